@@ -1,0 +1,84 @@
+// buildApp(deps): the whole HTTP API, used by the server and by the tests.
+import { randomUUID } from 'node:crypto';
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { DatabasePool } from 'slonik';
+import type { Config } from '../db/config.ts';
+import { CREDENTIALS_CHANNEL, listen } from '../db/queries/notifications.ts';
+import { registerAuth } from './plugins/auth.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { registerRateLimit } from './plugins/rate-limit.ts';
+import { metaRoutes } from './routes/meta.ts';
+import { oauthRoutes } from './routes/oauth.ts';
+import { personalAccessTokenRoutes } from './routes/personal-access-tokens.ts';
+import { serviceAccountRoutes } from './routes/service-accounts.ts';
+import { signingKeyRoutes } from './routes/signing-keys.ts';
+import { tenantRoutes } from './routes/tenants.ts';
+import { userinfoRoutes } from './routes/userinfo.ts';
+import { createOAuthTokenService } from './services/oauth-tokens.ts';
+import { createPersonalAccessTokenService } from './services/personal-access-tokens.ts';
+import { createAuthenticator } from './services/principals.ts';
+import { createServiceAccountService } from './services/service-accounts.ts';
+import type { SigningKeys } from './services/signing-keys.ts';
+import { createTenantService } from './services/tenants.ts';
+import type { App } from './types.ts';
+
+export interface AppDeps {
+  config: Config;
+  pool: DatabasePool;
+  /** Connection string of the same database, for the LISTEN connection that evicts cached credentials. */
+  databaseUrl: string;
+  keys: SigningKeys;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const REDACTED_PATHS = ['req.headers.authorization', '*.clientSecret', '*.client_secret', '*.fullToken', '*.password', '*.secret'];
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config, pool, keys } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: 1024 * 1024,
+    // A caller's X-Request-Id is kept when it is reasonable, so its logs and ours line up.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    trustProxy: false,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const issuer = config.publicBaseUrl;
+  const audience = `${config.publicBaseUrl}/v1`;
+  const authenticator = createAuthenticator({ pool, keys, issuer, audience, onError: (e) => app.log.warn({ err: e }, 'credential bookkeeping failed') });
+  const listener = await listen(deps.databaseUrl, CREDENTIALS_CHANNEL, (id) => authenticator.evict(id), () => authenticator.clear());
+  app.addHook('onClose', () => listener.close());
+
+  registerErrorHandling(app);
+  registerAuth(app, authenticator);
+  await registerOpenApi(app, config.publicBaseUrl, `${config.publicBaseUrl}/v1/oauth/token`);
+  if (config.rateLimit.enabled) await registerRateLimit(app, config.rateLimit);
+
+  metaRoutes(app, { pool, keys });
+  // Form bodies are accepted by the token endpoint only (RFC 6749); everything else speaks JSON.
+  await app.register(async (oauth) => {
+    await oauth.register(formbody);
+    oauthRoutes(oauth.withTypeProvider<ZodTypeProvider>(), createOAuthTokenService({ pool, keys, issuer, audience, ttlSeconds: config.accessTokenTtlSeconds }));
+  });
+  userinfoRoutes(app, pool);
+  tenantRoutes(app, createTenantService(pool));
+  serviceAccountRoutes(app, createServiceAccountService(pool));
+  personalAccessTokenRoutes(app, createPersonalAccessTokenService(pool));
+  signingKeyRoutes(app, keys);
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,28 @@
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** An error the client caused or may act on: rendered as `{ error, code, requestId, details? }`. */
+export class ApiError extends Error {
+  readonly statusCode: number;
+  readonly code: string;
+  readonly details: ErrorDetail[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(statusCode: number, code: string, message: string, extra: { details?: ErrorDetail[]; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.statusCode = statusCode;
+    this.code = code;
+    this.details = extra.details;
+    this.headers = extra.headers;
+  }
+}
+
+export const notFound = (resource: string, id?: string) =>
+  new ApiError(404, `${resource}.not_found`, id ? `No ${resource.replace(/_/g, ' ')} with id ${id}.` : `${resource.replace(/_/g, ' ')} not found.`);
+
+export const invalidField = (path: string, message: string, code = 'request.invalid') =>
+  new ApiError(400, code, `Invalid request: ${path} ${message}.`, { details: [{ path, message }] });
+
+export const conflict = (code: string, message: string) => new ApiError(409, code, message);

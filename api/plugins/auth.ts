@@ -1,0 +1,90 @@
+// Bearer authentication on every route but the public ones, and the scope each route declares in its
+// OpenAPI security requirement (one declaration serves the docs and the check).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Actor, RequestOrigin } from '../../db/queries/changes.ts';
+import { ApiError } from '../errors.ts';
+import { grants } from '../scopes.ts';
+import type { Caller } from '../services/context.ts';
+import { AuthenticationError, type Authenticator, type Principal } from '../services/principals.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+    authFailure: ApiError | null;
+  }
+  interface FastifyContextConfig {
+    /** No token needed (health, OpenAPI, docs, JWKS, the token endpoint). */
+    public?: boolean;
+  }
+}
+
+export const BEARER = 'bearerAuth';
+
+/** The `security` of an operation needing `scope`. */
+export const requires = (scope: string) => [{ [BEARER]: [scope] }];
+
+const unauthorized = (code: string, message: string, attributes: string) =>
+  new ApiError(401, code, message, { headers: { 'www-authenticate': `Bearer realm="iam"${attributes}` } });
+
+function requiredScope(request: FastifyRequest): string | undefined {
+  const security = request.routeOptions.schema?.security as Record<string, string[]>[] | undefined;
+  return security?.[0]?.[BEARER]?.[0];
+}
+
+export function registerAuth(app: FastifyInstance, authenticator: Authenticator) {
+  app.decorateRequest('principal', null);
+  app.decorateRequest('authFailure', null);
+
+  app.addHook('onRoute', (route) => {
+    const security = route.schema?.security as Record<string, string[]>[] | undefined;
+    if (!route.config?.public && !Array.isArray(security?.[0]?.[BEARER]) && !route.url.startsWith('/docs')) {
+      throw new Error(`route ${route.method} ${route.url} declares neither a scope nor config.public`);
+    }
+  });
+
+  // Resolve the principal early (rate limits are per principal) but refuse only after the rate limiter ran.
+  app.addHook('onRequest', async (request) => {
+    if (request.is404 || request.routeOptions.config.public || request.url.startsWith('/docs')) return;
+    const header = request.headers.authorization;
+    if (!header) {
+      request.authFailure = unauthorized('auth.missing_token', 'This operation needs a bearer token in the Authorization header.', '');
+      return;
+    }
+    const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header);
+    if (!match?.[1]) {
+      request.authFailure = unauthorized('auth.malformed_token', 'The Authorization header must be "Bearer <token>".', ', error="invalid_request"');
+      return;
+    }
+    try {
+      request.principal = await authenticator.authenticate(match[1]);
+    } catch (error) {
+      if (!(error instanceof AuthenticationError)) throw error;
+      request.authFailure = unauthorized('auth.invalid_token', error.message, `, error="invalid_token", error_description="${error.message}"`);
+    }
+  });
+
+  app.addHook('preValidation', async (request) => {
+    if (request.authFailure) throw request.authFailure;
+    const scope = requiredScope(request);
+    if (!scope || !request.principal) return;
+    if (!grants(request.principal.scopes, scope)) {
+      throw new ApiError(403, 'auth.insufficient_scope', `This operation needs the scope ${scope}, which the token does not carry.`, {
+        headers: { 'www-authenticate': `Bearer realm="iam", error="insufficient_scope", scope="${scope}"` },
+      });
+    }
+  });
+}
+
+/** The authenticated principal of a route that requires one. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error('principalOf called on a public route');
+  return request.principal;
+}
+
+/** The acting principal with its audit identity and request origin. */
+export function callerOf(request: FastifyRequest): Caller {
+  const principal = principalOf(request);
+  const actor: Actor = { type: principal.type, id: principal.id };
+  const origin: RequestOrigin = { ip: request.ip, userAgent: request.headers['user-agent'] ?? null, requestId: request.id };
+  return { principal, actor, origin };
+}

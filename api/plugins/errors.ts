@@ -1,0 +1,79 @@
+// One place turns every failure into `{ error, code, requestId, details? }` with the right status.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import findMyWay, { type HTTPMethod } from 'find-my-way';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { UniqueIntegrityConstraintViolationError } from 'slonik';
+import { ApiError, type ErrorDetail } from '../errors.ts';
+
+const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+function send(request: FastifyRequest, reply: FastifyReply, status: number, code: string, error: string, details?: ErrorDetail[]) {
+  return reply.status(status).type('application/json; charset=utf-8').send({ error, code, requestId: request.id, ...(details ? { details } : {}) });
+}
+
+function validationDetails(error: FastifyError & { validation: { instancePath: string; message?: string; keyword: string; params: Record<string, unknown> }[] }): ErrorDetail[] {
+  const where = error.validationContext ?? 'body';
+  return error.validation.flatMap((v) => {
+    const base = [where, ...v.instancePath.split('/').filter(Boolean)].join('.');
+    if (v.keyword === 'unrecognized_keys') {
+      return ((v.params.keys as string[]) ?? []).map((key) => ({ path: `${base}.${key}`, message: 'is not a known field' }));
+    }
+    return [{ path: base, message: v.message ?? 'is invalid' }];
+  });
+}
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ApiError) {
+      if (error.headers) reply.headers(error.headers);
+      return send(request, reply, error.statusCode, error.code, error.message, error.details);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const details = validationDetails(error as never);
+      const summary = details.map((d) => `${d.path} ${d.message}`).join('; ');
+      return send(request, reply, 400, 'request.invalid', `Invalid request: ${summary}.`, details);
+    }
+    if (error instanceof UniqueIntegrityConstraintViolationError) {
+      return send(request, reply, 409, 'resource.conflict', 'A resource with the same unique value already exists.');
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return send(request, reply, 413, 'request.too_large', 'The request body is larger than the 1 MiB limit.');
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return send(request, reply, 415, 'request.unsupported_media_type', `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported; send application/json.`);
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return send(request, reply, 400, 'request.invalid', 'The request body is empty but Content-Type is application/json.');
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return send(request, reply, 400, 'request.invalid', 'The Content-Length header does not match the body.');
+    }
+    if (error.statusCode === 429) {
+      return send(request, reply, 429, 'rate_limit.exceeded', error.message);
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      const code = error instanceof SyntaxError ? 'request.malformed_json' : 'request.invalid';
+      return send(request, reply, error.statusCode, code, error instanceof SyntaxError ? 'The request body is not valid JSON.' : error.message);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return send(request, reply, 500, 'internal.error', 'Something went wrong on our side; the request id identifies it in our logs.');
+  });
+
+  // A shadow router answers "does this path exist with another method?" so the 404 handler can say 405.
+  const routes = findMyWay({ ignoreTrailingSlash: false });
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (METHODS.includes(method as HTTPMethod) && !routes.hasRoute(method as HTTPMethod, route.url)) {
+        routes.on(method as HTTPMethod, route.url, () => {});
+      }
+    }
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = METHODS.filter((m) => routes.find(m, path));
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      return send(request, reply, 405, 'request.method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`);
+    }
+    return send(request, reply, 404, 'route.not_found', `No route ${request.method} ${path}.`);
+  });
+}

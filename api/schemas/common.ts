@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+export const ErrorResponse = z
+  .object({
+    error: z.string().describe('A human-readable sentence'),
+    code: z.string().describe('Stable machine-readable code, `<resource>.<reason>`'),
+    requestId: z.string(),
+    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: 'ErrorResponse' });
+
+export const Probe = z.object({ ok: z.boolean() }).meta({ id: 'Probe' });
+
+export const PageQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+/** Error responses documented on every authenticated operation, plus the extra ones given. */
+export function errorResponses(...statuses: number[]) {
+  const all = [400, 401, 403, 429, ...statuses];
+  return Object.fromEntries([...new Set(all)].sort().map((s) => [s, ErrorResponse]));
+}
+
+export const nullableString = (max = 1000) => z.string().max(max).nullable();

@@ -1,0 +1,25 @@
+// Management scopes: `<family>:read` and `<family>:write` (write implies read) per tag family, and `*`.
+export const SCOPE_FAMILIES = [
+  'organizations', 'tenants', 'projects', 'environments', 'service-accounts', 'personal-access-tokens', 'signing-keys',
+  'directory', 'api-secrets', 'impersonation', 'oidc-clients', 'environment-settings', 'email-providers', 'sms-providers',
+  'connected-apps', 'add-ons', 'vanity-domains', 'organization-keys', 'threats', 'provisioning-tokens', 'billing', 'audit',
+  'events', 'elevate', 'webhooks', 'notification-channels', 'widgets', 'admin-portal', 'rbac', 'mcp-trust-store',
+] as const;
+
+export type ScopeFamily = (typeof SCOPE_FAMILIES)[number];
+export type Scope = `${ScopeFamily}:${'read' | 'write'}` | '*';
+
+const KNOWN = new Set<string>(['*', ...SCOPE_FAMILIES.flatMap((f) => [`${f}:read`, `${f}:write`])]);
+
+export const isKnownScope = (scope: string): boolean => KNOWN.has(scope);
+
+/** Whether a set of held scopes grants `required`. */
+export function grants(held: readonly string[], required: string): boolean {
+  if (held.includes('*') || held.includes(required)) return true;
+  return required.endsWith(':read') && held.includes(`${required.slice(0, -5)}:write`);
+}
+
+/** The scopes of `requested` that `held` grants, keeping only those; `*` is granted only by `*`. */
+export function narrow(held: readonly string[], requested: readonly string[]): string[] {
+  return requested.filter((s) => (s === '*' ? held.includes('*') : grants(held, s)));
+}

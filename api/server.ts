@@ -1,0 +1,70 @@
+// The `npm start` process: configuration, database (embedded unless DATABASE_URL is set), migrations,
+// bootstrap, signing keys, the HTTP API; an orderly shutdown on SIGINT/SIGTERM.
+import path from 'node:path';
+import pino from 'pino';
+import { ConfigError, loadConfig, type Config } from '../db/config.ts';
+import { loadMasterKey } from '../db/crypto.ts';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.ts';
+import { migrate } from '../db/migrate.ts';
+import { createDatabasePool } from '../db/pool.ts';
+import { buildApp, REDACTED_PATHS } from './app.ts';
+import { bootstrap } from './services/bootstrap.ts';
+import { createSigningKeys } from './services/signing-keys.ts';
+
+export async function startServer(config: Config) {
+  const log = pino({ level: config.logLevel, redact: REDACTED_PATHS });
+  const started = Date.now();
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    const pgLog = log.child({ component: 'postgres' });
+    embedded = await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'pg'), log: (m) => pgLog.debug(m) });
+    databaseUrl = embedded.url;
+    log.info({ dataDir: config.dataDir }, 'embedded Postgres started');
+  }
+  const { applied } = await migrate(databaseUrl);
+  if (applied.length) log.info({ applied }, 'migrations applied');
+  const pool = await createDatabasePool(databaseUrl, { maxPoolSize: config.databasePoolSize });
+  const { file, created } = await bootstrap(pool, config);
+  if (created) log.info({ file }, 'first start: bootstrap credentials written');
+  const masterKey = await loadMasterKey(config.masterKey, config.dataDir);
+  const keys = await createSigningKeys(pool, masterKey, config.accessTokenTtlSeconds + 300);
+  const app = await buildApp({ config, pool, databaseUrl, keys, logger: { level: config.logLevel, redact: REDACTED_PATHS } });
+  await app.listen({ host: config.host, port: config.port });
+  log.info({ url: config.publicBaseUrl, credentials: file, startupMs: Date.now() - started }, `listening on ${config.publicBaseUrl} (bootstrap credentials: ${file})`);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      log.info('shutting down: finishing in-flight requests');
+      await app.close();
+      await pool.end();
+      await embedded?.stop();
+      log.info('stopped');
+    })());
+  return { app, stop, databaseUrl };
+}
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const server = await startServer(config);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      server.stop().then(() => process.exit(0), (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      });
+    });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -1,0 +1,59 @@
+// The one helper every mutation calls inside its own transaction: an audit entry and an event,
+// committed (or rolled back) together with the change itself.
+import { sql } from 'slonik';
+import type { CommonQueryMethods } from 'slonik';
+
+export interface Actor {
+  type: 'service_account' | 'user' | 'organization_key' | 'system';
+  id: string | null;
+}
+
+export interface RequestOrigin {
+  ip?: string | null;
+  userAgent?: string | null;
+  requestId?: string | null;
+}
+
+export interface Change {
+  actor: Actor;
+  origin?: RequestOrigin;
+  action: string; // e.g. tenant.create
+  resource: { type: string; id: string | null };
+  scope: { organizationId?: string | null; tenantId?: string | null; environmentId?: string | null };
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+  /** The event emitted with the change; `type` must be in the event catalog. */
+  event: { type: string; data: Record<string, unknown> };
+}
+
+const SECRET_FIELD = /secret|password|token|hash|private|key$/i;
+
+function mask(value: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
+  if (!value) return null;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_FIELD.test(k) && v != null ? '***' : v]));
+}
+
+/** Keeps only the fields that changed (all of them on create and delete). */
+export function diff(before: Record<string, unknown> | null | undefined, after: Record<string, unknown> | null | undefined) {
+  if (!before || !after) return { before: mask(before), after: mask(after) };
+  const changed = Object.keys({ ...before, ...after }).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  const pick = (o: Record<string, unknown>) => Object.fromEntries(changed.map((k) => [k, o[k] ?? null]));
+  return { before: mask(pick(before)), after: mask(pick(after)) };
+}
+
+export async function recordChange(db: CommonQueryMethods, change: Change): Promise<{ eventId: string }> {
+  const { organizationId = null, tenantId = null, environmentId = null } = change.scope;
+  const origin = change.origin ?? {};
+  await db.query(sql.unsafe`
+    INSERT INTO audit_logs (organization_id, tenant_id, environment_id, actor_type, actor_id, action,
+      resource_type, resource_id, ip, user_agent, request_id, changes)
+    VALUES (${organizationId}, ${tenantId}, ${environmentId}, ${change.actor.type}, ${change.actor.id}, ${change.action},
+      ${change.resource.type}, ${change.resource.id}, ${origin.ip ?? null}, ${origin.userAgent ?? null},
+      ${origin.requestId ?? null}, ${sql.jsonb(diff(change.before, change.after) as never)})`);
+  const eventId = await db.oneFirst(sql.unsafe`
+    INSERT INTO events (type, organization_id, tenant_id, environment_id, actor, subject, data)
+    VALUES (${change.event.type}, ${organizationId}, ${tenantId}, ${environmentId}, ${sql.jsonb(change.actor as never)},
+      ${sql.jsonb(change.resource as never)}, ${sql.jsonb(change.event.data as never)})
+    RETURNING id`);
+  return { eventId: eventId as string };
+}
