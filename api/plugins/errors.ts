@@ -23,6 +23,9 @@ function validationDetails(error: FastifyError & { validation: { instancePath: s
 }
 
 export function registerErrorHandling(app: FastifyInstance) {
+  // Fastify parses text/plain by default; the API speaks JSON, so anything else is 415.
+  app.removeContentTypeParser('text/plain');
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) {
       if (error.headers) reply.headers(error.headers);
@@ -41,6 +44,8 @@ export function registerErrorHandling(app: FastifyInstance) {
         return send(request, reply, 413, 'request.too_large', 'The request body is larger than the 1 MiB limit.');
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return send(request, reply, 415, 'request.unsupported_media_type', `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported; send application/json.`);
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return send(request, reply, 400, 'request.malformed_json', 'The request body is not valid JSON.');
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return send(request, reply, 400, 'request.invalid', 'The request body is empty but Content-Type is application/json.');
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':

@@ -1,5 +1,8 @@
+import { sql } from 'slonik';
+import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { otherOrganization } from '../helpers/fixtures.ts';
 
 let t: TestApp;
 let token: string;
@@ -9,16 +12,89 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+const tenantShape = (fields: Record<string, unknown>) => ({
+  id: expect.any(String), description: null, company: null, active: true, createdAt: expect.any(String), updatedAt: expect.any(String),
+  organizationIds: [t.credentials.organizationId], ...fields,
+});
+
+const Audit = z.object({ action: z.string(), actorType: z.string(), actorId: z.string().nullable(), requestId: z.string().nullable(), changes: z.any() });
+const auditOf = (resourceId: string) => t.pool.any(sql.type(Audit)`
+  SELECT action, actor_type AS "actorType", actor_id AS "actorId", request_id AS "requestId", changes FROM audit_logs
+  WHERE resource_id = ${resourceId} ORDER BY sequence`);
+const eventsOf = (tenantId: string) => t.pool.any(sql.type(z.object({ type: z.string(), data: z.any(), actor: z.any() }))`
+  SELECT type, data, actor FROM events WHERE tenant_id = ${tenantId} ORDER BY sequence`);
+
 describe('tenants', () => {
   it('lists the reachable tenants with total', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/tenants', headers: bearer(token) });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({
-      tenants: [{
-        id: t.credentials.tenantId, name: 'Default', description: 'Created on first start', company: null, active: true,
-        createdAt: expect.any(String), updatedAt: expect.any(String), organizationIds: [t.credentials.organizationId],
-      }],
-      total: 1,
-    });
+    expect(res.json()).toEqual({ tenants: [tenantShape({ id: t.credentials.tenantId, name: 'Default', description: 'Created on first start' })], total: 1 });
+  });
+
+  it('creates, reads, updates and deletes a tenant, auditing and emitting each change', async () => {
+    const created = await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: { ...bearer(token), 'x-request-id': 'req-create-1' }, payload: { name: 'Acme', company: 'Acme Inc.' } });
+    expect(created.statusCode).toBe(201);
+    const tenant = created.json().tenant;
+    expect(tenant).toEqual(tenantShape({ name: 'Acme', company: 'Acme Inc.' }));
+
+    const got = await t.app.inject({ method: 'GET', url: `/v1/tenants/${tenant.id}`, headers: bearer(token) });
+    expect(got.json()).toEqual({ tenant });
+
+    const patched = await t.app.inject({ method: 'PATCH', url: `/v1/tenants/${tenant.id}`, headers: bearer(token), payload: { description: 'Rockets', company: null } });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json().tenant).toEqual({ ...tenant, description: 'Rockets', company: null, updatedAt: expect.any(String) });
+
+    const deleted = await t.app.inject({ method: 'DELETE', url: `/v1/tenants/${tenant.id}`, headers: bearer(token) });
+    expect(deleted.statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: `/v1/tenants/${tenant.id}`, headers: bearer(token) })).statusCode).toBe(404);
+
+    const audit = await auditOf(tenant.id);
+    expect(audit.map((a) => a.action)).toEqual(['tenant.create', 'tenant.update', 'tenant.delete']);
+    expect(audit[0]).toMatchObject({ actorType: 'service_account', requestId: 'req-create-1' });
+    expect(audit[1]!.changes).toEqual({ before: { description: null, company: 'Acme Inc.', updatedAt: expect.any(String) }, after: { description: 'Rockets', company: null, updatedAt: expect.any(String) } });
+    const events = await eventsOf(tenant.id);
+    expect(events.map((e) => e.type)).toEqual(['tenant.created', 'tenant.updated', 'tenant.deleted']);
+    expect(events[1]!.data).toEqual({ tenant: patched.json().tenant, previous: { description: null, company: 'Acme Inc.' } });
+  });
+
+  it('pages with limit and offset', async () => {
+    for (const name of ['p1', 'p2', 'p3']) await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(token), payload: { name } });
+    const page = await t.app.inject({ method: 'GET', url: '/v1/tenants?limit=2&offset=1', headers: bearer(token) });
+    expect(page.json().total).toBe(4);
+    expect(page.json().tenants.map((x: { name: string }) => x.name)).toEqual(['p1', 'p2']);
+  });
+
+  it('404s a missing tenant and changes nothing on invalid input', async () => {
+    const missing = await t.app.inject({ method: 'PATCH', url: `/v1/tenants/${crypto.randomUUID()}`, headers: bearer(token), payload: { name: 'x' } });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().code).toBe('tenant.not_found');
+    const bad = await t.app.inject({ method: 'PATCH', url: `/v1/tenants/${t.credentials.tenantId}`, headers: bearer(token), payload: { name: '   ' } });
+    expect(bad.statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: `/v1/tenants/${t.credentials.tenantId}`, headers: bearer(token) })).json().tenant.name).toBe('Default');
+  });
+
+  it('hides tenants of other organizations (404, never 403) and lists only reachable ones', async () => {
+    const other = await otherOrganization(t);
+    const theirs = (await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(other.token), payload: { name: 'Theirs' } })).json().tenant;
+    expect(theirs.organizationIds).toEqual([other.organizationId]);
+    for (const [method, payload] of [['GET', undefined], ['PATCH', { name: 'mine now' }], ['DELETE', undefined]] as const) {
+      const res = await t.app.inject({ method, url: `/v1/tenants/${theirs.id}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+      expect(res.statusCode).toBe(404);
+    }
+    const mine = (await t.app.inject({ method: 'GET', url: '/v1/tenants?limit=200', headers: bearer(token) })).json();
+    expect(mine.tenants.map((x: { id: string }) => x.id)).not.toContain(theirs.id);
+    const theirList = (await t.app.inject({ method: 'GET', url: '/v1/tenants', headers: bearer(other.token) })).json();
+    expect(theirList).toEqual({ tenants: [{ ...theirs }], total: 1 });
+    const foreignOrg = await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(token), payload: { name: 'x', organizationId: other.organizationId } });
+    expect(foreignOrg.statusCode).toBe(400);
+    expect(foreignOrg.json().details[0].path).toBe('body.organizationId');
+  });
+
+  it('serialises concurrent updates of one tenant: both succeed, the audit holds both', async () => {
+    const tenant = (await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(token), payload: { name: 'race' } })).json().tenant;
+    const results = await Promise.all(['a', 'b'].map((name) => t.app.inject({ method: 'PATCH', url: `/v1/tenants/${tenant.id}`, headers: bearer(token), payload: { name } })));
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
+    const audit = await auditOf(tenant.id);
+    expect(audit.filter((a) => a.action === 'tenant.update')).toHaveLength(2);
   });
 });

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../db/config.ts';
+
+describe('configuration', () => {
+  it('has defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', processEngine: 'embedded', publicBaseUrl: 'http://127.0.0.1:8080', logLevel: 'info' });
+    expect(config.dataDir).toMatch(/\.data$/);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /^Invalid configuration: PORT must be a number/],
+    [{ PORT: '70000' }, /PORT must be 0\.\.65535/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be a postgres:\/\/ URL/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ ALLOW_PRIVATE_NETWORK_TARGETS: 'maybe' }, /ALLOW_PRIVATE_NETWORK_TARGETS must be true or false/],
+    [{ PROCESS_ENGINE: 'temporal' }, /TEMPORAL_ADDRESS is required/],
+    [{ MASTER_KEY: 'short' }, /^Invalid configuration: MASTER_KEY must be 32 bytes[^"]*$/],
+  ])('refuses %o with one line naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+    try {
+      loadConfig(env);
+    } catch (error) {
+      expect((error as Error).message.split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('selects Temporal when TEMPORAL_ADDRESS is set', () => {
+    expect(loadConfig({ TEMPORAL_ADDRESS: 'temporal:7233' }).processEngine).toBe('temporal');
+  });
+});
