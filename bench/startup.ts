@@ -1,12 +1,12 @@
 // Start-up time and idle memory of the `npm start` shape: `node api/server.ts` with an embedded Postgres in
 // a fresh DATA_DIR (cold start, includes initdb), then again on the same DATA_DIR (warm start).
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../db/embedded.ts';
+import { pids, processTree, readProc, rssKb } from './proc.ts';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const TARGETS = { coldStartMs: 20_000, warmStartMs: 5_000, idleRssMb: 250 };
@@ -35,32 +35,6 @@ async function start(dataDir: string) {
   await Promise.race([exited, sleep(10_000)]);
   child.kill('SIGKILL');
   throw new Error(`server did not become healthy (exit ${await exited}):\n${output}`);
-}
-
-function readProc(pid: number, file: string): string {
-  try {
-    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
-  } catch {
-    return ''; // the process has gone
-  }
-}
-
-const pids = () => readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number);
-
-/** VmRSS of a process, in kB. */
-const rssKb = (pid: number) => Number(/^VmRSS:\s+(\d+)/m.exec(readProc(pid, 'status'))?.[1] ?? 0);
-
-/** The process and all its descendants (parents from /proc/<pid>/stat). */
-function processTree(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const pid of pids()) {
-    const stat = readProc(pid, 'stat');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-  }
-  const tree = [root];
-  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i] as number) ?? []));
-  return tree;
 }
 
 /** Processes still running Postgres on this data directory (the postmaster's command line names it). */

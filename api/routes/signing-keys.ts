@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requires } from '../plugins/auth.ts';
+import { callerOf, requires } from '../plugins/auth.ts';
 import { errorResponses } from '../schemas/common.ts';
 import type { SigningKeys } from '../services/signing-keys.ts';
 import type { App } from '../types.ts';
@@ -26,8 +26,8 @@ export function signingKeyRoutes(app: App, keys: SigningKeys) {
       description: 'Tokens signed by the retired key stay valid until they expire; the key stays in the JWKS until then.',
       security: requires('signing-keys:write'), response: { 200: z.object({ keys: z.array(SigningKey) }), ...errorResponses() },
     },
-    handler: async () => {
-      await keys.rotate();
+    handler: async (request) => {
+      await keys.rotate(callerOf(request));
       return view();
     },
   });

@@ -18,7 +18,7 @@ export const PageQuery = z.strictObject({
 
 /** Error responses documented on every authenticated operation, plus the extra ones given. */
 export function errorResponses(...statuses: number[]) {
-  const all = [400, 401, 403, 429, ...statuses];
+  const all = [400, 401, 403, 429, 500, ...statuses];
   return Object.fromEntries([...new Set(all)].sort().map((s) => [s, ErrorResponse]));
 }
 

@@ -5,7 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import type { DatabasePool } from 'slonik';
 import { decrypt, encrypt } from '../../db/crypto.ts';
+import { recordChange } from '../../db/queries/changes.ts';
 import { createSigningKeyQueries, type SigningKeyRow } from '../../db/queries/signing-keys.ts';
+import type { Caller } from './context.ts';
 
 export interface SigningKeys {
   /** The key new tokens are signed with. */
@@ -13,7 +15,7 @@ export interface SigningKeys {
   /** The public key for a kid, reloading from the database once when the kid is unknown (another instance rotated). */
   publicKey(kid: string): Promise<CryptoKey | undefined>;
   jwks(): { keys: JWK[] };
-  rotate(): Promise<{ kid: string }>;
+  rotate(caller: Caller): Promise<{ kid: string }>;
   list(): Promise<SigningKeyRow[]>;
 }
 
@@ -65,11 +67,15 @@ export async function createSigningKeys(pool: DatabasePool, masterKey: Buffer, g
       return published.find((k) => k.row.kid === kid)?.publicKey;
     },
     jwks: () => ({ keys: published.map((k) => k.row.publicJwk as JWK) }),
-    rotate: async () => {
+    rotate: async (caller) => {
       const kid = await pool.transaction(async (trx) => {
         await createSigningKeyQueries(trx).lockKeys();
         const created = await addKey(trx);
         await createSigningKeyQueries(trx).retireKeysExcept(created);
+        await recordChange(trx, {
+          actor: caller.actor, origin: caller.origin, action: 'signing_key.rotate', resource: { type: 'signing_key', id: created },
+          scope: {}, after: { kid: created }, event: { type: 'signing_key.rotated', data: { kid: created } },
+        });
         return created;
       });
       await load();

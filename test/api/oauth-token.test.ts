@@ -64,7 +64,7 @@ describe('POST /v1/oauth/token', () => {
     ['password grant', { grant_type: 'password', username: 'a', password: 'b' }, 400, 'unsupported_grant_type'],
     ['unknown scope', { grant_type: 'client_credentials', scope: 'nope:read' }, 400, 'invalid_scope'],
   ])('answers %s with an RFC 6749 error', async (_name, fields, status, error) => {
-    const withSecret = fields.scope ? { ...fields, client_id: t.credentials.clientId, client_secret: t.credentials.clientSecret } : fields;
+    const withSecret = 'scope' in fields ? { ...fields, client_id: t.credentials.clientId, client_secret: t.credentials.clientSecret } : fields;
     const res = await t.app.inject({ method: 'POST', url: '/v1/oauth/token', ...form(withSecret as Record<string, string>) });
     expect(res.statusCode).toBe(status);
     expect(res.json()).toEqual({ error, error_description: expect.any(String) });

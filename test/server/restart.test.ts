@@ -47,7 +47,7 @@ describe('npm start', () => {
     expect(first.output()).toContain(`http://127.0.0.1:${port}`);
     expect(first.output()).toContain(path.join(dataDir, 'bootstrap.json'));
     expect(first.output()).not.toMatch(/adsa_|adpat_/);
-    const created = await (await api('/v1/tenants', { method: 'POST', body: JSON.stringify({ name: 'Survivor' }) })).json();
+    const created = (await (await api('/v1/tenants', { method: 'POST', body: JSON.stringify({ name: 'Survivor' }) })).json()) as { tenant: { id: string } };
 
     first.child.kill('SIGINT');
     expect(await exited(first.child)).toBe(0);

@@ -1,0 +1,30 @@
+# syntax=docker/dockerfile:1
+# One recipe, two targets sharing every layer but the command:
+#   api    - the HTTP API (runs migrations at start)
+#   worker - the Temporal worker (runs the durable processes' activities)
+
+FROM node:24-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Production dependencies only; npm runs install scripts only for packages package.json `allowScripts` approves.
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM node:24-slim AS runtime
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json package-lock.json ./
+COPY api ./api
+COPY db ./db
+COPY workflows ./workflows
+COPY activities ./activities
+COPY worker ./worker
+RUN mkdir -p /data && chown node:node /data
+USER node
+
+FROM runtime AS api
+EXPOSE 8080
+CMD ["node", "api/server.ts"]
+
+FROM runtime AS worker
+CMD ["node", "worker/index.ts"]

@@ -1,0 +1,104 @@
+// No Docker engine runs in the tests: this checks the compose file and the Dockerfile against each other
+// and against the service's configuration schema.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { configSchema, loadConfig } from '../../db/config.ts';
+
+interface Service {
+  image?: string;
+  build?: { context?: string; dockerfile?: string; target?: string };
+  environment?: Record<string, string | number | boolean | null> | string[];
+  ports?: (string | number)[];
+  depends_on?: Record<string, { condition?: string }> | string[];
+  healthcheck?: { test?: string | string[] };
+}
+
+const root = path.resolve(import.meta.dirname, '../..');
+const compose = parse(fs.readFileSync(path.join(root, 'docker-compose.yml'), 'utf8')) as { services: Record<string, Service> };
+const services = compose.services;
+// Values for the variables the file requires the operator to set.
+const REQUIRED = { MASTER_KEY: 'ab'.repeat(32) } as Record<string, string>;
+
+/** Compose interpolation: `${VAR:-default}` takes the default, `${VAR:?message}` a test value. */
+function interpolate(value: string): string {
+  return value.replace(/\$\{(\w+)(?::?([-?])([^}]*))?\}/g, (_m, name: string, kind?: string, rest?: string) => {
+    if (kind === '-') return rest ?? '';
+    const given = REQUIRED[name];
+    if (given === undefined) throw new Error(`no test value for required variable ${name}`);
+    return given;
+  });
+}
+
+function environment(service: Service): Record<string, string> {
+  const env = service.environment ?? {};
+  const pairs = Array.isArray(env) ? env.map((e) => e.split(/=(.*)/s, 2) as [string, string]) : Object.entries(env).map(([k, v]) => [k, String(v ?? '')]);
+  return Object.fromEntries(pairs.map(([k, v]) => [k, interpolate(v ?? '')]));
+}
+
+const containerPort = (mapping: string | number) => Number(String(mapping).split(':').at(-1)?.split('/')[0]);
+const healthTest = (service: Service) => [service.healthcheck?.test ?? []].flat().join(' ');
+
+const dockerfile = fs.readFileSync(path.join(root, 'Dockerfile'), 'utf8');
+// Each stage's text, by the name given in `FROM <image> AS <name>`.
+const stages = new Map(
+  dockerfile.split(/^(?=FROM\s)/im).flatMap((text) => {
+    const name = /^FROM\s+\S+\s+AS\s+(\S+)/i.exec(text)?.[1];
+    return name ? [[name.toLowerCase(), text] as const] : [];
+  }),
+);
+
+describe('docker-compose.yml', () => {
+  it('has the services of the scale-out shape', () => {
+    expect(Object.keys(services)).toEqual(expect.arrayContaining(['postgres', 'temporal', 'temporal-ui', 'api', 'worker']));
+  });
+
+  it.each(['api', 'worker'])('builds %s from a stage of the Dockerfile', (name) => {
+    const build = services[name]?.build;
+    expect(path.resolve(root, build?.context ?? '.', build?.dockerfile ?? 'Dockerfile')).toBe(path.join(root, 'Dockerfile'));
+    expect(build?.target && stages.has(build.target.toLowerCase()), `stage ${build?.target}`).toBe(true);
+  });
+
+  it.each(['api', 'worker'])('gives %s only variables the configuration knows, with valid values', (name) => {
+    const env = environment(services[name] ?? {});
+    expect(Object.keys(env).filter((key) => !(key in configSchema.in.shape))).toEqual([]);
+    const config = loadConfig(env);
+    expect(config.processEngine).toBe('temporal');
+    expect(config.temporalNamespace).toBe('default');
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.masterKey).toBe(REQUIRED.MASTER_KEY);
+
+    const [host, port] = (config.temporalAddress ?? '').split(':');
+    expect(host).toBe('temporal');
+    expect(services.temporal?.ports?.map(containerPort)).toContain(Number(port));
+
+    const db = new URL(config.databaseUrl ?? '');
+    const pg = environment(services[db.hostname] ?? {});
+    expect(services[db.hostname]?.image).toMatch(/^postgres:/);
+    expect([db.port, db.username, db.password, db.pathname.slice(1)]).toEqual(['5432', pg.POSTGRES_USER, pg.POSTGRES_PASSWORD, pg.POSTGRES_DB]);
+  });
+
+  it('publishes the api on the port it listens on, and checks its health there', () => {
+    const api = services.api ?? {};
+    const { port } = loadConfig(environment(api));
+    expect(api.ports?.map(containerPort)).toContain(port);
+    expect(healthTest(api)).toContain(`http://127.0.0.1:${port}/v1/health`);
+  });
+
+  it('has a healthcheck on every service another waits for to be healthy', () => {
+    const awaited = Object.values(services).flatMap((s) =>
+      Array.isArray(s.depends_on) ? [] : Object.entries(s.depends_on ?? {}).filter(([, d]) => d.condition === 'service_healthy').map(([n]) => n));
+    expect(awaited.length).toBeGreaterThan(0);
+    for (const name of new Set(awaited)) expect(healthTest(services[name] ?? {}), `${name} healthcheck`).not.toBe('');
+  });
+});
+
+describe('Dockerfile', () => {
+  it('runs the api and the worker entry points as the unprivileged node user', () => {
+    expect(stages.get('api')).toMatch(/^CMD \["node", "api\/server\.ts"\]/m);
+    expect(stages.get('worker')).toMatch(/^CMD \["node", "worker\/index\.ts"\]/m);
+    expect(fs.existsSync(path.join(root, 'api/server.ts'))).toBe(true);
+    expect(stages.get('runtime')).toMatch(/^USER node$/m);
+  });
+});
