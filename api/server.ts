@@ -3,13 +3,11 @@
 import path from 'node:path';
 import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from '../db/config.ts';
-import { loadMasterKey } from '../db/crypto.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
 import { createDatabasePool } from '../db/pool.ts';
-import { buildApp, REDACTED_PATHS } from './app.ts';
-import { bootstrap } from './services/bootstrap.ts';
-import { createSigningKeys } from './services/signing-keys.ts';
+import { REDACTED_PATHS } from './app.ts';
+import { assembleApp } from './assemble.ts';
 
 export async function startServer(config: Config) {
   const log = pino({ level: config.logLevel, redact: REDACTED_PATHS });
@@ -25,11 +23,8 @@ export async function startServer(config: Config) {
   const { applied } = await migrate(databaseUrl);
   if (applied.length) log.info({ applied }, 'migrations applied');
   const pool = await createDatabasePool(databaseUrl, { maxPoolSize: config.databasePoolSize });
-  const { file, created } = await bootstrap(pool, config);
+  const { app, bootstrap: { file, created } } = await assembleApp(config, pool, databaseUrl, { level: config.logLevel, redact: REDACTED_PATHS });
   if (created) log.info({ file }, 'first start: bootstrap credentials written');
-  const masterKey = await loadMasterKey(config.masterKey, config.dataDir);
-  const keys = await createSigningKeys(pool, masterKey, config.accessTokenTtlSeconds + 300);
-  const app = await buildApp({ config, pool, databaseUrl, keys, logger: { level: config.logLevel, redact: REDACTED_PATHS } });
   await app.listen({ host: config.host, port: config.port });
   log.info({ url: config.publicBaseUrl, credentials: file, startupMs: Date.now() - started }, `listening on ${config.publicBaseUrl} (bootstrap credentials: ${file})`);
 

@@ -36,9 +36,9 @@ export function processTree(root: number): number[] {
   return tree;
 }
 
-/** CPU seconds used so far by these processes (utime + stime). */
-export const cpuSeconds = (processes: number[]) =>
-  processes.map(statFields).reduce((sum, f) => sum + Number(f[11] ?? 0) + Number(f[12] ?? 0), 0) / CLOCK_TICKS_PER_S;
+/** CPU seconds used so far by a process and its descendants, the exited ones included (their parents' cutime, cstime). */
+export const treeCpuSeconds = (root: number) =>
+  processTree(root).map(statFields).reduce((sum, f) => sum + [11, 12, 13, 14].reduce((t, i) => t + Number(f[i] ?? 0), 0), 0) / CLOCK_TICKS_PER_S;
 
 /** CPU seconds the whole machine has spent busy (all but idle and iowait). */
 export function machineBusySeconds(): number {

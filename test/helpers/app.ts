@@ -3,12 +3,11 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { DatabasePool } from 'slonik';
-import { buildApp } from '../../api/app.ts';
-import { bootstrap, type BootstrapCredentials } from '../../api/services/bootstrap.ts';
-import { createSigningKeys, type SigningKeys } from '../../api/services/signing-keys.ts';
+import { assembleApp } from '../../api/assemble.ts';
+import type { BootstrapCredentials } from '../../api/services/bootstrap.ts';
+import type { SigningKeys } from '../../api/services/signing-keys.ts';
 import type { App } from '../../api/types.ts';
 import { loadConfig, type Config } from '../../db/config.ts';
-import { loadMasterKey } from '../../db/crypto.ts';
 import { createDatabasePool } from '../../db/pool.ts';
 import { createTestDatabase } from './database.ts';
 
@@ -26,13 +25,11 @@ export interface TestApp {
 
 export async function startTestApp(env: Record<string, string> = {}, options: { databaseUrl?: string } = {}): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'iam-test-data-'));
-  const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent', DATABASE_POOL_SIZE: '5', ...env });
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
-  const pool = await createDatabasePool(databaseUrl, { maxPoolSize: 5 });
-  await bootstrap(pool, config);
-  const credentials = JSON.parse(await fs.readFile(path.join(dataDir, 'bootstrap.json'), 'utf8')) as BootstrapCredentials;
-  const keys = await createSigningKeys(pool, await loadMasterKey(undefined, dataDir), config.accessTokenTtlSeconds + 300);
-  const app = await buildApp({ config, pool, databaseUrl, keys });
+  const pool = await createDatabasePool(databaseUrl, { maxPoolSize: config.databasePoolSize });
+  const { app, keys, bootstrap: { file } } = await assembleApp(config, pool, databaseUrl);
+  const credentials = JSON.parse(await fs.readFile(file, 'utf8')) as BootstrapCredentials;
   return {
     app, pool, keys, config, databaseUrl, credentials,
     token: (scope) => clientCredentialsToken(app, credentials.clientId, credentials.clientSecret, scope),

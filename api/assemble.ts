@@ -1,0 +1,17 @@
+// Everything between an open database and a ready app: bootstrap, master key, signing keys, buildApp.
+// Shared by the server, the tests and the benchmarks so that all three run the same wiring.
+import type { DatabasePool } from 'slonik';
+import type { Config } from '../db/config.ts';
+import { loadMasterKey } from '../db/crypto.ts';
+import { buildApp, type AppDeps } from './app.ts';
+import { bootstrap } from './services/bootstrap.ts';
+import { createSigningKeys } from './services/signing-keys.ts';
+
+export async function assembleApp(config: Config, pool: DatabasePool, databaseUrl: string, logger?: AppDeps['logger']) {
+  const bootstrapped = await bootstrap(pool, config);
+  const masterKey = await loadMasterKey(config.masterKey, config.dataDir);
+  // Retired keys stay published until every token they signed has expired (plus slack for clock skew).
+  const keys = await createSigningKeys(pool, masterKey, config.accessTokenTtlSeconds + 300);
+  const app = await buildApp({ config, pool, databaseUrl, keys, logger });
+  return { app, keys, bootstrap: bootstrapped };
+}
