@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # One recipe, two targets sharing every layer but the command:
 #   api    - the HTTP API (runs migrations at start)
-#   worker - the Temporal worker (runs the durable processes' activities)
+#   worker - the Temporal worker (runs the durable processes: workflows from a prebuilt bundle, activities)
 
 FROM node:24-slim AS deps
 WORKDIR /app
@@ -27,4 +27,9 @@ EXPOSE 8080
 CMD ["node", "api/server.ts"]
 
 FROM runtime AS worker
+# The worker loads the workflows prebuilt into dist/ instead of bundling them at every start.
+USER root
+COPY scripts/build-workflows.ts ./scripts/
+RUN npm run build:workflows
+USER node
 CMD ["node", "worker/index.ts"]

@@ -10,19 +10,26 @@ import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
+import { auditLogRoutes } from './routes/audit-logs.ts';
+import { eventRoutes } from './routes/events.ts';
 import { metaRoutes } from './routes/meta.ts';
+import { notificationChannelRoutes } from './routes/notification-channels.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens.ts';
 import { serviceAccountRoutes } from './routes/service-accounts.ts';
 import { signingKeyRoutes } from './routes/signing-keys.ts';
 import { tenantRoutes } from './routes/tenants.ts';
 import { userinfoRoutes } from './routes/userinfo.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { createOAuthTokenService } from './services/oauth-tokens.ts';
 import { createPersonalAccessTokenService } from './services/personal-access-tokens.ts';
 import { createAuthenticator } from './services/principals.ts';
 import { createServiceAccountService } from './services/service-accounts.ts';
 import type { SigningKeys } from './services/signing-keys.ts';
+import { createDeliveryService } from './services/deliveries.ts';
+import { createNotificationChannelService } from './services/notification-channels.ts';
 import { createTenantService } from './services/tenants.ts';
+import { createWebhookService } from './services/webhooks.ts';
 import type { App } from './types.ts';
 
 export interface AppDeps {
@@ -31,6 +38,8 @@ export interface AppDeps {
   /** Connection string of the same database, for the LISTEN connection that evicts cached credentials. */
   databaseUrl: string;
   keys: SigningKeys;
+  /** Encrypts secrets at rest (webhook signing secrets, provider credentials). */
+  masterKey: Buffer;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -79,6 +88,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   serviceAccountRoutes(app, createServiceAccountService(pool));
   personalAccessTokenRoutes(app, createPersonalAccessTokenService(pool));
   signingKeyRoutes(app, keys);
+  eventRoutes(app, { pool });
+  auditLogRoutes(app, { pool });
+  const webhooks = createWebhookService({
+    pool, masterKey: deps.masterKey, allowPrivateNetworkTargets: config.allowPrivateNetworkTargets, secretOverlapMs: config.webhooks.secretOverlapMs,
+  });
+  webhookRoutes(app, webhooks, createDeliveryService(pool, webhooks));
+  notificationChannelRoutes(app, createNotificationChannelService({
+    pool, masterKey: deps.masterKey, allowPrivateNetworkTargets: config.allowPrivateNetworkTargets, timeoutMs: config.webhooks.timeoutMs, baseUrls: config.providers,
+  }));
 
   await app.ready();
   return app;

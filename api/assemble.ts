@@ -12,6 +12,6 @@ export async function assembleApp(config: Config, pool: DatabasePool, databaseUr
   const masterKey = await loadMasterKey(config.masterKey, config.dataDir);
   // Retired keys stay published until every token they signed has expired (plus slack for clock skew).
   const keys = await createSigningKeys(pool, masterKey, config.accessTokenTtlSeconds + 300);
-  const app = await buildApp({ config, pool, databaseUrl, keys, logger });
-  return { app, keys, bootstrap: bootstrapped };
+  const app = await buildApp({ config, pool, databaseUrl, keys, masterKey, logger });
+  return { app, keys, masterKey, bootstrap: bootstrapped };
 }

@@ -7,6 +7,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.ts'
 import { migrate } from '../db/migrate.ts';
 import { createDatabasePool } from '../db/pool.ts';
 import { REDACTED_PATHS } from './app.ts';
+import { startEmbeddedProcesses } from '../worker/embedded.ts';
 import { assembleApp } from './assemble.ts';
 
 export async function startServer(config: Config) {
@@ -23,8 +24,12 @@ export async function startServer(config: Config) {
   const { applied } = await migrate(databaseUrl);
   if (applied.length) log.info({ applied }, 'migrations applied');
   const pool = await createDatabasePool(databaseUrl, { maxPoolSize: config.databasePoolSize });
-  const { app, bootstrap: { file, created } } = await assembleApp(config, pool, databaseUrl, { level: config.logLevel, redact: REDACTED_PATHS });
+  const { app, masterKey, bootstrap: { file, created } } = await assembleApp(config, pool, databaseUrl, { level: config.logLevel, redact: REDACTED_PATHS });
   if (created) log.info({ file }, 'first start: bootstrap credentials written');
+  // In the Temporal shape the worker processes run the dispatcher and the activities; here, this process does.
+  const processes = config.processEngine === 'embedded'
+    ? await startEmbeddedProcesses({ config, pool, databaseUrl, masterKey, onError: (err) => log.error({ err }, 'dispatcher round failed') })
+    : undefined;
   await app.listen({ host: config.host, port: config.port });
   log.info({ url: config.publicBaseUrl, credentials: file, startupMs: Date.now() - started }, `listening on ${config.publicBaseUrl} (bootstrap credentials: ${file})`);
 
@@ -33,6 +38,7 @@ export async function startServer(config: Config) {
     (stopping ??= (async () => {
       log.info('shutting down: finishing in-flight requests');
       await app.close();
+      await processes?.stop();
       await pool.end();
       await embedded?.stop();
       log.info('stopped');

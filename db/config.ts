@@ -7,6 +7,25 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+/** `250ms`, `5s`, `30m`, `2h`, `5d`, or a bare number of ms. */
+export function parseDuration(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text.trim());
+  return m ? Math.round(Number(m[1]) * UNIT_MS[m[2] ?? 'ms']!) : undefined;
+}
+const duration = z.string().transform((v, ctx) => {
+  const ms = parseDuration(v);
+  if (ms === undefined) ctx.addIssue({ code: 'custom', message: 'must be a duration such as 500ms, 5s, 30m, 2h or 5d' });
+  return ms ?? 0;
+});
+const schedule = z.string().transform((v, ctx) => {
+  const parts = v.split(',').map(parseDuration);
+  if (parts.length === 0 || parts.some((p) => p === undefined)) {
+    ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of durations such as 0,5s,5m,2h' });
+  }
+  return parts.map((p) => p ?? 0);
+});
+
 const port = z.coerce.number({ error: 'must be a number' }).int('must be an integer').min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
 const positiveInt = z.coerce.number({ error: 'must be a number' }).int('must be an integer').positive('must be positive');
 
@@ -31,6 +50,14 @@ export const configSchema = z
     RATE_LIMIT_ENABLED: bool.default(true),
     RATE_LIMIT_MAX: positiveInt.default(600),
     RATE_LIMIT_WINDOW_MS: positiveInt.default(60_000),
+    WEBHOOK_RETRY_SCHEDULE: schedule.prefault(['0', '5s', '5m', '30m', '2h', '5h', '10h', '10h'].join(',')),
+    // Capped below the 2-minute activity timeout of the Temporal binding, so an attempt is never cut and resent.
+    WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000, 'must be at most 60000').default(15_000),
+    WEBHOOK_DISABLE_AFTER: duration.prefault('5d'),
+    WEBHOOK_SECRET_OVERLAP: duration.prefault('24h'),
+    PAGERDUTY_EVENTS_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://events.pagerduty.com'),
+    DATADOG_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    DISPATCH_POLL_MS: positiveInt.default(1000),
     BOOTSTRAP_CLIENT_ID: z.string().regex(/^[A-Za-z0-9_.-]{8,128}$/, 'must be 8-128 characters of A-Z a-z 0-9 _ . -').optional(),
     BOOTSTRAP_CLIENT_SECRET: z.string().regex(/^adsa_[A-Za-z0-9]{20,}$/, 'must start with adsa_ followed by at least 20 letters or digits').optional(),
     BOOTSTRAP_ADMIN_EMAIL: z.email({ error: 'must be an email address' }).default('admin@localhost'),
@@ -53,6 +80,14 @@ export const configSchema = z
       allowPrivateNetworkTargets: env.ALLOW_PRIVATE_NETWORK_TARGETS,
       accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
       rateLimit: { enabled: env.RATE_LIMIT_ENABLED, max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS },
+      webhooks: {
+        scheduleMs: env.WEBHOOK_RETRY_SCHEDULE,
+        timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+        disableAfterMs: env.WEBHOOK_DISABLE_AFTER,
+        secretOverlapMs: env.WEBHOOK_SECRET_OVERLAP,
+        dispatchPollMs: env.DISPATCH_POLL_MS,
+      },
+      providers: { pagerduty: env.PAGERDUTY_EVENTS_URL.replace(/\/$/, ''), datadog: env.DATADOG_API_URL?.replace(/\/$/, '') ?? null },
       bootstrap: {
         clientId: env.BOOTSTRAP_CLIENT_ID,
         clientSecret: env.BOOTSTRAP_CLIENT_SECRET,

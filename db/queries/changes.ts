@@ -2,6 +2,7 @@
 // committed (or rolled back) together with the change itself.
 import { sql } from 'slonik';
 import type { CommonQueryMethods } from 'slonik';
+import { eventTypeSchema } from '../event-catalog.ts';
 
 export interface Actor {
   type: 'service_account' | 'user' | 'organization_key' | 'system';
@@ -41,7 +42,19 @@ export function diff(before: Record<string, unknown> | null | undefined, after: 
   return { before: mask(pick(before)), after: mask(pick(after)) };
 }
 
+/** Throws unless the event's type is in the catalog and its data matches the catalog's schema. */
+export function checkEvent(event: Change['event']): void {
+  const schema = eventTypeSchema(event.type);
+  if (!schema) throw new Error(`event type ${event.type} is not in the event catalog`);
+  const parsed = schema.safeParse(event.data);
+  if (!parsed.success) {
+    const reasons = parsed.error.issues.map((i) => `${i.path.join('.') || '(data)'}: ${i.message}`).join('; ');
+    throw new Error(`event data of ${event.type} does not match the catalog: ${reasons}`);
+  }
+}
+
 export async function recordChange(db: CommonQueryMethods, change: Change): Promise<{ eventId: string }> {
+  checkEvent(change.event);
   const { organizationId = null, tenantId = null, environmentId = null } = change.scope;
   const origin = change.origin ?? {};
   await db.query(sql.unsafe`

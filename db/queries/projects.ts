@@ -15,6 +15,9 @@ export function createProjectQueries(db: CommonQueryMethods) {
         INSERT INTO environments (tenant_id, project_id, name, is_live, weight)
         VALUES (${env.tenantId}, ${env.projectId}, ${env.name}, ${env.isLive}, ${env.weight ?? null}) RETURNING id`),
 
+    environmentInTenant: (environmentId: string, tenantId: string) =>
+      db.exists(sql.type(Id)`SELECT id FROM environments WHERE id = ${environmentId} AND tenant_id = ${tenantId}`),
+
     setDefaultEnvironment: (projectId: string, environmentId: string) =>
       db.query(sql.unsafe`UPDATE projects SET default_environment_id = ${environmentId}, updated_at = now() WHERE id = ${projectId}`),
   };

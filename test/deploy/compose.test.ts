@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { configSchema, loadConfig } from '../../db/config.ts';
+import { TenantIdKey } from '../../workflows/search-attributes.ts';
 
 interface Service {
   image?: string;
@@ -13,6 +14,7 @@ interface Service {
   ports?: (string | number)[];
   depends_on?: Record<string, { condition?: string }> | string[];
   healthcheck?: { test?: string | string[] };
+  command?: string | string[];
 }
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -39,6 +41,9 @@ function environment(service: Service): Record<string, string> {
 
 const containerPort = (mapping: string | number) => Number(String(mapping).split(':').at(-1)?.split('/')[0]);
 const healthTest = (service: Service) => [service.healthcheck?.test ?? []].flat().join(' ');
+const commandText = (service: Service) => [service.command ?? []].flat().join('\n');
+const waitsFor = (service: Service, name: string) => (Array.isArray(service.depends_on) ? undefined : service.depends_on?.[name]?.condition);
+const imageTag = (service: Service) => service.image?.split(':')[1];
 
 const dockerfile = fs.readFileSync(path.join(root, 'Dockerfile'), 'utf8');
 // Each stage's text, by the name given in `FROM <image> AS <name>`.
@@ -92,6 +97,40 @@ describe('docker-compose.yml', () => {
     expect(awaited.length).toBeGreaterThan(0);
     for (const name of new Set(awaited)) expect(healthTest(services[name] ?? {}), `${name} healthcheck`).not.toBe('');
   });
+
+  it('pins every image to a version', () => {
+    for (const [name, service] of Object.entries(services)) {
+      if (service.image) expect(imageTag(service), `${name} image ${service.image}`).toMatch(/^\d[\w.-]*$/);
+    }
+  });
+
+  it('runs the Temporal server image after a one-shot schema job of the same version (auto-setup is deprecated)', () => {
+    const temporal = services.temporal ?? {};
+    const schema = services['temporal-schema'] ?? {};
+    expect(temporal.image).toMatch(/^temporalio\/server:/);
+    expect(schema.image).toBe(`temporalio/admin-tools:${imageTag(temporal)}`);
+    expect(waitsFor(temporal, 'temporal-schema')).toBe('service_completed_successfully');
+    const db = environment(temporal).POSTGRES_SEEDS ?? '';
+    expect(waitsFor(schema, db)).toBe('service_healthy');
+    expect(commandText(schema)).toContain(`temporal-sql-tool --plugin ${environment(temporal).DB} --ep ${db} `);
+    expect(commandText(schema)).toContain('for db in temporal temporal_visibility');
+    expect(commandText(schema)).toContain('update-schema');
+  });
+
+  it('creates the namespace the api and worker use, with the TenantId search attribute, before they start', () => {
+    const init = services['temporal-init'] ?? {};
+    const initEnv = environment(init);
+    const config = loadConfig(environment(services.api ?? {}));
+    expect(init.image).toBe(services['temporal-schema']?.image);
+    expect(waitsFor(init, 'temporal')).toBe('service_healthy');
+    expect([initEnv.TEMPORAL_ADDRESS, initEnv.TEMPORAL_NAMESPACE]).toEqual([config.temporalAddress, config.temporalNamespace]);
+    const script = commandText(init);
+    expect(script).toContain('temporal operator namespace create --namespace "$$TEMPORAL_NAMESPACE"');
+    expect(TenantIdKey.type).toBe('KEYWORD');
+    expect(script).toContain(`temporal operator search-attribute create --namespace "$$TEMPORAL_NAMESPACE" --name ${TenantIdKey.name} --type Keyword`);
+    expect(script).toMatch(new RegExp(`until temporal operator search-attribute list .*grep -qw ${TenantIdKey.name}`));
+    for (const name of ['api', 'worker', 'temporal-ui']) expect(waitsFor(services[name] ?? {}, 'temporal-init'), name).toBe('service_completed_successfully');
+  });
 });
 
 describe('Dockerfile', () => {
@@ -100,5 +139,13 @@ describe('Dockerfile', () => {
     expect(stages.get('worker')).toMatch(/^CMD \["node", "worker\/index\.ts"\]/m);
     expect(fs.existsSync(path.join(root, 'api/server.ts'))).toBe(true);
     expect(stages.get('runtime')).toMatch(/^USER node$/m);
+    expect(stages.get('worker')).toMatch(/^USER node$/m);
+  });
+
+  it('prebuilds the workflow bundle into the worker image', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(stages.get('worker')).toMatch(/^RUN npm run build:workflows$/m);
+    const script = pkg.scripts['build:workflows']?.replace(/^node /, '') ?? '';
+    expect(stages.get('worker')).toContain(`COPY ${script} `);
   });
 });

@@ -15,6 +15,7 @@ export interface TestApp {
   app: App;
   pool: DatabasePool;
   keys: SigningKeys;
+  masterKey: Buffer;
   config: Config;
   databaseUrl: string;
   credentials: BootstrapCredentials;
@@ -28,10 +29,10 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent', DATABASE_POOL_SIZE: '5', ...env });
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const pool = await createDatabasePool(databaseUrl, { maxPoolSize: config.databasePoolSize });
-  const { app, keys, bootstrap: { file } } = await assembleApp(config, pool, databaseUrl);
+  const { app, keys, masterKey, bootstrap: { file } } = await assembleApp(config, pool, databaseUrl);
   const credentials = JSON.parse(await fs.readFile(file, 'utf8')) as BootstrapCredentials;
   return {
-    app, pool, keys, config, databaseUrl, credentials,
+    app, pool, keys, masterKey, config, databaseUrl, credentials,
     token: (scope) => clientCredentialsToken(app, credentials.clientId, credentials.clientSecret, scope),
     close: async () => {
       await app.close();

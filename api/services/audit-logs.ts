@@ -1,0 +1,54 @@
+import type { DatabasePool } from 'slonik';
+import { createAuditLogQueries, type AuditFilter, type AuditLogEntry, type AuditScope } from '../../db/queries/audit-logs.ts';
+import { createTenantQueries } from '../../db/queries/tenants.ts';
+import { notFound } from '../errors.ts';
+import { encodeAuditCursor, type AuditLogsQuery } from '../schemas/audit-logs.ts';
+import type { Caller } from './context.ts';
+
+const EXPORT_PAGE = 500;
+
+const filterOf = ({ cursor: _cursor, limit: _limit, ...filter }: AuditLogsQuery): AuditFilter => filter;
+
+export function createAuditLogService(pool: DatabasePool) {
+  const queries = createAuditLogQueries(pool);
+  const scopeOf = async (caller: Caller, target: AuditScope): Promise<AuditScope> => {
+    if ('tenantId' in target) {
+      const tenant = await createTenantQueries(pool).findReachableTenantById(target.tenantId, caller.principal.organizationIds);
+      if (!tenant) throw notFound('tenant', target.tenantId);
+    } else if (!caller.principal.organizationIds.includes(target.organizationId)) {
+      throw notFound('organization', target.organizationId);
+    }
+    return target;
+  };
+
+  return {
+    /** One page, newest first. */
+    list: async (caller: Caller, target: AuditScope, query: AuditLogsQuery) => {
+      const scope = await scopeOf(caller, target);
+      const rows = await queries.findEntries(scope, filterOf(query), query.cursor ?? null, query.limit + 1);
+      const page = rows.slice(0, query.limit);
+      return { auditLogs: page, nextCursor: rows.length > query.limit ? encodeAuditCursor(page.at(-1)!.sequence) : null };
+    },
+
+    /**
+     * Every matching entry, newest first, fetched in keyset pages so memory stays flat however long the log.
+     * Checks access before returning, so a 404 is still a JSON error rather than a broken stream. The export
+     * holds every entry committed before it started; entries committed meanwhile may or may not appear.
+     */
+    export: async (caller: Caller, target: AuditScope, query: AuditLogsQuery): Promise<AsyncGenerator<AuditLogEntry>> => {
+      const scope = await scopeOf(caller, target);
+      const filter = filterOf(query);
+      return (async function* entries() {
+        let before = query.cursor ?? null;
+        for (;;) {
+          const rows = await queries.findEntries(scope, filter, before, EXPORT_PAGE);
+          yield* rows;
+          if (rows.length < EXPORT_PAGE) return;
+          before = rows.at(-1)!.sequence;
+        }
+      })();
+    },
+  };
+}
+
+export type AuditLogService = ReturnType<typeof createAuditLogService>;

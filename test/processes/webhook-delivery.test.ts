@@ -1,0 +1,172 @@
+import { sql } from 'slonik';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhookSignature } from '../../activities/webhook-signature.js';
+import { bearer } from '../helpers/app.ts';
+import { startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
+import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+
+let t: TestAppWithProcesses;
+let token: string;
+let receiver: Receiver;
+beforeAll(async () => {
+  t = await startTestAppWithProcesses();
+  token = await t.token();
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await t.close();
+  await receiver.close();
+});
+
+const tenantId = () => t.credentials.tenantId;
+const api = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
+  t.app.inject({ method, url: `/v1/tenants/${tenantId()}${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+
+async function createEndpoint(path: string, eventTypes = ['tenant.*']) {
+  const res = await api('POST', '/webhooks', { url: `${receiver.url}${path}`, eventTypes });
+  expect(res.statusCode).toBe(201);
+  return res.json() as { endpoint: { id: string }; secret: string };
+}
+const emitTenantEvent = async (name: string) => {
+  const res = await t.app.inject({ method: 'PATCH', url: `/v1/tenants/${tenantId()}`, headers: bearer(token), payload: { description: name } });
+  expect(res.statusCode).toBe(200);
+};
+const requestsTo = (path: string) => receiver.received.filter((r) => r.path === path);
+const deliveriesOf = async (endpointId: string) => (await api('GET', `/webhooks/${endpointId}/deliveries`)).json().deliveries as { id: string; status: string }[];
+const settled = async (endpointId: string, count = 1) => {
+  await expect.poll(async () => (await deliveriesOf(endpointId)).filter((d) => d.status !== 'pending').length, { timeout: 15_000, interval: 100 }).toBeGreaterThanOrEqual(count);
+  return deliveriesOf(endpointId);
+};
+
+describe('webhook delivery', () => {
+  it('delivers a matching event, signed over the exact bytes, with the service headers', async () => {
+    const { endpoint, secret } = await createEndpoint('/signed');
+    expect(secret).toMatch(/^whsec_/);
+    await emitTenantEvent('signed');
+    const [delivery] = await settled(endpoint.id);
+    expect(delivery!.status).toBe('succeeded');
+    const [request] = requestsTo('/signed');
+    expect(request!.headers).toMatchObject({
+      'content-type': 'application/json', 'x-service-event-type': 'tenant.updated', 'x-service-delivery-id': delivery!.id, 'x-service-event-id': expect.any(String),
+    });
+    expect(verifyWebhookSignature(request!.body, String(request!.headers['x-service-signature']), [secret])).toBe(true);
+    expect(verifyWebhookSignature(request!.body, String(request!.headers['x-service-signature']), ['whsec_wrong'])).toBe(false);
+    const body = JSON.parse(request!.body);
+    expect(body).toEqual({ id: request!.headers['x-service-event-id'], type: 'tenant.updated', createdAt: expect.any(String), data: expect.objectContaining({ tenant: expect.objectContaining({ description: 'signed' }) }) });
+  });
+
+  it('retries through a refused connection, a 500 and a timeout, then succeeds exactly once with every attempt recorded', async () => {
+    const { endpoint, secret } = await createEndpoint('/flaky');
+    await receiver.down();
+    await emitTenantEvent('flaky');
+    await expect.poll(async () => (await t.pool.oneFirst(sql.type(z.object({ n: z.number() }))`
+      SELECT count(*)::int AS n FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = ${endpoint.id}`)), { timeout: 10_000, interval: 50 }).toBe(1);
+    receiver.script('/flaky', 500, 'hang');
+    await receiver.up();
+    const [delivery] = await settled(endpoint.id);
+    expect(delivery!.status).toBe('succeeded');
+    const detail = (await api('GET', `/webhooks/${endpoint.id}/deliveries/${delivery!.id}`)).json();
+    expect(detail.attempts.map((a: { statusCode: number | null; error: string | null }) => [a.statusCode, a.error])).toEqual([
+      [null, 'connection refused'], [500, null], [null, expect.stringMatching(/timeout/)], [200, null],
+    ]);
+    expect(detail.delivery).toMatchObject({ attemptCount: 4, status: 'succeeded', completedAt: expect.any(String) });
+    const received = requestsTo('/flaky');
+    expect(received.filter((r) => r.headers['x-service-delivery-id'] === delivery!.id)).toHaveLength(3); // 500, hang, 200
+    for (const r of received) expect(verifyWebhookSignature(r.body, String(r.headers['x-service-signature']), [secret])).toBe(true);
+  });
+
+  it('finishes a delivery exactly once when the engine restarts in the middle of its retry schedule', async () => {
+    const { endpoint } = await createEndpoint('/restart');
+    receiver.script('/restart', 503);
+    await emitTenantEvent('restart');
+    await expect.poll(() => requestsTo('/restart').length, { timeout: 10_000, interval: 20 }).toBe(1);
+    await t.restartProcesses(); // while the process sleeps before attempt 2
+    const [delivery] = await settled(endpoint.id);
+    expect(delivery!.status).toBe('succeeded');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(requestsTo('/restart')).toHaveLength(2);
+  });
+
+  it('honours Retry-After', async () => {
+    const { endpoint } = await createEndpoint('/slow-down');
+    receiver.script('/slow-down', { status: 429, headers: { 'retry-after': '1' } });
+    await emitTenantEvent('slow-down');
+    await settled(endpoint.id);
+    const [first, second] = requestsTo('/slow-down');
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('signs with the old and the new secret while a rotation overlaps', async () => {
+    const { endpoint, secret: old } = await createEndpoint('/rotate');
+    const rotated = (await api('POST', `/webhooks/${endpoint.id}/rotate-secret`)).json();
+    expect(rotated.secret).not.toBe(old);
+    expect(rotated.endpoint.secretPrefixes).toHaveLength(2);
+    await emitTenantEvent('rotate');
+    await settled(endpoint.id);
+    const [request] = requestsTo('/rotate');
+    const header = String(request!.headers['x-service-signature']);
+    expect(header.match(/v1=/g)).toHaveLength(2);
+    expect(verifyWebhookSignature(request!.body, header, [old])).toBe(true);
+    expect(verifyWebhookSignature(request!.body, header, [rotated.secret])).toBe(true);
+  });
+
+  it('disables an endpoint that answers 410, emits webhook.endpoint.disabled, and resumes on re-enable', async () => {
+    const { endpoint } = await createEndpoint('/gone');
+    receiver.script('/gone', 410);
+    await emitTenantEvent('gone');
+    await settled(endpoint.id);
+    const disabled = (await api('GET', `/webhooks/${endpoint.id}`)).json().endpoint;
+    expect(disabled).toMatchObject({ active: false, disabledReason: 'gone', disabledAt: expect.any(String) });
+    const events = await t.pool.any(sql.type(z.object({ type: z.string() }))`SELECT type FROM events WHERE type = 'webhook.endpoint.disabled' AND subject->>'id' = ${endpoint.id}`);
+    expect(events).toHaveLength(1);
+    await emitTenantEvent('while disabled');
+    await new Promise((r) => setTimeout(r, 600));
+    expect(requestsTo('/gone')).toHaveLength(1);
+    const enabled = await api('PATCH', `/webhooks/${endpoint.id}`, { active: true });
+    expect(enabled.json().endpoint).toMatchObject({ active: true, disabledReason: null });
+    await emitTenantEvent('after enable');
+    await expect.poll(() => requestsTo('/gone').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+  });
+
+  it('sends a test event, redelivers a delivery freshly signed, and recovers failures', async () => {
+    const { endpoint, secret } = await createEndpoint('/tools', ['webhook.test', 'tenant.*']);
+    const sent = await api('POST', `/webhooks/${endpoint.id}/test`);
+    expect(sent.statusCode).toBe(202);
+    const testDelivery = sent.json().delivery;
+    expect(testDelivery).toMatchObject({ eventType: 'webhook.test', status: 'pending' });
+    await settled(endpoint.id);
+    const redelivered = await api('POST', `/webhooks/${endpoint.id}/deliveries/${testDelivery.id}/redeliver`);
+    expect(redelivered.statusCode).toBe(202);
+    expect(redelivered.json().delivery).toMatchObject({ redeliveryOf: testDelivery.id, eventType: 'webhook.test' });
+    await settled(endpoint.id, 2);
+    const tests = requestsTo('/tools');
+    expect(tests).toHaveLength(2);
+    expect(tests[0]!.headers['x-service-event-id']).toBe(tests[1]!.headers['x-service-event-id']);
+    for (const r of tests) expect(verifyWebhookSignature(r.body, String(r.headers['x-service-signature']), [secret])).toBe(true);
+
+    const since = new Date().toISOString();
+    receiver.script('/tools', 500, 500, 500, 500);
+    await emitTenantEvent('to recover');
+    await expect.poll(async () => (await deliveriesOf(endpoint.id)).filter((d) => d.status === 'failed').length, { timeout: 15_000 }).toBe(1);
+    const recovered = await api('POST', `/webhooks/${endpoint.id}/recover`, { since });
+    expect(recovered.statusCode).toBe(202);
+    expect(recovered.json().deliveries).toHaveLength(1);
+    await expect.poll(async () => (await deliveriesOf(endpoint.id)).filter((d) => d.status === 'succeeded').length, { timeout: 15_000 }).toBe(3);
+  });
+
+  it('lists deliveries with a cursor and a status filter', async () => {
+    const { endpoint } = await createEndpoint('/paged');
+    for (const n of [1, 2, 3]) await emitTenantEvent(`paged ${n}`);
+    await settled(endpoint.id, 3);
+    const first = (await api('GET', `/webhooks/${endpoint.id}/deliveries?limit=2`)).json();
+    expect(first.deliveries).toHaveLength(2);
+    const second = (await api('GET', `/webhooks/${endpoint.id}/deliveries?limit=2&cursor=${first.nextCursor}`)).json();
+    expect(second.deliveries).toHaveLength(1);
+    expect(second.nextCursor).toBeNull();
+    const ids = [...first.deliveries, ...second.deliveries].map((d: { id: string }) => d.id);
+    expect(new Set(ids).size).toBe(3);
+    expect((await api('GET', `/webhooks/${endpoint.id}/deliveries?status=failed`)).json().deliveries).toEqual([]);
+    expect((await api('GET', `/webhooks/${endpoint.id}/deliveries?cursor=nonsense`)).statusCode).toBe(400);
+  });
+});

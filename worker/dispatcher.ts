@@ -1,0 +1,82 @@
+// The event dispatcher: turns committed events into deliveries and starts a delivery process for each.
+// Woken by NOTIFY at commit, and polling as a safety net; every step is idempotent, so a crash between
+// any two of them loses nothing (the next round redoes what was not recorded).
+import type { DatabasePool } from 'slonik';
+import { listen, type Listener } from '../db/queries/notifications.ts';
+import { createDispatchQueries } from '../db/queries/dispatch.ts';
+import { processId } from '../workflows/index.ts';
+import type { ProcessGateway } from '../workflows/port.ts';
+
+export interface Dispatcher {
+  /** One full round; resolves when nothing is left to dispatch or start. */
+  runOnce(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startDispatcher(deps: {
+  pool: DatabasePool;
+  databaseUrl: string;
+  gateway: ProcessGateway;
+  scheduleMs: number[];
+  pollMs?: number;
+  onError: (error: unknown) => void;
+}): Promise<Dispatcher> {
+  const queries = createDispatchQueries(deps.pool);
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const round = async () => {
+    for (;;) {
+      const { dispatched } = await deps.pool.transaction((trx) => createDispatchQueries(trx).dispatchBatch(500));
+      const unstarted = await queries.findUnstarted(200);
+      for (const d of unstarted) {
+        await deps.gateway.start('webhook-delivery', processId('webhook-delivery', d.id), { deliveryId: d.id, scheduleMs: deps.scheduleMs }, { tenantId: d.tenantId });
+      }
+      if (unstarted.length) await queries.markStarted(unstarted.map((d) => d.id));
+      if (dispatched === 0 && unstarted.length === 0) return;
+    }
+  };
+
+  // Coalesces wake-ups: at most one round runs, and a wake-up during it schedules exactly one more.
+  const wake = (): Promise<void> => {
+    if (stopped) return Promise.resolve();
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = round()
+      .catch(deps.onError)
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          void wake();
+        }
+      });
+    return running;
+  };
+
+  const listener: Listener = await listen(deps.databaseUrl, 'iam_events', () => void wake(), () => void wake());
+  const poll = () => {
+    timer = setTimeout(() => {
+      void wake().finally(() => !stopped && poll());
+    }, deps.pollMs ?? 1000);
+  };
+  poll();
+  void wake();
+
+  return {
+    runOnce: async () => {
+      await wake();
+      if (running) await running;
+    },
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await listener.close();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,90 @@
+// The Temporal worker process (`npm run worker`, the docker compose `worker` service): runs every process's
+// workflow code (from the prebuilt bundle) and activities on task queue `iam`, and the event dispatcher that
+// turns committed events into delivery processes. In this shape the API only starts and signals processes.
+import fs from 'node:fs';
+import path from 'node:path';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import pino from 'pino';
+import { createActivities } from '../activities/index.ts';
+import { ConfigError, loadConfig, type Config } from '../db/config.ts';
+import { loadMasterKey } from '../db/crypto.ts';
+import { createDatabasePool } from '../db/pool.ts';
+import { BUNDLE_PATH } from './bundle.ts';
+import { startDispatcher } from './dispatcher.ts';
+import { createTemporalGateway, TASK_QUEUE } from './temporal-gateway.ts';
+
+/** The configuration this process needs, or a one-line reason it cannot start. */
+function workerSettings(): { config: Config; databaseUrl: string; address: string } | string {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  if (config.processEngine !== 'temporal' || !config.temporalAddress) {
+    return 'The worker runs only with PROCESS_ENGINE=temporal and TEMPORAL_ADDRESS set (the embedded engine runs inside npm start).';
+  }
+  if (!config.databaseUrl) return 'Invalid configuration: DATABASE_URL is required by the worker (the Postgres the API uses).';
+  if (!config.masterKey && !fs.existsSync(path.join(config.dataDir, 'master.key'))) {
+    return 'Invalid configuration: MASTER_KEY is required by the worker (the key the API encrypts secrets with).';
+  }
+  if (!fs.existsSync(BUNDLE_PATH)) return `The workflow bundle ${path.relative(process.cwd(), BUNDLE_PATH)} is missing: run npm run build:workflows first.`;
+  return { config, databaseUrl: config.databaseUrl, address: config.temporalAddress };
+}
+
+async function main() {
+  const settings = workerSettings();
+  if (typeof settings === 'string') {
+    console.error(settings);
+    process.exit(1);
+  }
+  const { config, databaseUrl, address } = settings;
+  const log = pino({ level: config.logLevel });
+
+  const pool = await createDatabasePool(databaseUrl, { maxPoolSize: config.databasePoolSize });
+  const masterKey = await loadMasterKey(config.masterKey, config.dataDir);
+  const activities = createActivities({
+    pool, masterKey, timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.allowPrivateNetworkTargets,
+    disableAfterMs: config.webhooks.disableAfterMs, baseUrls: config.providers,
+  });
+  const connection = await NativeConnection.connect({ address });
+  const worker = await Worker.create({
+    connection, namespace: config.temporalNamespace, taskQueue: TASK_QUEUE, workflowBundle: { codePath: BUNDLE_PATH }, activities,
+  });
+  const gateway = await createTemporalGateway({ address, namespace: config.temporalNamespace });
+  const dispatcher = await startDispatcher({
+    pool, databaseUrl, gateway, scheduleMs: config.webhooks.scheduleMs, pollMs: config.webhooks.dispatchPollMs,
+    onError: (error) => log.error({ err: error }, 'event dispatch failed'),
+  });
+
+  // Temporal's Runtime traps SIGINT and SIGTERM and drains the worker (worker.run() then resolves);
+  // the dispatcher stops at once so that no new process is started while it drains.
+  let dispatcherStopped: Promise<void> | undefined;
+  const stopDispatcher = () => (dispatcherStopped ??= dispatcher.stop());
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      log.info(`${signal}: finishing running activities, then stopping`);
+      void stopDispatcher();
+    });
+  }
+  log.info({ address, namespace: config.temporalNamespace, taskQueue: TASK_QUEUE }, 'Temporal worker started');
+  try {
+    await worker.run();
+  } finally {
+    await stopDispatcher();
+    await gateway.close();
+    await connection.close();
+    await pool.end();
+    log.info('stopped');
+  }
+}
+
+// Exit once drained even if an idle keep-alive socket or timer of a library would hold the process open.
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,56 @@
+// The Temporal binding (DESIGN §4): each process in `processes` becomes one workflow function, named by
+// `workflowTypes`. The worker loads this file through `bundleWorkflowCode`; it may import only other
+// `workflows/` files and `@temporalio/workflow` (activities by type only).
+import { condition, defineSignal, proxyActivities, setHandler, sleep, type RetryPolicy } from '@temporalio/workflow';
+import type { Activities } from './activities.ts';
+import { processes } from './index.ts';
+import type { ActivityName, ProcessContext, ProcessInput, ProcessKind, RetryOptions } from './port.ts';
+
+/** Every message to a process (ProcessGateway.signal) is this one signal, carrying its topic. */
+export const messageSignal = defineSignal<[topic: string, payload: unknown]>('message');
+
+/** Longer than any one attempt of an activity (the webhook HTTP timeout is 15 s). */
+const ACTIVITY_TIMEOUT = '2 minutes';
+
+/** No retry given means one attempt, as on the embedded engine (Temporal's default would retry forever). */
+const retryPolicy = (retry?: RetryOptions): RetryPolicy =>
+  retry
+    ? { maximumAttempts: retry.maximumAttempts, initialInterval: retry.initialIntervalMs, backoffCoefficient: retry.backoffCoefficient ?? 2 }
+    : { maximumAttempts: 1 };
+
+function temporalContext(): ProcessContext {
+  const queues = new Map<string, unknown[]>();
+  const queue = (topic: string) => {
+    let q = queues.get(topic);
+    if (!q) queues.set(topic, (q = []));
+    return q;
+  };
+  // Registered before the first await, so a signal that arrives with the start is not lost.
+  setHandler(messageSignal, (topic, payload) => {
+    queue(topic).push(payload);
+  });
+  return {
+    run: (name, input, retry) => {
+      const activities = proxyActivities<Activities>({ startToCloseTimeout: ACTIVITY_TIMEOUT, retry: retryPolicy(retry) });
+      return (activities[name as ActivityName] as unknown as (i: unknown) => Promise<never>)(input);
+    },
+    sleep: (ms) => sleep(ms),
+    receive: async <T>(topic: string, timeoutMs: number) => {
+      const q = queue(topic);
+      const arrived = await condition(() => q.length > 0, timeoutMs);
+      return arrived ? (q.shift() as T) : undefined;
+    },
+    // Date.now() is the workflow task's time inside the sandbox: deterministic on replay.
+    now: () => Promise.resolve(Date.now()),
+  };
+}
+
+// One exported function per process kind: the export's name is the Temporal workflow type.
+export async function webhookDeliveryWorkflow(input: ProcessInput<'webhook-delivery'>) {
+  return processes['webhook-delivery'](temporalContext(), input);
+}
+
+/** The Temporal workflow type of each process kind (what the gateway starts). */
+export const workflowTypes: Record<ProcessKind, string> = {
+  'webhook-delivery': webhookDeliveryWorkflow.name,
+};
