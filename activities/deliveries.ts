@@ -93,7 +93,7 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
     if (target.endpoint) {
       const since = await createWebhookEndpointQueries(pool).markFailing(target.endpoint.id);
       if (Date.now() - Date.parse(since) > deps.disableAfterMs) {
-        await queries.settle(target.id, 'failed', 'endpoint disabled after failing too long');
+        await queries.settle(target.id, 'failed', 'endpoint disabled');
         await giveUpOn(target, 'failing');
         return { done: true, status: 'failed' };
       }

@@ -19,6 +19,8 @@ export interface Receiver {
   received: Received[];
   /** Answers for the next requests to `path`, in order; afterwards every request gets 200. */
   script(path: string, ...answers: Answer[]): void;
+  /** Drops the answers still scripted for `path`, and the requests recorded so far. */
+  reset(path: string): void;
   /** Stops listening (connections are refused) until `up()`. */
   down(): Promise<void>;
   up(): Promise<void>;
@@ -58,6 +60,10 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     port: boundPort,
     received,
     script: (path, ...a) => answers.set(path, [...(answers.get(path) ?? []), ...a]),
+    reset: (path) => {
+      answers.delete(path);
+      received.splice(0, received.length, ...received.filter((r) => r.path !== path));
+    },
     down: stop,
     up: async () => {
       server = http.createServer(handler);
