@@ -3,8 +3,8 @@
 //   1. Throughput: BENCH_EVENTS (default 2000) tenant.updated events committed in transactions of
 //      BENCH_BATCH (default 50) as fast as one connection can; deliveries/s = N / (first commit -> last
 //      receipt). Baseline in the same run: a bare undici loop POSTing the same signed bodies to the same
-//      receiver with BENCH_BASELINE_CONCURRENCY (default 10) workers (median of 3 runs after a warm-up); and,
-//      for reference, the same loop with as many workers as the engine used connections.
+//      receiver with BENCH_BASELINE_CONCURRENCY (default 10) workers for BENCH_BASELINE_SECONDS (default 3)
+//      after a 1 s warm-up; and, for reference, the same loop with as many workers as the engine used connections.
 //   2. Latency: BENCH_RATE events/s (default 20) for BENCH_SECONDS (default 10), each its own transaction;
 //      commit returned -> receiver arrival, p50/p99, with where the time goes (dispatch, process start, send).
 // Settings the service reads (DISPATCH_POLL_MS, DATABASE_POOL_SIZE, ...) pass through from the environment.
@@ -30,7 +30,7 @@ const CONCURRENCY = Number(process.env.BENCH_BASELINE_CONCURRENCY ?? 10);
 const RATE = Number(process.env.BENCH_RATE ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_EVENTS = 50;
-const BASELINE_RUNS = 3;
+const BASELINE_SECONDS = Number(process.env.BENCH_BASELINE_SECONDS ?? 3);
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 120_000);
 const TARGETS = { ratio: 0.25, p50Ms: 100, p99Ms: 500 };
 
@@ -50,12 +50,14 @@ function percentile(values: number[], p: number): number {
 function startReceiver() {
   const first = new Map<string, Map<string, number>>();
   const duplicates = new Map<string, number>();
+  const requests = new Map<string, number>();
   const sockets = new Map<string, Set<string>>();
   let waiters: (() => void)[] = [];
   const server = http.createServer((req, res) => {
     const at = wall();
     const route = req.url ?? '/';
     const id = String(req.headers['x-service-event-id'] ?? '');
+    requests.set(route, (requests.get(route) ?? 0) + 1);
     const seen = first.get(route) ?? first.set(route, new Map()).get(route)!;
     if (seen.has(id)) duplicates.set(route, (duplicates.get(route) ?? 0) + 1);
     else seen.set(id, at);
@@ -71,6 +73,7 @@ function startReceiver() {
     url: string;
     arrivals(route: string): Map<string, number>;
     duplicates(route: string): number;
+    requests(route: string): number;
     sockets(route: string): number;
     waitFor(route: string, ids: string[], timeoutMs: number): Promise<boolean>;
     close(): Promise<void>;
@@ -80,6 +83,7 @@ function startReceiver() {
       url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       arrivals,
       duplicates: (route) => duplicates.get(route) ?? 0,
+      requests: (route) => requests.get(route) ?? 0,
       sockets: (route) => sockets.get(route)?.size ?? 0,
       waitFor: async (route, ids, timeoutMs) => {
         const deadline = performance.now() + timeoutMs;
@@ -236,37 +240,36 @@ async function eventsOf(f: Fixture, ids: string[]): Promise<WebhookEvent[]> {
   return rows as unknown as WebhookEvent[];
 }
 
-/** A bare loop: `concurrency` workers building, signing and POSTing the events with undici, as fast as they can. */
-async function postLoop(receiver: Receiver, route: string, events: WebhookEvent[], secret: string, concurrency: number) {
+/**
+ * A bare loop: `concurrency` workers building, signing and POSTing the events with undici (over and over, a
+ * fresh delivery id each time) for `seconds`; rate = requests answered / elapsed.
+ */
+async function postLoop(receiver: Receiver, route: string, events: WebhookEvent[], secret: string, concurrency: number, seconds: number) {
   const url = `${receiver.url}${route}`;
   let next = 0;
   let failures = 0;
   const cpu = cpuMeter();
-  const t0 = wall();
+  const t0 = performance.now();
+  const until = t0 + seconds * 1000;
   await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < events.length) {
-      const event = events[next++]!;
+    while (performance.now() < until) {
+      const event = events[next++ % events.length]!;
       const { body, headers } = buildWebhookRequest(event, randomUUID(), [secret]);
       const res = await request(url, { method: 'POST', body, headers });
       await res.body.text();
       if (res.statusCode !== 200) failures++;
     }
   }));
+  const elapsedMs = performance.now() - t0;
   const usage = cpu();
-  const arrivals = receiver.arrivals(route);
-  const last = Math.max(...events.map((e) => arrivals.get(e.id) ?? -Infinity));
-  const delivered = events.filter((e) => arrivals.has(e.id)).length;
-  if (failures || delivered !== events.length) throw new Error(`baseline: ${failures} failures, ${delivered}/${events.length} arrived`);
-  const elapsedMs = last - t0;
-  return { events: events.length, delivered, sockets: receiver.sockets(route), elapsedMs: Math.round(elapsedMs), rate: round((delivered / elapsedMs) * 1000), ...usage };
+  if (failures || receiver.requests(route) !== next) throw new Error(`baseline: ${failures} failures, ${receiver.requests(route)}/${next} arrived`);
+  return { events: next, delivered: next, sockets: receiver.sockets(route), elapsedMs: Math.round(elapsedMs), rate: round((next / elapsedMs) * 1000), ...usage };
 }
 
-/** The loop over the engine's events after a warm-up, BASELINE_RUNS times; the run with the median rate. */
+/** The loop over the engine's events, after a warm-up (JIT, connections). */
 async function baseline(receiver: Receiver, events: WebhookEvent[], secret: string, concurrency: number) {
-  await postLoop(receiver, `/baseline/${concurrency}/warm`, events.slice(0, 200), secret, concurrency);
-  const runs = [];
-  for (let i = 0; i < BASELINE_RUNS; i++) runs.push(await postLoop(receiver, `/baseline/${concurrency}/${i}`, events, secret, concurrency));
-  return runs.sort((a, b) => a.rate - b.rate)[Math.floor(runs.length / 2)]!;
+  await postLoop(receiver, `/baseline/${concurrency}/warm`, events, secret, concurrency, 1);
+  return postLoop(receiver, `/baseline/${concurrency}`, events, secret, concurrency, BASELINE_SECONDS);
 }
 
 async function latency(f: Fixture, receiver: Receiver) {
@@ -363,12 +366,14 @@ try {
   const ratio = round(engine.rate / base.rate, 2);
   const ok = { ratio: ratio >= TARGETS.ratio, p50: lat.p50 <= TARGETS.p50Ms, p99: lat.p99 <= TARGETS.p99Ms };
   const pad = (s: unknown, n: number) => String(s).padStart(n);
+  /** CPU ms (this process and Postgres) per request or delivery. */
+  const cpuEach = (r: { delivered: number; nodeCpuS: number; postgresCpuS: number }) => ((r.nodeCpuS + r.postgresCpuS) * 1000) / r.delivered;
   console.log(`\nWebhook deliveries: ${EVENTS} events (transactions of ${BATCH}), ${os.cpus().length} CPUs, pg pool ${service.config.databasePoolSize}, `
     + `dispatch poll ${service.config.webhooks.dispatchPollMs} ms`);
-  console.log(`${''.padEnd(48)}${pad('events', 8)}${pad('ms', 8)}${pad('per s', 9)}${pad('sockets', 9)}${pad('node CPU s', 12)}${pad('pg CPU s', 10)}${pad('other CPU', 11)}`);
+  console.log(`${''.padEnd(48)}${pad('requests', 9)}${pad('ms', 7)}${pad('per s', 9)}${pad('sockets', 8)}${pad('node CPU s', 11)}${pad('pg CPU s', 9)}${pad('CPU ms each', 12)}${pad('other CPU', 10)}`);
   const row = (name: string, r: { delivered: number; elapsedMs: number; rate: number; sockets: number; nodeCpuS: number; postgresCpuS: number; otherCpu: number }) =>
-    console.log(`${name.padEnd(48)}${pad(r.delivered, 8)}${pad(r.elapsedMs, 8)}${pad(r.rate, 9)}${pad(r.sockets, 9)}${pad(r.nodeCpuS.toFixed(2), 12)}`
-      + `${pad(r.postgresCpuS.toFixed(2), 10)}${pad(r.otherCpu.toFixed(2), 11)}`);
+    console.log(`${name.padEnd(48)}${pad(r.delivered, 9)}${pad(r.elapsedMs, 7)}${pad(r.rate, 9)}${pad(r.sockets, 8)}${pad(r.nodeCpuS.toFixed(2), 11)}`
+      + `${pad(r.postgresCpuS.toFixed(2), 9)}${pad(cpuEach(r).toFixed(3), 12)}${pad(r.otherCpu.toFixed(2), 10)}`);
   row(`baseline (undici, ${CONCURRENCY} concurrent workers)`, base);
   row(`baseline (undici, ${Math.max(1, engine.sockets)} workers = engine's sockets)`, narrow);
   row('engine (commit -> dispatcher -> DBOS -> POST)', engine);

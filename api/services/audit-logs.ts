@@ -1,9 +1,8 @@
 import type { DatabasePool } from 'slonik';
 import { createAuditLogQueries, type AuditFilter, type AuditLogEntry, type AuditScope } from '../../db/queries/audit-logs.ts';
-import { createTenantQueries } from '../../db/queries/tenants.ts';
-import { notFound } from '../errors.ts';
 import { encodeAuditCursor, type AuditLogsQuery } from '../schemas/audit-logs.ts';
 import type { Caller } from './context.ts';
+import { reachableOrganization, reachableTenant } from './reach.ts';
 
 const EXPORT_PAGE = 500;
 
@@ -12,12 +11,8 @@ const filterOf = ({ cursor: _cursor, limit: _limit, ...filter }: AuditLogsQuery)
 export function createAuditLogService(pool: DatabasePool) {
   const queries = createAuditLogQueries(pool);
   const scopeOf = async (caller: Caller, target: AuditScope): Promise<AuditScope> => {
-    if ('tenantId' in target) {
-      const tenant = await createTenantQueries(pool).findReachableTenantById(target.tenantId, caller.principal.organizationIds);
-      if (!tenant) throw notFound('tenant', target.tenantId);
-    } else if (!caller.principal.organizationIds.includes(target.organizationId)) {
-      throw notFound('organization', target.organizationId);
-    }
+    if ('tenantId' in target) await reachableTenant(pool, caller, target.tenantId);
+    else reachableOrganization(caller, target.organizationId);
     return target;
   };
 

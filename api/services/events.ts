@@ -1,10 +1,9 @@
 import type { DatabasePool } from 'slonik';
 import { describeCatalog } from '../../db/event-catalog.ts';
 import { createEventQueries, type EventFilter, type StoredEvent } from '../../db/queries/events.ts';
-import { createTenantQueries } from '../../db/queries/tenants.ts';
-import { notFound } from '../errors.ts';
 import { encodePosition, START, type EventsQuery } from '../schemas/events.ts';
 import type { Caller } from './context.ts';
+import { reachableTenant } from './reach.ts';
 
 function filterOf(query: EventsQuery): EventFilter {
   const patterns = query.type === undefined ? [] : [query.type].flat();
@@ -24,8 +23,7 @@ export function createEventService(pool: DatabasePool) {
   return {
     /** A page of the tenant's stream after the cursor; see db/queries/events.ts for the no-skip guarantee. */
     list: async (caller: Caller, tenantId: string, query: EventsQuery) => {
-      const tenant = await createTenantQueries(pool).findReachableTenantById(tenantId, caller.principal.organizationIds);
-      if (!tenant) throw notFound('tenant', tenantId);
+      await reachableTenant(pool, caller, tenantId);
       const after = query.cursor ?? START;
       const rows = await createEventQueries(pool).findTenantEventsAfter(tenantId, after, filterOf(query), query.limit + 1);
       const page = rows.slice(0, query.limit);

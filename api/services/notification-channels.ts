@@ -5,17 +5,16 @@ import type { DatabasePool } from 'slonik';
 import { buildChannelRequest } from '../../activities/notifications/build-request.ts';
 import { type ChannelKind, secretHints } from '../../activities/notifications/channel-kinds.ts';
 import { postOutbound } from '../../activities/outbound/http-client.ts';
-import { checkOutboundUrl, type LookupFn, OutboundUrlError } from '../../activities/outbound/ssrf-guard.ts';
+import type { LookupFn } from '../../activities/outbound/ssrf-guard.ts';
 import { decrypt, encrypt, generateCredential } from '../../db/crypto.ts';
 import { recordChange } from '../../db/queries/changes.ts';
 import { type ChannelChanges, createNotificationChannelQueries } from '../../db/queries/notification-channels.ts';
-import { createProjectQueries } from '../../db/queries/projects.ts';
-import { createTenantQueries } from '../../db/queries/tenants.ts';
 import type { NotificationChannel } from '../../db/rows/webhook.ts';
-import { invalidField, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import { parseChannelFields } from '../schemas/notification-channels.ts';
 import type { Caller } from './context.ts';
 import { deliveryWithAttempts, pageDeliveries } from './deliveries.ts';
+import { checkEnvironmentInTenant, checkTargetUrl, reachableTenant } from './reach.ts';
 import { checkEventTypes } from './webhooks.ts';
 
 type Db = Parameters<typeof createNotificationChannelQueries>[0];
@@ -40,32 +39,21 @@ export function createNotificationChannelService(deps: NotificationChannelServic
     const urls = { 'body.config.url': kind === 'webhook' && config?.url, 'body.secrets.webhookUrl': sealed?.webhookUrl };
     for (const [path, url] of Object.entries(urls)) {
       if (typeof url !== 'string') continue;
-      try {
-        await checkOutboundUrl(url, { allowPrivate: deps.allowPrivateNetworkTargets, lookup: deps.lookup });
-      } catch (error) {
-        if (error instanceof OutboundUrlError) throw invalidField(path, error.message, 'notification_channel.url_refused');
-        throw error;
-      }
+      await checkTargetUrl(url, { allowPrivate: deps.allowPrivateNetworkTargets, lookup: deps.lookup, path, code: 'notification_channel.url_refused' });
     }
     const signingSecret = sealed && kind === 'webhook' && !sealed.signingSecret ? generateCredential('whsec') : undefined;
     if (sealed && signingSecret) sealed.signingSecret = signingSecret;
     const stored = sealed && { encrypted: encrypt(deps.masterKey, JSON.stringify(sealed)), hints: secretHints(kind, sealed) };
     return { config, secrets: stored, signingSecret };
   };
-  const reachTenant = async (db: Db, caller: Caller, tenantId: string) => {
-    if (!(await createTenantQueries(db).findReachableTenantById(tenantId, caller.principal.organizationIds))) throw notFound('tenant', tenantId);
-  };
+  const reachTenant = (db: Db, caller: Caller, tenantId: string) => reachableTenant(db, caller, tenantId);
   const find = async (db: Db, caller: Caller, tenantId: string, id: string) => {
     await reachTenant(db, caller, tenantId);
     const channel = await createNotificationChannelQueries(db).findChannel(tenantId, id);
     if (!channel) throw notFound('notification_channel', id);
     return channel;
   };
-  const checkEnvironment = async (tenantId: string, environmentId: string | null | undefined) => {
-    if (environmentId && !(await createProjectQueries(pool).environmentInTenant(environmentId, tenantId))) {
-      throw invalidField('body.environmentId', 'is not an environment of this tenant');
-    }
-  };
+  const checkEnvironment = (tenantId: string, environmentId: string | null | undefined) => checkEnvironmentInTenant(pool, tenantId, environmentId);
   const audit = (caller: Caller, verb: 'create' | 'update' | 'delete' | 'test', channel: NotificationChannel, before: NotificationChannel | null) => ({
     actor: caller.actor, origin: caller.origin, action: `notification_channel.${verb}`, resource: { type: 'notification_channel', id: channel.id },
     scope: { tenantId: channel.tenantId, environmentId: channel.environmentId },

@@ -2,15 +2,12 @@ import type { DatabasePool } from 'slonik';
 import { recordChange } from '../../db/queries/changes.ts';
 import { createTenantQueries, type TenantChanges } from '../../db/queries/tenants.ts';
 import type { Tenant } from '../../db/rows/tenant.ts';
-import { ApiError, notFound } from '../errors.ts';
+import { ApiError } from '../errors.ts';
 import type { Caller } from './context.ts';
+import { reachableTenant } from './reach.ts';
 
 export function createTenantService(pool: DatabasePool) {
-  const reachable = async (db: DatabasePool | Parameters<typeof createTenantQueries>[0], caller: Caller, tenantId: string) => {
-    const tenant = await createTenantQueries(db).findReachableTenantById(tenantId, caller.principal.organizationIds);
-    if (!tenant) throw notFound('tenant', tenantId);
-    return tenant;
-  };
+  const reachable = reachableTenant;
 
   return {
     list: (caller: Caller, page: { limit: number; offset: number }) =>

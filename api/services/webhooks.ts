@@ -5,13 +5,11 @@ import { displayPrefix, encrypt, generateCredential } from '../../db/crypto.ts';
 import { EVENT_CATALOG } from '../../db/event-catalog.ts';
 import { recordChange } from '../../db/queries/changes.ts';
 import { createDeliveryQueries } from '../../db/queries/deliveries.ts';
-import { createProjectQueries } from '../../db/queries/projects.ts';
-import { createTenantQueries } from '../../db/queries/tenants.ts';
 import { createWebhookEndpointQueries, type EndpointChanges } from '../../db/queries/webhook-endpoints.ts';
 import type { WebhookEndpoint } from '../../db/rows/webhook.ts';
-import { checkOutboundUrl, OutboundUrlError } from '../../activities/outbound/ssrf-guard.ts';
 import { invalidField, notFound } from '../errors.ts';
 import type { Caller } from './context.ts';
+import { checkEnvironmentInTenant, checkTargetUrl, reachableTenant } from './reach.ts';
 
 type Db = Parameters<typeof createWebhookEndpointQueries>[0];
 
@@ -34,28 +32,15 @@ export function checkEventTypes(patterns: string[], path = 'body.eventTypes') {
 export function createWebhookService(deps: WebhookServiceDeps) {
   const { pool } = deps;
 
-  const checkUrl = async (url: string) => {
-    try {
-      await checkOutboundUrl(url, { allowPrivate: deps.allowPrivateNetworkTargets });
-    } catch (error) {
-      if (error instanceof OutboundUrlError) throw invalidField('body.url', error.message, 'webhook.url_refused');
-      throw error;
-    }
-  };
-  const reachTenant = async (db: Db, caller: Caller, tenantId: string) => {
-    if (!(await createTenantQueries(db).findReachableTenantById(tenantId, caller.principal.organizationIds))) throw notFound('tenant', tenantId);
-  };
+  const checkUrl = (url: string) => checkTargetUrl(url, { allowPrivate: deps.allowPrivateNetworkTargets, path: 'body.url', code: 'webhook.url_refused' });
+  const reachTenant = (db: Db, caller: Caller, tenantId: string) => reachableTenant(db, caller, tenantId);
   const find = async (db: Db, caller: Caller, tenantId: string, id: string) => {
     await reachTenant(db, caller, tenantId);
     const endpoint = await createWebhookEndpointQueries(db).findEndpoint(tenantId, id);
     if (!endpoint) throw notFound('webhook', id);
     return endpoint;
   };
-  const checkEnvironment = async (tenantId: string, environmentId: string | null | undefined) => {
-    if (environmentId && !(await createProjectQueries(pool).environmentInTenant(environmentId, tenantId))) {
-      throw invalidField('body.environmentId', 'is not an environment of this tenant');
-    }
-  };
+  const checkEnvironment = (tenantId: string, environmentId: string | null | undefined) => checkEnvironmentInTenant(pool, tenantId, environmentId);
   const newSecret = async (db: Db, endpointId: string) => {
     const secret = generateCredential('whsec');
     await createWebhookEndpointQueries(db).insertSecret(endpointId, encrypt(deps.masterKey, secret), displayPrefix(secret));
