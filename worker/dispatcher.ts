@@ -1,11 +1,13 @@
-// The event dispatcher: turns committed events into deliveries and starts a delivery process for each.
+// The event dispatcher: turns committed events into deliveries and starts a delivery process for each,
+// and carries out the process starts and signals of the outbox.
 // Woken by NOTIFY at commit, and polling as a safety net; every step is idempotent, so a crash between
 // any two of them loses nothing (the next round redoes what was not recorded).
 import type { DatabasePool } from 'slonik';
 import { listen, type Listener } from '../db/queries/notifications.ts';
 import { createDispatchQueries } from '../db/queries/dispatch.ts';
 import { processId } from '../workflows/index.ts';
-import type { ProcessGateway } from '../workflows/port.ts';
+import type { ProcessGateway, ProcessKind } from '../workflows/port.ts';
+import { createProcessOutboxQueries } from '../db/queries/process-outbox.ts';
 
 export interface Dispatcher {
   /** One full round; resolves when nothing is left to dispatch or start. */
@@ -27,6 +29,27 @@ export async function startDispatcher(deps: {
   let again = false;
   let timer: NodeJS.Timeout | undefined;
 
+  // Starts and signals recorded by business transactions, in order; an entry is deleted only once done,
+  // in the transaction that holds its row lock, so a crash redoes it (starts are idempotent by process id).
+  const drainOutbox = () =>
+    deps.pool.transaction(async (trx) => {
+      const outbox = createProcessOutboxQueries(trx);
+      const entries = await outbox.claim(100);
+      let done = 0;
+      for (const e of entries) {
+        try {
+          if (e.action === 'start') await deps.gateway.start(e.kind as ProcessKind, e.processId, e.payload as never, { tenantId: e.tenantId });
+          else await deps.gateway.signal(e.processId, e.topic!, e.payload);
+        } catch (error) {
+          deps.onError(error); // left in the outbox: retried next round, without holding up the others
+          continue;
+        }
+        await outbox.remove(e.id);
+        done++;
+      }
+      return done;
+    });
+
   const round = async () => {
     for (;;) {
       const { dispatched } = await deps.pool.transaction((trx) => createDispatchQueries(trx).dispatchBatch(500));
@@ -35,7 +58,8 @@ export async function startDispatcher(deps: {
         await deps.gateway.start('webhook-delivery', processId('webhook-delivery', d.id), { deliveryId: d.id, scheduleMs: deps.scheduleMs }, { tenantId: d.tenantId });
       }
       if (unstarted.length) await queries.markStarted(unstarted.map((d) => d.id));
-      if (dispatched === 0 && unstarted.length === 0) return;
+      const drained = await drainOutbox();
+      if (dispatched === 0 && unstarted.length === 0 && drained === 0) return;
     }
   };
 
