@@ -1,9 +1,11 @@
-// attemptDelivery: one attempt of a delivery to a webhook endpoint or notification channel.
-// Idempotent: an attempt already recorded is answered from its record and never sent twice.
+// Attempts of deliveries to webhook endpoints and notification channels: one delivery (a retry) or a whole
+// batch (first attempts) go through the same path, with the database work done in bulk. Idempotent: an
+// attempt already recorded is answered from its record and never sent twice.
 import type { DatabasePool } from 'slonik';
 import { decrypt } from '../db/crypto.ts';
 import { recordChange } from '../db/queries/changes.ts';
-import { createDeliveryQueries, type DeliveryTarget, type RecordedAttempt } from '../db/queries/deliveries.ts';
+import { createDeliveryQueries, type DeliveryTarget, type Outcome, type RecordedAttempt } from '../db/queries/deliveries.ts';
+import { createProcessOutboxQueries } from '../db/queries/process-outbox.ts';
 import { createWebhookEndpointQueries } from '../db/queries/webhook-endpoints.ts';
 import type { Activities, AttemptResult } from '../workflows/activities.ts';
 import { buildChannelRequest } from './notifications/build-request.ts';
@@ -23,21 +25,32 @@ export interface DeliveryDeps {
   lookup?: LookupFn;
 }
 
-export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, 'attemptDelivery'> {
+const CONCURRENCY = 64;
+
+async function forEachConcurrently<T>(items: T[], limit: number, fn: (item: T) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+const succeeded = (a: RecordedAttempt) => a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300;
+
+export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, 'attemptDelivery' | 'attemptBatch' | 'continueDeliveries'> {
   const { pool } = deps;
 
   const send = async (target: DeliveryTarget, attempt: number): Promise<RecordedAttempt> => {
     const startedAt = new Date().toISOString();
     let url: string, body: string, headers: Record<string, string>;
     if (target.endpoint) {
-      const secrets = (await createWebhookEndpointQueries(pool).findActiveSecrets(target.endpoint.id)).map((s) => decrypt(deps.masterKey, s.secretEncrypted));
+      const secrets = target.endpoint.secretsEncrypted.map((s) => decrypt(deps.masterKey, s));
       ({ body, headers } = buildWebhookRequest(target.event, target.id, secrets));
       url = target.endpoint.url;
     } else {
       const channel = target.channel!;
       const secrets = JSON.parse(decrypt(deps.masterKey, channel.secretsEncrypted)) as Record<string, unknown>;
-      const event = { ...target.event, tenantId: target.tenantId, actor: target.event.actor, subject: target.event.subject };
-      ({ url, body, headers } = buildChannelRequest(channel.kind as ChannelKind, channel.config as never, secrets as never, event, { deliveryId: target.id, baseUrls: deps.baseUrls }));
+      ({ url, body, headers } = buildChannelRequest(channel.kind as ChannelKind, channel.config as never, secrets as never, { ...target.event, tenantId: target.tenantId }, { deliveryId: target.id, baseUrls: deps.baseUrls }));
     }
     const result = await postOutbound(url, body, headers, { timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, lookup: deps.lookup });
     return {
@@ -47,65 +60,84 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
   };
 
   /** Disables an endpoint the service gives up on, with an event, and stops its other pending deliveries. */
-  const giveUpOn = async (target: DeliveryTarget, reason: 'gone' | 'failing') => {
-    const endpointId = target.endpoint!.id;
-    await pool.transaction(async (trx) => {
+  const giveUpOn = (endpointId: string, tenantId: string, reason: 'gone' | 'failing') =>
+    pool.transaction(async (trx) => {
       const endpoints = createWebhookEndpointQueries(trx);
       if (!(await endpoints.disableEndpoint(endpointId, reason))) return;
       await createDeliveryQueries(trx).settleAllPendingOfEndpoint(endpointId, 'endpoint disabled');
       const endpoint = await endpoints.findEndpointById(endpointId);
       await recordChange(trx, {
         actor: { type: 'system', id: 'webhook-delivery' }, action: 'webhook.endpoint.disable', resource: { type: 'webhook_endpoint', id: endpointId },
-        scope: { tenantId: target.tenantId, environmentId: endpoint?.environmentId ?? null }, after: { active: false, disabledReason: reason },
+        scope: { tenantId, environmentId: endpoint?.environmentId ?? null }, after: { active: false, disabledReason: reason },
         event: { type: 'webhook.endpoint.disabled', data: { endpoint, reason: reason === 'gone' ? 'The endpoint answered 410 Gone.' : 'Every delivery failed for too long.' } },
       });
     });
+
+  /** Sends `attempt` of every target, records all outcomes in bulk, and tells each delivery what comes next. */
+  const attemptTargets = async (targets: DeliveryTarget[], attempt: number, nextDelayMs: number | null): Promise<Map<string, AttemptResult>> => {
+    const results = new Map<string, AttemptResult>();
+    const attempted: { target: DeliveryTarget; record: RecordedAttempt }[] = [];
+    const cutShort: string[] = [];
+    await forEachConcurrently(targets, CONCURRENCY, async (target) => {
+      if (target.status !== 'pending') results.set(target.id, { done: true, status: target.status });
+      else if (!(target.endpoint?.active ?? target.channel?.active)) cutShort.push(target.id);
+      else attempted.push({ target, record: target.recorded ?? (await send(target, attempt)) });
+    });
+
+    const endpointOf = (t: DeliveryTarget) => t.endpoint?.id;
+    const failing = [...new Set(attempted.filter((a) => !succeeded(a.record) && a.record.statusCode !== 410).flatMap((a) => endpointOf(a.target) ?? []))];
+    const since = failing.length ? await createWebhookEndpointQueries(pool).markFailing(failing) : new Map<string, string>();
+    const tooLong = new Set(failing.filter((id) => Date.now() - Date.parse(since.get(id) ?? '') > deps.disableAfterMs));
+    const gone = new Set(attempted.filter((a) => a.record.statusCode === 410).flatMap((a) => endpointOf(a.target) ?? []));
+
+    const outcomes: Outcome[] = attempted.map(({ target, record }) => {
+      const endpointId = endpointOf(target);
+      const [status, reason, delay]: [Outcome['status'], string | null, number | null] = succeeded(record) ? ['succeeded', null, null]
+        : endpointId && gone.has(endpointId) ? ['failed', 'endpoint answered 410 Gone', null]
+        : endpointId && tooLong.has(endpointId) ? ['failed', 'endpoint disabled', null]
+        : nextDelayMs === null ? ['failed', 'every attempt failed', null]
+        : ['pending', null, Math.max(nextDelayMs, record.retryAfterMs ?? 0)];
+      results.set(target.id, status === 'pending' ? { done: false, nextDelayMs: delay! } : { done: true, status });
+      return { ...record, deliveryId: target.id, status, reason, nextDelayMs: delay };
+    });
+    const healthy = [...new Set(attempted.filter((a) => succeeded(a.record)).flatMap((a) => endpointOf(a.target) ?? []))];
+    await pool.transaction(async (trx) => {
+      await createDeliveryQueries(trx).applyOutcomes(outcomes);
+      if (healthy.length) await createWebhookEndpointQueries(trx).markHealthy(healthy);
+      for (const id of cutShort) await createDeliveryQueries(trx).settleCutShort(id);
+    });
+    for (const id of cutShort) results.set(id, { done: true, status: 'failed' });
+    const tenantOf = new Map(targets.flatMap((t) => (t.endpoint ? [[t.endpoint.id, t.tenantId] as const] : [])));
+    for (const id of gone) await giveUpOn(id, tenantOf.get(id)!, 'gone');
+    for (const id of tooLong) await giveUpOn(id, tenantOf.get(id)!, 'failing');
+    return results;
   };
 
-  const attemptDelivery = async (input: { deliveryId: string; attempt: number; nextDelayMs: number | null }): Promise<AttemptResult> => {
-    const queries = createDeliveryQueries(pool);
-    const target = await queries.findTarget(input.deliveryId);
-    if (!target) return { done: true, status: 'failed' }; // deleted with its endpoint or channel
-    if (target.status !== 'pending') return { done: true, status: target.status };
-    if (!(target.endpoint?.active ?? target.channel?.active)) {
-      await queries.settle(target.id, 'failed', 'endpoint disabled');
-      return { done: true, status: 'failed' };
-    }
+  return {
+    attemptDelivery: async ({ deliveryId, attempt, nextDelayMs }) => {
+      const target = await createDeliveryQueries(pool).findTarget(deliveryId, attempt);
+      if (!target) return { done: true, status: 'failed' }; // deleted with its endpoint or channel
+      return (await attemptTargets([target], attempt, nextDelayMs)).get(deliveryId)!;
+    },
 
-    let outcome = await queries.findAttempt(target.id, input.attempt);
-    if (!outcome) {
-      outcome = await send(target, input.attempt);
-      await queries.recordAttempt(target.id, outcome);
-    }
-    const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
-    if (succeeded) {
-      await pool.transaction(async (trx) => {
-        await createDeliveryQueries(trx).settle(target.id, 'succeeded', null);
-        if (target.endpoint) await createWebhookEndpointQueries(trx).markHealthy(target.endpoint.id);
+    attemptBatch: async ({ batchId, nextDelayMs }) => {
+      const targets = await createDeliveryQueries(pool).findBatchTargets(batchId, 1);
+      const results = await attemptTargets(targets, 1, nextDelayMs);
+      return targets.flatMap((t) => {
+        const r = results.get(t.id);
+        return r && !r.done ? [{ deliveryId: t.id, tenantId: t.tenantId, nextDelayMs: r.nextDelayMs }] : [];
       });
-      return { done: true, status: 'succeeded' };
-    }
-    if (target.endpoint && outcome.statusCode === 410) {
-      await queries.settle(target.id, 'failed', 'endpoint answered 410 Gone');
-      await giveUpOn(target, 'gone');
-      return { done: true, status: 'failed' };
-    }
-    if (target.endpoint) {
-      const since = await createWebhookEndpointQueries(pool).markFailing(target.endpoint.id);
-      if (Date.now() - Date.parse(since) > deps.disableAfterMs) {
-        await queries.settle(target.id, 'failed', 'endpoint disabled');
-        await giveUpOn(target, 'failing');
-        return { done: true, status: 'failed' };
-      }
-    }
-    if (input.nextDelayMs === null) {
-      await queries.settle(target.id, 'failed', 'every attempt failed');
-      return { done: true, status: 'failed' };
-    }
-    const nextDelayMs = Math.max(input.nextDelayMs, outcome.retryAfterMs ?? 0);
-    await queries.scheduleNext(target.id, nextDelayMs);
-    return { done: false, nextDelayMs };
-  };
+    },
 
-  return { attemptDelivery };
+    continueDeliveries: ({ retries, scheduleMs }) =>
+      pool.transaction(async (trx) => {
+        const outbox = createProcessOutboxQueries(trx);
+        for (const r of retries) {
+          await outbox.enqueueStart({
+            kind: 'webhook-delivery', processId: `webhook-delivery:${r.deliveryId}`, tenantId: r.tenantId,
+            input: { deliveryId: r.deliveryId, scheduleMs, firstAttempt: 2, firstDelayMs: r.nextDelayMs },
+          });
+        }
+      }),
+  };
 }

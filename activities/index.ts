@@ -1,9 +1,11 @@
 // Every activity, built over its dependencies. Both engines run these same functions.
 import type { Activities } from '../workflows/activities.ts';
 import { createDeliveryActivities, type DeliveryDeps } from './deliveries.ts';
+import { createDomainActivities, type DomainDeps } from './domains.ts';
+import { createInvitationActivities, type InvitationDeps } from './invitations.ts';
 
-export type ActivityDeps = DeliveryDeps;
+export type ActivityDeps = DeliveryDeps & DomainDeps & InvitationDeps;
 
 export function createActivities(deps: ActivityDeps): Activities {
-  return { ...createDeliveryActivities(deps) };
+  return { ...createDeliveryActivities(deps), ...createDomainActivities(deps), ...createInvitationActivities(deps) };
 }

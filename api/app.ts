@@ -11,23 +11,37 @@ import { registerErrorHandling } from './plugins/errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { auditLogRoutes } from './routes/audit-logs.ts';
+import { environmentSettingRoutes } from './routes/environment-settings.ts';
+import { environmentRoutes } from './routes/environments.ts';
 import { eventRoutes } from './routes/events.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { notificationChannelRoutes } from './routes/notification-channels.ts';
 import { oauthRoutes } from './routes/oauth.ts';
+import { organizationKeyRoutes } from './routes/organization-keys.ts';
+import { organizationFeatureRoutes } from './routes/organizations.ts';
 import { personalAccessTokenRoutes } from './routes/personal-access-tokens.ts';
+import { projectRoutes } from './routes/projects.ts';
 import { serviceAccountRoutes } from './routes/service-accounts.ts';
 import { signingKeyRoutes } from './routes/signing-keys.ts';
+import { tenantSeatRoutes } from './routes/tenant-seats.ts';
+import { tenantDomainRoutes } from './routes/tenant-domains.ts';
 import { tenantRoutes } from './routes/tenants.ts';
 import { userinfoRoutes } from './routes/userinfo.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { createOAuthTokenService } from './services/oauth-tokens.ts';
+import { createOrganizationKeyService } from './services/organization-keys.ts';
 import { createPersonalAccessTokenService } from './services/personal-access-tokens.ts';
 import { createAuthenticator } from './services/principals.ts';
 import { createServiceAccountService } from './services/service-accounts.ts';
+import { createTenantSeatService } from './services/tenant-seats.ts';
 import type { SigningKeys } from './services/signing-keys.ts';
 import { createDeliveryService } from './services/deliveries.ts';
+import { createConnectionService } from './services/environment-connections.ts';
+import { createEnvironmentSettingsService } from './services/environment-settings.ts';
+import { createEnvironmentService } from './services/environments.ts';
+import { createProjectService } from './services/projects.ts';
 import { createNotificationChannelService } from './services/notification-channels.ts';
+import { createTenantDomainService } from './services/tenant-domains.ts';
 import { createTenantService } from './services/tenants.ts';
 import { createWebhookService } from './services/webhooks.ts';
 import type { App } from './types.ts';
@@ -43,7 +57,7 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
 }
 
-export const REDACTED_PATHS = ['req.headers.authorization', '*.clientSecret', '*.client_secret', '*.fullToken', '*.password', '*.secret'];
+export const REDACTED_PATHS = ['req.headers.authorization', '*.clientSecret', '*.client_secret', '*.fullToken', '*.invitationCode', '*.password', '*.secret'];
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -85,8 +99,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   userinfoRoutes(app, pool);
   tenantRoutes(app, createTenantService(pool));
+  tenantDomainRoutes(app, createTenantDomainService({
+    pool, dnsServers: config.dnsServers, verification: { intervalsMs: config.domains.verificationIntervalsMs, giveUpAfterMs: config.domains.verificationGiveUpMs },
+  }));
   serviceAccountRoutes(app, createServiceAccountService(pool));
   personalAccessTokenRoutes(app, createPersonalAccessTokenService(pool));
+  organizationKeyRoutes(app, createOrganizationKeyService(pool));
+  tenantSeatRoutes(app, createTenantSeatService(pool));
+  projectRoutes(app, createProjectService(pool));
+  environmentRoutes(app, createEnvironmentService(pool));
+  environmentSettingRoutes(
+    app,
+    createConnectionService({ pool, masterKey: deps.masterKey, allowPrivateNetworkTargets: config.allowPrivateNetworkTargets }),
+    createEnvironmentSettingsService({ pool, keys, publicBaseUrl: config.publicBaseUrl, allowPrivateNetworkTargets: config.allowPrivateNetworkTargets }),
+  );
   signingKeyRoutes(app, keys);
   eventRoutes(app, { pool });
   auditLogRoutes(app, { pool });
@@ -97,6 +123,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   notificationChannelRoutes(app, createNotificationChannelService({
     pool, masterKey: deps.masterKey, allowPrivateNetworkTargets: config.allowPrivateNetworkTargets, timeoutMs: config.webhooks.timeoutMs, baseUrls: config.providers,
   }));
+  // Organizations, members, invitations, tenant links; evicting at once lets a new member use the organization on their next request.
+  organizationFeatureRoutes(app, { pool, evict: (id) => authenticator.evict(id) });
 
   await app.ready();
   return app;

@@ -8,7 +8,7 @@ import { assembleApp } from '../api/assemble.ts';
 import type { BootstrapCredentials } from '../api/services/bootstrap.ts';
 import { loadConfig } from '../db/config.ts';
 import { createDatabasePool } from '../db/pool.ts';
-import { startEmbeddedProcesses } from '../worker/embedded.ts';
+import { startEmbeddedProcesses, type EmbeddedProcesses } from '../worker/embedded.ts';
 
 /** env: extra settings over the service's defaults (e.g. ALLOW_PRIVATE_NETWORK_TARGETS for a local receiver). */
 export async function startBenchAppWithProcesses(databaseUrl: string, env: Record<string, string> = {}) {
@@ -24,10 +24,21 @@ export async function startBenchAppWithProcesses(databaseUrl: string, env: Recor
     const { app, masterKey, bootstrap: { file } } = await assembleApp(config, pool, databaseUrl);
     cleanups.push(() => app.close());
     const credentials = JSON.parse(await fs.readFile(file, 'utf8')) as BootstrapCredentials;
-    const processes = await startEmbeddedProcesses({
-      config, pool, databaseUrl, masterKey, onError: (error) => console.error('dispatcher round failed:', error),
-    });
-    cleanups.push(() => processes.stop());
+    // The processes can be stopped and started again (e.g. to build up a backlog of undispatched events),
+    // always with the same arguments; DBOS is a process-wide singleton, so at most one runs at a time.
+    const deps = { config, pool, databaseUrl, masterKey, onError: (error: unknown) => console.error('dispatcher round failed:', error) };
+    let processes: EmbeddedProcesses | undefined = await startEmbeddedProcesses(deps);
+    /** Stops the dispatcher, then the engine; a no-op when they are stopped. */
+    const stopProcesses = async () => {
+      const running = processes;
+      processes = undefined;
+      await running?.stop();
+    };
+    /** Starts the engine and the dispatcher again; resolves once both run (the dispatcher's first round is under way). */
+    const startProcesses = async () => {
+      if (!processes) processes = await startEmbeddedProcesses(deps);
+    };
+    cleanups.push(stopProcesses);
 
     const token = async () => {
       const res = await app.inject({
@@ -37,7 +48,13 @@ export async function startBenchAppWithProcesses(databaseUrl: string, env: Recor
       if (res.statusCode !== 200) throw new Error(`token request failed: ${res.statusCode} ${res.body}`);
       return (res.json() as { access_token: string }).access_token;
     };
-    return { app, pool, config, masterKey, credentials, processes, token, close };
+    return {
+      app, pool, config, masterKey, credentials, token, close, stopProcesses, startProcesses,
+      /** The running processes, or undefined while stopped. */
+      get processes() {
+        return processes;
+      },
+    };
   } catch (error) {
     await close();
     throw error;

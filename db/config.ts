@@ -1,5 +1,6 @@
 // The service's configuration, parsed once from the environment at start.
 // It lives in db/ because db/ is the one leaf layer that api/, activities/, worker/ and scripts/ may all import.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -24,6 +25,16 @@ const schedule = z.string().transform((v, ctx) => {
     ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of durations such as 0,5s,5m,2h' });
   }
   return parts.map((p) => p ?? 0);
+});
+/** `ip` or `ip:port` (`[ipv6]:port`), comma-separated: the servers node:dns's Resolver.setServers takes. */
+const dnsServers = z.string().transform((v, ctx) => {
+  const servers = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const valid = (s: string) => {
+    const m = /^(?:\[([^\]]+)\]|(\d+\.\d+\.\d+\.\d+)):(\d{1,5})$/.exec(s);
+    return m ? isIP(m[1] ?? m[2] ?? '') !== 0 && Number(m[3]) > 0 && Number(m[3]) <= 65535 : isIP(s) !== 0;
+  };
+  if (servers.some((s) => !valid(s))) ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of ip or ip:port ([ipv6]:port)' });
+  return servers;
 });
 
 const port = z.coerce.number({ error: 'must be a number' }).int('must be an integer').min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
@@ -58,6 +69,11 @@ export const configSchema = z
     PAGERDUTY_EVENTS_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://events.pagerduty.com'),
     DATADOG_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
     DISPATCH_POLL_MS: positiveInt.default(1000),
+    DNS_SERVERS: dnsServers.optional(),
+    DOMAIN_VERIFICATION_INTERVALS: schedule
+      .refine((ms) => ms.every((m) => m > 0), 'must be positive durations such as 1m,5m,1h')
+      .prefault(['1m', '5m', '15m', '1h', '6h'].join(',')),
+    DOMAIN_VERIFICATION_GIVE_UP: duration.refine((ms) => ms > 0, 'must be a positive duration such as 7d').prefault('7d'),
     BOOTSTRAP_CLIENT_ID: z.string().regex(/^[A-Za-z0-9_.-]{8,128}$/, 'must be 8-128 characters of A-Z a-z 0-9 _ . -').optional(),
     BOOTSTRAP_CLIENT_SECRET: z.string().regex(/^adsa_[A-Za-z0-9]{20,}$/, 'must start with adsa_ followed by at least 20 letters or digits').optional(),
     BOOTSTRAP_ADMIN_EMAIL: z.email({ error: 'must be an email address' }).default('admin@localhost'),
@@ -87,6 +103,8 @@ export const configSchema = z
         secretOverlapMs: env.WEBHOOK_SECRET_OVERLAP,
         dispatchPollMs: env.DISPATCH_POLL_MS,
       },
+      dnsServers: env.DNS_SERVERS ?? [],
+      domains: { verificationIntervalsMs: env.DOMAIN_VERIFICATION_INTERVALS, verificationGiveUpMs: env.DOMAIN_VERIFICATION_GIVE_UP },
       providers: { pagerduty: env.PAGERDUTY_EVENTS_URL.replace(/\/$/, ''), datadog: env.DATADOG_API_URL?.replace(/\/$/, '') ?? null },
       bootstrap: {
         clientId: env.BOOTSTRAP_CLIENT_ID,

@@ -2,6 +2,10 @@
 // a type missing here or data that does not match, so the catalog cannot drift from the code; GET
 // /v1/event-types publishes it with the JSON Schema of each `data`.
 import { z } from 'zod';
+import { ACCESS_EVENTS } from './event-types/access.ts';
+import { DOMAIN_EVENTS } from './event-types/domains.ts';
+import { ORGANIZATION_EVENTS } from './event-types/organizations.ts';
+import { PROJECT_EVENTS } from './event-types/projects.ts';
 import { uuid } from './rows/common.ts';
 import { PersonalAccessToken, ServiceAccount } from './rows/credentials.ts';
 import { Tenant } from './rows/tenant.ts';
@@ -20,24 +24,12 @@ const endpoint = z.looseObject({ endpoint: WebhookEndpoint });
 const channel = z.looseObject({ channel: NotificationChannel });
 
 export const EVENT_CATALOG: Readonly<Record<string, EventTypeEntry>> = {
-  'organization.created': {
-    description: 'An organization was created.',
-    data: z.looseObject({ organization: z.looseObject({ id: uuid, name: z.string() }) }),
-  },
   'tenant.created': { description: 'A tenant was created.', data: tenant },
   'tenant.updated': {
     description: 'A tenant was changed; `previous` holds the former values of the changed fields.',
     data: tenant.extend({ previous: z.record(z.string(), z.unknown()) }),
   },
   'tenant.deleted': { description: 'A tenant and everything in it was deleted; `tenant` is its last state.', data: tenant },
-  'project.created': {
-    description: 'A project was created in a tenant.',
-    data: z.looseObject({ project: z.looseObject({ id: uuid, name: z.string(), type: z.string() }) }),
-  },
-  'environment.created': {
-    description: 'An environment was created in a project.',
-    data: z.looseObject({ environment: z.looseObject({ id: uuid, projectId: uuid, name: z.string() }) }),
-  },
   'user.created': {
     description: 'A directory user was created in an environment.',
     data: z.looseObject({ user: z.looseObject({ id: uuid, userName: z.string() }) }),
@@ -81,6 +73,10 @@ export const EVENT_CATALOG: Readonly<Record<string, EventTypeEntry>> = {
   'notification_channel.updated': { description: 'A notification channel was changed.', data: channel },
   'notification_channel.deleted': { description: 'A notification channel was deleted; `channel` is its last state.', data: channel },
   'notification_channel.tested': { description: 'A test notification was sent through a channel.', data: channel },
+  ...ACCESS_EVENTS,
+  ...DOMAIN_EVENTS,
+  ...ORGANIZATION_EVENTS,
+  ...PROJECT_EVENTS,
 };
 
 export const isKnownEventType = (type: string): boolean => Object.hasOwn(EVENT_CATALOG, type);
@@ -99,7 +95,8 @@ let described: EventTypeDescription[] | undefined;
 /** The catalog with the JSON Schema (draft 2020-12) of each type's data, sorted by type. */
 export function describeCatalog(): EventTypeDescription[] {
   described ??= Object.entries(EVENT_CATALOG)
-    .sort(([a], [b]) => a.localeCompare(b))
+    // Code-point order (as Array#sort), not locale order, which puts `organization_key.*` among `organization.*`.
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([type, entry]) => ({
       type,
       description: entry.description,

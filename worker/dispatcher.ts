@@ -2,12 +2,20 @@
 // and carries out the process starts and signals of the outbox.
 // Woken by NOTIFY at commit, and polling as a safety net; every step is idempotent, so a crash between
 // any two of them loses nothing (the next round redoes what was not recorded).
+import { AsyncResource } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import type { DatabasePool } from 'slonik';
 import { listen, type Listener } from '../db/queries/notifications.ts';
 import { createDispatchQueries } from '../db/queries/dispatch.ts';
 import { processId } from '../workflows/index.ts';
 import type { ProcessGateway, ProcessKind } from '../workflows/port.ts';
 import { createProcessOutboxQueries } from '../db/queries/process-outbox.ts';
+
+const BATCH_SIZE = 1000;
+
+// Bound to the module's (root) async context: a process started while the outbox transaction is open
+// must not run its activities inside that transaction's context (slonik refuses queries from it).
+const outsideTransaction = AsyncResource.bind(<T>(fn: () => Promise<T>): Promise<T> => fn());
 
 export interface Dispatcher {
   /** One full round; resolves when nothing is left to dispatch or start. */
@@ -38,8 +46,8 @@ export async function startDispatcher(deps: {
       let done = 0;
       for (const e of entries) {
         try {
-          if (e.action === 'start') await deps.gateway.start(e.kind as ProcessKind, e.processId, e.payload as never, { tenantId: e.tenantId });
-          else await deps.gateway.signal(e.processId, e.topic!, e.payload);
+          if (e.action === 'start') await outsideTransaction(() => deps.gateway.start(e.kind as ProcessKind, e.processId, e.payload as never, { tenantId: e.tenantId }));
+          else await outsideTransaction(() => deps.gateway.signal(e.processId, e.topic!, e.payload));
         } catch (error) {
           deps.onError(error); // left in the outbox: retried next round, without holding up the others
           continue;
@@ -52,14 +60,16 @@ export async function startDispatcher(deps: {
 
   const round = async () => {
     for (;;) {
-      const { dispatched } = await deps.pool.transaction((trx) => createDispatchQueries(trx).dispatchBatch(500));
-      const unstarted = await queries.findUnstarted(200);
-      for (const d of unstarted) {
-        await deps.gateway.start('webhook-delivery', processId('webhook-delivery', d.id), { deliveryId: d.id, scheduleMs: deps.scheduleMs }, { tenantId: d.tenantId });
+      const { dispatched } = await deps.pool.transaction((trx) => createDispatchQueries(trx).dispatchBatch(2000));
+      // New deliveries are first attempted in batches: one process per batch, not per delivery.
+      await queries.formBatch(randomUUID(), BATCH_SIZE);
+      const batches = await queries.findUnstartedBatches();
+      for (const batchId of batches) {
+        await deps.gateway.start('delivery-batch', processId('delivery-batch', batchId), { batchId, scheduleMs: deps.scheduleMs }, { tenantId: null });
+        await queries.markBatchStarted(batchId);
       }
-      if (unstarted.length) await queries.markStarted(unstarted.map((d) => d.id));
       const drained = await drainOutbox();
-      if (dispatched === 0 && unstarted.length === 0 && drained === 0) return;
+      if (dispatched === 0 && batches.length === 0 && drained === 0) return;
     }
   };
 

@@ -42,7 +42,7 @@ export async function startEmbeddedEngine(options: { databaseUrl: string; activi
   registered = Object.fromEntries(
     Object.entries(processes).map(([kind, logic]) => [
       kind,
-      DBOS.registerWorkflow((input: never) => logic(dbosContext(options.activities), input), { name: kind }),
+      DBOS.registerWorkflow((input: never): Promise<unknown> => logic(dbosContext(options.activities), input), { name: kind }),
     ]),
   );
   await DBOS.launch();

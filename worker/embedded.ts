@@ -23,7 +23,7 @@ export async function startEmbeddedProcesses(deps: {
   const { config } = deps;
   const activities = createActivities({
     pool: deps.pool, masterKey: deps.masterKey, timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.allowPrivateNetworkTargets,
-    disableAfterMs: config.webhooks.disableAfterMs, baseUrls: config.providers, lookup: deps.lookup,
+    disableAfterMs: config.webhooks.disableAfterMs, baseUrls: config.providers, dnsServers: config.dnsServers, lookup: deps.lookup,
   });
   const engine = await startEmbeddedEngine({ databaseUrl: deps.databaseUrl, activities });
   const dispatcher = await startDispatcher({

@@ -46,7 +46,7 @@ async function main() {
   const masterKey = await loadMasterKey(config.masterKey, config.dataDir);
   const activities = createActivities({
     pool, masterKey, timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.allowPrivateNetworkTargets,
-    disableAfterMs: config.webhooks.disableAfterMs, baseUrls: config.providers,
+    disableAfterMs: config.webhooks.disableAfterMs, baseUrls: config.providers, dnsServers: config.dnsServers,
   });
   const connection = await NativeConnection.connect({ address });
   const worker = await Worker.create({

@@ -12,4 +12,25 @@ export interface Activities {
    * the last one. `nextDelayMs` is the schedule's next delay; a Retry-After may lengthen it.
    */
   attemptDelivery(input: { deliveryId: string; attempt: number; nextDelayMs: number | null }): Promise<AttemptResult>;
+
+  /** The first attempt of every pending delivery of a batch, concurrently; returns those to retry, with their delay. */
+  attemptBatch(input: { batchId: string; nextDelayMs: number | null }): Promise<{ deliveryId: string; tenantId: string; nextDelayMs: number }[]>;
+
+  /** Starts (through the outbox) a `webhook-delivery` process per delivery to retry, from its second attempt. */
+  continueDeliveries(input: { retries: { deliveryId: string; tenantId: string; nextDelayMs: number }[]; scheduleMs: number[] }): Promise<void>;
+
+  /**
+   * Checks a tenant domain's TXT record once and marks it verified (emitting tenant.domain.verified) when it holds
+   * the token. `done` when the domain is verified (now or before) or was deleted.
+   */
+  checkDomain(input: { domainId: string }): Promise<{ done: boolean; verified: boolean }>;
+
+  /** Emits tenant.domain.verification_failed (once) for a domain still unverified after `waitedMs`. */
+  failDomainVerification(input: { domainId: string; waitedMs: number }): Promise<void>;
+
+  /**
+   * Expires an organization invitation if it is still pending and due (recording organization.invitation.expired);
+   * `settled` when it is no longer pending, `pending` with its current expiry (ms) when it is not due yet.
+   */
+  expireInvitation(input: { invitationId: string }): Promise<{ outcome: 'expired' | 'settled' } | { outcome: 'pending'; expiresAt: number }>;
 }

@@ -1,4 +1,6 @@
-// Delivers one event to one webhook endpoint or notification channel on a retry schedule.
+// Delivers events to webhook endpoints and notification channels on a retry schedule.
+// A batch process makes the first attempt of many deliveries at once; each delivery whose first attempt
+// fails continues in a process of its own (`webhook-delivery:<id>`) from its second attempt.
 import type { ProcessContext } from './port.ts';
 import { INFRASTRUCTURE_RETRY } from './port.ts';
 
@@ -6,12 +8,16 @@ export interface DeliveryInput {
   deliveryId: string;
   /** Delays before each attempt, in ms: the first is usually 0. */
   scheduleMs: number[];
+  /** The attempt to start from (1 unless a batch made the first), and the delay before it. */
+  firstAttempt?: number;
+  firstDelayMs?: number;
 }
 
 export async function delivery(ctx: ProcessContext, input: DeliveryInput): Promise<'succeeded' | 'failed'> {
   const { scheduleMs } = input;
-  let delay = scheduleMs[0] ?? 0;
-  for (let attempt = 1; attempt <= scheduleMs.length; attempt++) {
+  const first = input.firstAttempt ?? 1;
+  let delay = input.firstDelayMs ?? scheduleMs[first - 1] ?? 0;
+  for (let attempt = first; attempt <= scheduleMs.length; attempt++) {
     if (delay > 0) await ctx.sleep(delay);
     const nextDelayMs = attempt < scheduleMs.length ? (scheduleMs[attempt] ?? 0) : null;
     const result = await ctx.run('attemptDelivery', { deliveryId: input.deliveryId, attempt, nextDelayMs }, INFRASTRUCTURE_RETRY);
@@ -19,4 +25,18 @@ export async function delivery(ctx: ProcessContext, input: DeliveryInput): Promi
     delay = result.nextDelayMs;
   }
   return 'failed';
+}
+
+export interface DeliveryBatchInput {
+  batchId: string;
+  scheduleMs: number[];
+}
+
+export async function deliveryBatch(ctx: ProcessContext, input: DeliveryBatchInput): Promise<{ retrying: number }> {
+  const { scheduleMs } = input;
+  if ((scheduleMs[0] ?? 0) > 0) await ctx.sleep(scheduleMs[0]!);
+  const nextDelayMs = scheduleMs.length > 1 ? (scheduleMs[1] ?? 0) : null;
+  const retries = await ctx.run('attemptBatch', { batchId: input.batchId, nextDelayMs }, INFRASTRUCTURE_RETRY);
+  if (retries.length > 0) await ctx.run('continueDeliveries', { retries, scheduleMs }, INFRASTRUCTURE_RETRY);
+  return { retrying: retries.length };
 }

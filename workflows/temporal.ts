@@ -50,7 +50,22 @@ export async function webhookDeliveryWorkflow(input: ProcessInput<'webhook-deliv
   return processes['webhook-delivery'](temporalContext(), input);
 }
 
+export async function deliveryBatchWorkflow(input: ProcessInput<'delivery-batch'>) {
+  return processes['delivery-batch'](temporalContext(), input);
+}
+
+export async function domainVerificationWorkflow(input: ProcessInput<'domain-verification'>) {
+  return processes['domain-verification'](temporalContext(), input);
+}
+
+export async function invitationExpiryWorkflow(input: ProcessInput<'invitation-expiry'>) {
+  return processes['invitation-expiry'](temporalContext(), input);
+}
+
 /** The Temporal workflow type of each process kind (what the gateway starts). */
 export const workflowTypes: Record<ProcessKind, string> = {
   'webhook-delivery': webhookDeliveryWorkflow.name,
+  'delivery-batch': deliveryBatchWorkflow.name,
+  'domain-verification': domainVerificationWorkflow.name,
+  'invitation-expiry': invitationExpiryWorkflow.name,
 };

@@ -5,7 +5,7 @@ import type { Actor, RequestOrigin } from '../../db/queries/changes.ts';
 import { ApiError } from '../errors.ts';
 import { grants } from '../scopes.ts';
 import type { Caller } from '../services/context.ts';
-import { AuthenticationError, type Authenticator, type Principal } from '../services/principals.ts';
+import { AuthenticationError, seatScopes, type Authenticator, type Principal } from '../services/principals.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -69,6 +69,14 @@ export function registerAuth(app: FastifyInstance, authenticator: Authenticator)
     if (!scope || !request.principal) return;
     if (!grants(request.principal.scopes, scope)) {
       throw new ApiError(403, 'auth.insufficient_scope', `This operation needs the scope ${scope}, which the token does not carry.`, {
+        headers: { 'www-authenticate': `Bearer realm="iam", error="insufficient_scope", scope="${scope}"` },
+      });
+    }
+    // In a tenant reached through a tenant seat, the seat's scopes narrow the token's.
+    const tenantId = (request.params as { tenantId?: unknown } | undefined)?.tenantId;
+    const narrowed = typeof tenantId === 'string' ? seatScopes(request.principal, tenantId) : null;
+    if (narrowed && !grants(narrowed, scope)) {
+      throw new ApiError(403, 'auth.insufficient_seat_scope', `This operation needs the scope ${scope}, which the tenant seat does not grant.`, {
         headers: { 'www-authenticate': `Bearer realm="iam", error="insufficient_scope", scope="${scope}"` },
       });
     }

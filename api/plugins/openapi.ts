@@ -63,7 +63,7 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
         securitySchemes: {
           [BEARER]: {
             type: 'oauth2',
-            description: 'A JWT from POST /v1/oauth/token (client credentials), or a personal access token (adpat_…) sent as a bearer token.',
+            description: 'A JWT from POST /v1/oauth/token (client credentials), or a personal access token (adpat_…) or organization key (adok_…) sent as a bearer token.',
             flows: { clientCredentials: { tokenUrl, scopes } },
           },
         },

@@ -23,3 +23,7 @@ export function errorResponses(...statuses: number[]) {
 }
 
 export const nullableString = (max = 1000) => z.string().max(max).nullable();
+
+const MetaStatus = z.object({ message: z.string().nullable(), code: z.number().nullable() }).meta({ id: 'MetaStatus' });
+/** The optional `meta` envelope of management responses (SPEC "Generic shapes"). */
+export const ManagementMeta = z.object({ ok: MetaStatus.nullable(), error: MetaStatus.nullable() }).meta({ id: 'ManagementMeta' });

@@ -12,7 +12,7 @@ export function createAuditLogService(pool: DatabasePool) {
   const queries = createAuditLogQueries(pool);
   const scopeOf = async (caller: Caller, target: AuditScope): Promise<AuditScope> => {
     if ('tenantId' in target) await reachableTenant(pool, caller, target.tenantId);
-    else reachableOrganization(caller, target.organizationId);
+    else reachableOrganization(caller, target.organizationId, { wholeOrganization: true });
     return target;
   };
 

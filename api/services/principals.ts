@@ -4,24 +4,56 @@
 import { errors as joseErrors, jwtVerify } from 'jose';
 import type { DatabasePool } from 'slonik';
 import { hasValidChecksum, hashSecret } from '../../db/crypto.ts';
+import { createOrganizationKeyQueries } from '../../db/queries/organization-keys.ts';
 import { createPersonalAccessTokenQueries } from '../../db/queries/personal-access-tokens.ts';
 import { createServiceAccountQueries } from '../../db/queries/service-accounts.ts';
+import { createTenantSeatQueries } from '../../db/queries/tenant-seats.ts';
 import { createUserQueries } from '../../db/queries/users.ts';
 import { narrow } from '../scopes.ts';
 import type { SigningKeys } from './signing-keys.ts';
 
 export interface Principal {
-  type: 'service_account' | 'user';
-  /** The service account or user id. */
+  type: 'service_account' | 'user' | 'organization_key';
+  /** The service account, user or organization key id. */
   id: string;
-  /** The credential presented: service account id for its JWTs, the PAT id for a PAT. */
+  /** The credential presented: service account id for its JWTs, the PAT id for a PAT, the key id for a key. */
   credentialId: string;
   organizationIds: string[];
   scopes: string[];
   environmentId: string | null;
   /** When the presented token expires (ms since epoch), or null. */
   expiresAt: number | null;
+  /** The tenants of its organizations it is limited to (an organization key's list); null = all of them. */
+  tenantIds: string[] | null;
+  /** Tenants outside its organizations it reaches through tenant seats (users only), each within its window. */
+  seats: SeatGrant[];
 }
+
+export interface SeatGrant {
+  tenantId: string;
+  /** Narrow what the user may do in that tenant; empty = no narrowing beyond the token's scopes. */
+  scopes: string[];
+  validFrom: number | null;
+  validUntil: number | null;
+}
+
+/** Seats are checked against the clock on every request, so a cached principal never outlives a window. */
+export const seatInForce = (seat: SeatGrant, now: number) =>
+  (seat.validFrom === null || seat.validFrom <= now) && (seat.validUntil === null || now < seat.validUntil);
+
+/** The tenant restriction and the seat tenants in force now, for reachability queries. */
+export const tenantAccess = (principal: Principal, now = Date.now()) => ({
+  tenantIds: principal.tenantIds,
+  seatTenantIds: principal.seats.filter((s) => seatInForce(s, now)).map((s) => s.tenantId),
+});
+
+/** The scopes a seat in force limits the principal to in a tenant, or null when no seat narrows it there. */
+export function seatScopes(principal: Principal, tenantId: string, now = Date.now()): string[] | null {
+  const seat = principal.seats.find((s) => s.tenantId === tenantId && seatInForce(s, now));
+  return seat && seat.scopes.length > 0 ? seat.scopes : null;
+}
+
+const epoch = (iso: string | null) => (iso === null ? null : Date.parse(iso));
 
 export class AuthenticationError extends Error {
   readonly reason: 'invalid_token';
@@ -81,6 +113,8 @@ export function createAuthenticator(deps: { pool: DatabasePool; keys: SigningKey
       scopes: narrow(sa.scopes, tokenScopes),
       environmentId: null,
       expiresAt: (payload.exp ?? 0) * 1000,
+      tenantIds: null,
+      seats: [],
     };
   };
 
@@ -90,7 +124,10 @@ export function createAuthenticator(deps: { pool: DatabasePool; keys: SigningKey
     if (!pat || !pat.userId) throw new AuthenticationError('The personal access token is invalid.');
     if (pat.revokedAt) throw new AuthenticationError('The personal access token has been revoked.');
     if (!pat.active) throw new AuthenticationError('The personal access token has expired.');
-    const user = await createUserQueries(pool).findUserAccess(pat.userId);
+    const [user, seats] = await Promise.all([
+      createUserQueries(pool).findUserAccess(pat.userId),
+      createTenantSeatQueries(pool).findSeatAccessOfUser(pat.userId),
+    ]);
     if (!user || !user.active) throw new AuthenticationError('The user of this token is disabled.');
     touch(pat.id, () => createPersonalAccessTokenQueries(pool).touchPersonalAccessToken(pat.id));
     return {
@@ -101,15 +138,44 @@ export function createAuthenticator(deps: { pool: DatabasePool; keys: SigningKey
       scopes: narrow(user.managementScopes, pat.scopes),
       environmentId: user.environmentId,
       expiresAt: pat.expiresAt ? Date.parse(pat.expiresAt) : null,
+      tenantIds: null,
+      seats: seats.map((s) => ({ tenantId: s.tenantId, scopes: s.scopes, validFrom: epoch(s.validFrom), validUntil: epoch(s.validUntil) })),
     };
+  };
+
+  const fromOrganizationKey = async (token: string): Promise<Principal> => {
+    if (!hasValidChecksum(token, 'adok')) throw new AuthenticationError('The organization key is malformed.');
+    const key = await createOrganizationKeyQueries(pool).findKeyAccessByHash(hashSecret(token));
+    if (!key) throw new AuthenticationError('The organization key is invalid.');
+    if (key.revoked) throw new AuthenticationError('The organization key has been revoked.');
+    if (!key.active) throw new AuthenticationError('The organization key has expired.');
+    touch(key.id, () => createOrganizationKeyQueries(pool).touchKey(key.id));
+    return {
+      type: 'organization_key',
+      id: key.id,
+      credentialId: key.id,
+      organizationIds: [key.organizationId],
+      scopes: key.scopes,
+      environmentId: null,
+      expiresAt: epoch(key.expiresAt),
+      tenantIds: key.allTenants ? null : key.tenantIds,
+      seats: [],
+    };
+  };
+
+  const verify = (token: string) => {
+    if (token.startsWith('adpat_')) return fromPat(token);
+    if (token.startsWith('adok_')) return fromOrganizationKey(token);
+    return fromJwt(token);
   };
 
   return {
     authenticate: async (token) => {
       const now = Date.now();
       const hit = cache.get(token);
+      // `until` is never later than the token's own expiry, so an expired key or PAT is re-verified (and refused).
       if (hit && hit.until > now) return hit.principal;
-      const principal = token.startsWith('adpat_') ? await fromPat(token) : await fromJwt(token);
+      const principal = await verify(token);
       if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
       cache.set(token, { principal, until: Math.min(now + CACHE_TTL_MS, principal.expiresAt ?? Infinity) });
       return principal;

@@ -4,18 +4,21 @@ import { createTenantQueries, type TenantChanges } from '../../db/queries/tenant
 import type { Tenant } from '../../db/rows/tenant.ts';
 import { ApiError } from '../errors.ts';
 import type { Caller } from './context.ts';
-import { reachableTenant } from './reach.ts';
+import { reachableTenant, reachableTenants } from './reach.ts';
 
 export function createTenantService(pool: DatabasePool) {
   const reachable = reachableTenant;
 
   return {
-    list: (caller: Caller, page: { limit: number; offset: number }) =>
-      createTenantQueries(pool).findReachableTenants(caller.principal.organizationIds, page),
+    list: (caller: Caller, page: { limit: number; offset: number }) => reachableTenants(pool, caller, page),
 
     get: (caller: Caller, tenantId: string) => reachable(pool, caller, tenantId),
 
     create: (caller: Caller, input: { name: string; description?: string | null; company?: string | null; organizationId?: string }) => {
+      if (caller.principal.tenantIds !== null) {
+        // A key limited to listed tenants could not reach what it creates: creating tenants is beyond its limit.
+        throw new ApiError(403, 'tenant.create_beyond_limit', 'This credential is limited to listed tenants and cannot create tenants.');
+      }
       const organizationId = input.organizationId ?? caller.principal.organizationIds[0];
       if (!organizationId || !caller.principal.organizationIds.includes(organizationId)) {
         throw new ApiError(400, 'tenant.organization_unreachable', 'organizationId must name an organization the caller belongs to.', {

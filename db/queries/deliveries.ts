@@ -8,61 +8,85 @@ const columns = sql.fragment`
   d.next_attempt_at AS "nextAttemptAt", d.completed_at AS "completedAt", d.failure_reason AS "failureReason",
   d.redelivery_of AS "redeliveryOf", d.created_at AS "createdAt", d.updated_at AS "updatedAt"`;
 
+const RecordedAttempt = DeliveryAttempt.extend({ retryAfterMs: z.number().int().nullable() });
+export type RecordedAttempt = z.infer<typeof RecordedAttempt>;
+
 const Target = z.object({
   id: z.uuid(),
   status: z.enum(['pending', 'succeeded', 'failed']),
   tenantId: z.uuid(),
   event: z.object({ id: z.uuid(), type: z.string(), occurredAt: z.string(), tenantId: z.uuid().nullable(), environmentId: z.uuid().nullable(), actor: z.any(), subject: z.any(), data: z.record(z.string(), z.unknown()) }),
-  endpoint: z.object({ id: z.uuid(), url: z.string(), active: z.boolean() }).nullable(),
+  endpoint: z.object({ id: z.uuid(), url: z.string(), active: z.boolean(), secretsEncrypted: z.array(z.string()) }).nullable(),
   channel: z.object({ id: z.uuid(), kind: z.string(), config: z.record(z.string(), z.unknown()), secretsEncrypted: z.string(), active: z.boolean() }).nullable(),
+  /** This attempt, when it already ran (an activity replayed after a crash answers from it). */
+  recorded: RecordedAttempt.nullable(),
 });
 export type DeliveryTarget = z.infer<typeof Target>;
 
-const RecordedAttempt = DeliveryAttempt.extend({ retryAfterMs: z.number().int().nullable() });
-export type RecordedAttempt = z.infer<typeof RecordedAttempt>;
+/** What one attempt came to: the attempt record, and the delivery's new status. */
+export interface Outcome extends RecordedAttempt {
+  deliveryId: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  reason: string | null;
+  nextDelayMs: number | null;
+}
+
+// Everything sending an attempt needs, for one delivery or a batch: event, target, secrets, and the record
+// of this attempt if it already ran.
+const targets = (attempt: number) => sql.fragment`
+  SELECT d.id, d.status, d.tenant_id AS "tenantId",
+    json_build_object('id', e.id, 'type', e.type, 'occurredAt', to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+      'tenantId', e.tenant_id, 'environmentId', e.environment_id, 'actor', e.actor, 'subject', e.subject, 'data', e.data) AS event,
+    CASE WHEN w.id IS NULL THEN NULL ELSE json_build_object('id', w.id, 'url', w.url, 'active', w.active, 'secretsEncrypted', ARRAY(
+      SELECT s.secret_encrypted FROM webhook_secrets s WHERE s.endpoint_id = w.id AND (s.expires_at IS NULL OR s.expires_at > now())
+      ORDER BY s.created_at DESC)) END AS endpoint,
+    CASE WHEN c.id IS NULL THEN NULL ELSE json_build_object('id', c.id, 'kind', c.kind, 'config', c.config,
+      'secretsEncrypted', c.secrets_encrypted, 'active', c.active) END AS channel,
+    CASE WHEN a.delivery_id IS NULL THEN NULL ELSE json_build_object('attempt', a.attempt,
+      'startedAt', to_char(a.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'durationMs', a.duration_ms,
+      'statusCode', a.status_code, 'error', a.error, 'responseExcerpt', a.response_excerpt, 'retryAfterMs', a.retry_after_ms) END AS recorded
+  FROM deliveries d JOIN events e ON e.id = d.event_id
+  LEFT JOIN webhook_endpoints w ON w.id = d.endpoint_id LEFT JOIN notification_channels c ON c.id = d.channel_id
+  LEFT JOIN delivery_attempts a ON a.delivery_id = d.id AND a.attempt = ${attempt}`;
 
 /** Keyset position: the last delivery of the previous page (compared at full timestamp precision). */
 export interface Cursor { id: string }
 
 export function createDeliveryQueries(db: CommonQueryMethods) {
   return {
-    findTarget: (deliveryId: string) =>
-      db.maybeOne(sql.type(Target)`
-        SELECT d.id, d.status, d.tenant_id AS "tenantId",
-          json_build_object('id', e.id, 'type', e.type, 'occurredAt', to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-            'tenantId', e.tenant_id, 'environmentId', e.environment_id, 'actor', e.actor, 'subject', e.subject, 'data', e.data) AS event,
-          CASE WHEN w.id IS NULL THEN NULL ELSE json_build_object('id', w.id, 'url', w.url, 'active', w.active) END AS endpoint,
-          CASE WHEN c.id IS NULL THEN NULL ELSE json_build_object('id', c.id, 'kind', c.kind, 'config', c.config,
-            'secretsEncrypted', c.secrets_encrypted, 'active', c.active) END AS channel
-        FROM deliveries d JOIN events e ON e.id = d.event_id
-        LEFT JOIN webhook_endpoints w ON w.id = d.endpoint_id LEFT JOIN notification_channels c ON c.id = d.channel_id
-        WHERE d.id = ${deliveryId}`),
+    findTarget: (deliveryId: string, attempt: number) =>
+      db.maybeOne(sql.type(Target)`${targets(attempt)} WHERE d.id = ${deliveryId}`),
 
-    findAttempt: (deliveryId: string, attempt: number) =>
-      db.maybeOne(sql.type(RecordedAttempt)`
-        SELECT attempt, started_at AS "startedAt", duration_ms AS "durationMs", status_code AS "statusCode", error,
-          response_excerpt AS "responseExcerpt", retry_after_ms AS "retryAfterMs"
-        FROM delivery_attempts WHERE delivery_id = ${deliveryId} AND attempt = ${attempt}`),
+    /** The pending deliveries of a batch, with what sending their `attempt` needs. */
+    findBatchTargets: async (batchId: string, attempt: number) => [
+      ...(await db.any(sql.type(Target)`${targets(attempt)} WHERE d.batch_id = ${batchId} AND d.status = 'pending' ORDER BY d.created_at`)),
+    ],
 
-    /** Records an attempt once; a replayed attempt keeps the first record. */
-    recordAttempt: async (deliveryId: string, a: RecordedAttempt) => {
+    /** Records attempts and settles or reschedules their deliveries, in two statements however many there are. */
+    applyOutcomes: async (outcomes: Outcome[]) => {
+      if (outcomes.length === 0) return;
+      const rows = sql.jsonb(outcomes as never);
       await db.query(sql.unsafe`
         INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt, retry_after_ms)
-        VALUES (${deliveryId}, ${a.attempt}, ${a.startedAt}, ${a.durationMs}, ${a.statusCode}, ${a.error}, ${a.responseExcerpt}, ${a.retryAfterMs})
+        SELECT x."deliveryId", x.attempt, x."startedAt", x."durationMs", x."statusCode", x.error, x."responseExcerpt", x."retryAfterMs"
+        FROM jsonb_to_recordset(${rows}) AS x("deliveryId" uuid, attempt int, "startedAt" timestamptz, "durationMs" int, "statusCode" int,
+          error text, "responseExcerpt" text, "retryAfterMs" int)
         ON CONFLICT DO NOTHING`);
       await db.query(sql.unsafe`
-        UPDATE deliveries SET attempt_count = GREATEST(attempt_count, ${a.attempt}), last_attempt_at = ${a.startedAt}, updated_at = now()
-        WHERE id = ${deliveryId}`);
+        UPDATE deliveries d SET
+          attempt_count = GREATEST(d.attempt_count, x.attempt), last_attempt_at = x."startedAt", updated_at = now(),
+          status = x.status, failure_reason = x.reason,
+          completed_at = CASE WHEN x.status = 'pending' THEN NULL ELSE now() END,
+          next_attempt_at = CASE WHEN x.status = 'pending' THEN now() + make_interval(secs => x."nextDelayMs" / 1000.0) END
+        FROM jsonb_to_recordset(${rows}) AS x("deliveryId" uuid, attempt int, "startedAt" timestamptz, status text, reason text, "nextDelayMs" int)
+        WHERE d.id = x."deliveryId" AND d.status = 'pending'`);
     },
 
-    settle: (deliveryId: string, status: 'succeeded' | 'failed', reason: string | null) =>
+    /** A delivery whose endpoint or channel was disabled before it could be attempted. */
+    settleCutShort: (deliveryId: string) =>
       db.query(sql.unsafe`
-        UPDATE deliveries SET status = ${status}, failure_reason = ${reason}, completed_at = now(), next_attempt_at = NULL, updated_at = now()
+        UPDATE deliveries SET status = 'failed', failure_reason = 'endpoint disabled', completed_at = now(), next_attempt_at = NULL, updated_at = now()
         WHERE id = ${deliveryId} AND status = 'pending'`),
-
-    scheduleNext: (deliveryId: string, delayMs: number) =>
-      db.query(sql.unsafe`
-        UPDATE deliveries SET next_attempt_at = now() + make_interval(secs => ${delayMs / 1000}), updated_at = now() WHERE id = ${deliveryId}`),
 
     /** Pending deliveries of an endpoint that was just disabled: they stop, and a re-enable recovers them. */
     settleAllPendingOfEndpoint: (endpointId: string, reason: string) =>

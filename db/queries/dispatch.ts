@@ -44,13 +44,25 @@ export function createDispatchQueries(db: CommonQueryMethods) {
       return { dispatched: rows.length, deliveries: endpoints.rowCount + channels.rowCount };
     },
 
-    /** Deliveries whose process has not been started (just dispatched, or the start was lost in a crash). */
-    findUnstarted: async (limit: number) => [
-      ...(await db.any(sql.type(z.object({ id: z.uuid(), tenantId: z.uuid() }))`
-        SELECT id, tenant_id AS "tenantId" FROM deliveries WHERE NOT process_started ORDER BY created_at LIMIT ${limit}`)),
+    /** Puts up to `size` deliveries whose process has not been started into batch `batchId`. */
+    formBatch: (batchId: string, size: number) =>
+      db.query(sql.unsafe`
+        UPDATE deliveries SET batch_id = ${batchId}
+        WHERE id IN (SELECT id FROM deliveries WHERE NOT process_started AND batch_id IS NULL ORDER BY created_at LIMIT ${size} FOR UPDATE SKIP LOCKED)`),
+
+    /** Batches formed but not started (just now, or before a crash). */
+    findUnstartedBatches: async () => [
+      ...(await db.anyFirst(sql.type(z.object({ b: z.uuid() }))`
+        SELECT DISTINCT batch_id AS b FROM deliveries WHERE NOT process_started AND batch_id IS NOT NULL`)),
     ],
 
-    markStarted: (ids: string[]) =>
-      db.query(sql.unsafe`UPDATE deliveries SET process_started = true WHERE id = ANY(${sql.array(ids, 'uuid')})`),
+    markBatchStarted: (batchId: string) =>
+      db.query(sql.unsafe`UPDATE deliveries SET process_started = true WHERE batch_id = ${batchId}`),
+
+    /** Pending deliveries of a batch (an attempt already recorded is answered from its record). */
+    findBatchDeliveries: async (batchId: string) => [
+      ...(await db.anyFirst(sql.type(z.object({ id: z.uuid() }))`
+        SELECT id FROM deliveries WHERE batch_id = ${batchId} AND status = 'pending' ORDER BY created_at`)),
+    ],
   };
 }

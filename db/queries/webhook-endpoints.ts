@@ -65,12 +65,16 @@ export function createWebhookEndpointQueries(db: CommonQueryMethods) {
       return changed.rowCount > 0;
     },
 
-    /** Marks a failure; returns when the endpoint has been failing since. */
-    markFailing: (id: string) =>
-      db.oneFirst(sql.type(z.object({ since: z.string() }))`
-        UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now()) WHERE id = ${id} RETURNING failing_since AS since`),
+    /** Marks endpoints whose attempt failed; returns since when each has been failing. */
+    markFailing: async (ids: string[]) =>
+      new Map(
+        (await db.any(sql.type(z.object({ id: z.uuid(), since: z.string() }))`
+          UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now())
+          WHERE id = ANY(${sql.array(ids, 'uuid')}) RETURNING id, failing_since AS since`)).map((r) => [r.id, r.since]),
+      ),
 
-    markHealthy: (id: string) => db.query(sql.unsafe`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ${id} AND failing_since IS NOT NULL`),
+    markHealthy: (ids: string[]) =>
+      db.query(sql.unsafe`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY(${sql.array(ids, 'uuid')}) AND failing_since IS NOT NULL`),
 
     deleteEndpoint: (id: string) => db.query(sql.unsafe`DELETE FROM webhook_endpoints WHERE id = ${id}`),
 

@@ -20,8 +20,9 @@ interface Document {
 }
 
 const PUBLIC = new Set(['GET /v1/health', 'GET /.well-known/jwks.json', 'POST /v1/oauth/token']);
-// Reads the caller's own user, so any valid token will do: bearer required, no particular scope.
-const ANY_SCOPE = new Set(['GET /v1/userinfo']);
+// Reads the caller's own user, or joins with an invitation code (the code is the authorization), so any valid
+// token will do: bearer required, no particular scope.
+const ANY_SCOPE = new Set(['GET /v1/userinfo', 'POST /v1/tenants/join', 'POST /v1/organizations/invitations/accept', 'POST /v1/organizations/join']);
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 let t: TestApp;

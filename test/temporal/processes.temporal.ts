@@ -46,7 +46,7 @@ describe.skipIf(!address)(title, () => {
 
     pool = await createDatabasePool(await createTestDatabase(), { maxPoolSize: 5 });
     const activities = createActivities({
-      pool, masterKey, timeoutMs: 5000, allowPrivate: true, disableAfterMs: 86_400_000, baseUrls: { pagerduty: 'http://127.0.0.1:9', datadog: null },
+      pool, masterKey, timeoutMs: 5000, allowPrivate: true, disableAfterMs: 86_400_000, baseUrls: { pagerduty: 'http://127.0.0.1:9', datadog: null }, dnsServers: [],
     });
     connection = await NativeConnection.connect({ address: address! });
     worker = await Worker.create({ connection, namespace, taskQueue, workflowBundle: await bundleWorkflows(), activities });

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'slonik';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer } from '../helpers/app.ts';
+import { startDnsServer, type TestDnsServer } from '../helpers/dns-server.ts';
+import { startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
+
+const GIVE_UP_MS = 4000;
+
+let t: TestAppWithProcesses;
+let dns: TestDnsServer;
+let token: string;
+beforeAll(async () => {
+  dns = await startDnsServer();
+  t = await startTestAppWithProcesses({ DNS_SERVERS: dns.address, DOMAIN_VERIFICATION_INTERVALS: '200ms', DOMAIN_VERIFICATION_GIVE_UP: `${GIVE_UP_MS}ms` });
+  token = await t.token();
+});
+afterAll(async () => {
+  await t?.close();
+  await dns?.close();
+});
+
+interface Domain { id: string; domain: string; verified: boolean; validatedAt: string | null; validationSubDomain: string; validationToken: string }
+const base = () => `/v1/tenants/${t.credentials.tenantId}/domains`;
+async function addDomain(): Promise<Domain> {
+  const res = await t.app.inject({ method: 'POST', url: base(), headers: bearer(token), payload: { domain: `p-${randomUUID().slice(0, 8)}.example.org`, validationMethod: 'dns_txt' } });
+  expect(res.statusCode).toBe(201);
+  return res.json().domain;
+}
+const current = async (id: string) => ((await t.app.inject({ method: 'GET', url: `${base()}?limit=200`, headers: bearer(token) })).json().domains as Domain[]).find((d) => d.id === id)!;
+const polls = (d: Domain) => dns.queries.filter((q) => q === d.validationSubDomain).length;
+const eventsOf = (id: string, type: string) =>
+  t.pool.any(sql.type(z.object({ actor: z.any(), data: z.any() }))`SELECT actor, data FROM events WHERE subject->>'id' = ${id} AND type = ${type}`);
+const status = (d: Domain) => t.processes.engine.gateway.describe(`domain-verification:${d.id}`);
+
+describe('domain verification process', () => {
+  it('verifies a domain on its own once the TXT record appears, with one event', async () => {
+    const domain = await addDomain();
+    await expect.poll(() => polls(domain), { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(3);
+    expect((await current(domain.id)).verified).toBe(false);
+    dns.setTxt(domain.validationSubDomain, domain.validationToken);
+    await expect.poll(async () => (await current(domain.id)).verified, { timeout: 10_000, interval: 50 }).toBe(true);
+    expect((await current(domain.id)).validatedAt).toEqual(expect.any(String));
+    await expect.poll(async () => (await status(domain)).status, { timeout: 5000 }).toBe('completed');
+    const pollsWhenDone = polls(domain);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(polls(domain)).toBe(pollsWhenDone); // it stopped polling
+    const verified = await eventsOf(domain.id, 'tenant.domain.verified');
+    expect(verified).toEqual([{ actor: { type: 'system', id: 'domain-verification' }, data: { domain: await current(domain.id) } }]);
+  });
+
+  it('gives up after the give-up time without a record, emitting tenant.domain.verification_failed; a later manual verify still succeeds', async () => {
+    const domain = await addDomain();
+    const started = Date.now();
+    await expect.poll(async () => (await eventsOf(domain.id, 'tenant.domain.verification_failed')).length, { timeout: GIVE_UP_MS + 10_000, interval: 100 }).toBe(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(GIVE_UP_MS - 500);
+    expect(polls(domain)).toBeGreaterThanOrEqual(5);
+    const [failed] = await eventsOf(domain.id, 'tenant.domain.verification_failed');
+    expect(failed!.data).toMatchObject({ domain: { id: domain.id, verified: false }, reason: `No TXT record at ${domain.validationSubDomain} matched the validation token within 4 seconds.` });
+    await expect.poll(async () => (await status(domain)).status, { timeout: 5000 }).toBe('completed');
+    expect(await current(domain.id)).toMatchObject({ verified: false, validatedAt: null });
+
+    dns.setTxt(domain.validationSubDomain, domain.validationToken);
+    const res = await t.app.inject({ method: 'POST', url: `${base()}/${domain.id}/verify`, headers: bearer(token) });
+    expect(res.json()).toMatchObject({ success: true, domain: { verified: true, validatedAt: expect.any(String) } });
+  });
+
+  it('still verifies exactly once when the engine restarts while the process waits', async () => {
+    const domain = await addDomain();
+    await expect.poll(() => polls(domain), { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(1);
+    await t.restartProcesses(); // in the middle of a sleep between two checks
+    dns.setTxt(domain.validationSubDomain, domain.validationToken);
+    await expect.poll(async () => (await current(domain.id)).verified, { timeout: 10_000, interval: 50 }).toBe(true);
+    await expect.poll(async () => (await status(domain)).status, { timeout: 5000 }).toBe('completed');
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await eventsOf(domain.id, 'tenant.domain.verified')).toHaveLength(1);
+    expect(await eventsOf(domain.id, 'tenant.domain.verification_failed')).toHaveLength(0);
+  });
+
+  it('ends when the domain is deleted', async () => {
+    const domain = await addDomain();
+    await expect.poll(() => polls(domain), { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(1);
+    expect((await t.app.inject({ method: 'DELETE', url: `${base()}/${domain.id}`, headers: bearer(token) })).statusCode).toBe(200);
+    await expect.poll(async () => (await status(domain)).status, { timeout: 5000 }).toBe('completed');
+  });
+});

@@ -1,0 +1,78 @@
+import { sql } from 'slonik';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer } from '../helpers/app.ts';
+import { startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
+
+let t: TestAppWithProcesses;
+let pat: string;
+beforeAll(async () => {
+  t = await startTestAppWithProcesses();
+  pat = t.credentials.personalAccessToken;
+});
+afterAll(() => t.close());
+
+const url = (path = '') => `/v1/organizations/${t.credentials.organizationId}/invitations${path}`;
+const call = (method: 'POST' | 'DELETE', path: string, payload?: object) =>
+  t.app.inject({ method, url: url(path), headers: bearer(pat), ...(payload ? { payload } : {}) });
+const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function invite(email: string, expiresInMs: number) {
+  const res = await call('POST', '', { email, expiresAt: inMs(expiresInMs) });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().invitation as { id: string; expiresAt: string };
+}
+/** The stored status: what the process wrote, not the read-time view of a due invitation. */
+const storedStatus = (id: string) => t.pool.oneFirst(sql.type(z.object({ status: z.string() }))`SELECT status FROM organization_invitations WHERE id = ${id}`);
+const expiredEvents = (id: string) => t.pool.any(sql.type(z.object({ actor: z.any(), data: z.any() }))`
+  SELECT actor, data FROM events WHERE type = 'organization.invitation.expired' AND subject->>'id' = ${id}`);
+const processStatus = async (id: string) => (await t.processes.engine.gateway.describe(`invitation-expiry:${id}`)).status;
+const POLL = { timeout: 15_000, interval: 100 };
+
+describe('invitation expiry process', () => {
+  it('expires a pending invitation on its own at expiresAt, with one event from the system', async () => {
+    const invitation = await invite('soon@example.com', 1000);
+    await expect.poll(() => processStatus(invitation.id), POLL).toBe('running');
+    expect(await storedStatus(invitation.id)).toBe('pending');
+    await expect.poll(() => storedStatus(invitation.id), POLL).toBe('expired');
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(invitation.expiresAt));
+    const events = await expiredEvents(invitation.id);
+    expect(events).toEqual([{ actor: { type: 'system', id: 'invitation-expiry' }, data: { invitation: expect.objectContaining({ id: invitation.id, status: 'expired', token: null, invitationCode: null }) } }]);
+    await expect.poll(() => processStatus(invitation.id), POLL).toBe('completed');
+  });
+
+  it('a resend pushes the expiry later: still pending after the original time, expired after the new one', async () => {
+    const invitation = await invite('later@example.com', 1000);
+    await expect.poll(() => processStatus(invitation.id), POLL).toBe('running');
+    const resent = await call('POST', `/${invitation.id}/resend`, { expiresAt: inMs(3000) });
+    expect(resent.statusCode).toBe(200);
+    await sleep(Date.parse(invitation.expiresAt) - Date.now() + 1000);
+    expect(await storedStatus(invitation.id)).toBe('pending');
+    expect(await expiredEvents(invitation.id)).toEqual([]);
+    await expect.poll(() => storedStatus(invitation.id), POLL).toBe('expired');
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(resent.json().invitation.expiresAt));
+    expect(await expiredEvents(invitation.id)).toHaveLength(1);
+  });
+
+  it('a revoke stops the process: the invitation stays revoked and never expires', async () => {
+    const invitation = await invite('gone@example.com', 1500);
+    await expect.poll(() => processStatus(invitation.id), POLL).toBe('running');
+    expect((await call('DELETE', `/${invitation.id}`)).statusCode).toBe(200);
+    await expect.poll(() => processStatus(invitation.id), POLL).toBe('completed');
+    await sleep(Date.parse(invitation.expiresAt) - Date.now() + 500);
+    expect(await storedStatus(invitation.id)).toBe('revoked');
+    expect(await expiredEvents(invitation.id)).toEqual([]);
+  });
+
+  it('expires exactly once when the engine restarts while the process waits', async () => {
+    const invitation = await invite('restart@example.com', 2500);
+    await expect.poll(() => processStatus(invitation.id), POLL).toBe('running');
+    await t.restartProcesses();
+    expect(await storedStatus(invitation.id)).toBe('pending');
+    await expect.poll(() => storedStatus(invitation.id), POLL).toBe('expired');
+    await expect.poll(() => processStatus(invitation.id), POLL).toBe('completed');
+    await sleep(500);
+    expect(await expiredEvents(invitation.id)).toHaveLength(1);
+  });
+});
