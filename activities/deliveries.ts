@@ -25,20 +25,29 @@ export interface DeliveryDeps {
   lookup?: LookupFn;
 }
 
+/** Requests in flight at once across every batch this process runs: more only adds sockets and contention. */
 const CONCURRENCY = 64;
 
-async function forEachConcurrently<T>(items: T[], limit: number, fn: (item: T) => Promise<void>) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]!);
+function createLimiter(limit: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await fn();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 const succeeded = (a: RecordedAttempt) => a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300;
 
 export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, 'attemptDelivery' | 'attemptBatch' | 'continueDeliveries'> {
   const { pool } = deps;
+  const limit = createLimiter(CONCURRENCY);
 
   const send = async (target: DeliveryTarget, attempt: number): Promise<RecordedAttempt> => {
     const startedAt = new Date().toISOString();
@@ -78,11 +87,11 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
     const results = new Map<string, AttemptResult>();
     const attempted: { target: DeliveryTarget; record: RecordedAttempt }[] = [];
     const cutShort: string[] = [];
-    await forEachConcurrently(targets, CONCURRENCY, async (target) => {
+    await Promise.all(targets.map(async (target) => {
       if (target.status !== 'pending') results.set(target.id, { done: true, status: target.status });
       else if (!(target.endpoint?.active ?? target.channel?.active)) cutShort.push(target.id);
-      else attempted.push({ target, record: target.recorded ?? (await send(target, attempt)) });
-    });
+      else attempted.push({ target, record: target.recorded ?? (await limit(() => send(target, attempt))) });
+    }));
 
     const endpointOf = (t: DeliveryTarget) => t.endpoint?.id;
     const failing = [...new Set(attempted.filter((a) => !succeeded(a.record) && a.record.statusCode !== 410).flatMap((a) => endpointOf(a.target) ?? []))];

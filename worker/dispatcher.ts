@@ -60,14 +60,14 @@ export async function startDispatcher(deps: {
 
   const round = async () => {
     for (;;) {
-      const { dispatched } = await deps.pool.transaction((trx) => createDispatchQueries(trx).dispatchBatch(2000));
+      const { dispatched } = await deps.pool.transaction((trx) => createDispatchQueries(trx).dispatchBatch(5000));
       // New deliveries are first attempted in batches: one process per batch, not per delivery.
-      await queries.formBatch(randomUUID(), BATCH_SIZE);
+      while ((await queries.formBatch(randomUUID(), BATCH_SIZE)).rowCount === BATCH_SIZE);
       const batches = await queries.findUnstartedBatches();
-      for (const batchId of batches) {
+      await Promise.all(batches.map(async (batchId) => {
         await deps.gateway.start('delivery-batch', processId('delivery-batch', batchId), { batchId, scheduleMs: deps.scheduleMs }, { tenantId: null });
         await queries.markBatchStarted(batchId);
-      }
+      }));
       const drained = await drainOutbox();
       if (dispatched === 0 && batches.length === 0 && drained === 0) return;
     }
