@@ -1,17 +1,14 @@
 // Throughput of GET /v1/tenants/:id on the real app (auth, hooks, zod validation and serialization, slonik)
 // against a bare Fastify route running the same SELECT through a plain pg.Pool, measured in the same run.
 // BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS (default 50) tune it.
-import fs from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../db/embedded.ts';
-import { migrate } from '../db/migrate.ts';
 import { startBenchApp } from './app.ts';
 import { machineBusySeconds, treeCpuSeconds } from './proc.ts';
+import { startBenchDatabase } from './database.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -52,17 +49,7 @@ async function measure(url: string, headers: Record<string, string>) {
 
 const cleanups: (() => Promise<unknown>)[] = [];
 try {
-  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'iam-bench-pg-'));
-  cleanups.push(() => fs.rm(tmp, { recursive: true, force: true }));
-  await fs.chmod(tmp, 0o711); // the postgres OS user must traverse it
-  const db = await startEmbeddedPostgres({ dir: path.join(tmp, 'pg') });
-  cleanups.push(() => db.stop());
-  const admin = new pg.Client({ connectionString: db.url });
-  await admin.connect();
-  await admin.query('CREATE DATABASE iam_bench');
-  await admin.end();
-  const databaseUrl = db.url.replace(/\/postgres$/, '/iam_bench');
-  await migrate(databaseUrl);
+  const databaseUrl = await startBenchDatabase(cleanups);
 
   const service = await startBenchApp(databaseUrl);
   cleanups.push(() => service.close());

@@ -1,31 +1,16 @@
 // What the webhook benchmark runs on: an embedded Postgres, the real app with its processes (DBOS and the
 // event dispatcher) in this process, a local receiver, and a webhook endpoint of the bootstrap tenant on it.
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { startEmbeddedPostgres } from '../../db/embedded.ts';
-import { migrate } from '../../db/migrate.ts';
 import { startBenchAppWithProcesses } from '../processes-app.ts';
 import { commitEvents, settled, type Fixture } from './events.ts';
 import { ENGINE_ROUTE } from './engine.ts';
 import { startReceiver } from './receiver.ts';
+import { startBenchDatabase } from '../database.ts';
 
 const WARMUP_EVENTS = 50;
 
 /** Sets everything up; `cleanups` gets what undoes it, to run in reverse order. */
 export async function setUp(cleanups: (() => Promise<unknown>)[]) {
-  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'iam-bench-pg-'));
-  cleanups.push(() => fs.rm(tmp, { recursive: true, force: true }));
-  await fs.chmod(tmp, 0o711); // the postgres OS user must traverse it
-  const db = await startEmbeddedPostgres({ dir: path.join(tmp, 'pg') });
-  cleanups.push(() => db.stop());
-  const admin = new pg.Client({ connectionString: db.url });
-  await admin.connect();
-  await admin.query('CREATE DATABASE iam_bench');
-  await admin.end();
-  const databaseUrl = db.url.replace(/\/postgres$/, '/iam_bench');
-  await migrate(databaseUrl);
+  const databaseUrl = await startBenchDatabase(cleanups);
 
   const receiver = await startReceiver();
   cleanups.push(() => receiver.close());
