@@ -8,11 +8,12 @@ import type { BootstrapCredentials } from '../api/services/bootstrap.ts';
 import { loadConfig } from '../db/config.ts';
 import { createDatabasePool } from '../db/pool.ts';
 
-export async function startBenchApp(databaseUrl: string) {
+/** env: extra settings over the service's defaults (e.g. ALLOW_PRIVATE_NETWORK_TARGETS for a local receiver). */
+export async function startBenchApp(databaseUrl: string, env: Record<string, string> = {}) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'iam-bench-data-'));
-  const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent' });
+  const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent', ...env });
   const pool = await createDatabasePool(databaseUrl, { maxPoolSize: config.databasePoolSize });
-  const { app, bootstrap: { file } } = await assembleApp(config, pool, databaseUrl);
+  const { app, masterKey, bootstrap: { file } } = await assembleApp(config, pool, databaseUrl);
   const credentials = JSON.parse(await fs.readFile(file, 'utf8')) as BootstrapCredentials;
 
   const token = async () => {
@@ -25,7 +26,7 @@ export async function startBenchApp(databaseUrl: string) {
   };
 
   return {
-    app, credentials, poolSize: config.databasePoolSize, token,
+    app, pool, config, masterKey, credentials, poolSize: config.databasePoolSize, token,
     close: async () => {
       await app.close();
       await pool.end();
