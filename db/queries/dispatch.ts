@@ -58,11 +58,5 @@ export function createDispatchQueries(db: CommonQueryMethods) {
 
     markBatchStarted: (batchId: string) =>
       db.query(sql.unsafe`UPDATE deliveries SET process_started = true WHERE batch_id = ${batchId}`),
-
-    /** Pending deliveries of a batch (an attempt already recorded is answered from its record). */
-    findBatchDeliveries: async (batchId: string) => [
-      ...(await db.anyFirst(sql.type(z.object({ id: z.uuid() }))`
-        SELECT id FROM deliveries WHERE batch_id = ${batchId} AND status = 'pending' ORDER BY created_at`)),
-    ],
   };
 }

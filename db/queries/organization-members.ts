@@ -33,8 +33,6 @@ export function createOrganizationMemberQueries(db: CommonQueryMethods) {
     findMemberOfUser: (organizationId: string, userId: string) =>
       db.maybeOne(sql.type(OrganizationMember)`${select} WHERE m.organization_id = ${organizationId} AND m.user_id = ${userId}`),
 
-    lockMember: (id: string) => db.query(sql.unsafe`SELECT 1 FROM organization_members WHERE id = ${id} FOR UPDATE`),
-
     /** Active owners other than `exceptMemberId` (an organization keeps at least one). */
     countOtherActiveOwners: (organizationId: string, exceptMemberId: string) =>
       db.oneFirst(sql.type(Count)`

@@ -29,8 +29,6 @@ export function createOrganizationQueries(db: CommonQueryMethods) {
         INSERT INTO organization_members (organization_id, user_id, role, joined_at)
         VALUES (${member.organizationId}, ${member.userId}, ${member.role}, now()) RETURNING id`),
 
-    countOrganizations: () => db.oneFirst(sql.type(Count)`SELECT count(*)::int AS n FROM organizations`),
-
     findOrganizationById: (id: string) => db.maybeOne(sql.type(Organization)`SELECT ${columns} FROM organizations o WHERE o.id = ${id}`),
 
     lockOrganizationById: (id: string) => db.maybeOne(sql.type(Organization)`SELECT ${columns} FROM organizations o WHERE o.id = ${id} FOR UPDATE`),

@@ -8,8 +8,6 @@ const columns = sql.fragment`
   ARRAY(SELECT s.prefix FROM webhook_secrets s WHERE s.endpoint_id = w.id AND (s.expires_at IS NULL OR s.expires_at > now()) ORDER BY s.created_at DESC) AS "secretPrefixes",
   w.created_at AS "createdAt", w.updated_at AS "updatedAt"`;
 
-const SecretRow = z.object({ secretEncrypted: z.string() });
-
 export interface EndpointChanges {
   url?: string;
   description?: string | null;
@@ -88,11 +86,5 @@ export function createWebhookEndpointQueries(db: CommonQueryMethods) {
       db.query(sql.unsafe`
         UPDATE webhook_secrets SET expires_at = now() + make_interval(secs => ${overlapSeconds})
         WHERE endpoint_id = ${endpointId} AND (expires_at IS NULL OR expires_at > now() + make_interval(secs => ${overlapSeconds}))`),
-
-    /** Secrets that sign now: the current one first, then any still in their rotation overlap. */
-    findActiveSecrets: (endpointId: string) =>
-      db.any(sql.type(SecretRow)`
-        SELECT secret_encrypted AS "secretEncrypted" FROM webhook_secrets
-        WHERE endpoint_id = ${endpointId} AND (expires_at IS NULL OR expires_at > now()) ORDER BY created_at DESC`),
   };
 }
