@@ -14,6 +14,7 @@ ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json package-lock.json ./
+COPY lib ./lib
 COPY api ./api
 COPY db ./db
 COPY workflows ./workflows

@@ -1,11 +1,17 @@
 import tseslint from 'typescript-eslint';
 
+// The layers and what each may import (docs/architecture.md). A relative import that reaches a forbidden layer fails `npm test`.
+const layer = (name) => [`**/${name}/**`, `../${name}`, `../../${name}`];
+const forbid = (layers, message, options = {}) => ({
+  '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: layers.flatMap(layer), message, ...options }] }],
+});
+
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.data/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', 'dist/**', '.data/**', '.temporal/**', 'coverage/**'] },
   ...tseslint.configs.recommended,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'activities/webhook-signature.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'lib/webhook-signature.js'] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -14,11 +20,31 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
+  { files: ['lib/**'], rules: forbid(['api', 'db', 'activities', 'worker', 'workflows'], 'lib/ is the leaf layer: it imports nothing of ours.') },
+  { files: ['db/**'], rules: forbid(['api', 'activities', 'worker', 'workflows'], 'db/ may import lib/ only.') },
   {
-    // Process logic must stay deterministic and engine-neutral: no Node built-ins, no I/O.
+    files: ['api/**'],
+    ignores: ['api/server.ts'],
+    rules: forbid(['activities', 'worker'], 'api/ reaches processes through the ProcessGateway type only; shared rules belong in db/ or lib/.'),
+  },
+  {
+    files: ['activities/**'],
+    rules: forbid(['api', 'worker', 'workflows'], 'activities/ may import lib/ and db/ (and workflow types).', { allowTypeImports: true }),
+  },
+  { files: ['worker/**'], rules: forbid(['api'], 'worker/ may import everything but api/.') },
+  {
+    // Process logic must stay deterministic and engine-neutral: no Node built-ins, no I/O, nothing outside workflows/.
     files: ['workflows/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['node:*', 'fs', 'path', 'crypto', 'http', 'https', 'net', 'dns', 'os', 'child_process'] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'crypto', 'http', 'https', 'net', 'dns', 'os', 'child_process'], message: 'workflows/ must stay deterministic.' },
+            { group: ['api', 'db', 'lib', 'activities', 'worker'].flatMap(layer), message: 'workflows/ imports only other workflows/ files.' },
+          ],
+        },
+      ],
       'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'fetch'],
     },
   },

@@ -2,17 +2,17 @@
 // batch (first attempts) go through the same path, with the database work done in bulk. Idempotent: an
 // attempt already recorded is answered from its record and never sent twice.
 import type { DatabasePool } from 'slonik';
-import { decrypt } from '../db/crypto.ts';
-import { recordChange } from '../db/queries/changes.ts';
-import { createDeliveryQueries, type DeliveryTarget, type Outcome, type RecordedAttempt } from '../db/queries/deliveries.ts';
-import { createProcessOutboxQueries } from '../db/queries/process-outbox.ts';
-import { createWebhookEndpointQueries } from '../db/queries/webhook-endpoints.ts';
+import { decrypt } from '../lib/crypto.ts';
+import { recordChange } from '../db/shared/changes.ts';
+import { createDeliveryQueries, type DeliveryTarget, type Outcome, type RecordedAttempt } from '../db/events/webhooks/deliveries.ts';
+import { createProcessOutboxQueries } from '../db/processes/outbox.ts';
+import { createWebhookEndpointQueries } from '../db/events/webhooks/queries.ts';
 import type { Activities, AttemptResult } from '../workflows/activities.ts';
-import { buildChannelRequest } from './notifications/build-request.ts';
-import type { ChannelKind } from './notifications/channel-kinds.ts';
-import { postOutbound } from './outbound/http-client.ts';
-import type { LookupFn } from './outbound/ssrf-guard.ts';
-import { buildWebhookRequest } from './webhook-request.ts';
+import { buildChannelRequest } from '../lib/notifications/build-request.ts';
+import type { ChannelKind } from '../lib/notifications/channel-kinds.ts';
+import { postOutbound } from '../lib/outbound/http-client.ts';
+import type { LookupFn } from '../lib/outbound/ssrf-guard.ts';
+import { buildWebhookRequest } from '../lib/webhook-request.ts';
 
 export interface DeliveryDeps {
   pool: DatabasePool;
@@ -59,12 +59,23 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
     } else {
       const channel = target.channel!;
       const secrets = JSON.parse(decrypt(deps.masterKey, channel.secretsEncrypted)) as Record<string, unknown>;
-      ({ url, body, headers } = buildChannelRequest(channel.kind as ChannelKind, channel.config as never, secrets as never, { ...target.event, tenantId: target.tenantId }, { deliveryId: target.id, baseUrls: deps.baseUrls }));
+      ({ url, body, headers } = buildChannelRequest(
+        channel.kind as ChannelKind,
+        channel.config as never,
+        secrets as never,
+        { ...target.event, tenantId: target.tenantId },
+        { deliveryId: target.id, baseUrls: deps.baseUrls },
+      ));
     }
     const result = await postOutbound(url, body, headers, { timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, lookup: deps.lookup });
     return {
-      attempt, startedAt, durationMs: Math.round(result.durationMs), statusCode: result.statusCode,
-      error: result.ok || result.statusCode ? null : result.error, responseExcerpt: result.responseExcerpt, retryAfterMs: result.retryAfterMs,
+      attempt,
+      startedAt,
+      durationMs: Math.round(result.durationMs),
+      statusCode: result.statusCode,
+      error: result.ok || result.statusCode ? null : result.error,
+      responseExcerpt: result.responseExcerpt,
+      retryAfterMs: result.retryAfterMs,
     };
   };
 
@@ -76,9 +87,15 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
       await createDeliveryQueries(trx).settleAllPendingOfEndpoint(endpointId, 'endpoint disabled');
       const endpoint = await endpoints.findEndpointById(endpointId);
       await recordChange(trx, {
-        actor: { type: 'system', id: 'webhook-delivery' }, action: 'webhook.endpoint.disable', resource: { type: 'webhook_endpoint', id: endpointId },
-        scope: { tenantId, environmentId: endpoint?.environmentId ?? null }, after: { active: false, disabledReason: reason },
-        event: { type: 'webhook.endpoint.disabled', data: { endpoint, reason: reason === 'gone' ? 'The endpoint answered 410 Gone.' : 'Every delivery failed for too long.' } },
+        actor: { type: 'system', id: 'webhook-delivery' },
+        action: 'webhook.endpoint.disable',
+        resource: { type: 'webhook_endpoint', id: endpointId },
+        scope: { tenantId, environmentId: endpoint?.environmentId ?? null },
+        after: { active: false, disabledReason: reason },
+        event: {
+          type: 'webhook.endpoint.disabled',
+          data: { endpoint, reason: reason === 'gone' ? 'The endpoint answered 410 Gone.' : 'Every delivery failed for too long.' },
+        },
       });
     });
 
@@ -87,11 +104,13 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
     const results = new Map<string, AttemptResult>();
     const attempted: { target: DeliveryTarget; record: RecordedAttempt }[] = [];
     const cutShort: string[] = [];
-    await Promise.all(targets.map(async (target) => {
-      if (target.status !== 'pending') results.set(target.id, { done: true, status: target.status });
-      else if (!(target.endpoint?.active ?? target.channel?.active)) cutShort.push(target.id);
-      else attempted.push({ target, record: target.recorded ?? (await limit(() => send(target, attempt))) });
-    }));
+    await Promise.all(
+      targets.map(async (target) => {
+        if (target.status !== 'pending') results.set(target.id, { done: true, status: target.status });
+        else if (!(target.endpoint?.active ?? target.channel?.active)) cutShort.push(target.id);
+        else attempted.push({ target, record: target.recorded ?? (await limit(() => send(target, attempt))) });
+      }),
+    );
 
     const endpointOf = (t: DeliveryTarget) => t.endpoint?.id;
     const failing = [...new Set(attempted.filter((a) => !succeeded(a.record) && a.record.statusCode !== 410).flatMap((a) => endpointOf(a.target) ?? []))];
@@ -101,11 +120,15 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
 
     const outcomes: Outcome[] = attempted.map(({ target, record }) => {
       const endpointId = endpointOf(target);
-      const [status, reason, delay]: [Outcome['status'], string | null, number | null] = succeeded(record) ? ['succeeded', null, null]
-        : endpointId && gone.has(endpointId) ? ['failed', 'endpoint answered 410 Gone', null]
-        : endpointId && tooLong.has(endpointId) ? ['failed', 'endpoint disabled', null]
-        : nextDelayMs === null ? ['failed', 'every attempt failed', null]
-        : ['pending', null, Math.max(nextDelayMs, record.retryAfterMs ?? 0)];
+      const [status, reason, delay]: [Outcome['status'], string | null, number | null] = succeeded(record)
+        ? ['succeeded', null, null]
+        : endpointId && gone.has(endpointId)
+          ? ['failed', 'endpoint answered 410 Gone', null]
+          : endpointId && tooLong.has(endpointId)
+            ? ['failed', 'endpoint disabled', null]
+            : nextDelayMs === null
+              ? ['failed', 'every attempt failed', null]
+              : ['pending', null, Math.max(nextDelayMs, record.retryAfterMs ?? 0)];
       results.set(target.id, status === 'pending' ? { done: false, nextDelayMs: delay! } : { done: true, status });
       return { ...record, deliveryId: target.id, status, reason, nextDelayMs: delay };
     });
@@ -143,7 +166,9 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
         const outbox = createProcessOutboxQueries(trx);
         for (const r of retries) {
           await outbox.enqueueStart({
-            kind: 'webhook-delivery', processId: `webhook-delivery:${r.deliveryId}`, tenantId: r.tenantId,
+            kind: 'webhook-delivery',
+            processId: `webhook-delivery:${r.deliveryId}`,
+            tenantId: r.tenantId,
             input: { deliveryId: r.deliveryId, scheduleMs, firstAttempt: 2, firstDelayMs: r.nextDelayMs },
           });
         }

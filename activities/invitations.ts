@@ -1,8 +1,8 @@
 // expireInvitation: marks an organization invitation expired once it is due, with its event, exactly once
 // (the row is locked and re-read: a retry, a replay or a second process finds it settled).
 import type { DatabasePool } from 'slonik';
-import { recordChange } from '../db/queries/changes.ts';
-import { createOrganizationInvitationQueries } from '../db/queries/organization-invitations.ts';
+import { recordChange } from '../db/shared/changes.ts';
+import { createOrganizationInvitationQueries } from '../db/organizations/invitations/queries.ts';
 import type { Activities } from '../workflows/activities.ts';
 
 export interface InvitationDeps {
@@ -18,9 +18,13 @@ export function createInvitationActivities(deps: InvitationDeps): Pick<Activitie
         if (result.outcome !== 'expired') return result;
         const invitation = await invitations.findInvitationById(invitationId);
         await recordChange(trx, {
-          actor: { type: 'system', id: 'invitation-expiry' }, action: 'organization.invitation.expire',
-          resource: { type: 'organization_invitation', id: invitationId }, scope: { organizationId: invitation.organizationId },
-          before: { status: 'pending' }, after: { status: 'expired' }, event: { type: 'organization.invitation.expired', data: { invitation } },
+          actor: { type: 'system', id: 'invitation-expiry' },
+          action: 'organization.invitation.expire',
+          resource: { type: 'organization_invitation', id: invitationId },
+          scope: { organizationId: invitation.organizationId },
+          before: { status: 'pending' },
+          after: { status: 'expired' },
+          event: { type: 'organization.invitation.expired', data: { invitation } },
         });
         return result;
       }),

@@ -1,11 +1,11 @@
 // Everything between an open database and a ready app: bootstrap, master key, signing keys, buildApp.
 // Shared by the server, the tests and the benchmarks so that all three run the same wiring.
 import type { DatabasePool } from 'slonik';
-import type { Config } from '../db/config.ts';
-import { loadMasterKey } from '../db/crypto.ts';
+import type { Config } from '../lib/config.ts';
+import { loadMasterKey } from '../lib/crypto.ts';
 import { buildApp, type AppDeps } from './app.ts';
-import { bootstrap } from './services/bootstrap.ts';
-import { createSigningKeys } from './services/signing-keys.ts';
+import { bootstrap } from './bootstrap.ts';
+import { createSigningKeys } from './families/identity/signing-keys/service.ts';
 
 export async function assembleApp(config: Config, pool: DatabasePool, databaseUrl: string, logger?: AppDeps['logger']) {
   const bootstrapped = await bootstrap(pool, config);

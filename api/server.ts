@@ -2,7 +2,7 @@
 // bootstrap, signing keys, the HTTP API; an orderly shutdown on SIGINT/SIGTERM.
 import path from 'node:path';
 import pino from 'pino';
-import { ConfigError, loadConfig, type Config } from '../db/config.ts';
+import { ConfigError, loadConfig, type Config } from '../lib/config.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
 import { createDatabasePool } from '../db/pool.ts';
@@ -24,14 +24,22 @@ export async function startServer(config: Config) {
   const { applied } = await migrate(databaseUrl);
   if (applied.length) log.info({ applied }, 'migrations applied');
   const pool = await createDatabasePool(databaseUrl, { maxPoolSize: config.databasePoolSize });
-  const { app, masterKey, bootstrap: { file, created } } = await assembleApp(config, pool, databaseUrl, { level: config.logLevel, redact: REDACTED_PATHS });
+  const {
+    app,
+    masterKey,
+    bootstrap: { file, created },
+  } = await assembleApp(config, pool, databaseUrl, { level: config.logLevel, redact: REDACTED_PATHS });
   if (created) log.info({ file }, 'first start: bootstrap credentials written');
   // In the Temporal shape the worker processes run the dispatcher and the activities; here, this process does.
-  const processes = config.processEngine === 'embedded'
-    ? await startEmbeddedProcesses({ config, pool, databaseUrl, masterKey, onError: (err) => log.error({ err }, 'dispatcher round failed') })
-    : undefined;
+  const processes =
+    config.processEngine === 'embedded'
+      ? await startEmbeddedProcesses({ config, pool, databaseUrl, masterKey, onError: (err) => log.error({ err }, 'dispatcher round failed') })
+      : undefined;
   await app.listen({ host: config.host, port: config.port });
-  log.info({ url: config.publicBaseUrl, credentials: file, startupMs: Date.now() - started }, `listening on ${config.publicBaseUrl} (bootstrap credentials: ${file})`);
+  log.info(
+    { url: config.publicBaseUrl, credentials: file, startupMs: Date.now() - started },
+    `listening on ${config.publicBaseUrl} (bootstrap credentials: ${file})`,
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -60,10 +68,13 @@ async function main() {
   const server = await startServer(config);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      server.stop().then(() => process.exit(0), (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      });
+      server.stop().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
     });
   }
 }

@@ -4,8 +4,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { assembleApp } from '../api/assemble.ts';
-import type { BootstrapCredentials } from '../api/services/bootstrap.ts';
-import { loadConfig } from '../db/config.ts';
+import type { BootstrapCredentials } from '../api/bootstrap.ts';
+import { loadConfig } from '../lib/config.ts';
 import { createDatabasePool } from '../db/pool.ts';
 
 /** env: extra settings over the service's defaults (e.g. ALLOW_PRIVATE_NETWORK_TARGETS for a local receiver). */
@@ -13,12 +13,17 @@ export async function startBenchApp(databaseUrl: string, env: Record<string, str
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'iam-bench-data-'));
   const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent', ...env });
   const pool = await createDatabasePool(databaseUrl, { maxPoolSize: config.databasePoolSize });
-  const { app, masterKey, bootstrap: { file } } = await assembleApp(config, pool, databaseUrl);
+  const {
+    app,
+    masterKey,
+    bootstrap: { file },
+  } = await assembleApp(config, pool, databaseUrl);
   const credentials = JSON.parse(await fs.readFile(file, 'utf8')) as BootstrapCredentials;
 
   const token = async () => {
     const res = await app.inject({
-      method: 'POST', url: '/v1/oauth/token',
+      method: 'POST',
+      url: '/v1/oauth/token',
       payload: { grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: credentials.clientSecret },
     });
     if (res.statusCode !== 200) throw new Error(`token request failed: ${res.statusCode} ${res.body}`);
@@ -26,7 +31,13 @@ export async function startBenchApp(databaseUrl: string, env: Record<string, str
   };
 
   return {
-    app, pool, config, masterKey, credentials, poolSize: config.databasePoolSize, token,
+    app,
+    pool,
+    config,
+    masterKey,
+    credentials,
+    poolSize: config.databasePoolSize,
+    token,
     close: async () => {
       await app.close();
       await pool.end();

@@ -15,7 +15,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARMUP = 2;
 const TARGET_RATIO = 0.6;
 
-// The shape of findReachableTenantById in db/queries/tenants.ts.
+// The shape of findReachableTenantById in db/tenants/tenants/queries.ts.
 const TENANT_BY_ID = `
   SELECT t.id, t.name, t.description, t.company, t.active, t.created_at AS "createdAt", t.updated_at AS "updatedAt",
     ARRAY(SELECT ot.organization_id FROM organization_tenants ot WHERE ot.tenant_id = t.id ORDER BY ot.created_at, ot.organization_id) AS "organizationIds"
@@ -30,7 +30,13 @@ async function startBaseline(databaseUrl: string, poolSize: number, organization
     return rows[0] ? { tenant: rows[0] } : reply.code(404).send({ error: 'not found' });
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, close: async () => { await app.close(); await pool.end(); } };
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      await pool.end();
+    },
+  };
 }
 
 const baseUrl = (app: { server: { address(): unknown } }) => `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
@@ -74,14 +80,18 @@ try {
 
   const row = (name: string, m: typeof base) =>
     `${name.padEnd(34)}${String(m.rps).padStart(9)}${String(m.p50).padStart(9)}${String(m.p99).padStart(9)}${m.otherCpu.toFixed(2).padStart(12)}`;
-  console.log(`\nGET one tenant: ${CONNECTIONS} connections, ${DURATION} s each after ${WARMUP} s warm-up, pg pool ${service.poolSize}, ${os.cpus().length} CPUs`);
+  console.log(
+    `\nGET one tenant: ${CONNECTIONS} connections, ${DURATION} s each after ${WARMUP} s warm-up, pg pool ${service.poolSize}, ${os.cpus().length} CPUs`,
+  );
   console.log(`${''.padEnd(34)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'other CPU'.padStart(12)}`);
   console.log(row('baseline (bare Fastify + pg)', base));
   console.log(row('service GET /v1/tenants/:id', svc));
   const quiet = Math.max(base.otherCpu, svc.otherCpu) <= 0.1;
   if (!quiet) console.log('WARNING: other processes used CPU during the runs (cores, last column); the ratio is unreliable.');
   console.log(`ratio service/baseline: ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}) ${ratio >= TARGET_RATIO ? 'OK' : 'BELOW TARGET'}\n`);
-  console.log(`RESULT ${JSON.stringify({ bench: 'http', connections: CONNECTIONS, durationS: DURATION, poolSize: service.poolSize, baseline: base, service: svc, ratio, targetRatio: TARGET_RATIO, ok: ratio >= TARGET_RATIO, quiet })}`);
+  console.log(
+    `RESULT ${JSON.stringify({ bench: 'http', connections: CONNECTIONS, durationS: DURATION, poolSize: service.poolSize, baseline: base, service: svc, ratio, targetRatio: TARGET_RATIO, ok: ratio >= TARGET_RATIO, quiet })}`,
+  );
 } finally {
   for (const cleanup of cleanups.reverse()) await cleanup().catch((e: unknown) => console.error('cleanup failed:', e));
 }

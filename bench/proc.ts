@@ -13,7 +13,10 @@ function read(file: string): string {
 
 export const readProc = (pid: number, file: string) => read(`/proc/${pid}/${file}`);
 
-export const pids = () => readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number);
+export const pids = () =>
+  readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .map(Number);
 
 /** Fields of /proc/<pid>/stat after the command name, numbered as in proc(5) from field 3 on. */
 const statFields = (pid: number) => {
@@ -38,7 +41,9 @@ export function processTree(root: number): number[] {
 
 /** CPU seconds used so far by a process and its descendants, the exited ones included (their parents' cutime, cstime). */
 export const treeCpuSeconds = (root: number) =>
-  processTree(root).map(statFields).reduce((sum, f) => sum + [11, 12, 13, 14].reduce((t, i) => t + Number(f[i] ?? 0), 0), 0) / CLOCK_TICKS_PER_S;
+  processTree(root)
+    .map(statFields)
+    .reduce((sum, f) => sum + [11, 12, 13, 14].reduce((t, i) => t + Number(f[i] ?? 0), 0), 0) / CLOCK_TICKS_PER_S;
 
 /** CPU seconds the whole machine has spent busy (all but idle and iowait). */
 export function machineBusySeconds(): number {

@@ -26,7 +26,9 @@ export async function startBenchAppWithProcesses(databaseUrl: string, env: Recor
     throw error;
   }
   return {
-    ...service, stopProcesses, startProcesses,
+    ...service,
+    stopProcesses,
+    startProcesses,
     close: async () => {
       await stopProcesses();
       await service.close();

@@ -27,7 +27,10 @@ async function start(dataDir: string) {
   let gone = false;
   void exited.then(() => (gone = true));
   while (!gone && performance.now() - t0 < 60_000) {
-    const healthy = await fetch(`http://127.0.0.1:${port}/v1/health`).then((r) => r.status === 200, () => false);
+    const healthy = await fetch(`http://127.0.0.1:${port}/v1/health`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (healthy) return { pid: child.pid as number, ms: Math.round(performance.now() - t0), stop: () => (child.kill('SIGINT'), exited) };
     await sleep(20);
   }
@@ -71,7 +74,9 @@ try {
   line(`idle RSS, node + ${tree.length - 1} Postgres processes`, `${treeRss} MB`, 'for information (VmRSS summed: shared memory counted in each)');
   console.log(`shutdown on SIGINT: exit code ${warmExit}, no Postgres process left on the data directory\n`);
   const ok = cold.ms <= TARGETS.coldStartMs && warm.ms <= TARGETS.warmStartMs && nodeRss <= TARGETS.idleRssMb;
-  console.log(`RESULT ${JSON.stringify({ bench: 'startup', coldStartMs: cold.ms, warmStartMs: warm.ms, idleRssMb: nodeRss, treeRssMb: treeRss, treeProcesses: tree.length, exitCode: warmExit, targets: TARGETS, ok })}`);
+  console.log(
+    `RESULT ${JSON.stringify({ bench: 'startup', coldStartMs: cold.ms, warmStartMs: warm.ms, idleRssMb: nodeRss, treeRssMb: treeRss, treeProcesses: tree.length, exitCode: warmExit, targets: TARGETS, ok })}`,
+  );
 } finally {
   // After a failure, a Postgres of ours may still run on the directory: ask it for a fast shutdown.
   for (const pid of postgresOn(tmp)) process.kill(pid, 'SIGINT');

@@ -39,10 +39,19 @@ try {
   const lat = await latency(f, receiver, { rate: RATE, seconds: SECONDS, timeoutMs: TIMEOUT_MS });
   report({
     settings: {
-      events: EVENTS, batch: BATCH, concurrency: CONCURRENCY, rate: RATE, seconds: SECONDS,
-      poolSize: service.config.databasePoolSize, dispatchPollMs: service.config.webhooks.dispatchPollMs,
+      events: EVENTS,
+      batch: BATCH,
+      concurrency: CONCURRENCY,
+      rate: RATE,
+      seconds: SECONDS,
+      poolSize: service.config.databasePoolSize,
+      dispatchPollMs: service.config.webhooks.dispatchPollMs,
     },
-    sequential, concurrent, backlog: capacity, live: commitBound, latency: lat,
+    sequential,
+    concurrent,
+    backlog: capacity,
+    live: commitBound,
+    latency: lat,
   });
 } finally {
   for (const cleanup of cleanups.reverse()) await cleanup().catch((e: unknown) => console.error('cleanup failed:', e));

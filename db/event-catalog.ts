@@ -2,14 +2,14 @@
 // a type missing here or data that does not match, so the catalog cannot drift from the code; GET
 // /v1/event-types publishes it with the JSON Schema of each `data`.
 import { z } from 'zod';
-import { ACCESS_EVENTS } from './event-types/access.ts';
-import { DOMAIN_EVENTS } from './event-types/domains.ts';
-import { ORGANIZATION_EVENTS } from './event-types/organizations.ts';
-import { PROJECT_EVENTS } from './event-types/projects.ts';
-import { uuid } from './rows/common.ts';
-import { PersonalAccessToken, ServiceAccount } from './rows/credentials.ts';
-import { Tenant } from './rows/tenant.ts';
-import { NotificationChannel, WebhookEndpoint } from './rows/webhook.ts';
+import { ACCESS_EVENTS } from './organizations/organization-keys/events.ts';
+import { DOMAIN_EVENTS } from './tenants/domains/events.ts';
+import { ORGANIZATION_EVENTS } from './organizations/organizations/events.ts';
+import { PROJECT_EVENTS } from './projects/projects/events.ts';
+import { uuid } from './shared/rows.ts';
+import { PersonalAccessToken, ServiceAccount } from './identity/credentials-rows.ts';
+import { Tenant } from './tenants/tenants/rows.ts';
+import { NotificationChannel, WebhookEndpoint } from './events/webhooks/rows.ts';
 
 export interface EventTypeEntry {
   description: string;
@@ -47,7 +47,10 @@ export const EVENT_CATALOG: Readonly<Record<string, EventTypeEntry>> = {
   'webhook.endpoint.created': { description: 'A webhook endpoint was created.', data: endpoint },
   'webhook.endpoint.updated': { description: 'A webhook endpoint was changed.', data: endpoint },
   'webhook.endpoint.deleted': { description: 'A webhook endpoint was deleted; `endpoint` is its last state.', data: endpoint },
-  'webhook.endpoint.secret_rotated': { description: 'The signing secret of a webhook endpoint was replaced (the old one overlaps for a while).', data: endpoint },
+  'webhook.endpoint.secret_rotated': {
+    description: 'The signing secret of a webhook endpoint was replaced (the old one overlaps for a while).',
+    data: endpoint,
+  },
   'webhook.endpoint.disabled': {
     description: 'The service disabled a webhook endpoint: it answered 410 Gone, or every delivery failed for too long.',
     data: endpoint.extend({ reason: z.string().describe('Why the endpoint was disabled, in a sentence') }),

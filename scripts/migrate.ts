@@ -1,6 +1,6 @@
 // `npm run db:migrate`: apply pending migrations and exit (DATABASE_URL, or the embedded database in DATA_DIR).
 import path from 'node:path';
-import { loadConfig } from '../db/config.ts';
+import { loadConfig } from '../lib/config.ts';
 import { startEmbeddedPostgres } from '../db/embedded.ts';
 import { migrate } from '../db/migrate.ts';
 

@@ -5,11 +5,11 @@
 import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { DatabasePool } from 'slonik';
-import { listen, type Listener } from '../db/queries/notifications.ts';
-import { createDispatchQueries } from '../db/queries/dispatch.ts';
+import { listen, type Listener } from '../db/shared/notifications.ts';
+import { createDispatchQueries } from '../db/processes/dispatch.ts';
 import { processId } from '../workflows/index.ts';
 import type { ProcessGateway, ProcessKind } from '../workflows/port.ts';
-import { createProcessOutboxQueries } from '../db/queries/process-outbox.ts';
+import { createProcessOutboxQueries } from '../db/processes/outbox.ts';
 
 const BATCH_SIZE = 1000;
 
@@ -46,7 +46,8 @@ export async function startDispatcher(deps: {
       let done = 0;
       for (const e of entries) {
         try {
-          if (e.action === 'start') await outsideTransaction(() => deps.gateway.start(e.kind as ProcessKind, e.processId, e.payload as never, { tenantId: e.tenantId }));
+          if (e.action === 'start')
+            await outsideTransaction(() => deps.gateway.start(e.kind as ProcessKind, e.processId, e.payload as never, { tenantId: e.tenantId }));
           else await outsideTransaction(() => deps.gateway.signal(e.processId, e.topic!, e.payload));
         } catch (error) {
           deps.onError(error); // left in the outbox: retried next round, without holding up the others
@@ -64,10 +65,12 @@ export async function startDispatcher(deps: {
       // New deliveries are first attempted in batches: one process per batch, not per delivery.
       while ((await queries.formBatch(randomUUID(), BATCH_SIZE)).rowCount === BATCH_SIZE);
       const batches = await queries.findUnstartedBatches();
-      await Promise.all(batches.map(async (batchId) => {
-        await deps.gateway.start('delivery-batch', processId('delivery-batch', batchId), { batchId, scheduleMs: deps.scheduleMs }, { tenantId: null });
-        await queries.markBatchStarted(batchId);
-      }));
+      await Promise.all(
+        batches.map(async (batchId) => {
+          await deps.gateway.start('delivery-batch', processId('delivery-batch', batchId), { batchId, scheduleMs: deps.scheduleMs }, { tenantId: null });
+          await queries.markBatchStarted(batchId);
+        }),
+      );
       const drained = await drainOutbox();
       if (dispatched === 0 && batches.length === 0 && drained === 0) return;
     }
@@ -92,7 +95,12 @@ export async function startDispatcher(deps: {
     return running;
   };
 
-  const listener: Listener = await listen(deps.databaseUrl, 'iam_events', () => void wake(), () => void wake());
+  const listener: Listener = await listen(
+    deps.databaseUrl,
+    'iam_events',
+    () => void wake(),
+    () => void wake(),
+  );
   const poll = () => {
     timer = setTimeout(() => {
       void wake().finally(() => !stopped && poll());

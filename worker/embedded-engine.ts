@@ -14,7 +14,14 @@ function dbosContext(activities: Activities): ProcessContext {
     run: (name, input, retry?: RetryOptions) =>
       DBOS.runStep(() => (activities[name as ActivityName] as (i: unknown) => Promise<never>)(input), {
         name: String(name),
-        ...(retry ? { retriesAllowed: true, maxAttempts: retry.maximumAttempts, intervalSeconds: retry.initialIntervalMs / 1000, backoffRate: retry.backoffCoefficient ?? 2 } : {}),
+        ...(retry
+          ? {
+              retriesAllowed: true,
+              maxAttempts: retry.maximumAttempts,
+              intervalSeconds: retry.initialIntervalMs / 1000,
+              backoffRate: retry.backoffCoefficient ?? 2,
+            }
+          : {}),
       }),
     sleep: (ms) => DBOS.sleep(ms),
     receive: async <T>(topic: string, timeoutMs: number) => (await DBOS.recv<T>(topic, { timeoutSeconds: timeoutMs / 1000 })) ?? undefined,
@@ -58,7 +65,12 @@ export async function startEmbeddedEngine(options: { databaseUrl: string; activi
     describe: async (processId): Promise<ProcessDescription> => {
       const status = await DBOS.getWorkflowStatus(processId);
       const map: Record<string, ProcessDescription['status']> = {
-        PENDING: 'running', ENQUEUED: 'running', SUCCESS: 'completed', ERROR: 'failed', CANCELLED: 'cancelled', MAX_RECOVERY_ATTEMPTS_EXCEEDED: 'failed',
+        PENDING: 'running',
+        ENQUEUED: 'running',
+        SUCCESS: 'completed',
+        ERROR: 'failed',
+        CANCELLED: 'cancelled',
+        MAX_RECOVERY_ATTEMPTS_EXCEEDED: 'failed',
       };
       return { processId, status: status ? (map[status.status] ?? 'unknown') : 'unknown' };
     },

@@ -1,8 +1,8 @@
 // The embedded shape of the processes (`npm start`): DBOS in this process, and the event dispatcher.
 import type { DatabasePool } from 'slonik';
 import { createActivities } from '../activities/index.ts';
-import type { Config } from '../db/config.ts';
-import type { LookupFn } from '../activities/outbound/ssrf-guard.ts';
+import type { Config } from '../lib/config.ts';
+import type { LookupFn } from '../lib/outbound/ssrf-guard.ts';
 import { startDispatcher, type Dispatcher } from './dispatcher.ts';
 import { startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine.ts';
 
@@ -22,13 +22,23 @@ export async function startEmbeddedProcesses(deps: {
 }): Promise<EmbeddedProcesses> {
   const { config } = deps;
   const activities = createActivities({
-    pool: deps.pool, masterKey: deps.masterKey, timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.allowPrivateNetworkTargets,
-    disableAfterMs: config.webhooks.disableAfterMs, baseUrls: config.providers, dnsServers: config.dnsServers, lookup: deps.lookup,
+    pool: deps.pool,
+    masterKey: deps.masterKey,
+    timeoutMs: config.webhooks.timeoutMs,
+    allowPrivate: config.allowPrivateNetworkTargets,
+    disableAfterMs: config.webhooks.disableAfterMs,
+    baseUrls: config.providers,
+    dnsServers: config.dnsServers,
+    lookup: deps.lookup,
   });
   const engine = await startEmbeddedEngine({ databaseUrl: deps.databaseUrl, activities });
   const dispatcher = await startDispatcher({
-    pool: deps.pool, databaseUrl: deps.databaseUrl, gateway: engine.gateway, scheduleMs: config.webhooks.scheduleMs,
-    pollMs: config.webhooks.dispatchPollMs, onError: deps.onError,
+    pool: deps.pool,
+    databaseUrl: deps.databaseUrl,
+    gateway: engine.gateway,
+    scheduleMs: config.webhooks.scheduleMs,
+    pollMs: config.webhooks.dispatchPollMs,
+    onError: deps.onError,
   });
   return {
     engine,

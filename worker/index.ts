@@ -6,8 +6,8 @@ import path from 'node:path';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import pino from 'pino';
 import { createActivities } from '../activities/index.ts';
-import { ConfigError, loadConfig, type Config } from '../db/config.ts';
-import { loadMasterKey } from '../db/crypto.ts';
+import { ConfigError, loadConfig, type Config } from '../lib/config.ts';
+import { loadMasterKey } from '../lib/crypto.ts';
 import { createDatabasePool } from '../db/pool.ts';
 import { BUNDLE_PATH } from './bundle.ts';
 import { startDispatcher } from './dispatcher.ts';
@@ -45,16 +45,29 @@ async function main() {
   const pool = await createDatabasePool(databaseUrl, { maxPoolSize: config.databasePoolSize });
   const masterKey = await loadMasterKey(config.masterKey, config.dataDir);
   const activities = createActivities({
-    pool, masterKey, timeoutMs: config.webhooks.timeoutMs, allowPrivate: config.allowPrivateNetworkTargets,
-    disableAfterMs: config.webhooks.disableAfterMs, baseUrls: config.providers, dnsServers: config.dnsServers,
+    pool,
+    masterKey,
+    timeoutMs: config.webhooks.timeoutMs,
+    allowPrivate: config.allowPrivateNetworkTargets,
+    disableAfterMs: config.webhooks.disableAfterMs,
+    baseUrls: config.providers,
+    dnsServers: config.dnsServers,
   });
   const connection = await NativeConnection.connect({ address });
   const worker = await Worker.create({
-    connection, namespace: config.temporalNamespace, taskQueue: TASK_QUEUE, workflowBundle: { codePath: BUNDLE_PATH }, activities,
+    connection,
+    namespace: config.temporalNamespace,
+    taskQueue: TASK_QUEUE,
+    workflowBundle: { codePath: BUNDLE_PATH },
+    activities,
   });
   const gateway = await createTemporalGateway({ address, namespace: config.temporalNamespace });
   const dispatcher = await startDispatcher({
-    pool, databaseUrl, gateway, scheduleMs: config.webhooks.scheduleMs, pollMs: config.webhooks.dispatchPollMs,
+    pool,
+    databaseUrl,
+    gateway,
+    scheduleMs: config.webhooks.scheduleMs,
+    pollMs: config.webhooks.dispatchPollMs,
     onError: (error) => log.error({ err: error }, 'event dispatch failed'),
   });
 

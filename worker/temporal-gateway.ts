@@ -12,8 +12,14 @@ export interface TemporalGateway extends ProcessGateway {
 }
 
 const STATUS: Record<string, ProcessDescription['status']> = {
-  RUNNING: 'running', PAUSED: 'running', CONTINUED_AS_NEW: 'running', COMPLETED: 'completed',
-  FAILED: 'failed', TIMED_OUT: 'failed', TERMINATED: 'cancelled', CANCELLED: 'cancelled',
+  RUNNING: 'running',
+  PAUSED: 'running',
+  CONTINUED_AS_NEW: 'running',
+  COMPLETED: 'completed',
+  FAILED: 'failed',
+  TIMED_OUT: 'failed',
+  TERMINATED: 'cancelled',
+  CANCELLED: 'cancelled',
 };
 
 export async function createTemporalGateway(options: { address: string; namespace: string; taskQueue?: string }): Promise<TemporalGateway> {

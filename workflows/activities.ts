@@ -1,9 +1,7 @@
 // The signatures of every activity a process may run. Implementations live in activities/ (side effects);
 // processes see only these types.
 
-export type AttemptResult =
-  | { done: true; status: 'succeeded' | 'failed' }
-  | { done: false; nextDelayMs: number };
+export type AttemptResult = { done: true; status: 'succeeded' | 'failed' } | { done: false; nextDelayMs: number };
 
 export interface Activities {
   /**

@@ -1,11 +1,11 @@
 // Bearer authentication on every route but the public ones, and the scope each route declares in its
 // OpenAPI security requirement (one declaration serves the docs and the check).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Actor, RequestOrigin } from '../../db/queries/changes.ts';
+import type { Actor, RequestOrigin } from '../../db/shared/changes.ts';
 import { ApiError } from '../errors.ts';
 import { grants } from '../scopes.ts';
-import type { Caller } from '../services/context.ts';
-import { AuthenticationError, seatScopes, type Authenticator, type Principal } from '../services/principals.ts';
+import type { Caller } from '../access/caller.ts';
+import { AuthenticationError, seatScopes, type Authenticator, type Principal } from '../access/principals.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

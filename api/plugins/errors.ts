@@ -8,10 +8,15 @@ import { ApiError, type ErrorDetail } from '../errors.ts';
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 function send(request: FastifyRequest, reply: FastifyReply, status: number, code: string, error: string, details?: ErrorDetail[]) {
-  return reply.status(status).type('application/json; charset=utf-8').send({ error, code, requestId: request.id, ...(details ? { details } : {}) });
+  return reply
+    .status(status)
+    .type('application/json; charset=utf-8')
+    .send({ error, code, requestId: request.id, ...(details ? { details } : {}) });
 }
 
-function validationDetails(error: FastifyError & { validation: { instancePath: string; message?: string; keyword: string; params: Record<string, unknown> }[] }): ErrorDetail[] {
+function validationDetails(
+  error: FastifyError & { validation: { instancePath: string; message?: string; keyword: string; params: Record<string, unknown> }[] },
+): ErrorDetail[] {
   const where = error.validationContext ?? 'body';
   return error.validation.flatMap((v) => {
     const base = [where, ...v.instancePath.split('/').filter(Boolean)].join('.');
@@ -43,7 +48,13 @@ export function registerErrorHandling(app: FastifyInstance) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return send(request, reply, 413, 'request.too_large', 'The request body is larger than the 1 MiB limit.');
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return send(request, reply, 415, 'request.unsupported_media_type', `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported; send application/json.`);
+        return send(
+          request,
+          reply,
+          415,
+          'request.unsupported_media_type',
+          `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported; send application/json.`,
+        );
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
         return send(request, reply, 400, 'request.malformed_json', 'The request body is not valid JSON.');
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':

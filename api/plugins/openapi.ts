@@ -27,13 +27,14 @@ function tidy<T extends object>(document: T): T {
   const doc = document as Json & { paths?: Json; components?: { schemas?: Record<string, unknown> } };
   const schemas = doc.components?.schemas ?? {};
   const reached = new Set<string>();
-  const reach = (value: unknown) => walk(value, (node) => {
-    const name = typeof node.$ref === 'string' && node.$ref.startsWith(REF) ? node.$ref.slice(REF.length) : undefined;
-    if (name && !reached.has(name)) {
-      reached.add(name);
-      reach(schemas[name]);
-    }
-  });
+  const reach = (value: unknown) =>
+    walk(value, (node) => {
+      const name = typeof node.$ref === 'string' && node.$ref.startsWith(REF) ? node.$ref.slice(REF.length) : undefined;
+      if (name && !reached.has(name)) {
+        reached.add(name);
+        reach(schemas[name]);
+      }
+    });
   reach(doc.paths);
   const rename = (name: string) => (name.endsWith('Input') && !reached.has(name.slice(0, -5)) ? name.slice(0, -5) : name);
   const kept = Object.fromEntries([...reached].sort().map((name) => [rename(name), schemas[name]]));
@@ -52,18 +53,26 @@ function tidy<T extends object>(document: T): T {
 export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: string, tokenUrl: string) {
   const scopes = Object.fromEntries([
     ['*', 'Every operation'],
-    ...SCOPE_FAMILIES.flatMap((f) => [[`${f}:read`, `Read ${f}`], [`${f}:write`, `Create, change and delete ${f} (implies read)`]]),
+    ...SCOPE_FAMILIES.flatMap((f) => [
+      [`${f}:read`, `Read ${f}`],
+      [`${f}:write`, `Create, change and delete ${f} (implies read)`],
+    ]),
   ]);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Identity and Access Management API', version: '1.0.0', description: 'Management API under /v1. Errors are `{ error, code, requestId, details? }`.' },
+      info: {
+        title: 'Identity and Access Management API',
+        version: '1.0.0',
+        description: 'Management API under /v1. Errors are `{ error, code, requestId, details? }`.',
+      },
       servers: [{ url: publicBaseUrl }],
       components: {
         securitySchemes: {
           [BEARER]: {
             type: 'oauth2',
-            description: 'A JWT from POST /v1/oauth/token (client credentials), or a personal access token (adpat_…) or organization key (adok_…) sent as a bearer token.',
+            description:
+              'A JWT from POST /v1/oauth/token (client credentials), or a personal access token (adpat_…) or organization key (adok_…) sent as a bearer token.',
             flows: { clientCredentials: { tokenUrl, scopes } },
           },
         },

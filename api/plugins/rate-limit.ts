@@ -11,6 +11,10 @@ export async function registerRateLimit(app: FastifyInstance, options: { max: nu
     hook: 'preParsing',
     keyGenerator: (request) => (request.principal ? `p:${request.principal.id}` : `ip:${request.ip}`),
     errorResponseBuilder: (_request, context) =>
-      new ApiError(429, 'rate_limit.exceeded', `Rate limit of ${context.max} requests per ${context.after} exceeded; retry after ${Math.ceil(context.ttl / 1000)} s.`),
+      new ApiError(
+        429,
+        'rate_limit.exceeded',
+        `Rate limit of ${context.max} requests per ${context.after} exceeded; retry after ${Math.ceil(context.ttl / 1000)} s.`,
+      ),
   });
 }

@@ -4,7 +4,7 @@
 //   concurrent: the same with `concurrency` workers sharing the events (for information).
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
-import { buildWebhookRequest, type WebhookEvent } from '../../activities/webhook-request.ts';
+import { buildWebhookRequest, type WebhookEvent } from '../../lib/webhook-request.ts';
 import type { Receiver } from './receiver.ts';
 import { cpuMeter, round, type CpuUsage } from './util.ts';
 
@@ -24,15 +24,17 @@ async function postLoop(receiver: Receiver, route: string, events: WebhookEvent[
   const meter = cpuMeter();
   const t0 = performance.now();
   const until = t0 + seconds * 1000;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < until) {
-      const event = events[next++ % events.length]!;
-      const { body, headers } = buildWebhookRequest(event, randomUUID(), [secret]);
-      const res = await request(url, { method: 'POST', body, headers });
-      await res.body.text();
-      if (res.statusCode !== 200) failures++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        const event = events[next++ % events.length]!;
+        const { body, headers } = buildWebhookRequest(event, randomUUID(), [secret]);
+        const res = await request(url, { method: 'POST', body, headers });
+        await res.body.text();
+        if (res.statusCode !== 200) failures++;
+      }
+    }),
+  );
   const elapsedMs = performance.now() - t0;
   const usage = meter();
   if (failures || receiver.requests(route) !== next) throw new Error(`baseline: ${failures} failures, ${receiver.requests(route)}/${next} arrived`);

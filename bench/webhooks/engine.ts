@@ -53,7 +53,12 @@ async function conclude(f: Fixture, receiver: Receiver, ids: string[], t0: numbe
 }
 
 /** Delivery capacity on a backlog: `stop` the processes, commit the events, `start` them and time the deliveries. */
-export async function backlog(f: Fixture, receiver: Receiver, processes: { stop(): Promise<void>; start(): Promise<void> }, o: EngineOptions): Promise<EngineRun> {
+export async function backlog(
+  f: Fixture,
+  receiver: Receiver,
+  processes: { stop(): Promise<void>; start(): Promise<void> },
+  o: EngineOptions,
+): Promise<EngineRun> {
   await processes.stop();
   const c0 = performance.now();
   const ids = await commitEvents(f, o.events, o.batch);
@@ -65,7 +70,8 @@ export async function backlog(f: Fixture, receiver: Receiver, processes: { stop(
   const startedMs = wall() - t0;
   const { milestones: m, lastReceiptMs, ...r } = await conclude(f, receiver, ids, t0, o, meter);
   return {
-    events: ids.length, ...r,
+    events: ids.length,
+    ...r,
     timeline: { commitsDoneMs: null, processesStartedMs: Math.round(startedMs), ...m, lastReceiptMs },
     commit: { ms: Math.round(commitMs), rate: round((ids.length / commitMs) * 1000) },
     ids,
@@ -81,7 +87,8 @@ export async function live(f: Fixture, receiver: Receiver, o: EngineOptions): Pr
   const commitMs = wall() - t0;
   const { milestones: m, lastReceiptMs, ...r } = await conclude(f, receiver, ids, t0, o, meter);
   return {
-    events: ids.length, ...r,
+    events: ids.length,
+    ...r,
     timeline: { commitsDoneMs: Math.round(commitMs), processesStartedMs: null, ...m, lastReceiptMs },
     commit: { ms: Math.round(commitMs), rate: round((ids.length / commitMs) * 1000) },
     ids,

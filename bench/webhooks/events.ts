@@ -1,8 +1,8 @@
 // Committing events the way a tenant update does (recordChange: an audit entry and the event, in one
 // transaction), and reading back what the service recorded about their deliveries.
 import { sql, type DatabasePool } from 'slonik';
-import type { WebhookEvent } from '../../activities/webhook-request.ts';
-import { recordChange } from '../../db/queries/changes.ts';
+import type { WebhookEvent } from '../../lib/webhook-request.ts';
+import { recordChange } from '../../db/shared/changes.ts';
 import { sleep } from './util.ts';
 
 export interface Fixture {
@@ -16,9 +16,12 @@ let serial = 0;
 const change = (f: Fixture) => {
   const description = `bench ${++serial}`;
   return {
-    actor: { type: 'system' as const, id: 'bench' }, action: 'tenant.update',
-    resource: { type: 'tenant', id: f.tenantId }, scope: { organizationId: f.organizationId, tenantId: f.tenantId },
-    before: { description: f.tenant.description }, after: { description },
+    actor: { type: 'system' as const, id: 'bench' },
+    action: 'tenant.update',
+    resource: { type: 'tenant', id: f.tenantId },
+    scope: { organizationId: f.organizationId, tenantId: f.tenantId },
+    before: { description: f.tenant.description },
+    after: { description },
     event: { type: 'tenant.updated', data: { tenant: { ...f.tenant, description }, previous: { description: f.tenant.description } } },
   };
 };
@@ -31,11 +34,13 @@ export async function commitEvents(f: Fixture, count: number, batch: number): Pr
   const ids: string[] = [];
   while (ids.length < count) {
     const n = Math.min(batch, count - ids.length);
-    ids.push(...(await f.pool.transaction(async (trx) => {
-      const out: string[] = [];
-      for (let i = 0; i < n; i++) out.push((await recordChange(trx, change(f))).eventId);
-      return out;
-    })));
+    ids.push(
+      ...(await f.pool.transaction(async (trx) => {
+        const out: string[] = [];
+        for (let i = 0; i < n; i++) out.push((await recordChange(trx, change(f))).eventId);
+        return out;
+      })),
+    );
   }
   return ids;
 }

@@ -30,11 +30,12 @@ export async function latency(f: Fixture, receiver: Receiver, o: { rate: number;
 
   // Cumulative ms after the commit returned: delivery row written (the dispatcher's transaction began),
   // batch process started (the delivery-batch DBOS workflow created), first attempt begun, receipt.
-  const since = (pick: (s: Stages) => number | null) => got.flatMap((id) => {
-    const s = stages.get(id);
-    const v = s ? pick(s) : null;
-    return v == null ? [] : [v - committed.get(id)!];
-  });
+  const since = (pick: (s: Stages) => number | null) =>
+    got.flatMap((id) => {
+      const s = stages.get(id);
+      const v = s ? pick(s) : null;
+      return v == null ? [] : [v - committed.get(id)!];
+    });
   const endToEnd = got.map((id) => arrivals.get(id)! - committed.get(id)!);
   const received = summarize(endToEnd);
   return {

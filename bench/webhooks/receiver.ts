@@ -42,32 +42,37 @@ export function startReceiver(): Promise<Receiver> {
   });
   server.keepAliveTimeout = 60_000;
   const arrivals = (route: string) => first.get(route) ?? new Map<string, number>();
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    arrivals,
-    duplicates: (route) => duplicates.get(route) ?? 0,
-    requests: (route) => requests.get(route) ?? 0,
-    sockets: (route) => sockets.get(route)?.size ?? 0,
-    reset: (route) => {
-      duplicates.delete(route);
-      requests.delete(route);
-      sockets.delete(route);
-    },
-    waitFor: async (route, ids, timeoutMs) => {
-      const deadline = performance.now() + timeoutMs;
-      let missing = 0; // arrivals are never forgotten: ids before this one have all arrived
-      for (;;) {
-        const got = arrivals(route);
-        while (missing < ids.length && got.has(ids[missing]!)) missing++;
-        if (missing === ids.length) return true;
-        const remaining = deadline - performance.now();
-        if (remaining <= 0) return false;
-        await Promise.race([new Promise<void>((r) => waiters.push(r)), sleep(Math.min(remaining, 200))]);
-      }
-    },
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
-  })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        arrivals,
+        duplicates: (route) => duplicates.get(route) ?? 0,
+        requests: (route) => requests.get(route) ?? 0,
+        sockets: (route) => sockets.get(route)?.size ?? 0,
+        reset: (route) => {
+          duplicates.delete(route);
+          requests.delete(route);
+          sockets.delete(route);
+        },
+        waitFor: async (route, ids, timeoutMs) => {
+          const deadline = performance.now() + timeoutMs;
+          let missing = 0; // arrivals are never forgotten: ids before this one have all arrived
+          for (;;) {
+            const got = arrivals(route);
+            while (missing < ids.length && got.has(ids[missing]!)) missing++;
+            if (missing === ids.length) return true;
+            const remaining = deadline - performance.now();
+            if (remaining <= 0) return false;
+            await Promise.race([new Promise<void>((r) => waiters.push(r)), sleep(Math.min(remaining, 200))]);
+          }
+        },
+        close: () =>
+          new Promise<void>((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
+      }),
+    ),
+  );
 }

@@ -15,7 +15,9 @@ export async function setUp(cleanups: (() => Promise<unknown>)[]) {
   const receiver = await startReceiver();
   cleanups.push(() => receiver.close());
   const service = await startBenchAppWithProcesses(databaseUrl, {
-    ALLOW_PRIVATE_NETWORK_TARGETS: 'true', RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent',
+    ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
+    RATE_LIMIT_ENABLED: 'false',
+    LOG_LEVEL: 'silent',
   });
   cleanups.push(() => service.close());
 
@@ -25,7 +27,10 @@ export async function setUp(cleanups: (() => Promise<unknown>)[]) {
   if (tenantRes.statusCode !== 200) throw new Error(`GET tenant: ${tenantRes.statusCode} ${tenantRes.body}`);
   const f: Fixture = { pool: service.pool, tenantId, organizationId, tenant: (tenantRes.json() as { tenant: Record<string, unknown> }).tenant };
   const created = await service.app.inject({
-    method: 'POST', url: `/v1/tenants/${tenantId}/webhooks`, headers, payload: { url: `${receiver.url}${ENGINE_ROUTE}`, eventTypes: ['tenant.*'] },
+    method: 'POST',
+    url: `/v1/tenants/${tenantId}/webhooks`,
+    headers,
+    payload: { url: `${receiver.url}${ENGINE_ROUTE}`, eventTypes: ['tenant.*'] },
   });
   if (created.statusCode !== 201) throw new Error(`POST webhook: ${created.statusCode} ${created.body}`);
   const { secret } = created.json() as { secret: string };

@@ -14,7 +14,11 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-export interface Summary { p50: number | null; p99: number | null; max: number | null }
+export interface Summary {
+  p50: number | null;
+  p99: number | null;
+  max: number | null;
+}
 
 /** p50, p99 and max of a sample; nulls when it is empty. */
 export function summarize(values: number[]): Summary {

@@ -1,11 +1,22 @@
 import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordChange } from '../../db/queries/changes.ts';
+import { recordChange } from '../../db/shared/changes.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 
-interface Entry { id: string; sequence: number; action: string; tenantId: string | null; organizationId: string | null; resource: { type: string; id: string | null }; occurredAt: string }
-interface Page { auditLogs: Entry[]; nextCursor: string | null }
+interface Entry {
+  id: string;
+  sequence: number;
+  action: string;
+  tenantId: string | null;
+  organizationId: string | null;
+  resource: { type: string; id: string | null };
+  occurredAt: string;
+}
+interface Page {
+  auditLogs: Entry[];
+  nextCursor: string | null;
+}
 
 let t: TestApp;
 let token: string;
@@ -26,25 +37,41 @@ const list = async (url: string) => {
 const actions = async (url: string) => (await list(url)).auditLogs.map((e) => e.action);
 
 /** An audit entry scoped to a tenant only (no organization), as environment-level changes are. */
-const audit = (tenantId: string, action: string, actorId = 'tester') => t.pool.transaction((trx) => recordChange(trx, {
-  actor: { type: 'system', id: actorId }, action, resource: { type: 'widget', id: action },
-  scope: { tenantId }, event: { type: 'webhook.test', data: { message: action } },
-}));
+const audit = (tenantId: string, action: string, actorId = 'tester') =>
+  t.pool.transaction((trx) =>
+    recordChange(trx, {
+      actor: { type: 'system', id: actorId },
+      action,
+      resource: { type: 'widget', id: action },
+      scope: { tenantId },
+      event: { type: 'webhook.test', data: { message: action } },
+    }),
+  );
 
 describe('GET /v1/tenants/{tenantId}/audit-logs', () => {
   it('lists entries newest first in the documented shape', async () => {
     const tenant = await newTenant('audited');
     await t.app.inject({
-      method: 'PATCH', url: `/v1/tenants/${tenant.id}`, headers: { ...bearer(token), 'x-request-id': 'req-audit-1', 'user-agent': 'audit-test/1' },
+      method: 'PATCH',
+      url: `/v1/tenants/${tenant.id}`,
+      headers: { ...bearer(token), 'x-request-id': 'req-audit-1', 'user-agent': 'audit-test/1' },
       payload: { description: 'changed' },
     });
     const { auditLogs, nextCursor } = await list(`/v1/tenants/${tenant.id}/audit-logs`);
     expect(nextCursor).toBeNull();
     expect(auditLogs.map((e) => e.action)).toEqual(['tenant.update', 'tenant.create']);
     expect(auditLogs[0]).toEqual({
-      id: expect.any(String), sequence: expect.any(Number), organizationId: t.credentials.organizationId, tenantId: tenant.id, environmentId: null,
-      actor: { type: 'service_account', id: expect.any(String) }, action: 'tenant.update', resource: { type: 'tenant', id: tenant.id },
-      ip: '127.0.0.1', userAgent: 'audit-test/1', requestId: 'req-audit-1',
+      id: expect.any(String),
+      sequence: expect.any(Number),
+      organizationId: t.credentials.organizationId,
+      tenantId: tenant.id,
+      environmentId: null,
+      actor: { type: 'service_account', id: expect.any(String) },
+      action: 'tenant.update',
+      resource: { type: 'tenant', id: tenant.id },
+      ip: '127.0.0.1',
+      userAgent: 'audit-test/1',
+      requestId: 'req-audit-1',
       changes: { before: { description: null, updatedAt: expect.any(String) }, after: { description: 'changed', updatedAt: expect.any(String) } },
       occurredAt: expect.stringMatching(/Z$/),
     });
@@ -68,7 +95,12 @@ describe('GET /v1/tenants/{tenantId}/audit-logs', () => {
     expect((await list(`${base}?occurredBefore=${at}`)).auditLogs.map((e) => e.id)).not.toContain(all[1]!.id);
     const bad = await get(`${base}?actorType=robot&cursor=zzz`);
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().details.map((d: { path: string }) => d.path).sort()).toEqual(['querystring.actorType', 'querystring.cursor']);
+    expect(
+      bad
+        .json()
+        .details.map((d: { path: string }) => d.path)
+        .sort(),
+    ).toEqual(['querystring.actorType', 'querystring.cursor']);
   });
 
   it('pages with an opaque cursor until nextCursor is null', async () => {
@@ -96,7 +128,7 @@ describe('GET /v1/tenants/{tenantId}/audit-logs', () => {
 });
 
 describe('GET /v1/organizations/{organizationId}/audit-logs', () => {
-  it('holds the organization\'s own entries and those of its tenants, and nobody else\'s', async () => {
+  it("holds the organization's own entries and those of its tenants, and nobody else's", async () => {
     const other = await otherOrganization(t);
     const mine = await newTenant('org-mine');
     await audit(mine.id, 'widget.tenant_only');
@@ -126,7 +158,10 @@ describe('Accept: application/x-ndjson', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
     expect(res.body.endsWith('\n')).toBe(true);
-    const lines = res.body.trimEnd().split('\n').map((line) => JSON.parse(line) as Entry);
+    const lines = res.body
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Entry);
     expect(lines).toHaveLength(1235);
     expect(new Set(lines.map((e) => e.id)).size).toBe(1235);
     expect(lines[0]!.resource).toEqual({ type: 'widget', id: '1234' });
@@ -134,7 +169,12 @@ describe('Accept: application/x-ndjson', () => {
     expect(lines.every((e, i) => i === 0 || e.sequence < lines[i - 1]!.sequence)).toBe(true);
 
     const filtered = await get(`${url}?action=tenant.create`, { ...bearer(token), accept: 'application/x-ndjson' });
-    expect(filtered.body.trimEnd().split('\n').map((l) => JSON.parse(l).action)).toEqual(['tenant.create']);
+    expect(
+      filtered.body
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).action),
+    ).toEqual(['tenant.create']);
     const other = await otherOrganization(t);
     const hidden = await get(url, { ...bearer(other.token), accept: 'application/x-ndjson' });
     expect(hidden.statusCode).toBe(404);

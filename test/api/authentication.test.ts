@@ -33,16 +33,28 @@ describe('bearer authentication', () => {
 
   it('401s a token signed by a key the service does not know', async () => {
     const { privateKey } = await generateKeyPair('ES256');
-    const forged = await new SignJWT({ scope: '*' }).setProtectedHeader({ alg: 'ES256', kid: 'forged' }).setIssuer(t.config.publicBaseUrl)
-      .setAudience(`${t.config.publicBaseUrl}/v1`).setSubject(crypto.randomUUID()).setIssuedAt().setExpirationTime('5m').sign(privateKey);
+    const forged = await new SignJWT({ scope: '*' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'forged' })
+      .setIssuer(t.config.publicBaseUrl)
+      .setAudience(`${t.config.publicBaseUrl}/v1`)
+      .setSubject(crypto.randomUUID())
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(privateKey);
     expect((await listTenants(bearer(forged))).statusCode).toBe(401);
   });
 
   it('401s an expired token (beyond the clock tolerance)', async () => {
     const { kid, key } = t.keys.current();
     const now = Math.floor(Date.now() / 1000);
-    const expired = await new SignJWT({ scope: '*' }).setProtectedHeader({ alg: 'ES256', kid }).setIssuer(t.config.publicBaseUrl)
-      .setAudience(`${t.config.publicBaseUrl}/v1`).setSubject(crypto.randomUUID()).setIssuedAt(now - 1000).setExpirationTime(now - 120).sign(key);
+    const expired = await new SignJWT({ scope: '*' })
+      .setProtectedHeader({ alg: 'ES256', kid })
+      .setIssuer(t.config.publicBaseUrl)
+      .setAudience(`${t.config.publicBaseUrl}/v1`)
+      .setSubject(crypto.randomUUID())
+      .setIssuedAt(now - 1000)
+      .setExpirationTime(now - 120)
+      .sign(key);
     const res = await listTenants(bearer(expired));
     expect(res.statusCode).toBe(401);
     expect(res.json().error).toMatch(/expired/);
@@ -50,23 +62,45 @@ describe('bearer authentication', () => {
 
   it('401s a token for another audience', async () => {
     const { kid, key } = t.keys.current();
-    const other = await new SignJWT({ scope: '*' }).setProtectedHeader({ alg: 'ES256', kid }).setIssuer(t.config.publicBaseUrl)
-      .setAudience('https://elsewhere.example').setSubject(crypto.randomUUID()).setIssuedAt().setExpirationTime('5m').sign(key);
+    const other = await new SignJWT({ scope: '*' })
+      .setProtectedHeader({ alg: 'ES256', kid })
+      .setIssuer(t.config.publicBaseUrl)
+      .setAudience('https://elsewhere.example')
+      .setSubject(crypto.randomUUID())
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(key);
     expect((await listTenants(bearer(other))).statusCode).toBe(401);
   });
 
   it('refuses the tokens of a disabled service account on the next request', async () => {
     const org = t.credentials.organizationId;
-    const created = (await t.app.inject({ method: 'POST', url: `/v1/organizations/${org}/service-accounts`, headers: bearer(admin), payload: { name: 'ci', scopes: ['tenants:read'] } })).json();
+    const created = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/v1/organizations/${org}/service-accounts`,
+        headers: bearer(admin),
+        payload: { name: 'ci', scopes: ['tenants:read'] },
+      })
+    ).json();
     const token = await clientCredentialsToken(t.app, created.serviceAccount.clientId, created.clientSecret);
     expect((await listTenants(bearer(token))).statusCode).toBe(200);
-    const disable = await t.app.inject({ method: 'PATCH', url: `/v1/organizations/${org}/service-accounts/${created.serviceAccount.id}`, headers: bearer(admin), payload: { active: false } });
+    const disable = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/organizations/${org}/service-accounts/${created.serviceAccount.id}`,
+      headers: bearer(admin),
+      payload: { active: false },
+    });
     expect(disable.json().serviceAccount.active).toBe(false);
     await expect.poll(async () => (await listTenants(bearer(token))).statusCode, { timeout: 2000 }).toBe(401);
     const res = await listTenants(bearer(token));
     expect(res.json().error).toMatch(/disabled/);
     // and it can get no new token
-    const again = await t.app.inject({ method: 'POST', url: '/v1/oauth/token', payload: { grant_type: 'client_credentials', client_id: created.serviceAccount.clientId, client_secret: created.clientSecret } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/v1/oauth/token',
+      payload: { grant_type: 'client_credentials', client_id: created.serviceAccount.clientId, client_secret: created.clientSecret },
+    });
     expect(again.statusCode).toBe(401);
   });
 

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { bootstrap } from '../../api/services/bootstrap.ts';
-import { loadConfig } from '../../db/config.ts';
+import { bootstrap } from '../../api/bootstrap.ts';
+import { loadConfig } from '../../lib/config.ts';
 import { createDatabasePool } from '../../db/pool.ts';
 import { createTestDatabase } from '../helpers/database.ts';
 
@@ -22,8 +22,23 @@ describe('bootstrap', () => {
       const file = path.join(dataDir, 'bootstrap.json');
       expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
       const credentials = JSON.parse(await fs.readFile(file, 'utf8'));
-      expect(Object.keys(credentials).sort()).toEqual(['clientId', 'clientSecret', 'environmentId', 'organizationId', 'personalAccessToken', 'projectId', 'tenantId', 'tokenUrl', 'userId']);
-      expect(credentials).toMatchObject({ clientId: 'preset-client', clientSecret: expect.stringMatching(/^adsa_/), personalAccessToken: expect.stringMatching(/^adpat_/), tokenUrl: 'http://127.0.0.1:8080/v1/oauth/token' });
+      expect(Object.keys(credentials).sort()).toEqual([
+        'clientId',
+        'clientSecret',
+        'environmentId',
+        'organizationId',
+        'personalAccessToken',
+        'projectId',
+        'tenantId',
+        'tokenUrl',
+        'userId',
+      ]);
+      expect(credentials).toMatchObject({
+        clientId: 'preset-client',
+        clientSecret: expect.stringMatching(/^adsa_/),
+        personalAccessToken: expect.stringMatching(/^adpat_/),
+        tokenUrl: 'http://127.0.0.1:8080/v1/oauth/token',
+      });
 
       expect((await bootstrap(pool, config)).created).toBe(false);
       for (const table of ['organizations', 'tenants', 'projects', 'environments', 'service_accounts', 'users', 'personal_access_tokens']) {

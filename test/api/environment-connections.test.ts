@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decrypt } from '../../db/crypto.ts';
+import { decrypt } from '../../lib/crypto.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 
@@ -14,7 +14,9 @@ let base: string;
 beforeAll(async () => {
   t = await startTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'false' });
   token = await t.token();
-  const { project } = (await t.app.inject({ method: 'POST', url: `/v1/tenants/${t.credentials.tenantId}/projects`, headers: bearer(token), payload: { name: 'Social' } })).json();
+  const { project } = (
+    await t.app.inject({ method: 'POST', url: `/v1/tenants/${t.credentials.tenantId}/projects`, headers: bearer(token), payload: { name: 'Social' } })
+  ).json();
   projectId = project.id;
   environmentId = project.environments[0].id;
   base = `/v1/tenants/${t.credentials.tenantId}/environments/${environmentId}/connections`;
@@ -25,9 +27,18 @@ const ts = expect.any(String);
 const SECRET = 'GOCSPX-very-secret-value-123';
 const save = (payload: object, headers = bearer(token)) => t.app.inject({ method: 'POST', url: base, headers, payload });
 const list = async () => (await t.app.inject({ method: 'GET', url: base, headers: bearer(token) })).json();
-const connectionShape = (providerId: string, name: string, rank: number) => ({ id: expect.any(String), providerId, name, createdAt: ts, updatedAt: ts, active: true, rank });
+const connectionShape = (providerId: string, name: string, rank: number) => ({
+  id: expect.any(String),
+  providerId,
+  name,
+  createdAt: ts,
+  updatedAt: ts,
+  active: true,
+  rank,
+});
 const Stored = z.object({ config: z.any(), secretsEncrypted: z.string().nullable(), rank: z.number() });
-const stored = (id: string) => t.pool.one(sql.type(Stored)`
+const stored = (id: string) =>
+  t.pool.one(sql.type(Stored)`
   SELECT config, secrets_encrypted AS "secretsEncrypted", rank FROM environment_connections WHERE id = ${id}`);
 
 describe('environment connections', () => {
@@ -35,10 +46,15 @@ describe('environment connections', () => {
     const email = await save({ providerId: 'email_password', formPayload: '{}' });
     expect(email.statusCode).toBe(201);
     expect(email.json()).toEqual({
-      tenant: { id: t.credentials.tenantId, name: 'Default' }, environment: { id: environmentId, name: 'development', description: null },
+      tenant: { id: t.credentials.tenantId, name: 'Default' },
+      environment: { id: environmentId, name: 'development', description: null },
       connection: connectionShape('email_password', 'Email and password', 0),
     });
-    const google = await save({ providerId: 'google', name: 'Google Workspace', formPayload: JSON.stringify({ clientId: 'abc.apps.googleusercontent.com', clientSecret: SECRET }) });
+    const google = await save({
+      providerId: 'google',
+      name: 'Google Workspace',
+      formPayload: JSON.stringify({ clientId: 'abc.apps.googleusercontent.com', clientSecret: SECRET }),
+    });
     expect(google.statusCode).toBe(201);
     const connection = google.json().connection;
     expect(connection).toEqual(connectionShape('google', 'Google Workspace', 1));
@@ -50,7 +66,8 @@ describe('environment connections', () => {
 
     const listed = await list();
     expect(listed).toEqual({
-      project: { id: projectId, name: 'Social', type: 'web' }, environment: { id: environmentId, name: 'development' },
+      project: { id: projectId, name: 'Social', type: 'web' },
+      environment: { id: environmentId, name: 'development' },
       connections: [email.json().connection, connection],
     });
     const trail = await t.pool.any(sql.type(z.object({ text: z.string() }))`
@@ -64,7 +81,12 @@ describe('environment connections', () => {
 
   it('updates a connection named by connectionId (200), keeping its rank and the stored secret when left out', async () => {
     const { connection } = (await save({ providerId: 'github', formPayload: JSON.stringify({ clientId: 'Iv1.a', clientSecret: SECRET }) })).json();
-    const res = await save({ providerId: 'github', connectionId: connection.id, name: 'GitHub (org)', formPayload: JSON.stringify({ clientId: 'Iv1.b', scopes: ['read:user'] }) });
+    const res = await save({
+      providerId: 'github',
+      connectionId: connection.id,
+      name: 'GitHub (org)',
+      formPayload: JSON.stringify({ clientId: 'Iv1.b', scopes: ['read:user'] }),
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().connection).toEqual({ ...connection, name: 'GitHub (org)', updatedAt: ts });
     const row = await stored(connection.id);
@@ -76,7 +98,10 @@ describe('environment connections', () => {
 
     const changed = await save({ providerId: 'google', connectionId: connection.id, formPayload: JSON.stringify({ clientId: 'x', clientSecret: 'y' }) });
     expect(changed.statusCode).toBe(400);
-    expect(changed.json()).toMatchObject({ code: 'environment_connection.provider_changed', details: [{ path: 'body.providerId', message: `cannot change: connection ${connection.id} uses github` }] });
+    expect(changed.json()).toMatchObject({
+      code: 'environment_connection.provider_changed',
+      details: [{ path: 'body.providerId', message: `cannot change: connection ${connection.id} uses github` }],
+    });
     const missing = await save({ providerId: 'github', connectionId: crypto.randomUUID(), formPayload: '{"clientId":"x"}' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ code: 'environment_connection.not_found' });
@@ -89,11 +114,21 @@ describe('environment connections', () => {
     ['google', '{"clientId":"x"}', 'body.formPayload.clientSecret', 'is required'],
     ['google', '{"clientId":"","clientSecret":"y"}', 'body.formPayload.clientId', 'must not be empty'],
     ['github', '{"clientId":"x","clientSecret":"y","tenant":"z"}', 'body.formPayload.tenant', 'is not a known field'],
-    ['microsoft', '{"clientId":"x","clientSecret":"y","tenant":"not a tenant"}', 'body.formPayload.tenant', 'must be common, organizations, consumers, a directory id or a domain'],
+    [
+      'microsoft',
+      '{"clientId":"x","clientSecret":"y","tenant":"not a tenant"}',
+      'body.formPayload.tenant',
+      'must be common, organizations, consumers, a directory id or a domain',
+    ],
     ['oidc', '{"issuer":"http://id.example.com","clientId":"x","clientSecret":"y"}', 'body.formPayload.issuer', 'must be an https URL'],
     ['oidc', '{"issuer":"https://id.example.com","clientId":"x","clientSecret":"y","scopes":["a b"]}', 'body.formPayload.scopes.0', 'must be an OAuth scope'],
     ['saml', '{}', 'body.formPayload.metadataUrl', 'or metadataXml is required'],
-    ['saml', '{"metadataUrl":"https://idp.example.com/md","metadataXml":"<x/>"}', 'body.formPayload.metadataXml', 'must not be given together with metadataUrl'],
+    [
+      'saml',
+      '{"metadataUrl":"https://idp.example.com/md","metadataXml":"<x/>"}',
+      'body.formPayload.metadataXml',
+      'must not be given together with metadataUrl',
+    ],
     ['email_password', '{"allowSignup":true}', 'body.formPayload.allowSignup', 'is not a known field'],
   ])('%s refuses formPayload %s naming %s', async (providerId, formPayload, path, message) => {
     const res = await save({ providerId, formPayload });
@@ -106,15 +141,29 @@ describe('environment connections', () => {
     const unknown = await save({ providerId: 'myspace', formPayload: '{}' });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().details).toEqual([{ path: 'body.providerId', message: expect.stringMatching(/google/) }]);
-    expect((await save({ providerId: 'google', formPayload: '{}', active: false })).json().details).toEqual([{ path: 'body.active', message: 'is not a known field' }]);
+    expect((await save({ providerId: 'google', formPayload: '{}', active: false })).json().details).toEqual([
+      { path: 'body.active', message: 'is not a known field' },
+    ]);
 
-    const badXml = await save({ providerId: 'saml', formPayload: JSON.stringify({ metadataXml: '<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata">' }) });
+    const badXml = await save({
+      providerId: 'saml',
+      formPayload: JSON.stringify({ metadataXml: '<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata">' }),
+    });
     expect(badXml.statusCode).toBe(400);
-    expect(badXml.json()).toMatchObject({ code: 'saml_metadata.malformed_xml', details: [{ path: 'body.formPayload.metadataXml', message: expect.stringMatching(/^is not well-formed XML/) }] });
+    expect(badXml.json()).toMatchObject({
+      code: 'saml_metadata.malformed_xml',
+      details: [{ path: 'body.formPayload.metadataXml', message: expect.stringMatching(/^is not well-formed XML/) }],
+    });
     const privateUrl = await save({ providerId: 'saml', formPayload: JSON.stringify({ metadataUrl: 'http://127.0.0.1:9/metadata' }) });
-    expect(privateUrl.json()).toMatchObject({ code: 'environment_connection.url_refused', details: [{ path: 'body.formPayload.metadataUrl', message: expect.stringMatching(/loopback/) }] });
+    expect(privateUrl.json()).toMatchObject({
+      code: 'environment_connection.url_refused',
+      details: [{ path: 'body.formPayload.metadataUrl', message: expect.stringMatching(/loopback/) }],
+    });
     const privateIssuer = await save({ providerId: 'oidc', formPayload: JSON.stringify({ issuer: 'https://10.0.0.8', clientId: 'x', clientSecret: 'y' }) });
-    expect(privateIssuer.json()).toMatchObject({ code: 'environment_connection.url_refused', details: [{ path: 'body.formPayload.issuer', message: expect.stringMatching(/private/) }] });
+    expect(privateIssuer.json()).toMatchObject({
+      code: 'environment_connection.url_refused',
+      details: [{ path: 'body.formPayload.issuer', message: expect.stringMatching(/private/) }],
+    });
 
     const xml = await fs.readFile(new URL('../fixtures/saml/okta.xml', import.meta.url), 'utf8');
     const saml = await save({ providerId: 'saml', name: 'Okta', formPayload: JSON.stringify({ metadataXml: xml }) });
@@ -127,7 +176,11 @@ describe('environment connections', () => {
     const [first, second] = before;
     const res = await t.app.inject({ method: 'DELETE', url: `${base}/${first.id}`, headers: bearer(token) });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ tenant: { id: t.credentials.tenantId, name: 'Default' }, environment: { id: environmentId, name: 'development' }, connection: first });
+    expect(res.json()).toEqual({
+      tenant: { id: t.credentials.tenantId, name: 'Default' },
+      environment: { id: environmentId, name: 'development' },
+      connection: first,
+    });
     expect((await list()).connections).toEqual(before.slice(1));
     expect((await t.app.inject({ method: 'DELETE', url: `${base}/${first.id}`, headers: bearer(token) })).statusCode).toBe(404);
     const appended = (await save({ providerId: 'email_password', formPayload: '{}' })).json().connection;
@@ -148,7 +201,11 @@ describe('environment connections', () => {
     expect((await t.app.inject({ method: 'DELETE', url: `${base}/${connection.id}`, headers: bearer(other.token) })).statusCode).toBe(404);
     // An environment of this tenant addressed through another tenant is not found either.
     const theirTenant = (await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(other.token), payload: { name: 'theirs' } })).json().tenant;
-    const crossed = await t.app.inject({ method: 'GET', url: `/v1/tenants/${theirTenant.id}/environments/${environmentId}/connections`, headers: bearer(other.token) });
+    const crossed = await t.app.inject({
+      method: 'GET',
+      url: `/v1/tenants/${theirTenant.id}/environments/${environmentId}/connections`,
+      headers: bearer(other.token),
+    });
     expect(crossed.json()).toMatchObject({ code: 'environment.not_found' });
   });
 });

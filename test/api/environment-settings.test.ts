@@ -14,7 +14,9 @@ let base: string;
 beforeAll(async () => {
   t = await startTestApp({ PUBLIC_BASE_URL: 'https://iam.example.com' });
   token = await t.token();
-  const { project } = (await t.app.inject({ method: 'POST', url: `/v1/tenants/${t.credentials.tenantId}/projects`, headers: bearer(token), payload: { name: 'Settings' } })).json();
+  const { project } = (
+    await t.app.inject({ method: 'POST', url: `/v1/tenants/${t.credentials.tenantId}/projects`, headers: bearer(token), payload: { name: 'Settings' } })
+  ).json();
   environmentId = project.environments[1].id;
   base = `/v1/tenants/${t.credentials.tenantId}/environments/${environmentId}`;
 });
@@ -27,11 +29,16 @@ const MD = 'urn:oasis:names:tc:SAML:2.0:metadata';
 describe('environment redirect URIs', () => {
   it('are empty at first, then saved, replaced and audited', async () => {
     expect((await get('/redirect-uris')).json()).toEqual({
-      environment: { id: environmentId, name: 'production' }, config: { id: environmentId, successRedirectUri: null, errorRedirectUri: null },
+      environment: { id: environmentId, name: 'production' },
+      config: { id: environmentId, successRedirectUri: null, errorRedirectUri: null },
     });
     const res = await putUris({ successRedirectUri: 'https://app.example.com/callback?x=1', errorRedirectUri: 'http://localhost:3000/error' });
     expect(res.statusCode).toBe(200);
-    expect(res.json().config).toEqual({ id: environmentId, successRedirectUri: 'https://app.example.com/callback?x=1', errorRedirectUri: 'http://localhost:3000/error' });
+    expect(res.json().config).toEqual({
+      id: environmentId,
+      successRedirectUri: 'https://app.example.com/callback?x=1',
+      errorRedirectUri: 'http://localhost:3000/error',
+    });
     expect((await get('/redirect-uris')).json()).toEqual(res.json());
     const replaced = await putUris({ successRedirectUri: 'https://app.example.com/done' });
     expect(replaced.json().config).toEqual({ id: environmentId, successRedirectUri: 'https://app.example.com/done', errorRedirectUri: null });
@@ -64,10 +71,20 @@ describe('enterprise SSO metadata', () => {
     const sso = `https://iam.example.com/v1/sso/${environmentId}/saml`;
     const { metadata } = res.json();
     expect(metadata).toEqual({
-      providerId: 'saml', protocol: 'saml', acsUrl: `${sso}/acs`, callbackUrl: `${sso}/acs`, loginUrl: `${sso}/login`,
-      spEntityId: `${sso}/metadata`, metadataXml: expect.stringMatching(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<md:EntityDescriptor /), supportsMetadataUrl: true,
+      providerId: 'saml',
+      protocol: 'saml',
+      acsUrl: `${sso}/acs`,
+      callbackUrl: `${sso}/acs`,
+      loginUrl: `${sso}/login`,
+      spEntityId: `${sso}/metadata`,
+      metadataXml: expect.stringMatching(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<md:EntityDescriptor /),
+      supportsMetadataUrl: true,
     });
-    const doc = new DOMParser({ onError: (_level, message) => { throw new Error(message); } }).parseFromString(metadata.metadataXml, 'application/xml');
+    const doc = new DOMParser({
+      onError: (_level, message) => {
+        throw new Error(message);
+      },
+    }).parseFromString(metadata.metadataXml, 'application/xml');
     const root = doc.documentElement!;
     expect([root.namespaceURI, root.localName, root.getAttribute('entityID')]).toEqual([MD, 'EntityDescriptor', `${sso}/metadata`]);
     const sp = root.getElementsByTagNameNS(MD, 'SPSSODescriptor').item(0)!;
@@ -84,7 +101,16 @@ describe('enterprise SSO metadata', () => {
   ])('gives the redirect URI of %s (%s)', async (providerId, protocol, supportsMetadataUrl) => {
     const sso = `https://iam.example.com/v1/sso/${environmentId}/${providerId}`;
     expect((await get(`/sso/${providerId}/metadata`)).json()).toEqual({
-      metadata: { providerId, protocol, acsUrl: null, callbackUrl: `${sso}/callback`, loginUrl: `${sso}/login`, spEntityId: null, metadataXml: null, supportsMetadataUrl },
+      metadata: {
+        providerId,
+        protocol,
+        acsUrl: null,
+        callbackUrl: `${sso}/callback`,
+        loginUrl: `${sso}/login`,
+        spEntityId: null,
+        metadataXml: null,
+        supportsMetadataUrl,
+      },
     });
   });
 
@@ -99,19 +125,27 @@ describe('enterprise SSO metadata', () => {
 
 describe('SDK config', () => {
   it('gives the client id, the current public key, endpoints and environment variables, warning about missing setup', async () => {
-    const { project } = (await t.app.inject({ method: 'POST', url: `/v1/tenants/${t.credentials.tenantId}/projects`, headers: bearer(token), payload: { name: 'Fresh' } })).json();
+    const { project } = (
+      await t.app.inject({ method: 'POST', url: `/v1/tenants/${t.credentials.tenantId}/projects`, headers: bearer(token), payload: { name: 'Fresh' } })
+    ).json();
     const fresh = `/v1/tenants/${t.credentials.tenantId}/environments/${project.environments[0].id}`;
     const res = await t.app.inject({ method: 'GET', url: `${fresh}/sdk-config`, headers: bearer(token) });
     expect(res.statusCode).toBe(200);
     const config = res.json();
-    const clientId = await t.pool.oneFirst(sql.type(z.object({ clientId: z.string() }))`SELECT client_id AS "clientId" FROM environments WHERE id = ${project.environments[0].id}`);
+    const clientId = await t.pool.oneFirst(
+      sql.type(z.object({ clientId: z.string() }))`SELECT client_id AS "clientId" FROM environments WHERE id = ${project.environments[0].id}`,
+    );
     expect(clientId).toMatch(/^env_[0-9a-f]{32}$/);
     const b = 'https://iam.example.com';
     expect(config).toEqual({
       clientId,
       publicKey: expect.stringMatching(/^-----BEGIN PUBLIC KEY-----\n[\s\S]+\n-----END PUBLIC KEY-----$/),
       endpoints: {
-        issuer: b, jwks: `${b}/.well-known/jwks.json`, token: `${b}/v1/oauth/token`, authorize: `${b}/v1/oauth/authorize`, userinfo: `${b}/v1/userinfo`,
+        issuer: b,
+        jwks: `${b}/.well-known/jwks.json`,
+        token: `${b}/v1/oauth/token`,
+        authorize: `${b}/v1/oauth/authorize`,
+        userinfo: `${b}/v1/userinfo`,
         sso: `${b}/v1/sso/${project.environments[0].id}`,
       },
       envVars: { IAM_CLIENT_ID: clientId, IAM_ENVIRONMENT_ID: project.environments[0].id, IAM_ISSUER_URL: b, IAM_JWKS_URL: `${b}/.well-known/jwks.json` },
@@ -138,7 +172,7 @@ describe('SDK config', () => {
 });
 
 describe('environment settings access', () => {
-  it('needs environments scopes and hides other organizations\' environments', async () => {
+  it("needs environments scopes and hides other organizations' environments", async () => {
     expect((await putUris({ successRedirectUri: 'https://x.example.com' }, bearer(await t.token('environments:read')))).statusCode).toBe(403);
     expect((await get('/sdk-config', bearer(await t.token('projects:read')))).statusCode).toBe(403);
     const other = await otherOrganization(t);
@@ -146,7 +180,11 @@ describe('environment settings access', () => {
       expect((await get(path, bearer(other.token))).statusCode, path).toBe(404);
     }
     expect((await putUris({ successRedirectUri: 'https://x.example.com' }, bearer(other.token))).statusCode).toBe(404);
-    const missing = await t.app.inject({ method: 'GET', url: `/v1/tenants/${t.credentials.tenantId}/environments/${crypto.randomUUID()}/sdk-config`, headers: bearer(token) });
+    const missing = await t.app.inject({
+      method: 'GET',
+      url: `/v1/tenants/${t.credentials.tenantId}/environments/${crypto.randomUUID()}/sdk-config`,
+      headers: bearer(token),
+    });
     expect(missing.json()).toMatchObject({ code: 'environment.not_found' });
   });
 });

@@ -11,14 +11,22 @@ let base: string;
 beforeAll(async () => {
   t = await startTestApp();
   token = await t.token();
-  project = (await t.app.inject({ method: 'POST', url: `/v1/tenants/${t.credentials.tenantId}/projects`, headers: bearer(token), payload: { name: 'Billing', type: 'm2m' } })).json().project;
+  project = (
+    await t.app.inject({
+      method: 'POST',
+      url: `/v1/tenants/${t.credentials.tenantId}/projects`,
+      headers: bearer(token),
+      payload: { name: 'Billing', type: 'm2m' },
+    })
+  ).json().project;
   base = `/v1/tenants/${t.credentials.tenantId}/projects/${project.id}/environments`;
 });
 afterAll(() => t.close());
 
 const ts = expect.any(String);
 const create = (payload: object, url = base, headers = bearer(token)) => t.app.inject({ method: 'POST', url, headers, payload });
-const eventsOf = (id: string) => t.pool.any(sql.type(z.object({ type: z.string(), data: z.any(), environmentId: z.string().nullable() }))`
+const eventsOf = (id: string) =>
+  t.pool.any(sql.type(z.object({ type: z.string(), data: z.any(), environmentId: z.string().nullable() }))`
   SELECT type, data, environment_id AS "environmentId" FROM events WHERE subject->>'id' = ${id} ORDER BY sequence`);
 
 describe('environments', () => {
@@ -39,13 +47,19 @@ describe('environments', () => {
     expect(created.statusCode).toBe(201);
     const environment = created.json().environment;
     expect(created.json()).toEqual({
-      tenant: { id: t.credentials.tenantId, name: 'Default' }, project: { id: project.id, name: 'Billing' },
+      tenant: { id: t.credentials.tenantId, name: 'Default' },
+      project: { id: project.id, name: 'Billing' },
       environment: { id: expect.any(String), name: 'staging', description: 'QA', createdAt: ts, updatedAt: ts, weight: 5, isLive: false, isDefault: false },
     });
     const listed = (await t.app.inject({ method: 'GET', url: base, headers: bearer(token) })).json().environments;
     expect(listed.map((e: { name: string }) => e.name)).toEqual(['development', 'production', 'staging']);
 
-    const patched = await t.app.inject({ method: 'PATCH', url: `${base}/${environment.id}`, headers: bearer(token), payload: { name: 'preview', isLive: true } });
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `${base}/${environment.id}`,
+      headers: bearer(token),
+      payload: { name: 'preview', isLive: true },
+    });
     expect(patched.statusCode).toBe(200);
     expect(patched.json().environment).toEqual({ ...environment, name: 'preview', isLive: true, updatedAt: ts });
 
@@ -56,11 +70,15 @@ describe('environments', () => {
 
     const events = await eventsOf(environment.id);
     expect(events.map((e) => [e.type, e.environmentId])).toEqual([
-      ['environment.created', environment.id], ['environment.updated', environment.id], ['environment.deleted', environment.id],
+      ['environment.created', environment.id],
+      ['environment.updated', environment.id],
+      ['environment.deleted', environment.id],
     ]);
     expect(events[0]!.data.environment).toEqual({ ...environment, projectId: project.id });
     expect(events[1]!.data.previous).toEqual({ name: 'staging', isLive: false });
-    const audit = await t.pool.anyFirst(sql.type(z.object({ action: z.string() }))`SELECT action FROM audit_logs WHERE resource_id = ${environment.id} ORDER BY sequence`);
+    const audit = await t.pool.anyFirst(
+      sql.type(z.object({ action: z.string() }))`SELECT action FROM audit_logs WHERE resource_id = ${environment.id} ORDER BY sequence`,
+    );
     expect(audit).toEqual(['environment.create', 'environment.update', 'environment.delete']);
   });
 
@@ -71,7 +89,9 @@ describe('environments', () => {
     const qa = (await create({ name: 'qa' })).json().environment;
     const rename = await t.app.inject({ method: 'PATCH', url: `${base}/${qa.id}`, headers: bearer(token), payload: { name: 'DEVELOPMENT' } });
     expect(rename.statusCode).toBe(409);
-    expect((await t.app.inject({ method: 'PATCH', url: `${base}/${qa.id}`, headers: bearer(token), payload: { name: 'QA', weight: null } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'PATCH', url: `${base}/${qa.id}`, headers: bearer(token), payload: { name: 'QA', weight: null } })).statusCode).toBe(
+      200,
+    );
   });
 
   it.each([
@@ -87,7 +107,7 @@ describe('environments', () => {
     expect(res.json().details).toEqual(expect.arrayContaining([{ path, message: expect.stringMatching(message) }]));
   });
 
-  it('refuses to delete the default environment, and the one holding the service\'s operators', async () => {
+  it("refuses to delete the default environment, and the one holding the service's operators", async () => {
     const res = await t.app.inject({ method: 'DELETE', url: `${base}/${project.environments[0]!.id}`, headers: bearer(token) });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ code: 'environment.is_default' });
@@ -102,7 +122,9 @@ describe('environments', () => {
 
   it('finds an environment only under its own project and tenant', async () => {
     const elsewhere = `/v1/tenants/${t.credentials.tenantId}/projects/${t.credentials.projectId}/environments/${project.environments[1]!.id}`;
-    expect((await t.app.inject({ method: 'PATCH', url: elsewhere, headers: bearer(token), payload: { name: 'x' } })).json()).toMatchObject({ code: 'environment.not_found' });
+    expect((await t.app.inject({ method: 'PATCH', url: elsewhere, headers: bearer(token), payload: { name: 'x' } })).json()).toMatchObject({
+      code: 'environment.not_found',
+    });
     const noProject = `/v1/tenants/${t.credentials.tenantId}/projects/${crypto.randomUUID()}/environments`;
     expect((await t.app.inject({ method: 'GET', url: noProject, headers: bearer(token) })).json()).toMatchObject({ code: 'project.not_found' });
   });

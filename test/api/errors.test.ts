@@ -17,11 +17,13 @@ describe('error responses', () => {
     const res = await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(admin), payload: { name: '', colour: 'red', size: 1 } });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ ...errorShape, code: 'request.invalid' });
-    expect(res.json().details).toEqual(expect.arrayContaining([
-      { path: 'body.name', message: 'must not be empty' },
-      { path: 'body.colour', message: 'is not a known field' },
-      { path: 'body.size', message: 'is not a known field' },
-    ]));
+    expect(res.json().details).toEqual(
+      expect.arrayContaining([
+        { path: 'body.name', message: 'must not be empty' },
+        { path: 'body.colour', message: 'is not a known field' },
+        { path: 'body.size', message: 'is not a known field' },
+      ]),
+    );
     const list = await t.app.inject({ method: 'GET', url: '/v1/tenants', headers: bearer(admin) });
     expect(list.json().total).toBe(1); // nothing was created
   });
@@ -36,7 +38,12 @@ describe('error responses', () => {
   });
 
   it('answers malformed JSON with 400', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: { ...bearer(admin), 'content-type': 'application/json' }, payload: '{"name":' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/tenants',
+      headers: { ...bearer(admin), 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ ...errorShape, code: 'request.malformed_json' });
   });
@@ -76,7 +83,11 @@ describe('error responses', () => {
       await broken.pool.query(sql.unsafe`ALTER TABLE organization_tenants RENAME TO organization_tenants_gone`);
       const res = await broken.app.inject({ method: 'GET', url: '/v1/tenants', headers: bearer(await broken.token()) });
       expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual({ error: expect.not.stringMatching(/organization_tenants|relation|sql/i), code: 'internal.error', requestId: expect.any(String) });
+      expect(res.json()).toEqual({
+        error: expect.not.stringMatching(/organization_tenants|relation|sql/i),
+        code: 'internal.error',
+        requestId: expect.any(String),
+      });
     } finally {
       await broken.close();
     }

@@ -2,13 +2,24 @@ import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_CATALOG } from '../../db/event-catalog.ts';
-import { recordChange } from '../../db/queries/changes.ts';
+import { recordChange } from '../../db/shared/changes.ts';
 import { createDatabasePool } from '../../db/pool.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 
-interface Event { id: string; type: string; sequence: number; environmentId: string | null; occurredAt: string; data: Record<string, unknown> }
-interface Page { events: Event[]; nextCursor: string; hasMore: boolean }
+interface Event {
+  id: string;
+  type: string;
+  sequence: number;
+  environmentId: string | null;
+  occurredAt: string;
+  data: Record<string, unknown>;
+}
+interface Page {
+  events: Event[];
+  nextCursor: string;
+  hasMore: boolean;
+}
 
 let t: TestApp;
 let token: string;
@@ -23,10 +34,15 @@ const newTenant = async (name = 'events') =>
 
 /** Emits a `webhook.test` event in its own transaction (the way every mutation does). */
 const emit = (db: DatabasePool, tenantId: string, message: string, environmentId: string | null = null) =>
-  db.transaction((trx) => recordChange(trx, {
-    actor: { type: 'system', id: 'test' }, action: 'test.emit', resource: { type: 'test', id: null },
-    scope: { tenantId, environmentId }, event: { type: 'webhook.test', data: { message } },
-  }));
+  db.transaction((trx) =>
+    recordChange(trx, {
+      actor: { type: 'system', id: 'test' },
+      action: 'test.emit',
+      resource: { type: 'test', id: null },
+      scope: { tenantId, environmentId },
+      event: { type: 'webhook.test', data: { message } },
+    }),
+  );
 
 const read = async (tenantId: string, query = '', auth = token) => {
   const res = await t.app.inject({ method: 'GET', url: `/v1/tenants/${tenantId}/events${query ? `?${query}` : ''}`, headers: bearer(auth) });
@@ -46,9 +62,16 @@ describe('GET /v1/tenants/{tenantId}/events', () => {
     expect(body.hasMore).toBe(false);
     expect(body.events.map((e) => e.type)).toEqual(['tenant.created', 'tenant.updated']);
     expect(body.events[0]).toEqual({
-      id: expect.any(String), type: 'tenant.created', sequence: expect.any(Number), organizationId: t.credentials.organizationId,
-      tenantId: tenant.id, environmentId: null, actor: { type: 'service_account', id: expect.any(String) },
-      subject: { type: 'tenant', id: tenant.id }, data: { tenant }, occurredAt: expect.stringMatching(/Z$/),
+      id: expect.any(String),
+      type: 'tenant.created',
+      sequence: expect.any(Number),
+      organizationId: t.credentials.organizationId,
+      tenantId: tenant.id,
+      environmentId: null,
+      actor: { type: 'service_account', id: expect.any(String) },
+      subject: { type: 'tenant', id: tenant.id },
+      data: { tenant },
+      occurredAt: expect.stringMatching(/Z$/),
     });
     expect(body.events[1]!.sequence).toBeGreaterThan(body.events[0]!.sequence);
     expect(body.nextCursor).toMatch(/^[A-Za-z0-9_-]+$/);
@@ -98,13 +121,22 @@ describe('GET /v1/tenants/{tenantId}/events', () => {
     expect((await page(tenant.id, `occurredAfter=${at}&occurredBefore=${at}`)).events).toEqual([]);
   });
 
-  it('rejects a bad cursor, limit or type naming the parameter, and hides other organizations\' tenants', async () => {
+  it("rejects a bad cursor, limit or type naming the parameter, and hides other organizations' tenants", async () => {
     const tenant = await newTenant('errors');
-    for (const [query, path] of [['cursor=nope', 'querystring.cursor'], [`cursor=${Buffer.from('1.x').toString('base64url')}`, 'querystring.cursor'],
-      ['limit=0', 'querystring.limit'], ['limit=201', 'querystring.limit'], ['type=Tenant%20created', 'querystring.type'], ['occurredAfter=yesterday', 'querystring.occurredAfter']]) {
+    for (const [query, path] of [
+      ['cursor=nope', 'querystring.cursor'],
+      [`cursor=${Buffer.from('1.x').toString('base64url')}`, 'querystring.cursor'],
+      ['limit=0', 'querystring.limit'],
+      ['limit=201', 'querystring.limit'],
+      ['type=Tenant%20created', 'querystring.type'],
+      ['occurredAfter=yesterday', 'querystring.occurredAfter'],
+    ]) {
       const res = await read(tenant.id, query);
       expect(res.statusCode, query).toBe(400);
-      expect(res.json().details.map((d: { path: string }) => d.path), query).toContain(path);
+      expect(
+        res.json().details.map((d: { path: string }) => d.path),
+        query,
+      ).toContain(path);
     }
     const other = await otherOrganization(t);
     const theirs = (await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(other.token), payload: { name: 'theirs' } })).json().tenant;
@@ -121,20 +153,31 @@ describe('GET /v1/tenants/{tenantId}/events', () => {
 
 describe('the no-skip guarantee', () => {
   const TxIds = z.object({ id: z.uuid(), txId: z.string(), sequence: z.coerce.number() });
-  const positions = async (ids: string[]) => new Map((await t.pool.any(sql.type(TxIds)`
-    SELECT id, tx_id::text AS "txId", sequence FROM events WHERE id = ANY(${sql.array(ids, 'uuid')})`)).map((r) => [r.id, r]));
+  const positions = async (ids: string[]) =>
+    new Map(
+      (
+        await t.pool.any(sql.type(TxIds)`
+    SELECT id, tx_id::text AS "txId", sequence FROM events WHERE id = ANY(${sql.array(ids, 'uuid')})`)
+      ).map((r) => [r.id, r]),
+    );
 
   it('returns an event of a transaction that drew a lower sequence but committed later, after the one that committed first', async () => {
     const tenant = await newTenant('race');
-    const gate = () => { let open!: () => void; const p = new Promise<void>((r) => (open = r)); return { p, open }; };
+    const gate = () => {
+      let open!: () => void;
+      const p = new Promise<void>((r) => (open = r));
+      return { p, open };
+    };
     const [olderHasXid, youngerInserted, olderCommitted, releaseYounger] = [gate(), gate(), gate(), gate()];
     // Older: takes its transaction id first, but draws its sequence after younger; commits first.
-    const older = t.pool.transaction(async (trx) => {
-      await trx.query(sql.unsafe`SELECT pg_current_xact_id()`);
-      olderHasXid.open();
-      await youngerInserted.p;
-      await emit(trx as never, tenant.id, 'older');
-    }).then(() => olderCommitted.open());
+    const older = t.pool
+      .transaction(async (trx) => {
+        await trx.query(sql.unsafe`SELECT pg_current_xact_id()`);
+        olderHasXid.open();
+        await youngerInserted.p;
+        await emit(trx as never, tenant.id, 'older');
+      })
+      .then(() => olderCommitted.open());
     const younger = t.pool.transaction(async (trx) => {
       await olderHasXid.p;
       await emit(trx as never, tenant.id, 'younger');

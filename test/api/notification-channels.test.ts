@@ -22,8 +22,12 @@ const SLACK_URL = 'https://93.184.216.34/services/T0000/B0000/XXXXXXXXslak';
 
 /** Every stored trace of a channel: its events and audit rows. */
 const tracesOf = async (id: string) => ({
-  events: await t.pool.any(sql.type(z.object({ type: z.string(), data: z.any() }))`SELECT type, data FROM events WHERE subject->>'id' = ${id} ORDER BY sequence`),
-  audit: await t.pool.any(sql.type(z.object({ action: z.string(), changes: z.any() }))`SELECT action, changes FROM audit_logs WHERE resource_id = ${id} ORDER BY sequence`),
+  events: await t.pool.any(
+    sql.type(z.object({ type: z.string(), data: z.any() }))`SELECT type, data FROM events WHERE subject->>'id' = ${id} ORDER BY sequence`,
+  ),
+  audit: await t.pool.any(
+    sql.type(z.object({ action: z.string(), changes: z.any() }))`SELECT action, changes FROM audit_logs WHERE resource_id = ${id} ORDER BY sequence`,
+  ),
 });
 
 describe('notification channels', () => {
@@ -33,8 +37,17 @@ describe('notification channels', () => {
     const { channel } = res.json();
     expect(res.json()).toEqual({ channel });
     expect(channel).toEqual({
-      id: expect.any(String), tenantId: t.credentials.tenantId, environmentId: null, kind: 'pagerduty', name: 'On call', eventTypes: ['tenant.*'],
-      config: { source: 'iam' }, secretHints: { routingKey: '…wxyz' }, active: true, createdAt: expect.any(String), updatedAt: expect.any(String),
+      id: expect.any(String),
+      tenantId: t.credentials.tenantId,
+      environmentId: null,
+      kind: 'pagerduty',
+      name: 'On call',
+      eventTypes: ['tenant.*'],
+      config: { source: 'iam' },
+      secretHints: { routingKey: '…wxyz' },
+      active: true,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
     });
     const list = await call('GET', `${base}?limit=10`);
     expect(list.json()).toEqual({ channels: [channel], total: 1 });
@@ -43,7 +56,9 @@ describe('notification channels', () => {
     const newKey = 'N3WR0UT1NGKEY-9876543210-abcd';
     const patched = await call('PATCH', `${base}/${channel.id}`, { name: 'Paging', active: false, secrets: { routingKey: newKey } });
     expect(patched.statusCode).toBe(200);
-    expect(patched.json()).toEqual({ channel: { ...channel, name: 'Paging', active: false, secretHints: { routingKey: '…abcd' }, updatedAt: expect.any(String) } });
+    expect(patched.json()).toEqual({
+      channel: { ...channel, name: 'Paging', active: false, secretHints: { routingKey: '…abcd' }, updatedAt: expect.any(String) },
+    });
     const deleted = await call('DELETE', `${base}/${channel.id}`);
     expect(deleted.json().channel).toMatchObject({ id: channel.id, name: 'Paging' });
     expect((await call('GET', `${base}/${channel.id}`)).statusCode).toBe(404);
@@ -70,7 +85,13 @@ describe('notification channels', () => {
     expect(JSON.stringify(await tracesOf(channel.id))).not.toContain(signingSecret);
 
     const mine = 'my-own-signing-secret-1234';
-    const given = await create({ kind: 'webhook', name: 'mine', eventTypes: ['*'], config: { url: 'https://93.184.216.34/hooks' }, secrets: { signingSecret: mine } });
+    const given = await create({
+      kind: 'webhook',
+      name: 'mine',
+      eventTypes: ['*'],
+      config: { url: 'https://93.184.216.34/hooks' },
+      secrets: { signingSecret: mine },
+    });
     expect(Object.keys(given.json())).toEqual(['channel']);
     expect(given.body).not.toContain(mine);
     // Replacing the secrets without one generates a new secret, shown in that response only.
@@ -78,8 +99,16 @@ describe('notification channels', () => {
     expect(replaced.json().signingSecret).toMatch(/^whsec_/);
   });
 
-  it('stores a kind\'s parsed config and masks URL secrets', async () => {
-    const dd = (await create({ kind: 'datadog', name: 'dd', eventTypes: ['tenant.*'], config: { site: 'DatadogHQ.eu', tags: ['team:iam'] }, secrets: { apiKey: 'dd-api-key-0123456789' } })).json();
+  it("stores a kind's parsed config and masks URL secrets", async () => {
+    const dd = (
+      await create({
+        kind: 'datadog',
+        name: 'dd',
+        eventTypes: ['tenant.*'],
+        config: { site: 'DatadogHQ.eu', tags: ['team:iam'] },
+        secrets: { apiKey: 'dd-api-key-0123456789' },
+      })
+    ).json();
     expect(dd.channel).toMatchObject({ config: { site: 'datadoghq.eu', tags: ['team:iam'] }, secretHints: { apiKey: '…6789' } });
     const slack = await create({ kind: 'slack', name: 'chat', eventTypes: ['tenant.*'], secrets: { webhookUrl: SLACK_URL } });
     expect(slack.json().channel).toMatchObject({ config: {}, secretHints: { webhookUrl: 'https://93.184.216.34/services/…slak' } });
@@ -99,7 +128,10 @@ describe('notification channels', () => {
   ])('refuses %o naming %s', async (payload, path, message) => {
     const res = await create({ name: 'bad', eventTypes: ['*'], ...payload });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'notification_channel.invalid', details: expect.arrayContaining([{ path, message: expect.stringMatching(message) }]) });
+    expect(res.json()).toMatchObject({
+      code: 'notification_channel.invalid',
+      details: expect.arrayContaining([{ path, message: expect.stringMatching(message) }]),
+    });
   });
 
   it.each([
@@ -142,10 +174,17 @@ describe('notification channels', () => {
     const other = await otherOrganization(t);
     const theirTenant = (await call('POST', '/v1/tenants', { name: 'theirs' }, bearer(other.token))).json().tenant;
     const theirBase = `/v1/tenants/${theirTenant.id}/notification-channels`;
-    const theirs = (await call('POST', theirBase, { kind: 'slack', name: 'theirs', eventTypes: ['*'], secrets: { webhookUrl: SLACK_URL } }, bearer(other.token))).json().channel;
+    const theirs = (
+      await call('POST', theirBase, { kind: 'slack', name: 'theirs', eventTypes: ['*'], secrets: { webhookUrl: SLACK_URL } }, bearer(other.token))
+    ).json().channel;
     for (const [method, url] of [
-      ['GET', theirBase], ['GET', `${theirBase}/${theirs.id}`], ['GET', `${theirBase}/${theirs.id}/deliveries`], ['POST', `${theirBase}/${theirs.id}/test`],
-      ['DELETE', `${theirBase}/${theirs.id}`], ['GET', `${base}/${theirs.id}`], ['POST', `${base}/${theirs.id}/test`],
+      ['GET', theirBase],
+      ['GET', `${theirBase}/${theirs.id}`],
+      ['GET', `${theirBase}/${theirs.id}/deliveries`],
+      ['POST', `${theirBase}/${theirs.id}/test`],
+      ['DELETE', `${theirBase}/${theirs.id}`],
+      ['GET', `${base}/${theirs.id}`],
+      ['POST', `${base}/${theirs.id}/test`],
     ] as const) {
       expect((await call(method, url)).statusCode, `${method} ${url}`).toBe(404);
     }

@@ -17,7 +17,11 @@ const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIC
 describe('POST /v1/oauth/token', () => {
   it('issues an ES256 JWT for client_secret_post in a form body, with no-store', async () => {
     const { clientId, clientSecret } = t.credentials;
-    const res = await t.app.inject({ method: 'POST', url: '/v1/oauth/token', ...form({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/oauth/token',
+      ...form({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const body = res.json();
@@ -35,7 +39,9 @@ describe('POST /v1/oauth/token', () => {
 
   it('accepts client_secret_basic with a JSON body', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: '/v1/oauth/token', headers: { authorization: basic(t.credentials.clientId, t.credentials.clientSecret) },
+      method: 'POST',
+      url: '/v1/oauth/token',
+      headers: { authorization: basic(t.credentials.clientId, t.credentials.clientSecret) },
       payload: { grant_type: 'client_credentials' },
     });
     expect(res.statusCode).toBe(200);
@@ -43,7 +49,8 @@ describe('POST /v1/oauth/token', () => {
 
   it('narrows the token to the requested scope', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: '/v1/oauth/token',
+      method: 'POST',
+      url: '/v1/oauth/token',
       ...form({ grant_type: 'client_credentials', client_id: t.credentials.clientId, client_secret: t.credentials.clientSecret, scope: 'tenants:read' }),
     });
     expect(res.json().scope).toBe('tenants:read');
@@ -74,12 +81,15 @@ describe('POST /v1/oauth/token', () => {
   it('refuses a scope the service account does not hold', async () => {
     const admin = await t.token();
     const created = await t.app.inject({
-      method: 'POST', url: `/v1/organizations/${t.credentials.organizationId}/service-accounts`, headers: { authorization: `Bearer ${admin}` },
+      method: 'POST',
+      url: `/v1/organizations/${t.credentials.organizationId}/service-accounts`,
+      headers: { authorization: `Bearer ${admin}` },
       payload: { name: 'reader', scopes: ['tenants:read'] },
     });
     const { serviceAccount, clientSecret } = created.json();
     const res = await t.app.inject({
-      method: 'POST', url: '/v1/oauth/token',
+      method: 'POST',
+      url: '/v1/oauth/token',
       ...form({ grant_type: 'client_credentials', client_id: serviceAccount.clientId, client_secret: clientSecret, scope: 'tenants:write' }),
     });
     expect(res.statusCode).toBe(400);
@@ -88,7 +98,10 @@ describe('POST /v1/oauth/token', () => {
 
   it('answers a wrong Basic secret with 401 and WWW-Authenticate: Basic', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: '/v1/oauth/token', headers: { authorization: basic(t.credentials.clientId, 'wrong') }, payload: { grant_type: 'client_credentials' },
+      method: 'POST',
+      url: '/v1/oauth/token',
+      headers: { authorization: basic(t.credentials.clientId, 'wrong') },
+      payload: { grant_type: 'client_credentials' },
     });
     expect(res.statusCode).toBe(401);
     expect(res.headers['www-authenticate']).toMatch(/^Basic/);

@@ -3,9 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 // Just the parts of OpenAPI 3.1 the checks read.
-interface Schema { type?: string; properties?: Record<string, unknown>; required?: string[] }
-interface Content { content?: Record<string, { schema?: Schema }> }
-interface Response extends Content { description?: string }
+interface Schema {
+  type?: string;
+  properties?: Record<string, unknown>;
+  required?: string[];
+}
+interface Content {
+  content?: Record<string, { schema?: Schema }>;
+}
+interface Response extends Content {
+  description?: string;
+}
 interface Operation {
   tags?: string[];
   summary?: string;
@@ -85,7 +93,10 @@ describe('GET /v1/openapi', () => {
       }
 
       const responses = Object.entries(op.responses ?? {});
-      expect(responses.some(([status]) => /^2(\d\d|XX)$/.test(status)), `${name} 2xx`).toBe(true);
+      expect(
+        responses.some(([status]) => /^2(\d\d|XX)$/.test(status)),
+        `${name} 2xx`,
+      ).toBe(true);
       for (const [status, response] of responses) expect(response.description, `${name} ${status} description`).not.toBe('Default Response');
       if (PUBLIC.has(name)) continue;
       const errors = responses.filter(([status]) => /^4(\d\d|XX)$/.test(status));

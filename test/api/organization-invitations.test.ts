@@ -22,7 +22,14 @@ const invitations = `/organizations/${'{org}'}/invitations`;
 const inv = (path = '', organizationId = orgId) => `${invitations.replace('{org}', organizationId)}${path}`;
 
 const admin = () => ({ id: t.credentials.userId, displayName: 'Administrator', emails: ['admin@localhost'] });
-interface Invitation { id: string; email: string; token: string | null; invitationCode: string | null; expiresAt: string; status: string }
+interface Invitation {
+  id: string;
+  email: string;
+  token: string | null;
+  invitationCode: string | null;
+  expiresAt: string;
+  status: string;
+}
 
 async function invite(email: string, extra: object = {}) {
   const res = await call(pat, 'POST', inv(), { email, ...extra });
@@ -32,7 +39,8 @@ async function invite(email: string, extra: object = {}) {
 const Row = z.object({ type: z.string(), data: z.any(), actor: z.any() });
 const eventsAbout = (id: string) => t.pool.any(sql.type(Row)`SELECT type, data, actor FROM events WHERE subject->>'id' = ${id} ORDER BY sequence`);
 const Outbox = z.object({ action: z.string(), kind: z.string().nullable(), topic: z.string().nullable(), payload: z.any() });
-const outboxOf = (id: string) => t.pool.any(sql.type(Outbox)`
+const outboxOf = (id: string) =>
+  t.pool.any(sql.type(Outbox)`
   SELECT action, kind, topic, payload FROM process_outbox WHERE process_id = ${`invitation-expiry:${id}`} ORDER BY id`);
 const secretsLeak = async (invitation: Invitation) => {
   const text = await t.pool.oneFirst(sql.type(z.object({ text: z.string() }))`
@@ -50,10 +58,21 @@ describe('organization invitations', () => {
     expect(body).toEqual({
       organization: expect.objectContaining({ id: orgId, name: 'Default organization' }),
       invitation: {
-        id: expect.any(String), organizationId: orgId, email: 'ada@example.com', role: 'admin', invitedBy: t.credentials.userId,
-        token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), invitationCode: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}$/),
-        expiresAt: expect.any(String), acceptedAt: null, status: 'pending', message: 'Welcome', createdAt: expect.any(String), updatedAt: expect.any(String),
-        tenantAccess: [t.credentials.tenantId], inviter: admin(),
+        id: expect.any(String),
+        organizationId: orgId,
+        email: 'ada@example.com',
+        role: 'admin',
+        invitedBy: t.credentials.userId,
+        token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        invitationCode: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}$/),
+        expiresAt: expect.any(String),
+        acceptedAt: null,
+        status: 'pending',
+        message: 'Welcome',
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+        tenantAccess: [t.credentials.tenantId],
+        inviter: admin(),
       },
     });
     const invitation = body.invitation as Invitation;
@@ -61,9 +80,15 @@ describe('organization invitations', () => {
     expect(list.statusCode).toBe(200);
     expect(list.json()).toEqual({ organization: body.organization, invitations: [{ ...invitation, token: null, invitationCode: null }], total: 1 });
 
-    expect(await outboxOf(invitation.id)).toEqual([{ action: 'start', kind: 'invitation-expiry', topic: null, payload: { invitationId: invitation.id, expiresAt } }]);
+    expect(await outboxOf(invitation.id)).toEqual([
+      { action: 'start', kind: 'invitation-expiry', topic: null, payload: { invitationId: invitation.id, expiresAt } },
+    ]);
     const [event] = await eventsAbout(invitation.id);
-    expect(event).toEqual({ type: 'organization.invitation.created', data: { invitation: { ...invitation, token: null, invitationCode: null } }, actor: { type: 'user', id: t.credentials.userId } });
+    expect(event).toEqual({
+      type: 'organization.invitation.created',
+      data: { invitation: { ...invitation, token: null, invitationCode: null } },
+      actor: { type: 'user', id: t.credentials.userId },
+    });
     expect(await secretsLeak(invitation)).toBe(false);
   });
 
@@ -97,8 +122,16 @@ describe('organization invitations', () => {
     expect(res.json()).toEqual({
       organization: expect.objectContaining({ id: orgId }),
       member: {
-        id: expect.any(String), organizationId: orgId, userId: grace.user.id, role: 'admin', invitedAt: null, joinedAt: expect.any(String), active: true,
-        user: { id: grace.user.id, displayName: grace.user.displayName, emails: ['grace@example.com'] }, createdAt: expect.any(String), updatedAt: expect.any(String),
+        id: expect.any(String),
+        organizationId: orgId,
+        userId: grace.user.id,
+        role: 'admin',
+        invitedAt: null,
+        joinedAt: expect.any(String),
+        active: true,
+        user: { id: grace.user.id, displayName: grace.user.displayName, emails: ['grace@example.com'] },
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
       },
     });
     const viewer = await userPrincipal(t, { email: 'grace@example.com', userName: 'grace-2', scopes: ['organizations:read'] });
@@ -140,7 +173,10 @@ describe('organization invitations', () => {
     const typed = invitation.invitationCode!.replace('-', ' ').toLowerCase();
     const res = await call(lin.token, 'POST', '/organizations/join', { invitationCode: typed });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ organization: expect.objectContaining({ id: orgId }), user: { id: lin.user.id, displayName: lin.user.displayName, emails: ['lin@example.com'] } });
+    expect(res.json()).toEqual({
+      organization: expect.objectContaining({ id: orgId }),
+      user: { id: lin.user.id, displayName: lin.user.displayName, emails: ['lin@example.com'] },
+    });
     const used = await call(lin.token, 'POST', '/organizations/join', { invitationCode: invitation.invitationCode });
     expect(used.statusCode).toBe(409);
     expect(used.json().code).toBe('organization_invitation.accepted');
@@ -152,14 +188,23 @@ describe('organization invitations', () => {
     const invitation = await invite('rev@example.com');
     const res = await call(pat, 'DELETE', inv(`/${invitation.id}`));
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ organization: expect.objectContaining({ id: orgId }), invitation: { ...invitation, token: null, invitationCode: null, status: 'revoked', updatedAt: expect.any(String) } });
+    expect(res.json()).toEqual({
+      organization: expect.objectContaining({ id: orgId }),
+      invitation: { ...invitation, token: null, invitationCode: null, status: 'revoked', updatedAt: expect.any(String) },
+    });
     const user = await userPrincipal(t, { email: 'rev@example.com' });
-    for (const [url, payload] of [['/organizations/invitations/accept', { token: invitation.token }], ['/organizations/join', { invitationCode: invitation.invitationCode }]] as const) {
+    for (const [url, payload] of [
+      ['/organizations/invitations/accept', { token: invitation.token }],
+      ['/organizations/join', { invitationCode: invitation.invitationCode }],
+    ] as const) {
       const accepted = await call(user.token, 'POST', url, payload);
       expect(accepted.statusCode).toBe(409);
       expect(accepted.json().code).toBe('organization_invitation.revoked');
     }
-    for (const [method, url] of [['DELETE', inv(`/${invitation.id}`)], ['POST', inv(`/${invitation.id}/resend`)]] as const) {
+    for (const [method, url] of [
+      ['DELETE', inv(`/${invitation.id}`)],
+      ['POST', inv(`/${invitation.id}/resend`)],
+    ] as const) {
       const again = await call(pat, method, url);
       expect(again.statusCode).toBe(409);
       expect(again.json().code).toBe('organization_invitation.revoked');
@@ -179,8 +224,7 @@ describe('organization invitations', () => {
     const resent = await call(pat, 'POST', inv(`/${invitation.id}/resend`));
     expect(resent.statusCode).toBe(409);
     expect(resent.json().code).toBe('organization_invitation.expired');
-    expect((await call(pat, 'POST', inv()
-      , { email: 'late@example.com' })).statusCode).toBe(201); // a new invitation replaces the expired one
+    expect((await call(pat, 'POST', inv(), { email: 'late@example.com' })).statusCode).toBe(201); // a new invitation replaces the expired one
   });
 
   it('resends with a new token, code and expiry; the previous token stops working', async () => {
@@ -191,7 +235,12 @@ describe('organization invitations', () => {
     const resent = res.json().invitation as Invitation;
     expect(resent).toEqual({ ...invitation, token: expect.any(String), invitationCode: expect.any(String), expiresAt, updatedAt: expect.any(String) });
     expect(resent.token).not.toBe(invitation.token);
-    expect((await outboxOf(invitation.id)).at(-1)).toEqual({ action: 'signal', kind: null, topic: 'invitation', payload: { expiresAt: Date.parse(expiresAt) } });
+    expect((await outboxOf(invitation.id)).at(-1)).toEqual({
+      action: 'signal',
+      kind: null,
+      topic: 'invitation',
+      payload: { expiresAt: Date.parse(expiresAt) },
+    });
     const defaulted = (await call(pat, 'POST', inv(`/${invitation.id}/resend`))).json().invitation;
     expect(Date.parse(defaulted.expiresAt) - Date.now()).toBeGreaterThan(7 * 86_400_000 - 60_000);
     const user = await userPrincipal(t, { email: 're@example.com' });
@@ -201,7 +250,10 @@ describe('organization invitations', () => {
     }
     expect((await call(user.token, 'POST', '/organizations/invitations/accept', { token: defaulted.token })).statusCode).toBe(200);
     expect((await eventsAbout(invitation.id)).map((e) => e.type)).toEqual([
-      'organization.invitation.created', 'organization.invitation.resent', 'organization.invitation.resent', 'organization.invitation.accepted',
+      'organization.invitation.created',
+      'organization.invitation.resent',
+      'organization.invitation.resent',
+      'organization.invitation.accepted',
     ]);
     expect(await secretsLeak(resent)).toBe(false);
     const past = await call(pat, 'POST', inv(`/${invitation.id}/resend`), { expiresAt: new Date(Date.now() - 1000).toISOString() });
@@ -217,7 +269,13 @@ describe('send organization invite', () => {
     expect(body).toEqual({
       organization: expect.objectContaining({ id: orgId }),
       user: { id: expect.any(String), displayName: null, emails: ['new.operator@example.com'] },
-      invitation: expect.objectContaining({ email: 'new.operator@example.com', role: 'member', status: 'pending', token: expect.any(String), invitationCode: expect.any(String) }),
+      invitation: expect.objectContaining({
+        email: 'new.operator@example.com',
+        role: 'member',
+        status: 'pending',
+        token: expect.any(String),
+        invitationCode: expect.any(String),
+      }),
     });
     const userId = body.user.id as string;
     const pending = (await call(pat, 'GET', `/organizations/${orgId}/members?limit=200`)).json().members.find((m: { userId: string }) => m.userId === userId);
@@ -232,7 +290,9 @@ describe('send organization invite', () => {
 
     // The invitee's own token (as a sign-in would give them).
     const { token } = await userPrincipal(t, { email: 'other.address@example.com' });
-    await t.pool.query(sql.unsafe`UPDATE personal_access_tokens SET user_id = ${userId}, scopes = '{tenants:read}' WHERE user_id = (SELECT id FROM users WHERE user_name = 'other.address@example.com')`);
+    await t.pool.query(
+      sql.unsafe`UPDATE personal_access_tokens SET user_id = ${userId}, scopes = '{tenants:read}' WHERE user_id = (SELECT id FROM users WHERE user_name = 'other.address@example.com')`,
+    );
     const unverified = await call(token, 'POST', '/organizations/invitations/accept', { token: body.invitation.token });
     expect(unverified.statusCode).toBe(403);
     expect(unverified.json().code).toBe('organization_invitation.email_mismatch');
@@ -250,7 +310,11 @@ describe('send organization invite', () => {
   it('reuses an existing operator, honours validFrom, and refuses scopes the caller does not hold', async () => {
     const existing = await userPrincipal(t, { email: 'known@example.com', scopes: ['organizations:write'] });
     const validFrom = new Date(Date.now() + 3_600_000).toISOString();
-    const res = await call(pat, 'POST', `/organizations/${orgId}/invites`, { email: 'known@example.com', validFrom, validUntil: new Date(Date.now() + 7_200_000).toISOString() });
+    const res = await call(pat, 'POST', `/organizations/${orgId}/invites`, {
+      email: 'known@example.com',
+      validFrom,
+      validUntil: new Date(Date.now() + 7_200_000).toISOString(),
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json().user.id).toBe(existing.user.id);
     const early = await call(existing.token, 'POST', '/organizations/invitations/accept', { token: res.json().invitation.token });
@@ -272,7 +336,10 @@ describe('isolation', () => {
     const invitation = await invite('iso@example.com');
     const other = await otherOrganization(t);
     const requests: [Method, string, object?][] = [
-      ['GET', inv()], ['POST', inv(), { email: 'x@example.com' }], ['DELETE', inv(`/${invitation.id}`)], ['POST', inv(`/${invitation.id}/resend`)],
+      ['GET', inv()],
+      ['POST', inv(), { email: 'x@example.com' }],
+      ['DELETE', inv(`/${invitation.id}`)],
+      ['POST', inv(`/${invitation.id}/resend`)],
       ['POST', `/organizations/${orgId}/invites`, { email: 'x@example.com' }],
       ['DELETE', inv(`/${invitation.id}`, other.organizationId)], // their organization, our invitation
     ];

@@ -26,9 +26,19 @@ const tenantIdsListed = async (token: string) => (await get('/v1/tenants', token
 const poll = (fn: () => Promise<unknown>) => expect.poll(fn, { timeout: 2000, interval: 20 });
 
 const keyShape = {
-  id: expect.any(String), organizationId: expect.any(String), name: expect.any(String), prefix: expect.stringMatching(/^adok_/),
-  description: null, expiresAt: null, lastUsedAt: null, revokedAt: null, createdAt: expect.any(String), updatedAt: expect.any(String),
-  allTenants: true, tenants: [], active: true,
+  id: expect.any(String),
+  organizationId: expect.any(String),
+  name: expect.any(String),
+  prefix: expect.stringMatching(/^adok_/),
+  description: null,
+  expiresAt: null,
+  lastUsedAt: null,
+  revokedAt: null,
+  createdAt: expect.any(String),
+  updatedAt: expect.any(String),
+  allTenants: true,
+  tenants: [],
+  active: true,
 };
 
 describe('organization keys', () => {
@@ -54,7 +64,9 @@ describe('organization keys', () => {
     expect((await tenantIdsListed(fullToken)).sort()).toEqual([tenantA, tenantB].sort());
     const created = await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(fullToken), payload: { name: 'made by a key' } });
     expect(created.statusCode).toBe(201);
-    const actor = await t.pool.oneFirst(sql.type(z.object({ a: z.any() }))`SELECT actor AS a FROM events WHERE type = 'tenant.created' ORDER BY sequence DESC LIMIT 1`);
+    const actor = await t.pool.oneFirst(
+      sql.type(z.object({ a: z.any() }))`SELECT actor AS a FROM events WHERE type = 'tenant.created' ORDER BY sequence DESC LIMIT 1`,
+    );
     expect(actor).toEqual({ type: 'organization_key', id: key.id });
     for (const url of [`${keys}${org}/keys`, `${keys}${org}/service-accounts`, '/v1/personal-access-tokens']) {
       expect((await get(url, fullToken)).statusCode, url).toBe(403);
@@ -121,7 +133,14 @@ describe('organization keys', () => {
   });
 
   it('gives a key no scope its creator lacks', async () => {
-    const sa = (await t.app.inject({ method: 'POST', url: `${keys}${org}/service-accounts`, headers: bearer(admin), payload: { name: 'key maker', scopes: ['organization-keys:write', 'tenants:read'] } })).json();
+    const sa = (
+      await t.app.inject({
+        method: 'POST',
+        url: `${keys}${org}/service-accounts`,
+        headers: bearer(admin),
+        payload: { name: 'key maker', scopes: ['organization-keys:write', 'tenants:read'] },
+      })
+    ).json();
     const token = await clientCredentialsToken(t.app, sa.serviceAccount.clientId, sa.clientSecret);
     const { fullToken } = (await createKey({ name: 'weak' }, token)).json();
     expect((await get('/v1/tenants', fullToken)).statusCode).toBe(200);
@@ -167,9 +186,13 @@ describe('organization keys', () => {
   });
 
   it('writes audit entries and events without the secret', async () => {
-    const audit = await t.pool.any(sql.type(z.object({ action: z.string(), changes: z.any() }))`SELECT action, changes FROM audit_logs WHERE resource_type = 'organization_key'`);
+    const audit = await t.pool.any(
+      sql.type(z.object({ action: z.string(), changes: z.any() }))`SELECT action, changes FROM audit_logs WHERE resource_type = 'organization_key'`,
+    );
     expect(new Set(audit.map((a) => a.action))).toEqual(new Set(['organization_key.create', 'organization_key.update_tenants', 'organization_key.revoke']));
-    const events = await t.pool.any(sql.type(z.object({ type: z.string(), data: z.any() }))`SELECT type, data FROM events WHERE type LIKE 'organization_key.%'`);
+    const events = await t.pool.any(
+      sql.type(z.object({ type: z.string(), data: z.any() }))`SELECT type, data FROM events WHERE type LIKE 'organization_key.%'`,
+    );
     expect(new Set(events.map((e) => e.type))).toEqual(new Set(['organization_key.created', 'organization_key.tenants_updated', 'organization_key.revoked']));
     expect(JSON.stringify([audit, events])).not.toMatch(/adok_[0-9A-Za-z]{49}/);
   });

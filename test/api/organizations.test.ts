@@ -20,14 +20,23 @@ const call = (token: string, method: Method, url: string, payload?: object) =>
   t.app.inject({ method, url: `/v1${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
 
 const orgShape = (fields: Record<string, unknown>) => ({
-  id: expect.any(String), description: null, billingEmail: null, logoUri: null, active: true, createdAt: expect.any(String), updatedAt: expect.any(String), ...fields,
+  id: expect.any(String),
+  description: null,
+  billingEmail: null,
+  logoUri: null,
+  active: true,
+  createdAt: expect.any(String),
+  updatedAt: expect.any(String),
+  ...fields,
 });
 const defaultOrg = () => orgShape({ id: t.credentials.organizationId, name: 'Default organization' });
 
 const Event = z.object({ type: z.string(), data: z.any(), actor: z.any(), organizationId: z.string().nullable(), tenantId: z.string().nullable() });
-const eventsAbout = (subjectId: string) => t.pool.any(sql.type(Event)`
+const eventsAbout = (subjectId: string) =>
+  t.pool.any(sql.type(Event)`
   SELECT type, data, actor, organization_id AS "organizationId", tenant_id AS "tenantId" FROM events WHERE subject->>'id' = ${subjectId} ORDER BY sequence`);
-const auditOf = (resourceId: string) => t.pool.anyFirst(sql.type(z.object({ action: z.string() }))`
+const auditOf = (resourceId: string) =>
+  t.pool.anyFirst(sql.type(z.object({ action: z.string() }))`
   SELECT action FROM audit_logs WHERE resource_id = ${resourceId} ORDER BY sequence`);
 
 async function createOrg(name: string, tenantIds = [t.credentials.tenantId], token = pat) {
@@ -51,7 +60,12 @@ describe('organizations', () => {
   });
 
   it('creates an organization over reachable tenants; the creating user is its owner and reaches it on the next request', async () => {
-    const res = await call(pat, 'POST', '/organizations', { name: 'Acme', description: 'Rockets', billingEmail: 'billing@acme.test', tenantIds: [t.credentials.tenantId] });
+    const res = await call(pat, 'POST', '/organizations', {
+      name: 'Acme',
+      description: 'Rockets',
+      billingEmail: 'billing@acme.test',
+      tenantIds: [t.credentials.tenantId],
+    });
     expect(res.statusCode).toBe(201);
     const organization = res.json().organization;
     expect(organization).toEqual(orgShape({ name: 'Acme', description: 'Rockets', billingEmail: 'billing@acme.test' }));
@@ -65,16 +79,29 @@ describe('organizations', () => {
     const members = (await call(pat, 'GET', `/organizations/${organization.id}/members`)).json();
     expect(members).toEqual({
       organization,
-      members: [{
-        id: expect.any(String), organizationId: organization.id, userId: t.credentials.userId, role: 'owner', invitedAt: null, joinedAt: expect.any(String),
-        active: true, user: { id: t.credentials.userId, displayName: 'Administrator', emails: ['admin@localhost'] }, createdAt: expect.any(String), updatedAt: expect.any(String),
-      }],
+      members: [
+        {
+          id: expect.any(String),
+          organizationId: organization.id,
+          userId: t.credentials.userId,
+          role: 'owner',
+          invitedAt: null,
+          joinedAt: expect.any(String),
+          active: true,
+          user: { id: t.credentials.userId, displayName: 'Administrator', emails: ['admin@localhost'] },
+          createdAt: expect.any(String),
+          updatedAt: expect.any(String),
+        },
+      ],
       total: 1,
     });
     const [event] = await eventsAbout(organization.id);
     expect(event).toEqual({
-      type: 'organization.created', data: { organization, tenantIds: [t.credentials.tenantId] }, actor: { type: 'user', id: t.credentials.userId },
-      organizationId: organization.id, tenantId: null,
+      type: 'organization.created',
+      data: { organization, tenantIds: [t.credentials.tenantId] },
+      actor: { type: 'user', id: t.credentials.userId },
+      organizationId: organization.id,
+      tenantId: null,
     });
     expect(await auditOf(organization.id)).toEqual(['organization.create']);
   });
@@ -150,7 +177,10 @@ describe('organization members', () => {
 
     const off = await call(pat, 'PATCH', `${url}/${member.id}`, { active: false });
     expect(off.statusCode).toBe(200);
-    expect(off.json()).toEqual({ organization: expect.objectContaining({ id: organization.id }), member: { ...member, active: false, updatedAt: expect.any(String) } });
+    expect(off.json()).toEqual({
+      organization: expect.objectContaining({ id: organization.id }),
+      member: { ...member, active: false, updatedAt: expect.any(String) },
+    });
     await expect.poll(async () => (await call(token, 'GET', `/organizations/${organization.id}`)).statusCode, { timeout: 2000, interval: 20 }).toBe(404);
 
     expect((await call(pat, 'PATCH', `${url}/${member.id}`, { active: true })).json().member.active).toBe(true);
@@ -171,7 +201,10 @@ describe('organization members', () => {
     const organization = await createOrg('Owned');
     const url = `/organizations/${organization.id}/members`;
     const [owner] = (await call(pat, 'GET', url)).json().members;
-    for (const [method, payload] of [['PATCH', { active: false }], ['DELETE', undefined]] as const) {
+    for (const [method, payload] of [
+      ['PATCH', { active: false }],
+      ['DELETE', undefined],
+    ] as const) {
       const res = await call(pat, method, `${url}/${owner.id}`, payload);
       expect(res.statusCode).toBe(409);
       expect(res.json()).toMatchObject({ code: 'organization_member.last_owner' });
@@ -212,9 +245,14 @@ describe('tenant links and transfer', () => {
 
     const events = await eventsAbout(tenant.id);
     expect(events.map((e) => [e.type, e.organizationId])).toEqual([
-      ['tenant.created', t.credentials.organizationId], ['organization.tenant.linked', organization.id], ['organization.tenant.unlinked', t.credentials.organizationId],
+      ['tenant.created', t.credentials.organizationId],
+      ['organization.tenant.linked', organization.id],
+      ['organization.tenant.unlinked', t.credentials.organizationId],
     ]);
-    expect(events[2]!.data).toEqual({ organizationId: t.credentials.organizationId, tenant: expect.objectContaining({ id: tenant.id, organizationIds: [organization.id] }) });
+    expect(events[2]!.data).toEqual({
+      organizationId: t.credentials.organizationId,
+      tenant: expect.objectContaining({ id: tenant.id, organizationIds: [organization.id] }),
+    });
   });
 
   it('transfers a tenant to another organization of the caller after confirming its name', async () => {
@@ -238,7 +276,12 @@ describe('tenant links and transfer', () => {
     // The service account of the default organization no longer reaches the tenant.
     expect((await call(saToken, 'GET', `/tenants/${tenant.id}`)).statusCode).toBe(404);
     const event = (await eventsAbout(tenant.id)).at(-1);
-    expect(event).toMatchObject({ type: 'tenant.transferred', organizationId: target.id, tenantId: tenant.id, data: { tenant: moved.json().tenant, fromOrganizationIds: [t.credentials.organizationId], toOrganizationId: target.id } });
+    expect(event).toMatchObject({
+      type: 'tenant.transferred',
+      organizationId: target.id,
+      tenantId: tenant.id,
+      data: { tenant: moved.json().tenant, fromOrganizationIds: [t.credentials.organizationId], toOrganizationId: target.id },
+    });
     expect(await auditOf(tenant.id)).toEqual(['tenant.create', 'tenant.transfer']);
   });
 });
@@ -251,9 +294,14 @@ describe('isolation', () => {
     const [member] = (await call(pat, 'GET', `/organizations/${organization.id}/members`)).json().members;
     const o = `/organizations/${organization.id}`;
     const requests: [Method, string, object?][] = [
-      ['GET', o], ['PATCH', o, { name: 'mine' }], ['DELETE', o],
-      ['GET', `${o}/members`], ['PATCH', `${o}/members/${member.id}`, { active: false }], ['DELETE', `${o}/members/${member.id}`],
-      ['POST', `${o}/tenants`, { tenantId: t.credentials.tenantId }], ['DELETE', `${o}/tenants/${t.credentials.tenantId}`],
+      ['GET', o],
+      ['PATCH', o, { name: 'mine' }],
+      ['DELETE', o],
+      ['GET', `${o}/members`],
+      ['PATCH', `${o}/members/${member.id}`, { active: false }],
+      ['DELETE', `${o}/members/${member.id}`],
+      ['POST', `${o}/tenants`, { tenantId: t.credentials.tenantId }],
+      ['DELETE', `${o}/tenants/${t.credentials.tenantId}`],
       ['POST', `/tenants/${tenant.id}/transfer`, { targetOrganizationId: other.organizationId, confirmationName: 'Private tenant' }],
     ];
     for (const [method, url, payload] of requests) {
@@ -264,11 +312,14 @@ describe('isolation', () => {
     const link = await call(other.token, 'POST', `/organizations/${other.organizationId}/tenants`, { tenantId: tenant.id });
     expect(link.statusCode).toBe(404);
     expect(link.json().code).toBe('tenant.not_found');
-    expect((await call(other.token, 'GET', '/organizations')).json()).toEqual({ organizations: [expect.objectContaining({ id: other.organizationId })], total: 1 });
+    expect((await call(other.token, 'GET', '/organizations')).json()).toEqual({
+      organizations: [expect.objectContaining({ id: other.organizationId })],
+      total: 1,
+    });
     expect((await call(pat, 'GET', o)).json().organization).toEqual(organization);
   });
 
-  it('a tenant seat gives no say over the tenant\'s organizations: no link, no new organization over it, no transfer', async () => {
+  it("a tenant seat gives no say over the tenant's organizations: no link, no new organization over it, no transfer", async () => {
     const tenant = await createTenant('Seated');
     const other = await otherOrganization(t);
     const guest = await userPrincipal(t, { organizationId: other.organizationId, role: 'owner' });
@@ -282,7 +333,10 @@ describe('isolation', () => {
     const created = await call(guest.token, 'POST', '/organizations', { name: 'Grab', tenantIds: [tenant.id] });
     expect(created.statusCode).toBe(400);
     expect(created.json().details[0].path).toBe('body.tenantIds.0');
-    const transfer = await call(guest.token, 'POST', `/tenants/${tenant.id}/transfer`, { targetOrganizationId: other.organizationId, confirmationName: 'Seated' });
+    const transfer = await call(guest.token, 'POST', `/tenants/${tenant.id}/transfer`, {
+      targetOrganizationId: other.organizationId,
+      confirmationName: 'Seated',
+    });
     expect(transfer.statusCode).toBe(404);
     expect((await call(pat, 'GET', `/tenants/${tenant.id}`)).json().tenant.organizationIds).toEqual([t.credentials.organizationId]);
   });

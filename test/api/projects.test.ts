@@ -16,10 +16,20 @@ afterAll(() => t.close());
 
 const ts = expect.any(String);
 const save = (payload: object, headers = bearer(token), url = base) => t.app.inject({ method: 'POST', url, headers, payload });
-const environmentShape = (name: string, isLive: boolean, weight: number | null) => ({ id: expect.any(String), name, description: null, createdAt: ts, updatedAt: ts, weight, isLive });
-const eventsOf = (subjectIds: string[]) => t.pool.any(sql.type(z.object({ type: z.string(), data: z.any(), environmentId: z.string().nullable() }))`
+const environmentShape = (name: string, isLive: boolean, weight: number | null) => ({
+  id: expect.any(String),
+  name,
+  description: null,
+  createdAt: ts,
+  updatedAt: ts,
+  weight,
+  isLive,
+});
+const eventsOf = (subjectIds: string[]) =>
+  t.pool.any(sql.type(z.object({ type: z.string(), data: z.any(), environmentId: z.string().nullable() }))`
   SELECT type, data, environment_id AS "environmentId" FROM events WHERE subject->>'id' = ANY(${sql.array(subjectIds, 'text')}) ORDER BY sequence`);
-const auditOf = (resourceId: string) => t.pool.anyFirst(sql.type(z.object({ action: z.string() }))`
+const auditOf = (resourceId: string) =>
+  t.pool.anyFirst(sql.type(z.object({ action: z.string() }))`
   SELECT action FROM audit_logs WHERE resource_id = ${resourceId} ORDER BY sequence`);
 
 describe('projects', () => {
@@ -30,8 +40,15 @@ describe('projects', () => {
     expect(tenant).toMatchObject({ id: t.credentials.tenantId, name: 'Default' });
     expect(total).toBeGreaterThanOrEqual(1);
     expect(projects[0]).toEqual({
-      id: t.credentials.projectId, name: 'Console', type: 'web', link: null, description: 'Operators of this service', logoUri: null,
-      createdAt: ts, updatedAt: ts, defaultEnvironmentId: t.credentials.environmentId,
+      id: t.credentials.projectId,
+      name: 'Console',
+      type: 'web',
+      link: null,
+      description: 'Operators of this service',
+      logoUri: null,
+      createdAt: ts,
+      updatedAt: ts,
+      defaultEnvironmentId: t.credentials.environmentId,
     });
   });
 
@@ -41,12 +58,24 @@ describe('projects', () => {
     const { project, environments } = res.json();
     expect(environments).toEqual([environmentShape('development', false, 0), environmentShape('production', true, 1)]);
     expect(project).toEqual({
-      id: expect.any(String), name: 'Storefront', type: 'mcp', link: 'https://shop.example.com', description: 'Shop', logoUri: null,
-      createdAt: ts, updatedAt: ts, defaultEnvironmentId: environments[0].id, environments,
+      id: expect.any(String),
+      name: 'Storefront',
+      type: 'mcp',
+      link: 'https://shop.example.com',
+      description: 'Shop',
+      logoUri: null,
+      createdAt: ts,
+      updatedAt: ts,
+      defaultEnvironmentId: environments[0].id,
+      environments,
     });
     expect((await t.app.inject({ method: 'GET', url: `${base}/${project.id}`, headers: bearer(token) })).json()).toEqual({ project });
     const events = await eventsOf([project.id, ...environments.map((e: { id: string }) => e.id)]);
-    expect(events.map((e) => [e.type, e.environmentId])).toEqual([['project.created', null], ['environment.created', environments[0].id], ['environment.created', environments[1].id]]);
+    expect(events.map((e) => [e.type, e.environmentId])).toEqual([
+      ['project.created', null],
+      ['environment.created', environments[0].id],
+      ['environment.created', environments[1].id],
+    ]);
     expect(events[0]!.data).toEqual({ project });
     expect(events[1]!.data.environment).toMatchObject({ id: environments[0].id, projectId: project.id, name: 'development', isDefault: true });
     expect(await auditOf(project.id)).toEqual(['project.create']);
@@ -87,7 +116,8 @@ describe('projects', () => {
     const res = await save({ id, name: 'x' });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ code: 'project.not_found', error: `No project with id ${id}.` });
-    for (const method of ['GET', 'DELETE'] as const) expect((await t.app.inject({ method, url: `${base}/${id}`, headers: bearer(token) })).statusCode).toBe(404);
+    for (const method of ['GET', 'DELETE'] as const)
+      expect((await t.app.inject({ method, url: `${base}/${id}`, headers: bearer(token) })).statusCode).toBe(404);
   });
 
   it('sets the default environment, refusing an environment of another project', async () => {
@@ -99,14 +129,20 @@ describe('projects', () => {
     const listed = (await t.app.inject({ method: 'GET', url: `${base}/${project.id}/environments`, headers: bearer(token) })).json();
     expect(listed.environments.map((e: { isDefault: boolean }) => e.isDefault)).toEqual([false, true]);
     const events = await eventsOf([project.id]);
-    expect(events.at(-1)).toMatchObject({ type: 'project.default_environment_set', data: { environmentId: environments[1].id, previousEnvironmentId: environments[0].id } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'project.default_environment_set',
+      data: { environmentId: environments[1].id, previousEnvironmentId: environments[0].id },
+    });
     const again = await t.app.inject({ method: 'PUT', url, headers: bearer(token), payload: { environmentId: environments[1].id } });
     expect(again.statusCode).toBe(200);
     expect(await eventsOf([project.id])).toHaveLength(events.length); // unchanged: nothing recorded
 
     const foreign = await t.app.inject({ method: 'PUT', url, headers: bearer(token), payload: { environmentId: t.credentials.environmentId } });
     expect(foreign.statusCode).toBe(400);
-    expect(foreign.json()).toMatchObject({ code: 'project.unknown_environment', details: [{ path: 'body.environmentId', message: 'is not an environment of this project' }] });
+    expect(foreign.json()).toMatchObject({
+      code: 'project.unknown_environment',
+      details: [{ path: 'body.environmentId', message: 'is not an environment of this project' }],
+    });
   });
 
   it('deletes a project with its environments and everything in them, emitting environment.deleted for each and project.deleted', async () => {
@@ -126,7 +162,7 @@ describe('projects', () => {
     expect(events[2]!.data).toEqual({ project });
   });
 
-  it('refuses to delete the project holding the service\'s operators', async () => {
+  it("refuses to delete the project holding the service's operators", async () => {
     const res = await t.app.inject({ method: 'DELETE', url: `${base}/${t.credentials.projectId}`, headers: bearer(token) });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ code: 'project.protected' });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spMetadataXml } from '../../api/services/sso-metadata.ts';
+import { spMetadataXml } from '../../api/families/projects/environment-settings/sso-metadata.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
@@ -11,8 +11,11 @@ const OKTA = fixture('okta.xml');
 const SAML = 'urn:oasis:names:tc:SAML:2.0';
 const EMAIL = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 const OKTA_METADATA = {
-  idpEntityId: 'http://www.okta.com/exk8a2b3c4d5e6f7g8h9', idpSsoUrl: 'https://acme.okta.com/app/acme_iam_1/exk8a2b3c4d5e6f7g8h9/sso/saml',
-  idpX509Cert: pem('okta'), nameIdFormat: EMAIL, sloUrl: null,
+  idpEntityId: 'http://www.okta.com/exk8a2b3c4d5e6f7g8h9',
+  idpSsoUrl: 'https://acme.okta.com/app/acme_iam_1/exk8a2b3c4d5e6f7g8h9/sso/saml',
+  idpX509Cert: pem('okta'),
+  nameIdFormat: EMAIL,
+  sloUrl: null,
 };
 
 // Two apps: one allowed to reach the local receiver (as in development), one with the default outbound policy.
@@ -36,14 +39,28 @@ const okta = (from: string | RegExp, to: string) => OKTA.replace(from, to);
 describe('resolving SAML IdP metadata XML', () => {
   it.each([
     ['Okta (md: prefix, both bindings, email NameID among several)', OKTA, OKTA_METADATA],
-    ['Azure AD (default namespace, a signature and a WS-Fed role with another key before the IDPSSODescriptor)', fixture('azure-ad.xml'), {
-      idpEntityId: 'https://sts.windows.net/72f988bf-86f1-41af-91ab-2d7cd011db47/', idpSsoUrl: 'https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/saml2',
-      idpX509Cert: pem('azure'), nameIdFormat: null, sloUrl: 'https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/saml2',
-    }],
-    ['Keycloak (EntitiesDescriptor, an encryption key first, wrapped certificate, HTTP-Redirect preferred)', fixture('keycloak.xml'), {
-      idpEntityId: 'https://keycloak.example.com/realms/acme', idpSsoUrl: 'https://keycloak.example.com/realms/acme/protocol/saml/redirect',
-      idpX509Cert: pem('keycloak'), nameIdFormat: `${SAML}:nameid-format:persistent`, sloUrl: 'https://keycloak.example.com/realms/acme/protocol/saml/logout',
-    }],
+    [
+      'Azure AD (default namespace, a signature and a WS-Fed role with another key before the IDPSSODescriptor)',
+      fixture('azure-ad.xml'),
+      {
+        idpEntityId: 'https://sts.windows.net/72f988bf-86f1-41af-91ab-2d7cd011db47/',
+        idpSsoUrl: 'https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/saml2',
+        idpX509Cert: pem('azure'),
+        nameIdFormat: null,
+        sloUrl: 'https://login.microsoftonline.com/72f988bf-86f1-41af-91ab-2d7cd011db47/saml2',
+      },
+    ],
+    [
+      'Keycloak (EntitiesDescriptor, an encryption key first, wrapped certificate, HTTP-Redirect preferred)',
+      fixture('keycloak.xml'),
+      {
+        idpEntityId: 'https://keycloak.example.com/realms/acme',
+        idpSsoUrl: 'https://keycloak.example.com/realms/acme/protocol/saml/redirect',
+        idpX509Cert: pem('keycloak'),
+        nameIdFormat: `${SAML}:nameid-format:persistent`,
+        sloUrl: 'https://keycloak.example.com/realms/acme/protocol/saml/logout',
+      },
+    ],
     ['any prefix (saml2md:)', OKTA.replaceAll('md:', 'saml2md:').replace('xmlns:md=', 'xmlns:saml2md='), OKTA_METADATA],
     ['a KeyDescriptor without use (signing and encryption)', okta('<md:KeyDescriptor use="signing">', '<md:KeyDescriptor>'), OKTA_METADATA],
     ['only the HTTP-POST binding', okta(/<md:SingleSignOnService Binding="[^"]+HTTP-Redirect"[^>]+>/, ''), OKTA_METADATA],
@@ -55,19 +72,44 @@ describe('resolving SAML IdP metadata XML', () => {
 
   it.each([
     ['malformed XML', okta('</md:IDPSSODescriptor>', ''), 'malformed_xml', /^is not well-formed XML: .*mismatch.*\(line 1, column \d+\)$/],
-    ['an undeclared prefix', okta('<md:NameIDFormat>', '<x:NameIDFormat>').replace('</md:NameIDFormat>', '</x:NameIDFormat>'), 'malformed_xml', /undeclared namespace prefix/],
+    [
+      'an undeclared prefix',
+      okta('<md:NameIDFormat>', '<x:NameIDFormat>').replace('</md:NameIDFormat>', '</x:NameIDFormat>'),
+      'malformed_xml',
+      /undeclared namespace prefix/,
+    ],
     ['an unquoted attribute', okta('use="signing"', 'use=signing'), 'malformed_xml', /^is not well-formed XML/],
     ['text that is not XML', 'metadata please', 'malformed_xml', /^is not well-formed XML/],
     ['an HTML page', '<html><body><form>Sign in</form></body></html>', 'not_metadata', /root element is html in namespace \(none\)/],
-    ['the right element in the wrong namespace', okta('urn:oasis:names:tc:SAML:2.0:metadata', 'urn:example:metadata'), 'not_metadata', /in namespace urn:example:metadata/],
+    [
+      'the right element in the wrong namespace',
+      okta('urn:oasis:names:tc:SAML:2.0:metadata', 'urn:example:metadata'),
+      'not_metadata',
+      /in namespace urn:example:metadata/,
+    ],
     ['service provider metadata', spMetadataXml('https://sp.example.com', 'https://sp.example.com/acs'), 'no_idp_descriptor', /has no IDPSSODescriptor/],
-    ['an IdP of SAML 1.1 only', okta('protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol"', 'protocolSupportEnumeration="urn:oasis:names:tc:SAML:1.1:protocol"'), 'no_idp_descriptor', /supporting SAML 2.0/],
+    [
+      'an IdP of SAML 1.1 only',
+      okta('protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol"', 'protocolSupportEnumeration="urn:oasis:names:tc:SAML:1.1:protocol"'),
+      'no_idp_descriptor',
+      /supporting SAML 2.0/,
+    ],
     ['no entityID', okta(/ entityID="[^"]+"/, ''), 'no_entity_id', /no entityID/],
     ['only an encryption key', okta('use="signing"', 'use="encryption"'), 'no_signing_certificate', /has no signing certificate/],
     ['no KeyDescriptor', okta(/<md:KeyDescriptor[\s\S]*<\/md:KeyDescriptor>/, ''), 'no_signing_certificate', /could not be verified/],
-    ['a certificate that is not one', okta(/<ds:X509Certificate>[^<]+/, '<ds:X509Certificate>TUlJQm9ndXM='), 'invalid_certificate', /not a valid X.509 certificate/],
+    [
+      'a certificate that is not one',
+      okta(/<ds:X509Certificate>[^<]+/, '<ds:X509Certificate>TUlJQm9ndXM='),
+      'invalid_certificate',
+      /not a valid X.509 certificate/,
+    ],
     ['only a SOAP SingleSignOnService', okta(/HTTP-(POST|Redirect)/g, 'SOAP'), 'no_sso_service', /HTTP-Redirect or HTTP-POST/],
-    ['a SingleSignOnService that is not a web URL', okta(/Location="https:\/\/acme[^"]+"/g, 'Location="javascript:alert(1)"'), 'no_sso_service', /not an http\(s\) URL/],
+    [
+      'a SingleSignOnService that is not a web URL',
+      okta(/Location="https:\/\/acme[^"]+"/g, 'Location="javascript:alert(1)"'),
+      'no_sso_service',
+      /not an http\(s\) URL/,
+    ],
   ])('refuses %s with the reason', async (_name, metadataXml, reason, message) => {
     const res = await resolve({ metadataXml });
     expect(res.statusCode).toBe(400);
@@ -94,7 +136,12 @@ describe('resolving SAML IdP metadata from a URL', () => {
     return `${receiver.url}${path}`;
   };
   const refusal = async (payload: object, reason: string, message: RegExp, app = t) => {
-    const res = await resolve(payload, app, app === t ? bearer(token) : bearer(await app.token()), app === t ? url : `/v1/tenants/${app.credentials.tenantId}/environments/${app.credentials.environmentId}/saml/resolve-metadata`);
+    const res = await resolve(
+      payload,
+      app,
+      app === t ? bearer(token) : bearer(await app.token()),
+      app === t ? url : `/v1/tenants/${app.credentials.tenantId}/environments/${app.credentials.environmentId}/saml/resolve-metadata`,
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: `saml_metadata.${reason}`, details: [{ path: 'body.metadataUrl', message: expect.stringMatching(message) }] });
   };
@@ -102,7 +149,11 @@ describe('resolving SAML IdP metadata from a URL', () => {
   it('fetches the document, following a redirect', async () => {
     const metadataUrl = serve('/okta', { status: 200, headers: { 'content-type': 'application/samlmetadata+xml' }, body: OKTA });
     expect((await resolve({ metadataUrl })).json()).toEqual({ metadata: OKTA_METADATA });
-    expect(receiver.received.at(-1)).toMatchObject({ method: 'GET', path: '/okta', headers: { accept: expect.stringContaining('application/samlmetadata+xml') } });
+    expect(receiver.received.at(-1)).toMatchObject({
+      method: 'GET',
+      path: '/okta',
+      headers: { accept: expect.stringContaining('application/samlmetadata+xml') },
+    });
     const moved = serve('/moved', { status: 302, headers: { location: '/okta-2' } });
     serve('/okta-2', { status: 200, body: OKTA });
     expect((await resolve({ metadataUrl: moved })).json()).toEqual({ metadata: OKTA_METADATA });
@@ -110,8 +161,24 @@ describe('resolving SAML IdP metadata from a URL', () => {
 
   it('refuses what the URL answers when it is not metadata', async () => {
     await refusal({ metadataUrl: serve('/missing', 404) }, 'fetch_failed', /^could not be fetched: answered HTTP 404$/);
-    await refusal({ metadataUrl: serve('/login', { status: 200, headers: { 'content-type': 'text/html' }, body: '<html><body>Sign in</body></html>' }) }, 'not_metadata', /^returned a document that is not SAML 2.0 metadata/);
-    await refusal({ metadataUrl: serve('/loop', { status: 302, headers: { location: '/loop' } }, { status: 302, headers: { location: '/loop' } }, { status: 302, headers: { location: '/loop' } }, { status: 302, headers: { location: '/loop' } }) }, 'fetch_failed', /more than 3 redirects/);
+    await refusal(
+      { metadataUrl: serve('/login', { status: 200, headers: { 'content-type': 'text/html' }, body: '<html><body>Sign in</body></html>' }) },
+      'not_metadata',
+      /^returned a document that is not SAML 2.0 metadata/,
+    );
+    await refusal(
+      {
+        metadataUrl: serve(
+          '/loop',
+          { status: 302, headers: { location: '/loop' } },
+          { status: 302, headers: { location: '/loop' } },
+          { status: 302, headers: { location: '/loop' } },
+          { status: 302, headers: { location: '/loop' } },
+        ),
+      },
+      'fetch_failed',
+      /more than 3 redirects/,
+    );
     const closed = `http://127.0.0.1:9/metadata`;
     await refusal({ metadataUrl: closed }, 'fetch_failed', /connection refused/);
   });
@@ -134,7 +201,12 @@ describe('resolving SAML IdP metadata from a URL', () => {
 
   it('refuses private and loopback URLs with the default outbound policy, without a request', async () => {
     const before = receiver.received.length;
-    await refusal({ metadataUrl: serve('/private', { status: 200, body: OKTA }) }, 'url_refused', /loopback address; outbound calls to private networks are refused/, strict);
+    await refusal(
+      { metadataUrl: serve('/private', { status: 200, body: OKTA }) },
+      'url_refused',
+      /loopback address; outbound calls to private networks are refused/,
+      strict,
+    );
     await refusal({ metadataUrl: 'http://169.254.169.254/latest/meta-data' }, 'url_refused', /cloud metadata/, strict);
     await refusal({ metadataUrl: 'http://10.1.2.3/metadata' }, 'url_refused', /private address/, strict);
     expect(receiver.received.length).toBe(before);

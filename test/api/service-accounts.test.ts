@@ -14,12 +14,25 @@ afterAll(() => t.close());
 
 describe('service accounts', () => {
   it('creates one with a secret shown once, then lists, updates, rotates and deletes it', async () => {
-    const created = await t.app.inject({ method: 'POST', url: base, headers: bearer(admin), payload: { name: 'deployer', description: 'CI', scopes: ['tenants:write'] } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: base,
+      headers: bearer(admin),
+      payload: { name: 'deployer', description: 'CI', scopes: ['tenants:write'] },
+    });
     expect(created.statusCode).toBe(201);
     const { serviceAccount, clientSecret } = created.json();
     expect(serviceAccount).toEqual({
-      id: expect.any(String), organizationId: t.credentials.organizationId, clientId: expect.stringMatching(/^sa_/), name: 'deployer', description: 'CI',
-      lastUsedAt: null, scopes: ['tenants:write'], active: true, createdAt: expect.any(String), updatedAt: expect.any(String),
+      id: expect.any(String),
+      organizationId: t.credentials.organizationId,
+      clientId: expect.stringMatching(/^sa_/),
+      name: 'deployer',
+      description: 'CI',
+      lastUsedAt: null,
+      scopes: ['tenants:write'],
+      active: true,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
     });
     expect(clientSecret).toMatch(/^adsa_/);
     const list = await t.app.inject({ method: 'GET', url: base, headers: bearer(admin) });
@@ -47,8 +60,15 @@ describe('service accounts', () => {
 
   it('404s the service accounts of another organization', async () => {
     const other = await otherOrganization(t);
-    expect((await t.app.inject({ method: 'GET', url: `/v1/organizations/${other.organizationId}/service-accounts`, headers: bearer(admin) })).statusCode).toBe(404);
-    const res = await t.app.inject({ method: 'PATCH', url: `/v1/organizations/${t.credentials.organizationId}/service-accounts/${other.serviceAccount.id}`, headers: bearer(admin), payload: { active: false } });
+    expect((await t.app.inject({ method: 'GET', url: `/v1/organizations/${other.organizationId}/service-accounts`, headers: bearer(admin) })).statusCode).toBe(
+      404,
+    );
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/organizations/${t.credentials.organizationId}/service-accounts/${other.serviceAccount.id}`,
+      headers: bearer(admin),
+      payload: { active: false },
+    });
     expect(res.statusCode).toBe(404);
   });
 });

@@ -30,7 +30,11 @@ const add = async (domain = uniqueDomain(), tenantUrl = base(), auth = token) =>
   return res.json().domain as { id: string; tenantId: string; domain: string; validationSubDomain: string; validationToken: string; verified: boolean };
 };
 const eventsOf = (id: string) =>
-  t.pool.any(sql.type(z.object({ type: z.string(), actor: z.any(), data: z.any() }))`SELECT type, actor, data FROM events WHERE subject->>'id' = ${id} ORDER BY sequence`);
+  t.pool.any(
+    sql.type(
+      z.object({ type: z.string(), actor: z.any(), data: z.any() }),
+    )`SELECT type, actor, data FROM events WHERE subject->>'id' = ${id} ORDER BY sequence`,
+  );
 const newTenant = async (auth = token) => (await inject('POST', '/v1/tenants', { name: `t-${randomUUID()}` }, auth)).json().tenant.id as string;
 
 describe('tenant domains', () => {
@@ -39,18 +43,29 @@ describe('tenant domains', () => {
     expect(res.statusCode).toBe(201);
     const { domain } = res.json();
     expect(domain).toEqual({
-      id: expect.any(String), tenantId: t.credentials.tenantId, domain: 'login.acme-shapes.example.com', validationMethod: 'dns_txt', verified: false,
-      validationSubDomain: '_iam-challenge.login.acme-shapes.example.com', validationToken: expect.stringMatching(/^iam-domain-verification=[\w-]{32}$/),
-      createdAt: expect.any(String), validatedAt: null, updatedAt: expect.any(String),
+      id: expect.any(String),
+      tenantId: t.credentials.tenantId,
+      domain: 'login.acme-shapes.example.com',
+      validationMethod: 'dns_txt',
+      verified: false,
+      validationSubDomain: '_iam-challenge.login.acme-shapes.example.com',
+      validationToken: expect.stringMatching(/^iam-domain-verification=[\w-]{32}$/),
+      createdAt: expect.any(String),
+      validatedAt: null,
+      updatedAt: expect.any(String),
     });
     expect((await add()).validationToken).not.toBe(domain.validationToken);
 
     const outbox = await t.pool.any(sql.type(z.object({ kind: z.string(), processId: z.string(), tenantId: z.string(), payload: z.any() }))`
       SELECT kind, process_id AS "processId", tenant_id AS "tenantId", payload FROM process_outbox WHERE process_id = ${`domain-verification:${domain.id}`}`);
-    expect(outbox).toEqual([{
-      kind: 'domain-verification', processId: `domain-verification:${domain.id}`, tenantId: t.credentials.tenantId,
-      payload: { domainId: domain.id, intervalsMs: [60_000, 300_000, 900_000, 3_600_000, 21_600_000], giveUpAfterMs: 7 * 86_400_000 },
-    }]);
+    expect(outbox).toEqual([
+      {
+        kind: 'domain-verification',
+        processId: `domain-verification:${domain.id}`,
+        tenantId: t.credentials.tenantId,
+        payload: { domainId: domain.id, intervalsMs: [60_000, 300_000, 900_000, 3_600_000, 21_600_000], giveUpAfterMs: 7 * 86_400_000 },
+      },
+    ]);
 
     const list = (await inject('GET', `${base()}?limit=1`)).json();
     expect(list.total).toBeGreaterThanOrEqual(2);
@@ -98,7 +113,11 @@ describe('tenant domains', () => {
     const other = await otherOrganization(t);
     const theirTenant = await newTenant(other.token);
     const theirs = await add(uniqueDomain(), domainsOf(theirTenant), other.token);
-    for (const [method, url] of [['GET', domainsOf(theirTenant)], ['POST', `${domainsOf(theirTenant)}/${theirs.id}/verify`], ['DELETE', `${domainsOf(theirTenant)}/${theirs.id}`]] as const) {
+    for (const [method, url] of [
+      ['GET', domainsOf(theirTenant)],
+      ['POST', `${domainsOf(theirTenant)}/${theirs.id}/verify`],
+      ['DELETE', `${domainsOf(theirTenant)}/${theirs.id}`],
+    ] as const) {
       expect((await inject(method, url)).statusCode, `${method} ${url}`).toBe(404);
     }
     expect((await inject('POST', `${base()}/${theirs.id}/verify`)).statusCode).toBe(404); // not in our tenant either
@@ -112,15 +131,24 @@ describe('tenant domains', () => {
 
     expect(await verify()).toEqual({ success: false, message: `No TXT record found at ${domain.validationSubDomain}.`, domain });
     dns.setTxt(domain.validationSubDomain, 'v=spf1 -all');
-    expect(await verify()).toMatchObject({ success: false, message: expect.stringMatching(/does not match the validation token/), domain: { verified: false } });
+    expect(await verify()).toMatchObject({
+      success: false,
+      message: expect.stringMatching(/does not match the validation token/),
+      domain: { verified: false },
+    });
     dns.setTxt(domain.validationSubDomain, 'v=spf1 -all', domain.validationToken);
     const verified = await verify();
     expect(verified).toEqual({
-      success: true, message: expect.stringMatching(/TXT record found/),
+      success: true,
+      message: expect.stringMatching(/TXT record found/),
       domain: { ...domain, verified: true, validatedAt: expect.any(String), updatedAt: expect.any(String) },
     });
     expect(dns.queries).toContain(domain.validationSubDomain);
-    expect(await verify()).toMatchObject({ success: true, message: expect.stringMatching(/is verified/), domain: { validatedAt: verified.domain.validatedAt } });
+    expect(await verify()).toMatchObject({
+      success: true,
+      message: expect.stringMatching(/is verified/),
+      domain: { validatedAt: verified.domain.validatedAt },
+    });
 
     const events = await eventsOf(domain.id);
     expect(events.map((e) => e.type)).toEqual(['tenant.domain.created', 'tenant.domain.verified']);

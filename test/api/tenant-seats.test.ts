@@ -20,7 +20,8 @@ afterAll(() => t.close());
 const get = (url: string, token: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
 const invite = (tenantId: string, payload: Record<string, unknown>, token = admin) =>
   t.app.inject({ method: 'POST', url: `/v1/tenants/${tenantId}/invites`, headers: bearer(token), payload });
-const join = (invitationCode: string, token: string) => t.app.inject({ method: 'POST', url: '/v1/tenants/join', headers: bearer(token), payload: { invitationCode } });
+const join = (invitationCode: string, token: string) =>
+  t.app.inject({ method: 'POST', url: '/v1/tenants/join', headers: bearer(token), payload: { invitationCode } });
 const patchSeat = (seatId: string, payload: Record<string, unknown>, tenantId = tenantA) =>
   t.app.inject({ method: 'PATCH', url: `/v1/tenants/${tenantId}/seats/${seatId}`, headers: bearer(admin), payload });
 const seatOf = async (email: string, tenantId = tenantA) =>
@@ -49,9 +50,20 @@ describe('tenant invites and join', () => {
     expect(invitationCode).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const pending = await seatOf('guest.one@example.com');
     expect(pending).toEqual({
-      id: expect.any(String), accountId: null, email: 'guest.one@example.com', status: 'pending', validFrom: null, validUntil: null,
-      activeFrom: null, createdAt: expect.any(String), updatedAt: expect.any(String), active: true,
-      scopes: [{ scopeId: null, kind: 'scope', id: 'tenants:read', crud: null }, { scopeId: null, kind: 'scope', id: 'events:read', crud: null }],
+      id: expect.any(String),
+      accountId: null,
+      email: 'guest.one@example.com',
+      status: 'pending',
+      validFrom: null,
+      validUntil: null,
+      activeFrom: null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      active: true,
+      scopes: [
+        { scopeId: null, kind: 'scope', id: 'tenants:read', crud: null },
+        { scopeId: null, kind: 'scope', id: 'events:read', crud: null },
+      ],
     });
 
     const joined = await join(invitationCode, guest.token);
@@ -101,7 +113,10 @@ describe('tenant invites and join', () => {
     expect(await reach(guest.token)).toBe(200);
     const ended = await patchSeat(guest.seat.id, { validUntil: new Date(Date.now() - 60_000).toISOString() });
     expect(ended.statusCode).toBe(200);
-    expect(ended.json()).toEqual({ tenant: expect.objectContaining({ id: tenantA }), seat: { ...guest.seat, status: 'expired', validUntil: expect.any(String), updatedAt: expect.any(String) } });
+    expect(ended.json()).toEqual({
+      tenant: expect.objectContaining({ id: tenantA }),
+      seat: { ...guest.seat, status: 'expired', validUntil: expect.any(String), updatedAt: expect.any(String) },
+    });
     await poll(() => reach(guest.token)).toBe(404);
 
     expect((await patchSeat(guest.seat.id, { validUntil: null })).json().seat.status).toBe('active');
@@ -144,7 +159,14 @@ describe('tenant invites and join', () => {
       expect(res.json().details?.[0]?.path, JSON.stringify(payload)).toBe(path);
     }
     const org = t.credentials.organizationId;
-    const sa = (await t.app.inject({ method: 'POST', url: `/v1/organizations/${org}/service-accounts`, headers: bearer(admin), payload: { name: 'inviter', scopes: ['tenants:write'] } })).json();
+    const sa = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/v1/organizations/${org}/service-accounts`,
+        headers: bearer(admin),
+        payload: { name: 'inviter', scopes: ['tenants:write'] },
+      })
+    ).json();
     const weak = await clientCredentialsToken(t.app, sa.serviceAccount.clientId, sa.clientSecret);
     expect((await invite(tenantA, { email: 'b@example.com', scopes: ['webhooks:write'] }, weak)).json().code).toBe('tenant_seat.scope_not_held');
 
@@ -152,7 +174,10 @@ describe('tenant invites and join', () => {
     expect((await invite(tenantA, { email: 'c@example.com' }, other.token)).statusCode).toBe(404);
     expect((await get(`/v1/tenants/${tenantA}/seats`, other.token)).statusCode).toBe(404);
     const guest = await joinedGuest();
-    expect((await t.app.inject({ method: 'PATCH', url: `/v1/tenants/${tenantA}/seats/${guest.seat.id}`, headers: bearer(other.token), payload: { active: false } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'PATCH', url: `/v1/tenants/${tenantA}/seats/${guest.seat.id}`, headers: bearer(other.token), payload: { active: false } }))
+        .statusCode,
+    ).toBe(404);
     expect((await patchSeat(guest.seat.id, { active: false }, tenantB)).statusCode).toBe(404);
     expect((await patchSeat(guest.seat.id, { validFrom: '2030-01-02T00:00:00Z', validUntil: '2030-01-01T00:00:00Z' })).statusCode).toBe(400);
   });

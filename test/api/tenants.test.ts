@@ -13,15 +13,23 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const tenantShape = (fields: Record<string, unknown>) => ({
-  id: expect.any(String), description: null, company: null, active: true, createdAt: expect.any(String), updatedAt: expect.any(String),
-  organizationIds: [t.credentials.organizationId], ...fields,
+  id: expect.any(String),
+  description: null,
+  company: null,
+  active: true,
+  createdAt: expect.any(String),
+  updatedAt: expect.any(String),
+  organizationIds: [t.credentials.organizationId],
+  ...fields,
 });
 
 const Audit = z.object({ action: z.string(), actorType: z.string(), actorId: z.string().nullable(), requestId: z.string().nullable(), changes: z.any() });
-const auditOf = (resourceId: string) => t.pool.any(sql.type(Audit)`
+const auditOf = (resourceId: string) =>
+  t.pool.any(sql.type(Audit)`
   SELECT action, actor_type AS "actorType", actor_id AS "actorId", request_id AS "requestId", changes FROM audit_logs
   WHERE resource_id = ${resourceId} ORDER BY sequence`);
-const eventsOf = (tenantId: string) => t.pool.any(sql.type(z.object({ type: z.string(), data: z.any(), actor: z.any() }))`
+const eventsOf = (tenantId: string) =>
+  t.pool.any(sql.type(z.object({ type: z.string(), data: z.any(), actor: z.any() }))`
   SELECT type, data, actor FROM events WHERE tenant_id = ${tenantId} ORDER BY sequence`);
 
 describe('tenants', () => {
@@ -32,7 +40,12 @@ describe('tenants', () => {
   });
 
   it('creates, reads, updates and deletes a tenant, auditing and emitting each change', async () => {
-    const created = await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: { ...bearer(token), 'x-request-id': 'req-create-1' }, payload: { name: 'Acme', company: 'Acme Inc.' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/tenants',
+      headers: { ...bearer(token), 'x-request-id': 'req-create-1' },
+      payload: { name: 'Acme', company: 'Acme Inc.' },
+    });
     expect(created.statusCode).toBe(201);
     const tenant = created.json().tenant;
     expect(tenant).toEqual(tenantShape({ name: 'Acme', company: 'Acme Inc.' }));
@@ -40,7 +53,12 @@ describe('tenants', () => {
     const got = await t.app.inject({ method: 'GET', url: `/v1/tenants/${tenant.id}`, headers: bearer(token) });
     expect(got.json()).toEqual({ tenant });
 
-    const patched = await t.app.inject({ method: 'PATCH', url: `/v1/tenants/${tenant.id}`, headers: bearer(token), payload: { description: 'Rockets', company: null } });
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/tenants/${tenant.id}`,
+      headers: bearer(token),
+      payload: { description: 'Rockets', company: null },
+    });
     expect(patched.statusCode).toBe(200);
     expect(patched.json().tenant).toEqual({ ...tenant, description: 'Rockets', company: null, updatedAt: expect.any(String) });
 
@@ -51,7 +69,10 @@ describe('tenants', () => {
     const audit = await auditOf(tenant.id);
     expect(audit.map((a) => a.action)).toEqual(['tenant.create', 'tenant.update', 'tenant.delete']);
     expect(audit[0]).toMatchObject({ actorType: 'service_account', requestId: 'req-create-1' });
-    expect(audit[1]!.changes).toEqual({ before: { description: null, company: 'Acme Inc.', updatedAt: expect.any(String) }, after: { description: 'Rockets', company: null, updatedAt: expect.any(String) } });
+    expect(audit[1]!.changes).toEqual({
+      before: { description: null, company: 'Acme Inc.', updatedAt: expect.any(String) },
+      after: { description: 'Rockets', company: null, updatedAt: expect.any(String) },
+    });
     const events = await eventsOf(tenant.id);
     expect(events.map((e) => e.type)).toEqual(['tenant.created', 'tenant.updated', 'tenant.deleted']);
     expect(events[1]!.data).toEqual({ tenant: patched.json().tenant, previous: { description: null, company: 'Acme Inc.' } });
@@ -77,7 +98,11 @@ describe('tenants', () => {
     const other = await otherOrganization(t);
     const theirs = (await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(other.token), payload: { name: 'Theirs' } })).json().tenant;
     expect(theirs.organizationIds).toEqual([other.organizationId]);
-    for (const [method, payload] of [['GET', undefined], ['PATCH', { name: 'mine now' }], ['DELETE', undefined]] as const) {
+    for (const [method, payload] of [
+      ['GET', undefined],
+      ['PATCH', { name: 'mine now' }],
+      ['DELETE', undefined],
+    ] as const) {
       const res = await t.app.inject({ method, url: `/v1/tenants/${theirs.id}`, headers: bearer(token), ...(payload ? { payload } : {}) });
       expect(res.statusCode).toBe(404);
     }
@@ -85,14 +110,21 @@ describe('tenants', () => {
     expect(mine.tenants.map((x: { id: string }) => x.id)).not.toContain(theirs.id);
     const theirList = (await t.app.inject({ method: 'GET', url: '/v1/tenants', headers: bearer(other.token) })).json();
     expect(theirList).toEqual({ tenants: [{ ...theirs }], total: 1 });
-    const foreignOrg = await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(token), payload: { name: 'x', organizationId: other.organizationId } });
+    const foreignOrg = await t.app.inject({
+      method: 'POST',
+      url: '/v1/tenants',
+      headers: bearer(token),
+      payload: { name: 'x', organizationId: other.organizationId },
+    });
     expect(foreignOrg.statusCode).toBe(400);
     expect(foreignOrg.json().details[0].path).toBe('body.organizationId');
   });
 
   it('serialises concurrent updates of one tenant: both succeed, the audit holds both', async () => {
     const tenant = (await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(token), payload: { name: 'race' } })).json().tenant;
-    const results = await Promise.all(['a', 'b'].map((name) => t.app.inject({ method: 'PATCH', url: `/v1/tenants/${tenant.id}`, headers: bearer(token), payload: { name } })));
+    const results = await Promise.all(
+      ['a', 'b'].map((name) => t.app.inject({ method: 'PATCH', url: `/v1/tenants/${tenant.id}`, headers: bearer(token), payload: { name } })),
+    );
     expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
     const audit = await auditOf(tenant.id);
     expect(audit.filter((a) => a.action === 'tenant.update')).toHaveLength(2);

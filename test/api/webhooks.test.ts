@@ -1,7 +1,7 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDispatchQueries } from '../../db/queries/dispatch.ts';
+import { createDispatchQueries } from '../../db/processes/dispatch.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 
@@ -23,9 +23,19 @@ describe('webhook endpoints', () => {
     expect(res.statusCode).toBe(201);
     const { endpoint, secret } = res.json();
     expect(endpoint).toEqual({
-      id: expect.any(String), tenantId: t.credentials.tenantId, environmentId: null, url: 'https://93.184.216.34/hooks', description: 'billing',
-      eventTypes: ['tenant.*', 'webhook.test'], active: true, disabledReason: null, disabledAt: null, failingSince: null,
-      secretPrefixes: [secret.slice(0, 14)], createdAt: expect.any(String), updatedAt: expect.any(String),
+      id: expect.any(String),
+      tenantId: t.credentials.tenantId,
+      environmentId: null,
+      url: 'https://93.184.216.34/hooks',
+      description: 'billing',
+      eventTypes: ['tenant.*', 'webhook.test'],
+      active: true,
+      disabledReason: null,
+      disabledAt: null,
+      failingSince: null,
+      secretPrefixes: [secret.slice(0, 14)],
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
     });
     const list = await t.app.inject({ method: 'GET', url: base, headers: bearer(token) });
     expect(list.json()).toMatchObject({ total: 1, endpoints: [{ id: endpoint.id }] });
@@ -34,7 +44,9 @@ describe('webhook endpoints', () => {
     expect(patched.json().endpoint).toMatchObject({ active: false, disabledReason: 'manual' });
     expect((await t.app.inject({ method: 'DELETE', url: `${base}/${endpoint.id}`, headers: bearer(token) })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: `${base}/${endpoint.id}`, headers: bearer(token) })).statusCode).toBe(404);
-    const events = await t.pool.any(sql.type(z.object({ type: z.string(), data: z.any() }))`SELECT type, data FROM events WHERE subject->>'id' = ${endpoint.id} ORDER BY sequence`);
+    const events = await t.pool.any(
+      sql.type(z.object({ type: z.string(), data: z.any() }))`SELECT type, data FROM events WHERE subject->>'id' = ${endpoint.id} ORDER BY sequence`,
+    );
     expect(events.map((e) => e.type)).toEqual(['webhook.endpoint.created', 'webhook.endpoint.updated', 'webhook.endpoint.deleted']);
     expect(JSON.stringify(events)).not.toContain(secret);
   });
@@ -56,8 +68,19 @@ describe('webhook endpoints', () => {
   it('hides the endpoints of tenants in other organizations', async () => {
     const other = await otherOrganization(t);
     const theirTenant = (await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(other.token), payload: { name: 'theirs' } })).json().tenant;
-    const theirs = (await t.app.inject({ method: 'POST', url: `/v1/tenants/${theirTenant.id}/webhooks`, headers: bearer(other.token), payload: { url: 'https://93.184.216.34', eventTypes: ['*'] } })).json().endpoint;
-    for (const url of [`/v1/tenants/${theirTenant.id}/webhooks`, `/v1/tenants/${theirTenant.id}/webhooks/${theirs.id}`, `/v1/tenants/${theirTenant.id}/webhooks/${theirs.id}/deliveries`]) {
+    const theirs = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/v1/tenants/${theirTenant.id}/webhooks`,
+        headers: bearer(other.token),
+        payload: { url: 'https://93.184.216.34', eventTypes: ['*'] },
+      })
+    ).json().endpoint;
+    for (const url of [
+      `/v1/tenants/${theirTenant.id}/webhooks`,
+      `/v1/tenants/${theirTenant.id}/webhooks/${theirs.id}`,
+      `/v1/tenants/${theirTenant.id}/webhooks/${theirs.id}/deliveries`,
+    ]) {
       expect((await t.app.inject({ method: 'GET', url, headers: bearer(token) })).statusCode).toBe(404);
     }
     expect((await t.app.inject({ method: 'GET', url: `${base}/${theirs.id}`, headers: bearer(token) })).statusCode).toBe(404);
@@ -65,7 +88,8 @@ describe('webhook endpoints', () => {
 
   it('creates exactly one delivery per (event, endpoint) when two dispatchers run at once', async () => {
     const { endpoint } = (await create({ url: 'https://93.184.216.34/once', eventTypes: ['tenant.*'] })).json();
-    for (const n of [1, 2, 3]) await t.app.inject({ method: 'PATCH', url: `/v1/tenants/${t.credentials.tenantId}`, headers: bearer(token), payload: { description: `d${n}` } });
+    for (const n of [1, 2, 3])
+      await t.app.inject({ method: 'PATCH', url: `/v1/tenants/${t.credentials.tenantId}`, headers: bearer(token), payload: { description: `d${n}` } });
     const rounds = () => t.pool.transaction((trx) => createDispatchQueries(trx).dispatchBatch(2));
     while ((await Promise.all([rounds(), rounds()])).some((r) => r.dispatched > 0));
     const rows = await t.pool.any(sql.type(z.object({ eventId: z.string() }))`SELECT event_id AS "eventId" FROM deliveries WHERE endpoint_id = ${endpoint.id}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../db/config.ts';
+import { loadConfig } from '../../lib/config.ts';
 
 describe('configuration', () => {
   it('has defaults for an empty environment', () => {

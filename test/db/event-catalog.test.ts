@@ -7,7 +7,7 @@ import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeCatalog, EVENT_CATALOG, eventTypeSchema, isKnownEventType } from '../../db/event-catalog.ts';
-import { recordChange, type Change } from '../../db/queries/changes.ts';
+import { recordChange, type Change } from '../../db/shared/changes.ts';
 import { createDatabasePool } from '../../db/pool.ts';
 import { createTestDatabase } from '../helpers/database.ts';
 
@@ -16,10 +16,12 @@ const SOURCES = ['api', 'activities', 'worker', 'db'];
 
 async function sourceFiles(dir: string): Promise<string[]> {
   const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
-  const nested = await Promise.all(entries.map((e) => {
-    const full = path.join(dir, e.name);
-    return e.isDirectory() ? sourceFiles(full) : Promise.resolve(/\.(ts|js)$/.test(e.name) && !e.name.endsWith('.d.ts') ? [full] : []);
-  }));
+  const nested = await Promise.all(
+    entries.map((e) => {
+      const full = path.join(dir, e.name);
+      return e.isDirectory() ? sourceFiles(full) : Promise.resolve(/\.(ts|js)$/.test(e.name) && !e.name.endsWith('.d.ts') ? [full] : []);
+    }),
+  );
   return nested.flat();
 }
 
@@ -71,9 +73,14 @@ describe('recordChange', () => {
   afterAll(() => pool.end());
 
   const change = (event: Change['event']): Change => ({
-    actor: { type: 'system', id: 'test' }, action: 'test.record', resource: { type: 'test', id: null }, scope: {}, event,
+    actor: { type: 'system', id: 'test' },
+    action: 'test.record',
+    resource: { type: 'test', id: null },
+    scope: {},
+    event,
   });
-  const count = () => pool.oneFirst(sql.type(z.object({ n: z.number() }))`
+  const count = () =>
+    pool.oneFirst(sql.type(z.object({ n: z.number() }))`
     SELECT ((SELECT count(*) FROM events) + (SELECT count(*) FROM audit_logs))::int AS n`);
 
   it('records a catalogued event with matching data, with its audit entry', async () => {
@@ -85,12 +92,15 @@ describe('recordChange', () => {
 
   it('refuses a type missing from the catalog, and data that does not match it, writing nothing', async () => {
     const before = await count();
-    await expect(pool.transaction((trx) => recordChange(trx, change({ type: 'tenant.renamed', data: {} }))))
-      .rejects.toThrow('event type tenant.renamed is not in the event catalog');
-    await expect(pool.transaction((trx) => recordChange(trx, change({ type: 'tenant.created', data: { tenant: { id: 'x' } } }))))
-      .rejects.toThrow(/^event data of tenant\.created does not match the catalog: tenant\.id: Invalid UUID/);
-    await expect(pool.transaction((trx) => recordChange(trx, change({ type: 'webhook.test', data: { text: 'hi' } }))))
-      .rejects.toThrow('event data of webhook.test does not match the catalog: message: Invalid input: expected string, received undefined');
+    await expect(pool.transaction((trx) => recordChange(trx, change({ type: 'tenant.renamed', data: {} })))).rejects.toThrow(
+      'event type tenant.renamed is not in the event catalog',
+    );
+    await expect(pool.transaction((trx) => recordChange(trx, change({ type: 'tenant.created', data: { tenant: { id: 'x' } } })))).rejects.toThrow(
+      /^event data of tenant\.created does not match the catalog: tenant\.id: Invalid UUID/,
+    );
+    await expect(pool.transaction((trx) => recordChange(trx, change({ type: 'webhook.test', data: { text: 'hi' } })))).rejects.toThrow(
+      'event data of webhook.test does not match the catalog: message: Invalid input: expected string, received undefined',
+    );
     expect(await count()).toBe(before);
   });
 });

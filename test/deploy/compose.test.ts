@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { configSchema, loadConfig } from '../../db/config.ts';
+import { configSchema, loadConfig } from '../../lib/config.ts';
 import { TenantIdKey } from '../../workflows/search-attributes.ts';
 
 interface Service {
@@ -93,7 +93,12 @@ describe('docker-compose.yml', () => {
 
   it('has a healthcheck on every service another waits for to be healthy', () => {
     const awaited = Object.values(services).flatMap((s) =>
-      Array.isArray(s.depends_on) ? [] : Object.entries(s.depends_on ?? {}).filter(([, d]) => d.condition === 'service_healthy').map(([n]) => n));
+      Array.isArray(s.depends_on)
+        ? []
+        : Object.entries(s.depends_on ?? {})
+            .filter(([, d]) => d.condition === 'service_healthy')
+            .map(([n]) => n),
+    );
     expect(awaited.length).toBeGreaterThan(0);
     for (const name of new Set(awaited)) expect(healthTest(services[name] ?? {}), `${name} healthcheck`).not.toBe('');
   });

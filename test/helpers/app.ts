@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DatabasePool } from 'slonik';
 import { assembleApp } from '../../api/assemble.ts';
-import type { BootstrapCredentials } from '../../api/services/bootstrap.ts';
-import type { SigningKeys } from '../../api/services/signing-keys.ts';
+import type { BootstrapCredentials } from '../../api/bootstrap.ts';
+import type { SigningKeys } from '../../api/families/identity/signing-keys/service.ts';
 import type { App } from '../../api/types.ts';
-import { loadConfig, type Config } from '../../db/config.ts';
+import { loadConfig, type Config } from '../../lib/config.ts';
 import { createDatabasePool } from '../../db/pool.ts';
 import { createTestDatabase } from './database.ts';
 
@@ -29,10 +29,21 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent', DATABASE_POOL_SIZE: '5', ...env });
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const pool = await createDatabasePool(databaseUrl, { maxPoolSize: config.databasePoolSize });
-  const { app, keys, masterKey, bootstrap: { file } } = await assembleApp(config, pool, databaseUrl);
+  const {
+    app,
+    keys,
+    masterKey,
+    bootstrap: { file },
+  } = await assembleApp(config, pool, databaseUrl);
   const credentials = JSON.parse(await fs.readFile(file, 'utf8')) as BootstrapCredentials;
   return {
-    app, pool, keys, masterKey, config, databaseUrl, credentials,
+    app,
+    pool,
+    keys,
+    masterKey,
+    config,
+    databaseUrl,
+    credentials,
     token: (scope) => clientCredentialsToken(app, credentials.clientId, credentials.clientSecret, scope),
     close: async () => {
       await app.close();
@@ -44,7 +55,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
 
 export async function clientCredentialsToken(app: App, clientId: string, clientSecret: string, scope?: string): Promise<string> {
   const res = await app.inject({
-    method: 'POST', url: '/v1/oauth/token',
+    method: 'POST',
+    url: '/v1/oauth/token',
     payload: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, ...(scope ? { scope } : {}) },
   });
   if (res.statusCode !== 200) throw new Error(`token request failed: ${res.statusCode} ${res.body}`);

@@ -1,7 +1,7 @@
 // Fixtures made through the real query layer, for what the API cannot create yet.
-import { generateCredential, displayPrefix, hashSecret } from '../../db/crypto.ts';
-import { createOrganizationQueries } from '../../db/queries/organizations.ts';
-import { createServiceAccountQueries } from '../../db/queries/service-accounts.ts';
+import { generateCredential, displayPrefix, hashSecret } from '../../lib/crypto.ts';
+import { createOrganizationQueries } from '../../db/organizations/organizations/queries.ts';
+import { createServiceAccountQueries } from '../../db/identity/service-accounts/queries.ts';
 import { clientCredentialsToken, type TestApp } from './app.ts';
 
 /** Another organization with its own service account holding `*`, and a token of it. */
@@ -9,8 +9,13 @@ export async function otherOrganization(t: TestApp) {
   const organizationId = await createOrganizationQueries(t.pool).insertOrganization({ name: `Other ${Math.random()}` });
   const clientSecret = generateCredential('adsa');
   const sa = await createServiceAccountQueries(t.pool).insertServiceAccount({
-    organizationId, clientId: `other-${organizationId}`, name: 'other admin', description: null,
-    secretHash: hashSecret(clientSecret), secretPrefix: displayPrefix(clientSecret), scopes: ['*'],
+    organizationId,
+    clientId: `other-${organizationId}`,
+    name: 'other admin',
+    description: null,
+    secretHash: hashSecret(clientSecret),
+    secretPrefix: displayPrefix(clientSecret),
+    scopes: ['*'],
   });
   return { organizationId, serviceAccount: sa, token: await clientCredentialsToken(t.app, sa.clientId, clientSecret) };
 }

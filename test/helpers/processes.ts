@@ -18,7 +18,8 @@ export const FAST_PROCESSES = {
 
 export async function startTestAppWithProcesses(env: Record<string, string> = {}): Promise<TestAppWithProcesses> {
   const t = await startTestApp({ ...FAST_PROCESSES, ...env });
-  const start = () => startEmbeddedProcesses({ config: t.config, pool: t.pool, databaseUrl: t.databaseUrl, masterKey: t.masterKey, onError: (e) => console.error(e) });
+  const start = () =>
+    startEmbeddedProcesses({ config: t.config, pool: t.pool, databaseUrl: t.databaseUrl, masterKey: t.masterKey, onError: (e) => console.error(e) });
   const result: TestAppWithProcesses = {
     ...t,
     processes: await start(),

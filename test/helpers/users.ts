@@ -1,10 +1,10 @@
 // User principals made through the real query layer: an operator user of the bootstrap environment with a
 // personal access token, optionally a member of an organization, with a verified (or unverified) email.
 import { sql } from 'slonik';
-import { displayPrefix, generateCredential, hashSecret } from '../../db/crypto.ts';
-import { createOrganizationQueries } from '../../db/queries/organizations.ts';
-import { createPersonalAccessTokenQueries } from '../../db/queries/personal-access-tokens.ts';
-import { createUserQueries } from '../../db/queries/users.ts';
+import { displayPrefix, generateCredential, hashSecret } from '../../lib/crypto.ts';
+import { createOrganizationQueries } from '../../db/organizations/organizations/queries.ts';
+import { createPersonalAccessTokenQueries } from '../../db/identity/personal-access-tokens/queries.ts';
+import { createUserQueries } from '../../db/identity/users/queries.ts';
 import type { TestApp } from './app.ts';
 
 export interface UserOptions {
@@ -23,7 +23,13 @@ export async function userPrincipal(t: TestApp, options: UserOptions = {}) {
   const email = options.email ?? `user-${crypto.randomUUID().slice(0, 8)}@example.com`;
   const scopes = options.scopes ?? ['*'];
   const environmentId = t.credentials.environmentId;
-  const user = await createUserQueries(t.pool).insertVerifiedUser({ environmentId, userName: options.userName ?? email, displayName: `User ${email}`, email, managementScopes: scopes });
+  const user = await createUserQueries(t.pool).insertVerifiedUser({
+    environmentId,
+    userName: options.userName ?? email,
+    displayName: `User ${email}`,
+    email,
+    managementScopes: scopes,
+  });
   if (options.verified === false) {
     await t.pool.query(sql.unsafe`
       UPDATE users SET verifications = (SELECT jsonb_agg(v || '{"verified": false}') FROM jsonb_array_elements(verifications) v) WHERE id = ${user.id}`);
@@ -33,7 +39,14 @@ export async function userPrincipal(t: TestApp, options: UserOptions = {}) {
   }
   const token = generateCredential('adpat');
   await createPersonalAccessTokenQueries(t.pool).insertPersonalAccessToken({
-    userId: user.id, environmentId, name: 'test', slug: 'test', prefix: displayPrefix(token), tokenHash: hashSecret(token), scopes, expiresAt: null,
+    userId: user.id,
+    environmentId,
+    name: 'test',
+    slug: 'test',
+    prefix: displayPrefix(token),
+    tokenHash: hashSecret(token),
+    scopes,
+    expiresAt: null,
   });
   return { user, email, token };
 }

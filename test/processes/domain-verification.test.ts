@@ -21,14 +21,27 @@ afterAll(async () => {
   await dns?.close();
 });
 
-interface Domain { id: string; domain: string; verified: boolean; validatedAt: string | null; validationSubDomain: string; validationToken: string }
+interface Domain {
+  id: string;
+  domain: string;
+  verified: boolean;
+  validatedAt: string | null;
+  validationSubDomain: string;
+  validationToken: string;
+}
 const base = () => `/v1/tenants/${t.credentials.tenantId}/domains`;
 async function addDomain(): Promise<Domain> {
-  const res = await t.app.inject({ method: 'POST', url: base(), headers: bearer(token), payload: { domain: `p-${randomUUID().slice(0, 8)}.example.org`, validationMethod: 'dns_txt' } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: base(),
+    headers: bearer(token),
+    payload: { domain: `p-${randomUUID().slice(0, 8)}.example.org`, validationMethod: 'dns_txt' },
+  });
   expect(res.statusCode).toBe(201);
   return res.json().domain;
 }
-const current = async (id: string) => ((await t.app.inject({ method: 'GET', url: `${base()}?limit=200`, headers: bearer(token) })).json().domains as Domain[]).find((d) => d.id === id)!;
+const current = async (id: string) =>
+  ((await t.app.inject({ method: 'GET', url: `${base()}?limit=200`, headers: bearer(token) })).json().domains as Domain[]).find((d) => d.id === id)!;
 const polls = (d: Domain) => dns.queries.filter((q) => q === d.validationSubDomain).length;
 const eventsOf = (id: string, type: string) =>
   t.pool.any(sql.type(z.object({ actor: z.any(), data: z.any() }))`SELECT actor, data FROM events WHERE subject->>'id' = ${id} AND type = ${type}`);
@@ -53,11 +66,16 @@ describe('domain verification process', () => {
   it('gives up after the give-up time without a record, emitting tenant.domain.verification_failed; a later manual verify still succeeds', async () => {
     const domain = await addDomain();
     const started = Date.now();
-    await expect.poll(async () => (await eventsOf(domain.id, 'tenant.domain.verification_failed')).length, { timeout: GIVE_UP_MS + 10_000, interval: 100 }).toBe(1);
+    await expect
+      .poll(async () => (await eventsOf(domain.id, 'tenant.domain.verification_failed')).length, { timeout: GIVE_UP_MS + 10_000, interval: 100 })
+      .toBe(1);
     expect(Date.now() - started).toBeGreaterThanOrEqual(GIVE_UP_MS - 500);
     expect(polls(domain)).toBeGreaterThanOrEqual(5);
     const [failed] = await eventsOf(domain.id, 'tenant.domain.verification_failed');
-    expect(failed!.data).toMatchObject({ domain: { id: domain.id, verified: false }, reason: `No TXT record at ${domain.validationSubDomain} matched the validation token within 4 seconds.` });
+    expect(failed!.data).toMatchObject({
+      domain: { id: domain.id, verified: false },
+      reason: `No TXT record at ${domain.validationSubDomain} matched the validation token within 4 seconds.`,
+    });
     await expect.poll(async () => (await status(domain)).status, { timeout: 5000 }).toBe('completed');
     expect(await current(domain.id)).toMatchObject({ verified: false, validatedAt: null });
 

@@ -25,7 +25,8 @@ async function invite(email: string, expiresInMs: number) {
 }
 /** The stored status: what the process wrote, not the read-time view of a due invitation. */
 const storedStatus = (id: string) => t.pool.oneFirst(sql.type(z.object({ status: z.string() }))`SELECT status FROM organization_invitations WHERE id = ${id}`);
-const expiredEvents = (id: string) => t.pool.any(sql.type(z.object({ actor: z.any(), data: z.any() }))`
+const expiredEvents = (id: string) =>
+  t.pool.any(sql.type(z.object({ actor: z.any(), data: z.any() }))`
   SELECT actor, data FROM events WHERE type = 'organization.invitation.expired' AND subject->>'id' = ${id}`);
 const processStatus = async (id: string) => (await t.processes.engine.gateway.describe(`invitation-expiry:${id}`)).status;
 const POLL = { timeout: 15_000, interval: 100 };
@@ -38,7 +39,12 @@ describe('invitation expiry process', () => {
     await expect.poll(() => storedStatus(invitation.id), POLL).toBe('expired');
     expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(invitation.expiresAt));
     const events = await expiredEvents(invitation.id);
-    expect(events).toEqual([{ actor: { type: 'system', id: 'invitation-expiry' }, data: { invitation: expect.objectContaining({ id: invitation.id, status: 'expired', token: null, invitationCode: null }) } }]);
+    expect(events).toEqual([
+      {
+        actor: { type: 'system', id: 'invitation-expiry' },
+        data: { invitation: expect.objectContaining({ id: invitation.id, status: 'expired', token: null, invitationCode: null }) },
+      },
+    ]);
     await expect.poll(() => processStatus(invitation.id), POLL).toBe('completed');
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyWebhookSignature } from '../../activities/webhook-signature.js';
+import { verifyWebhookSignature } from '../../lib/webhook-signature.js';
 import { bearer } from '../helpers/app.ts';
 import { startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
@@ -17,7 +17,13 @@ afterAll(async () => {
   await receiver.close();
 });
 
-interface Delivery { id: string; eventId: string; eventType: string; status: string; attemptCount: number }
+interface Delivery {
+  id: string;
+  eventId: string;
+  eventType: string;
+  status: string;
+  attemptCount: number;
+}
 const base = () => `/v1/tenants/${t.credentials.tenantId}/notification-channels`;
 const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
   t.app.inject({ method, url: `${base()}${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
@@ -33,7 +39,9 @@ const emitTenantEvent = async (description: string) => {
 };
 const deliveriesOf = async (channelId: string) => (await api('GET', `/${channelId}/deliveries`)).json().deliveries as Delivery[];
 const settled = async (channelId: string) => {
-  await expect.poll(async () => (await deliveriesOf(channelId)).filter((d) => d.status !== 'pending').length, { timeout: 15_000, interval: 100 }).toBeGreaterThanOrEqual(1);
+  await expect
+    .poll(async () => (await deliveriesOf(channelId)).filter((d) => d.status !== 'pending').length, { timeout: 15_000, interval: 100 })
+    .toBeGreaterThanOrEqual(1);
   return (await deliveriesOf(channelId))[0]!;
 };
 const requestsTo = (path: string) => receiver.received.filter((r) => r.path === path);
@@ -43,7 +51,7 @@ const only = <T>(items: T[]) => {
 };
 
 describe('notification channel deliveries', () => {
-  it('delivers an event to every kind in its provider\'s own format', async () => {
+  it("delivers an event to every kind in its provider's own format", async () => {
     const routingKey = `pd-routing-${crypto.randomUUID()}`;
     const apiKey = `dd-api-key-${crypto.randomUUID()}`;
     const slack = await createChannel('slack', { webhookUrl: `${receiver.url}/slack/services/T0/B0/XXXXXXXXXXXX` });
@@ -63,20 +71,39 @@ describe('notification channel deliveries', () => {
     expect(JSON.stringify(slackBody.blocks[2])).toContain(eventId);
 
     const teamsBody = JSON.parse(only(requestsTo('/teams/webhookb2/XXXXXXXXXXXX')).body);
-    expect(teamsBody).toMatchObject({ type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', content: { type: 'AdaptiveCard', version: '1.4' } }] });
+    expect(teamsBody).toMatchObject({
+      type: 'message',
+      attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', content: { type: 'AdaptiveCard', version: '1.4' } }],
+    });
     expect(teamsBody.attachments[0].content.body[0]).toMatchObject({ type: 'TextBlock', text: 'Tenant updated' });
 
     const pd = only(requestsTo('/v2/enqueue').filter((r) => JSON.parse(r.body).routing_key === routingKey));
     expect(JSON.parse(pd.body)).toMatchObject({
-      routing_key: routingKey, event_action: 'trigger', dedup_key: eventId,
-      payload: { source: 'iam-test', severity: 'info', class: 'tenant.updated', group: `tenant:${t.credentials.tenantId}`, custom_details: { event_id: eventId } },
+      routing_key: routingKey,
+      event_action: 'trigger',
+      dedup_key: eventId,
+      payload: {
+        source: 'iam-test',
+        severity: 'info',
+        class: 'tenant.updated',
+        group: `tenant:${t.credentials.tenantId}`,
+        custom_details: { event_id: eventId },
+      },
     });
 
     const dd = only(requestsTo('/api/v1/events').filter((r) => r.headers['dd-api-key'] === apiKey));
-    expect(JSON.parse(dd.body)).toMatchObject({ aggregation_key: eventId, alert_type: 'info', tags: expect.arrayContaining(['event_type:tenant.updated', 'team:iam']) });
+    expect(JSON.parse(dd.body)).toMatchObject({
+      aggregation_key: eventId,
+      alert_type: 'info',
+      tags: expect.arrayContaining(['event_type:tenant.updated', 'team:iam']),
+    });
 
     const generic = only(requestsTo('/generic'));
-    expect(generic.headers).toMatchObject({ 'x-service-event-id': eventId, 'x-service-event-type': 'tenant.updated', 'x-service-delivery-id': deliveries[4]!.id });
+    expect(generic.headers).toMatchObject({
+      'x-service-event-id': eventId,
+      'x-service-event-type': 'tenant.updated',
+      'x-service-delivery-id': deliveries[4]!.id,
+    });
     expect(verifyWebhookSignature(generic.body, String(generic.headers['x-service-signature']), [webhook.signingSecret!])).toBe(true);
     expect(verifyWebhookSignature(generic.body, String(generic.headers['x-service-signature']), ['whsec_wrong'])).toBe(false);
     expect(JSON.parse(generic.body)).toMatchObject({ id: eventId, type: 'tenant.updated', data: { tenant: { description: 'formats' } } });
@@ -90,7 +117,10 @@ describe('notification channel deliveries', () => {
     expect(delivery).toMatchObject({ status: 'succeeded', attemptCount: 2 });
     const detail = (await api('GET', `/${channel.id}/deliveries/${delivery.id}`)).json();
     expect(detail.delivery).toMatchObject({ id: delivery.id, channelId: channel.id, endpointId: null, eventType: 'tenant.updated' });
-    expect(detail.attempts.map((a: { attempt: number; statusCode: number }) => [a.attempt, a.statusCode])).toEqual([[1, 500], [2, 200]]);
+    expect(detail.attempts.map((a: { attempt: number; statusCode: number }) => [a.attempt, a.statusCode])).toEqual([
+      [1, 500],
+      [2, 200],
+    ]);
     expect(requestsTo('/teams-flaky')).toHaveLength(2);
     expect((await api('GET', `/${channel.id}/deliveries?status=failed`)).json()).toEqual({ deliveries: [], nextCursor: null });
     expect((await api('GET', `/${channel.id}/deliveries/${crypto.randomUUID()}`)).statusCode).toBe(404);

@@ -1,7 +1,7 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyWebhookSignature } from '../../activities/webhook-signature.js';
+import { verifyWebhookSignature } from '../../lib/webhook-signature.js';
 import { bearer } from '../helpers/app.ts';
 import { startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
@@ -33,9 +33,12 @@ const emitTenantEvent = async (name: string) => {
   expect(res.statusCode).toBe(200);
 };
 const requestsTo = (path: string) => receiver.received.filter((r) => r.path === path);
-const deliveriesOf = async (endpointId: string) => (await api('GET', `/webhooks/${endpointId}/deliveries`)).json().deliveries as { id: string; status: string }[];
+const deliveriesOf = async (endpointId: string) =>
+  (await api('GET', `/webhooks/${endpointId}/deliveries`)).json().deliveries as { id: string; status: string }[];
 const settled = async (endpointId: string, count = 1) => {
-  await expect.poll(async () => (await deliveriesOf(endpointId)).filter((d) => d.status !== 'pending').length, { timeout: 15_000, interval: 100 }).toBeGreaterThanOrEqual(count);
+  await expect
+    .poll(async () => (await deliveriesOf(endpointId)).filter((d) => d.status !== 'pending').length, { timeout: 15_000, interval: 100 })
+    .toBeGreaterThanOrEqual(count);
   return deliveriesOf(endpointId);
 };
 
@@ -48,27 +51,44 @@ describe('webhook delivery', () => {
     expect(delivery!.status).toBe('succeeded');
     const [request] = requestsTo('/signed');
     expect(request!.headers).toMatchObject({
-      'content-type': 'application/json', 'x-service-event-type': 'tenant.updated', 'x-service-delivery-id': delivery!.id, 'x-service-event-id': expect.any(String),
+      'content-type': 'application/json',
+      'x-service-event-type': 'tenant.updated',
+      'x-service-delivery-id': delivery!.id,
+      'x-service-event-id': expect.any(String),
     });
     expect(verifyWebhookSignature(request!.body, String(request!.headers['x-service-signature']), [secret])).toBe(true);
     expect(verifyWebhookSignature(request!.body, String(request!.headers['x-service-signature']), ['whsec_wrong'])).toBe(false);
     const body = JSON.parse(request!.body);
-    expect(body).toEqual({ id: request!.headers['x-service-event-id'], type: 'tenant.updated', createdAt: expect.any(String), data: expect.objectContaining({ tenant: expect.objectContaining({ description: 'signed' }) }) });
+    expect(body).toEqual({
+      id: request!.headers['x-service-event-id'],
+      type: 'tenant.updated',
+      createdAt: expect.any(String),
+      data: expect.objectContaining({ tenant: expect.objectContaining({ description: 'signed' }) }),
+    });
   });
 
   it('retries through a refused connection, a 500 and a timeout, then succeeds exactly once with every attempt recorded', async () => {
     const { endpoint, secret } = await createEndpoint('/flaky');
     await receiver.down();
     await emitTenantEvent('flaky');
-    await expect.poll(async () => (await t.pool.oneFirst(sql.type(z.object({ n: z.number() }))`
-      SELECT count(*)::int AS n FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = ${endpoint.id}`)), { timeout: 10_000, interval: 50 }).toBe(1);
+    await expect
+      .poll(
+        async () =>
+          await t.pool.oneFirst(sql.type(z.object({ n: z.number() }))`
+      SELECT count(*)::int AS n FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = ${endpoint.id}`),
+        { timeout: 10_000, interval: 50 },
+      )
+      .toBe(1);
     receiver.script('/flaky', 500, 'hang');
     await receiver.up();
     const [delivery] = await settled(endpoint.id);
     expect(delivery!.status).toBe('succeeded');
     const detail = (await api('GET', `/webhooks/${endpoint.id}/deliveries/${delivery!.id}`)).json();
     expect(detail.attempts.map((a: { statusCode: number | null; error: string | null }) => [a.statusCode, a.error])).toEqual([
-      [null, 'connection refused'], [500, null], [null, expect.stringMatching(/timeout/)], [200, null],
+      [null, 'connection refused'],
+      [500, null],
+      [null, expect.stringMatching(/timeout/)],
+      [200, null],
     ]);
     expect(detail.delivery).toMatchObject({ attemptCount: 4, status: 'succeeded', completedAt: expect.any(String) });
     const received = requestsTo('/flaky');
@@ -118,7 +138,9 @@ describe('webhook delivery', () => {
     await settled(endpoint.id);
     const disabled = (await api('GET', `/webhooks/${endpoint.id}`)).json().endpoint;
     expect(disabled).toMatchObject({ active: false, disabledReason: 'gone', disabledAt: expect.any(String) });
-    const events = await t.pool.any(sql.type(z.object({ type: z.string() }))`SELECT type FROM events WHERE type = 'webhook.endpoint.disabled' AND subject->>'id' = ${endpoint.id}`);
+    const events = await t.pool.any(
+      sql.type(z.object({ type: z.string() }))`SELECT type FROM events WHERE type = 'webhook.endpoint.disabled' AND subject->>'id' = ${endpoint.id}`,
+    );
     expect(events).toHaveLength(1);
     await emitTenantEvent('while disabled');
     await new Promise((r) => setTimeout(r, 600));

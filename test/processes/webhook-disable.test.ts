@@ -22,14 +22,23 @@ describe('an endpoint failing for too long', () => {
   it('is disabled with webhook.endpoint.disabled, and re-enabling redelivers the deliveries it cut short', async () => {
     const token = await t.token();
     const base = `/v1/tenants/${t.credentials.tenantId}/webhooks`;
-    const { endpoint } = (await t.app.inject({ method: 'POST', url: base, headers: bearer(token), payload: { url: `${receiver.url}/down`, eventTypes: ['tenant.updated'] } })).json();
+    const { endpoint } = (
+      await t.app.inject({ method: 'POST', url: base, headers: bearer(token), payload: { url: `${receiver.url}/down`, eventTypes: ['tenant.updated'] } })
+    ).json();
     receiver.script('/down', ...Array<number>(20).fill(500));
     await t.app.inject({ method: 'PATCH', url: `/v1/tenants/${t.credentials.tenantId}`, headers: bearer(token), payload: { description: 'will fail' } });
 
-    await expect.poll(async () => (await t.app.inject({ method: 'GET', url: `${base}/${endpoint.id}`, headers: bearer(token) })).json().endpoint.active, { timeout: 10_000, interval: 100 }).toBe(false);
+    await expect
+      .poll(async () => (await t.app.inject({ method: 'GET', url: `${base}/${endpoint.id}`, headers: bearer(token) })).json().endpoint.active, {
+        timeout: 10_000,
+        interval: 100,
+      })
+      .toBe(false);
     const disabled = (await t.app.inject({ method: 'GET', url: `${base}/${endpoint.id}`, headers: bearer(token) })).json().endpoint;
     expect(disabled).toMatchObject({ disabledReason: 'failing', failingSince: expect.any(String) });
-    const events = await t.pool.any(sql.type(z.object({ data: z.any() }))`SELECT data FROM events WHERE type = 'webhook.endpoint.disabled' AND subject->>'id' = ${endpoint.id}`);
+    const events = await t.pool.any(
+      sql.type(z.object({ data: z.any() }))`SELECT data FROM events WHERE type = 'webhook.endpoint.disabled' AND subject->>'id' = ${endpoint.id}`,
+    );
     expect(events).toHaveLength(1);
     expect(events[0]!.data.reason).toMatch(/too long/);
     const failedAttempts = receiver.received.filter((r) => r.path === '/down').length;
@@ -40,7 +49,13 @@ describe('an endpoint failing for too long', () => {
     expect(enabled.json().endpoint).toMatchObject({ active: true, disabledReason: null, failingSince: null });
     await expect.poll(() => receiver.received.filter((r) => r.path === '/down').length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
     const list = (await t.app.inject({ method: 'GET', url: `${base}/${endpoint.id}/deliveries`, headers: bearer(token) })).json().deliveries;
-    await expect.poll(async () => (await t.app.inject({ method: 'GET', url: `${base}/${endpoint.id}/deliveries?status=succeeded`, headers: bearer(token) })).json().deliveries.length, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(
+        async () =>
+          (await t.app.inject({ method: 'GET', url: `${base}/${endpoint.id}/deliveries?status=succeeded`, headers: bearer(token) })).json().deliveries.length,
+        { timeout: 10_000 },
+      )
+      .toBe(1);
     expect(list.some((d: { redeliveryOf: string | null }) => d.redeliveryOf !== null)).toBe(true);
   });
 });

@@ -26,7 +26,10 @@ function start(): { child: ChildProcess; output: () => string } {
 async function healthy(): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const ok = await fetch(`http://127.0.0.1:${port}/v1/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/v1/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -37,7 +40,10 @@ const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => 
 
 async function api(pathname: string, init: RequestInit = {}) {
   const { personalAccessToken } = JSON.parse(await fs.readFile(path.join(dataDir, 'bootstrap.json'), 'utf8'));
-  return fetch(`http://127.0.0.1:${port}${pathname}`, { ...init, headers: { authorization: `Bearer ${personalAccessToken}`, 'content-type': 'application/json' } });
+  return fetch(`http://127.0.0.1:${port}${pathname}`, {
+    ...init,
+    headers: { authorization: `Bearer ${personalAccessToken}`, 'content-type': 'application/json' },
+  });
 }
 
 describe('npm start', () => {

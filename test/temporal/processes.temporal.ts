@@ -10,13 +10,13 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import type { DatabasePool } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
-import { displayPrefix, encrypt, generateCredential } from '../../db/crypto.ts';
+import { displayPrefix, encrypt, generateCredential } from '../../lib/crypto.ts';
 import { createDatabasePool } from '../../db/pool.ts';
-import { recordChange } from '../../db/queries/changes.ts';
-import { createDeliveryQueries } from '../../db/queries/deliveries.ts';
-import { createOrganizationQueries } from '../../db/queries/organizations.ts';
-import { createTenantQueries } from '../../db/queries/tenants.ts';
-import { createWebhookEndpointQueries } from '../../db/queries/webhook-endpoints.ts';
+import { recordChange } from '../../db/shared/changes.ts';
+import { createDeliveryQueries } from '../../db/events/webhooks/deliveries.ts';
+import { createOrganizationQueries } from '../../db/organizations/organizations/queries.ts';
+import { createTenantQueries } from '../../db/tenants/tenants/queries.ts';
+import { createWebhookEndpointQueries } from '../../db/events/webhooks/queries.ts';
 import { bundleWorkflows } from '../../worker/bundle.ts';
 import { createTemporalGateway, type TemporalGateway } from '../../worker/temporal-gateway.ts';
 import { processId } from '../../workflows/index.ts';
@@ -46,7 +46,13 @@ describe.skipIf(!address)(title, () => {
 
     pool = await createDatabasePool(await createTestDatabase(), { maxPoolSize: 5 });
     const activities = createActivities({
-      pool, masterKey, timeoutMs: 5000, allowPrivate: true, disableAfterMs: 86_400_000, baseUrls: { pagerduty: 'http://127.0.0.1:9', datadog: null }, dnsServers: [],
+      pool,
+      masterKey,
+      timeoutMs: 5000,
+      allowPrivate: true,
+      disableAfterMs: 86_400_000,
+      baseUrls: { pagerduty: 'http://127.0.0.1:9', datadog: null },
+      dnsServers: [],
     });
     connection = await NativeConnection.connect({ address: address! });
     worker = await Worker.create({ connection, namespace, taskQueue, workflowBundle: await bundleWorkflows(), activities });
@@ -68,11 +74,21 @@ describe.skipIf(!address)(title, () => {
       const organizationId = await createOrganizationQueries(trx).insertOrganization({ name: 'Temporal test' });
       const tenant = await createTenantQueries(trx).insertTenant({ name: 'Temporal test', description: null, company: null }, organizationId);
       const { eventId } = await recordChange(trx, {
-        actor: { type: 'system', id: null }, action: 'tenant.create', resource: { type: 'tenant', id: tenant.id },
-        scope: { organizationId, tenantId: tenant.id }, event: { type: 'tenant.created', data: { tenant } },
+        actor: { type: 'system', id: null },
+        action: 'tenant.create',
+        resource: { type: 'tenant', id: tenant.id },
+        scope: { organizationId, tenantId: tenant.id },
+        event: { type: 'tenant.created', data: { tenant } },
       });
       const endpoints = createWebhookEndpointQueries(trx);
-      const endpointId = await endpoints.insertEndpoint({ tenantId: tenant.id, environmentId: null, url: receiverUrl, description: null, eventTypes: ['*'], active: true });
+      const endpointId = await endpoints.insertEndpoint({
+        tenantId: tenant.id,
+        environmentId: null,
+        url: receiverUrl,
+        description: null,
+        eventTypes: ['*'],
+        active: true,
+      });
       const secret = generateCredential('whsec');
       await endpoints.insertSecret(endpointId, encrypt(masterKey, secret), displayPrefix(secret));
       const deliveryId = await createDeliveryQueries(trx).insertDelivery({ tenantId: tenant.id, eventId, endpointId });
@@ -99,7 +115,10 @@ describe.skipIf(!address)(title, () => {
     expect(typedSearchAttributes.get(TenantIdKey)).toBe(tenantId);
     expect(received).toEqual([deliveryId, deliveryId]);
     const queries = createDeliveryQueries(pool);
-    expect((await queries.findAttempts(deliveryId)).map((a) => [a.attempt, a.statusCode])).toEqual([[1, 500], [2, 200]]);
+    expect((await queries.findAttempts(deliveryId)).map((a) => [a.attempt, a.statusCode])).toEqual([
+      [1, 500],
+      [2, 200],
+    ]);
     expect(await queries.findDelivery(deliveryId, { endpointId })).toMatchObject({ status: 'succeeded', attemptCount: 2 });
   });
 });

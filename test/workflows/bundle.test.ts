@@ -25,7 +25,11 @@ function deliveryHistory() {
   ];
   const attempt = (activityId: string, result: unknown) => [
     event('ACTIVITY_TASK_SCHEDULED', {
-      activityId, activityType: { name: 'attemptDelivery' }, taskQueue: { name: 'iam' }, workflowTaskCompletedEventId: id, startToCloseTimeout: { seconds: 120 },
+      activityId,
+      activityType: { name: 'attemptDelivery' },
+      taskQueue: { name: 'iam' },
+      workflowTaskCompletedEventId: id,
+      startToCloseTimeout: { seconds: 120 },
     }),
     event('ACTIVITY_TASK_STARTED', { scheduledEventId: id, attempt: 1 }),
     event('ACTIVITY_TASK_COMPLETED', { scheduledEventId: id - 1, startedEventId: id, result: json(result) }),
@@ -33,8 +37,13 @@ function deliveryHistory() {
   return proto.temporal.api.history.v1.History.fromObject({
     events: [
       event('WORKFLOW_EXECUTION_STARTED', {
-        workflowType: { name: workflowTypes['webhook-delivery'] }, taskQueue: { name: 'iam' }, workflowTaskTimeout: { seconds: 10 }, attempt: 1,
-        input: json({ deliveryId: 'd1', scheduleMs: [0, 200] }), originalExecutionRunId: 'run', firstExecutionRunId: 'run',
+        workflowType: { name: workflowTypes['webhook-delivery'] },
+        taskQueue: { name: 'iam' },
+        workflowTaskTimeout: { seconds: 10 },
+        attempt: 1,
+        input: json({ deliveryId: 'd1', scheduleMs: [0, 200] }),
+        originalExecutionRunId: 'run',
+        firstExecutionRunId: 'run',
       }),
       ...workflowTask(),
       ...attempt('1', { done: false, nextDelayMs: 200 }),

@@ -1,0 +1,4 @@
+import { defineFamily } from '../../family.ts';
+import { auditLogRoutes } from './routes.ts';
+
+export default defineFamily({ name: 'events/audit-logs', register: (app, { pool }) => auditLogRoutes(app, { pool }) });

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { CHANNEL_KINDS, type ChannelKind, channelConfigSchemas, channelSecretSchemas } from '../../../../lib/notifications/channel-kinds.ts';
+import { NotificationChannel } from '../../../../db/events/webhooks/rows.ts';
+import { ApiError, type ErrorDetail } from '../../../errors.ts';
+import { EventTypePatterns } from '../webhooks/schemas.ts';
+
+export { NotificationChannel };
+export { DeliveriesList, DeliveriesQuery, DeliveryDetail } from '../webhooks/schemas.ts';
+
+const name = z.string().trim().min(1, 'must not be empty').max(200);
+// Checked against the kind's own schema by the service, so errors name e.g. body.config.site.
+const config = z
+  .record(z.string(), z.unknown())
+  .describe('Per kind: webhook `{ url }`; slack, teams `{ channelLabel? }`; pagerduty `{ severityMap?, source? }`; datadog `{ site?, tags? }`');
+const secrets = z
+  .record(z.string(), z.unknown())
+  .describe(
+    'Per kind, write-only: webhook `{ signingSecret? }` (generated when absent); slack, teams `{ webhookUrl }`; pagerduty `{ routingKey }`; datadog `{ apiKey }`',
+  );
+
+export const CreateChannelBody = z
+  .strictObject({
+    kind: z.enum(CHANNEL_KINDS),
+    name,
+    eventTypes: EventTypePatterns,
+    config: config.default({}),
+    secrets: secrets.default({}),
+    environmentId: z.uuid().nullable().optional().describe('Only events of this environment; all of the tenant when absent'),
+    active: z.boolean().optional(),
+  })
+  .meta({ id: 'CreateNotificationChannelRequest' });
+
+export const UpdateChannelBody = z
+  .strictObject({
+    name: name.optional(),
+    eventTypes: EventTypePatterns.optional(),
+    config: config.optional().describe('Replaces the whole config'),
+    secrets: secrets.optional().describe('Replaces every secret; a webhook channel without signingSecret gets a new generated one'),
+    environmentId: z.uuid().nullable().optional(),
+    active: z.boolean().optional(),
+  })
+  .meta({ id: 'UpdateNotificationChannelRequest' });
+
+export const ChannelParams = z.strictObject({ tenantId: z.uuid(), channelId: z.uuid() });
+export const ChannelDeliveryParams = ChannelParams.extend({ deliveryId: z.uuid() });
+
+export const ChannelResponse = z.object({ channel: NotificationChannel }).meta({ id: 'NotificationChannelResponse' });
+export const ChannelWithSecretResponse = z
+  .object({
+    channel: NotificationChannel,
+    signingSecret: z.string().optional().describe('The whsec_ signing secret the service generated for a webhook channel, shown only in this response'),
+  })
+  .meta({ id: 'NotificationChannelWithSecretResponse' });
+export const ChannelsList = z.object({ channels: z.array(NotificationChannel), total: z.number().int() }).meta({ id: 'NotificationChannelsList' });
+
+export const ChannelTestResult = z
+  .object({
+    success: z.boolean().describe('The provider accepted the notification (2xx)'),
+    statusCode: z.number().int().nullable(),
+    error: z.string().nullable().describe('Network error, timeout or refusal, when there was no HTTP status'),
+    responseExcerpt: z.string().nullable().describe('First 2 KiB of the response body'),
+    durationMs: z.number().int(),
+    eventId: z.uuid().describe('The notification_channel.tested event that was sent'),
+  })
+  .meta({ id: 'NotificationChannelTestResult' });
+
+type Fields = Record<string, unknown>;
+
+/** The issues of a kind's schema as `details`, e.g. `body.secrets.routingKey is required`. */
+function issueDetails(base: string, input: Fields, error: z.ZodError | undefined): ErrorDetail[] {
+  return (error?.issues ?? []).flatMap((issue) => {
+    const path = [base, ...issue.path.map(String)].join('.');
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: `${path}.${key}`, message: 'is not a known field' }));
+    const missing = issue.code === 'invalid_type' && issue.path.reduce<unknown>((v, k) => (v as Fields | undefined)?.[k as string], input) === undefined;
+    const message = missing ? 'is required' : issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+    return [{ path, message }];
+  });
+}
+
+/** The given config and secrets parsed with the kind's schemas; a 400 naming every wrong field otherwise. */
+export function parseChannelFields(kind: ChannelKind, input: { config?: Fields; secrets?: Fields }) {
+  const config = input.config && channelConfigSchemas[kind].safeParse(input.config);
+  const secrets = input.secrets && channelSecretSchemas[kind].safeParse(input.secrets);
+  const details = [...issueDetails('body.config', input.config ?? {}, config?.error), ...issueDetails('body.secrets', input.secrets ?? {}, secrets?.error)];
+  if (details.length)
+    throw new ApiError(400, 'notification_channel.invalid', `Invalid request: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}.`, { details });
+  return { config: config?.data as Fields | undefined, secrets: secrets?.data as Fields | undefined };
+}

@@ -1,0 +1,26 @@
+// What a family is: a Fastify plugin over the shared dependencies, registered from the ordered registry in ./index.ts.
+import type { DatabasePool } from 'slonik';
+import type { Config } from '../../lib/config.ts';
+import type { SigningKeys } from './identity/signing-keys/service.ts';
+import type { App } from '../types.ts';
+
+export interface FamilyDeps {
+  config: Config;
+  pool: DatabasePool;
+  keys: SigningKeys;
+  /** Encrypts secrets at rest (webhook signing secrets, provider credentials). */
+  masterKey: Buffer;
+  /** The token endpoint's issuer and the audience of management tokens. */
+  issuer: string;
+  audience: string;
+  /** Drops cached verifications of a principal, credential or organization on this instance at once. */
+  evict: (id: string) => void;
+}
+
+export interface Family {
+  /** The family's folder, for logs and errors. */
+  name: string;
+  register(app: App, deps: FamilyDeps): void | Promise<void>;
+}
+
+export const defineFamily = (family: Family): Family => family;

@@ -1,0 +1,36 @@
+import type { DatabasePool } from 'slonik';
+import { z } from 'zod';
+import { createUserQueries } from '../../../../db/identity/users/queries.ts';
+import { User } from '../../../../db/identity/users/rows.ts';
+import { ApiError, notFound } from '../../../errors.ts';
+import { principalOf } from '../../../plugins/auth.ts';
+import { errorResponses } from '../../../common/schemas.ts';
+import type { App } from '../../../types.ts';
+
+const UserInfoResponse = z
+  .object({
+    meta: z.object({ code: z.number(), message: z.string() }),
+    session: z.object({ remainingSeconds: z.number().nullable() }),
+    user: User,
+  })
+  .meta({ id: 'UserInfoResponse' });
+
+export function userinfoRoutes(app: App, pool: DatabasePool) {
+  app.get('/v1/userinfo', {
+    // Any valid user token may read its own user: the scope is the weakest one a PAT always may carry.
+    schema: {
+      tags: ['User info'],
+      summary: 'The user the token belongs to',
+      security: [{ bearerAuth: [] }],
+      response: { 200: UserInfoResponse, ...errorResponses() },
+    },
+    handler: async (request) => {
+      const principal = principalOf(request);
+      if (principal.type !== 'user') throw new ApiError(403, 'auth.user_required', 'userinfo describes a user; this token belongs to a service account.');
+      const user = await createUserQueries(pool).findUserById(principal.id);
+      if (!user) throw notFound('user', principal.id);
+      const remainingSeconds = principal.expiresAt === null ? null : Math.max(0, Math.floor((principal.expiresAt - Date.now()) / 1000));
+      return { meta: { code: 200, message: 'OK' }, session: { remainingSeconds }, user };
+    },
+  });
+}

@@ -1,0 +1,46 @@
+// Every API family, in registration order. A new family is one line here (plus its api/ and db/ folders,
+// a migration, its scopes in ../scopes.ts and its event types in db/event-catalog.ts).
+import type { Family } from './family.ts';
+import meta from './platform/meta/index.ts';
+import oauth from './identity/oauth/index.ts';
+import userinfo from './identity/userinfo/index.ts';
+import serviceAccounts from './identity/service-accounts/index.ts';
+import personalAccessTokens from './identity/personal-access-tokens/index.ts';
+import signingKeys from './identity/signing-keys/index.ts';
+import organizations from './organizations/organizations/index.ts';
+import invitations from './organizations/invitations/index.ts';
+import tenantLinks from './organizations/tenant-links/index.ts';
+import organizationKeys from './organizations/organization-keys/index.ts';
+import tenants from './tenants/tenants/index.ts';
+import seats from './tenants/seats/index.ts';
+import domains from './tenants/domains/index.ts';
+import projects from './projects/projects/index.ts';
+import environments from './projects/environments/index.ts';
+import environmentSettings from './projects/environment-settings/index.ts';
+import events from './events/events/index.ts';
+import auditLogs from './events/audit-logs/index.ts';
+import webhooks from './events/webhooks/index.ts';
+import notificationChannels from './events/notification-channels/index.ts';
+
+export const FAMILIES: readonly Family[] = [
+  meta,
+  oauth,
+  userinfo,
+  serviceAccounts,
+  personalAccessTokens,
+  signingKeys,
+  organizations,
+  invitations,
+  tenantLinks,
+  organizationKeys,
+  tenants,
+  seats,
+  domains,
+  projects,
+  environments,
+  environmentSettings,
+  events,
+  auditLogs,
+  webhooks,
+  notificationChannels,
+];

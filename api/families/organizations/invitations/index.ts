@@ -1,0 +1,10 @@
+import { defineFamily } from '../../family.ts';
+import { createInvitationAcceptanceService } from './acceptance.ts';
+import { organizationInvitationRoutes } from './routes.ts';
+import { createOrganizationInvitationService } from './service.ts';
+
+export default defineFamily({
+  name: 'organizations/invitations',
+  register: (app, { pool, evict }) =>
+    organizationInvitationRoutes(app, createOrganizationInvitationService({ pool, evict }), createInvitationAcceptanceService({ pool, evict })),
+});

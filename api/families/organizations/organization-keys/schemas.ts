@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { OrganizationKey } from '../../../../db/organizations/organization-keys/rows.ts';
+
+export { OrganizationKey };
+
+const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const tenantIds = z.array(z.uuid()).max(1000).describe('Tenants of the organization the key is limited to');
+const allTenants = z.boolean().describe('Reach every tenant of the organization, now and later. Defaults to true unless tenantIds are given');
+
+export const OrganizationKeyParams = z.strictObject({ organizationId: z.uuid(), keyId: z.uuid() });
+
+export const CreateOrganizationKeyBody = z
+  .strictObject({
+    name,
+    description: z.string().max(2000).nullable().optional(),
+    allTenants: allTenants.optional(),
+    tenantIds: tenantIds.optional(),
+    expiresAt: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).nullable().optional(),
+  })
+  .meta({ id: 'CreateOrganizationKeyRequest' });
+
+export const UpdateOrganizationKeyTenantsBody = z
+  .strictObject({ allTenants: allTenants.optional(), tenantIds: tenantIds.optional() })
+  .meta({ id: 'UpdateOrganizationKeyTenantsRequest' });
+
+export const OrganizationKeyWithTokenResponse = z
+  .object({ key: OrganizationKey.nullable(), fullToken: z.string().nullable().describe('The key itself (adok_…), shown only in this response') })
+  .meta({ id: 'OrganizationKeyWithTokenResponse' });
+export const OrganizationKeysResponse = z
+  .object({ keys: z.array(OrganizationKey).nullable(), total: z.number().int() })
+  .meta({ id: 'OrganizationKeysResponse' });
+export const OrganizationKeyResponse = z.object({ key: OrganizationKey.nullable() }).meta({ id: 'OrganizationKeyResponse' });

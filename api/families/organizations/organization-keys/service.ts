@@ -1,0 +1,123 @@
+import type { CommonQueryMethods, DatabasePool } from 'slonik';
+import { displayPrefix, generateCredential, hashSecret } from '../../../../lib/crypto.ts';
+import { recordChange } from '../../../../db/shared/changes.ts';
+import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
+import { createOrganizationKeyQueries } from '../../../../db/organizations/organization-keys/queries.ts';
+import type { OrganizationKey } from '../../../../db/organizations/organization-keys/rows.ts';
+import { invalidField, notFound } from '../../../errors.ts';
+import { grants, SCOPE_FAMILIES } from '../../../scopes.ts';
+import type { Caller } from '../../../access/caller.ts';
+import { reachableOrganization } from '../../../access/reach.ts';
+
+// A key acts for its organization in its tenants, but manages no credentials or principals: no service
+// accounts, keys, PATs or signing keys, and organizations read-only (no members, invitations or tenant links).
+const CREDENTIAL_FAMILIES = new Set<string>(['service-accounts', 'organization-keys', 'personal-access-tokens', 'signing-keys']);
+export const KEY_SCOPES = SCOPE_FAMILIES.filter((f) => !CREDENTIAL_FAMILIES.has(f)).map((f) => (f === 'organizations' ? `${f}:read` : `${f}:write`));
+
+/** The key scopes the creator holds itself (a write it lacks falls back to the read it has). */
+export const keyScopesFor = (held: readonly string[]) =>
+  KEY_SCOPES.flatMap((s) => {
+    if (grants(held, s)) return [s];
+    const read = s.replace(/:write$/, ':read');
+    return read !== s && grants(held, read) ? [read] : [];
+  });
+
+interface TenantChoice {
+  allTenants?: boolean;
+  tenantIds?: string[];
+}
+
+const tenantsOf = (key: OrganizationKey) => ({ allTenants: key.allTenants, tenantIds: (key.tenants ?? []).map((t) => t.tenantId) });
+
+export function createOrganizationKeyService(pool: DatabasePool) {
+  const find = async (db: CommonQueryMethods, caller: Caller, organizationId: string, keyId: string, lock = false) => {
+    reachableOrganization(caller, organizationId, { wholeOrganization: true });
+    const key = await createOrganizationKeyQueries(db).findKeyOfOrganization(keyId, organizationId, lock);
+    if (!key) throw notFound('organization_key', keyId);
+    return key;
+  };
+
+  /** The tenant limit asked for, checked: listed tenants must be linked to the organization. */
+  const checkTenants = async (db: CommonQueryMethods, organizationId: string, input: TenantChoice) => {
+    const listed = input.tenantIds ?? [];
+    const allTenants = input.allTenants ?? listed.length === 0;
+    if (allTenants && listed.length > 0) throw invalidField('body.tenantIds', 'must be empty when allTenants is true');
+    if (!allTenants && listed.length === 0) throw invalidField('body.tenantIds', 'must list at least one tenant when allTenants is false');
+    const linked = await createOrganizationKeyQueries(db).findLinkedTenantIds(organizationId, listed);
+    const stray = listed.findIndex((id) => !linked.has(id));
+    if (stray >= 0) throw invalidField(`body.tenantIds.${stray}`, 'is not a tenant of this organization', 'organization_key.tenant_not_in_organization');
+    return { allTenants, tenantIds: [...new Set(listed)] };
+  };
+
+  const audit = (
+    caller: Caller,
+    organizationId: string,
+    action: 'create' | 'revoke' | 'update_tenants',
+    before: OrganizationKey | null,
+    key: OrganizationKey,
+  ) => ({
+    actor: caller.actor,
+    origin: caller.origin,
+    action: `organization_key.${action}`,
+    resource: { type: 'organization_key', id: key.id },
+    scope: { organizationId },
+    before,
+    after: key,
+  });
+
+  return {
+    list: (caller: Caller, organizationId: string, page: { limit: number; offset: number }) => {
+      reachableOrganization(caller, organizationId, { wholeOrganization: true });
+      return createOrganizationKeyQueries(pool).findKeysOfOrganization(organizationId, page);
+    },
+
+    get: (caller: Caller, organizationId: string, keyId: string) => find(pool, caller, organizationId, keyId),
+
+    create: async (caller: Caller, organizationId: string, input: { name: string; description?: string | null; expiresAt?: string | null } & TenantChoice) => {
+      reachableOrganization(caller, organizationId, { wholeOrganization: true });
+      if (input.expiresAt && Date.parse(input.expiresAt) <= Date.now()) throw invalidField('body.expiresAt', 'must be in the future');
+      const fullToken = generateCredential('adok');
+      return pool.transaction(async (trx) => {
+        const tenants = await checkTenants(trx, organizationId, input);
+        const key = await createOrganizationKeyQueries(trx).insertKey({
+          organizationId,
+          name: input.name,
+          description: input.description ?? null,
+          prefix: displayPrefix(fullToken),
+          tokenHash: hashSecret(fullToken),
+          scopes: keyScopesFor(caller.principal.scopes),
+          ...tenants,
+          expiresAt: input.expiresAt ?? null,
+        });
+        await recordChange(trx, { ...audit(caller, organizationId, 'create', null, key), event: { type: 'organization_key.created', data: { key } } });
+        return { key, fullToken };
+      });
+    },
+
+    updateTenants: (caller: Caller, organizationId: string, keyId: string, input: TenantChoice) =>
+      pool.transaction(async (trx) => {
+        if (input.allTenants === undefined && input.tenantIds === undefined) throw invalidField('body', 'must give allTenants or tenantIds');
+        const before = await find(trx, caller, organizationId, keyId, true);
+        const tenants = await checkTenants(trx, organizationId, input);
+        const key = await createOrganizationKeyQueries(trx).replaceKeyTenants(keyId, tenants.allTenants, tenants.tenantIds);
+        await notifyCredentialChange(trx, keyId);
+        await recordChange(trx, {
+          ...audit(caller, organizationId, 'update_tenants', before, key),
+          event: { type: 'organization_key.tenants_updated', data: { key, previous: tenantsOf(before) } },
+        });
+        return key;
+      }),
+
+    revoke: (caller: Caller, organizationId: string, keyId: string) =>
+      pool.transaction(async (trx) => {
+        const before = await find(trx, caller, organizationId, keyId, true);
+        if (before.revokedAt) return before;
+        const key = await createOrganizationKeyQueries(trx).revokeKey(keyId);
+        await notifyCredentialChange(trx, keyId);
+        await recordChange(trx, { ...audit(caller, organizationId, 'revoke', before, key), event: { type: 'organization_key.revoked', data: { key } } });
+        return key;
+      }),
+  };
+}
+
+export type OrganizationKeyService = ReturnType<typeof createOrganizationKeyService>;

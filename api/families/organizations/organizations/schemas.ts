@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { Organization, OrganizationMember } from '../../../../db/organizations/organizations/rows.ts';
+
+export { Organization, OrganizationMember };
+
+const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const description = z.string().max(2000, 'must be at most 2000 characters').nullable();
+const billingEmail = z.email({ error: 'must be an email address' }).max(320).nullable();
+
+export const OrganizationParams = z.strictObject({ organizationId: z.uuid() });
+export const MemberParams = z.strictObject({ organizationId: z.uuid(), memberId: z.uuid() });
+export const OrganizationTenantParams = z.strictObject({ organizationId: z.uuid(), tenantId: z.uuid() });
+export const TransferParams = z.strictObject({ tenantId: z.uuid() });
+
+export const OrganizationsList = z.object({ organizations: z.array(Organization), total: z.number().int() }).meta({ id: 'OrganizationsList' });
+export const OrganizationResponse = z.object({ organization: Organization }).meta({ id: 'OrganizationResponse' });
+
+export const CreateOrganizationBody = z
+  .strictObject({
+    name,
+    description: description.optional(),
+    billingEmail: billingEmail.optional(),
+    tenantIds: z.array(z.uuid()).min(1, 'must list at least one tenant').max(100).describe('Tenants the caller reaches, linked to the new organization'),
+  })
+  .meta({ id: 'CreateOrganizationRequest' });
+
+export const UpdateOrganizationBody = z
+  .strictObject({ name: name.optional(), description: description.optional(), billingEmail: billingEmail.optional() })
+  .meta({ id: 'UpdateOrganizationRequest' });
+
+export const OrganizationMembersResponse = z
+  .object({ organization: Organization, members: z.array(OrganizationMember), total: z.number().int() })
+  .meta({ id: 'OrganizationMembersResponse' });
+export const OrganizationMemberResponse = z.object({ organization: Organization, member: OrganizationMember }).meta({ id: 'OrganizationMemberResponse' });
+export const SetMemberActiveBody = z
+  .strictObject({ active: z.boolean().describe("false suspends the membership on the member's next request; true restores it") })
+  .meta({ id: 'SetOrganizationMemberActiveRequest' });
+
+export const LinkTenantBody = z.strictObject({ tenantId: z.uuid() }).meta({ id: 'LinkTenantRequest' });
+export const TransferTenantBody = z
+  .strictObject({
+    targetOrganizationId: z.uuid(),
+    confirmationName: z.string().max(200).describe("The tenant's name, exactly, to confirm the transfer"),
+  })
+  .meta({ id: 'TransferTenantRequest' });

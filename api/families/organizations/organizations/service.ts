@@ -1,0 +1,135 @@
+// Organizations the caller belongs to: list, create (the creating user becomes its owner), update, delete
+// (refused while it still owns tenants). Shared helpers of the organization services live here too.
+import type { CommonQueryMethods, DatabasePool } from 'slonik';
+import { recordChange } from '../../../../db/shared/changes.ts';
+import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
+import { createOrganizationInvitationQueries } from '../../../../db/organizations/invitations/queries.ts';
+import { createOrganizationTenantQueries } from '../../../../db/organizations/tenant-links/queries.ts';
+import { createOrganizationQueries, type OrganizationChanges } from '../../../../db/organizations/organizations/queries.ts';
+import { createProcessOutboxQueries } from '../../../../db/processes/outbox.ts';
+import { createTenantQueries } from '../../../../db/tenants/tenants/queries.ts';
+import type { Organization } from '../../../../db/organizations/organizations/rows.ts';
+import { processId } from '../../../../workflows/index.ts';
+import { INVITATION_TOPIC } from '../../../../workflows/invitation-expiry.ts';
+import { ApiError, conflict, invalidField, notFound } from '../../../errors.ts';
+import type { Caller } from '../../../access/caller.ts';
+import { reachableOrganization } from '../../../access/reach.ts';
+
+export interface OrganizationServiceDeps {
+  pool: DatabasePool;
+  /** Drops this instance's cached principals of an id at once (NOTIFY reaches the other instances). */
+  evict?: (id: string) => void;
+}
+
+/** The organization, if the caller belongs to it (404 otherwise, never 403); `lock` holds its row until commit. */
+export async function reachableOrganizationRow(db: CommonQueryMethods, caller: Caller, organizationId: string, lock = false) {
+  // Organization-level data spans every tenant: a credential limited to some tenants does not reach it.
+  reachableOrganization(caller, organizationId, { wholeOrganization: true });
+  const queries = createOrganizationQueries(db);
+  const organization = lock ? await queries.lockOrganizationById(organizationId) : await queries.findOrganizationById(organizationId);
+  if (!organization) throw notFound('organization', organizationId);
+  return organization;
+}
+
+/**
+ * The tenant, if the caller reaches it through one of its organizations (within an organization key's tenant
+ * list). A tenant seat does not count: it gives access to the tenant, not a say over its organizations.
+ */
+export const tenantOfCallerOrganizations = (db: CommonQueryMethods, caller: Caller, tenantId: string) =>
+  createTenantQueries(db).findReachableTenantById(tenantId, caller.principal.organizationIds, { tenantIds: caller.principal.tenantIds });
+
+/** Operations that make the caller a member of something need a user: a service account belongs to one organization. */
+export function requireUser(caller: Caller, what: string) {
+  if (caller.principal.type !== 'user') {
+    throw new ApiError(
+      403,
+      'auth.user_required',
+      `Only a user can ${what}; this token belongs to a ${caller.principal.type.replace('_', ' ')}. Use a personal access token.`,
+    );
+  }
+  return caller.principal.id;
+}
+
+export function createOrganizationService(deps: OrganizationServiceDeps) {
+  const { pool } = deps;
+  const audit = (
+    caller: Caller,
+    verb: 'create' | 'update' | 'delete',
+    organization: Organization,
+    before: Organization | null,
+    data: Record<string, unknown>,
+  ) => ({
+    actor: caller.actor,
+    origin: caller.origin,
+    action: `organization.${verb}`,
+    resource: { type: 'organization', id: organization.id },
+    scope: { organizationId: organization.id },
+    before,
+    after: verb === 'delete' ? null : organization,
+    event: { type: `organization.${verb}d`, data: { organization, ...data } },
+  });
+
+  return {
+    list: (caller: Caller, page: { limit: number; offset: number }) =>
+      createOrganizationQueries(pool).findOrganizationsAmong(caller.principal.organizationIds, page),
+
+    get: (caller: Caller, organizationId: string) => reachableOrganizationRow(pool, caller, organizationId),
+
+    create: async (caller: Caller, input: { name: string; description?: string | null; billingEmail?: string | null; tenantIds: string[] }) => {
+      const userId = requireUser(caller, 'create an organization (its creator becomes its owner)');
+      const organization = await pool.transaction(async (trx) => {
+        for (const [i, tenantId] of input.tenantIds.entries()) {
+          if (!(await tenantOfCallerOrganizations(trx, caller, tenantId))) {
+            throw invalidField(`body.tenantIds.${i}`, 'is not a tenant the caller can reach', 'organization.tenant_unreachable');
+          }
+        }
+        const queries = createOrganizationQueries(trx);
+        const id = await queries.insertOrganization(input);
+        const tenantIds = [...new Set(input.tenantIds)];
+        for (const tenantId of tenantIds) await createOrganizationTenantQueries(trx).linkTenant(id, tenantId);
+        await queries.insertMember({ organizationId: id, userId, role: 'owner' });
+        await notifyCredentialChange(trx, userId);
+        const created = (await queries.findOrganizationById(id))!;
+        await recordChange(trx, audit(caller, 'create', created, null, { tenantIds }));
+        return created;
+      });
+      deps.evict?.(userId);
+      return organization;
+    },
+
+    update: (caller: Caller, organizationId: string, changes: OrganizationChanges) =>
+      pool.transaction(async (trx) => {
+        const before = await reachableOrganizationRow(trx, caller, organizationId, true);
+        const organization = await createOrganizationQueries(trx).updateOrganizationById(organizationId, changes);
+        const previous = Object.fromEntries(Object.keys(changes).map((k) => [k, before[k as keyof Organization]]));
+        await recordChange(trx, audit(caller, 'update', organization, before, { previous }));
+        return organization;
+      }),
+
+    remove: async (caller: Caller, organizationId: string) => {
+      const organization = await pool.transaction(async (trx) => {
+        const before = await reachableOrganizationRow(trx, caller, organizationId, true);
+        const tenants = await createOrganizationTenantQueries(trx).countTenantsOfOrganization(organizationId);
+        if (tenants > 0) {
+          throw conflict('organization.has_tenants', `The organization still owns ${tenants} tenant(s); transfer, unlink or delete them first.`);
+        }
+        // Pending invitations go with the organization: their expiry processes stop.
+        for (const id of await createOrganizationInvitationQueries(trx).pendingIdsOfOrganization(organizationId)) {
+          await createProcessOutboxQueries(trx).enqueueSignal({
+            processId: processId('invitation-expiry', id),
+            topic: INVITATION_TOPIC,
+            payload: { revoked: true },
+          });
+        }
+        await createOrganizationQueries(trx).deleteOrganizationById(organizationId);
+        await notifyCredentialChange(trx, organizationId);
+        await recordChange(trx, audit(caller, 'delete', before, before, {}));
+        return before;
+      });
+      deps.evict?.(organizationId);
+      return organization;
+    },
+  };
+}
+
+export type OrganizationService = ReturnType<typeof createOrganizationService>;

@@ -1,0 +1,14 @@
+import { defineFamily } from '../../family.ts';
+import { createConnectionService } from './connections.ts';
+import { environmentSettingRoutes } from './routes.ts';
+import { createEnvironmentSettingsService } from './service.ts';
+
+export default defineFamily({
+  name: 'projects/environment-settings',
+  register: (app, { pool, keys, masterKey, config }) =>
+    environmentSettingRoutes(
+      app,
+      createConnectionService({ pool, masterKey, allowPrivateNetworkTargets: config.allowPrivateNetworkTargets }),
+      createEnvironmentSettingsService({ pool, keys, publicBaseUrl: config.publicBaseUrl, allowPrivateNetworkTargets: config.allowPrivateNetworkTargets }),
+    ),
+});

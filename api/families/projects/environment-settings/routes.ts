@@ -1,0 +1,116 @@
+// What lives in an environment's sign-in setup: connections, redirect URIs, SAML IdP metadata, SSO metadata, SDK config.
+import { callerOf, requires } from '../../../plugins/auth.ts';
+import { errorResponses } from '../../../common/schemas.ts';
+import {
+  ApplicationEnvironmentConnectionsResponse,
+  ConnectionParams,
+  DeleteEnvironmentConnectionResponse,
+  EnterpriseSsoMetadataResponse,
+  EnvironmentRedirectUrisResponse,
+  EnvironmentScopeParams,
+  EnvironmentSdkConfig,
+  ResolveSamlMetadataBody,
+  SamlIdpMetadataResponse,
+  SaveConnectionBody,
+  SaveEnvironmentConnectionResponse,
+  SaveRedirectUrisBody,
+  SsoParams,
+} from './schemas.ts';
+import type { ConnectionService } from './connections.ts';
+import type { EnvironmentSettingsService } from './service.ts';
+import type { App } from '../../../types.ts';
+
+const tags = ['Environments'];
+const base = '/v1/tenants/:tenantId/environments/:environmentId';
+const read = requires('environments:read');
+const write = requires('environments:write');
+const params = EnvironmentScopeParams;
+
+export function environmentSettingRoutes(app: App, connections: ConnectionService, settings: EnvironmentSettingsService) {
+  app.get(`${base}/connections`, {
+    schema: {
+      tags,
+      summary: 'List the sign-in connections of an environment, in rank order',
+      security: read,
+      params,
+      response: { 200: ApplicationEnvironmentConnectionsResponse, ...errorResponses(404) },
+    },
+    handler: (r) => connections.list(callerOf(r), r.params.tenantId, r.params.environmentId),
+  });
+  app.post(`${base}/connections`, {
+    schema: {
+      tags,
+      summary: 'Save a sign-in connection: append a new one, or update the one named by connectionId',
+      security: write,
+      params,
+      body: SaveConnectionBody,
+      response: { 200: SaveEnvironmentConnectionResponse, 201: SaveEnvironmentConnectionResponse, ...errorResponses(404) },
+    },
+    handler: async (r, reply) => {
+      const { created, ...saved } = await connections.save(callerOf(r), r.params.tenantId, r.params.environmentId, r.body);
+      return reply.status(created ? 201 : 200).send(saved);
+    },
+  });
+  app.delete(`${base}/connections/:connectionId`, {
+    schema: {
+      tags,
+      summary: 'Remove a sign-in connection',
+      security: write,
+      params: ConnectionParams,
+      response: { 200: DeleteEnvironmentConnectionResponse, ...errorResponses(404) },
+    },
+    handler: (r) => connections.remove(callerOf(r), r.params.tenantId, r.params.environmentId, r.params.connectionId),
+  });
+  app.get(`${base}/redirect-uris`, {
+    schema: {
+      tags,
+      summary: 'Get the redirect URIs of an environment',
+      security: read,
+      params,
+      response: { 200: EnvironmentRedirectUrisResponse, ...errorResponses(404) },
+    },
+    handler: (r) => settings.redirectUris(callerOf(r), r.params.tenantId, r.params.environmentId),
+  });
+  app.put(`${base}/redirect-uris`, {
+    schema: {
+      tags,
+      summary: 'Save the redirect URIs of an environment',
+      security: write,
+      params,
+      body: SaveRedirectUrisBody,
+      response: { 200: EnvironmentRedirectUrisResponse, ...errorResponses(404) },
+    },
+    handler: (r) => settings.saveRedirectUris(callerOf(r), r.params.tenantId, r.params.environmentId, r.body),
+  });
+  app.post(`${base}/saml/resolve-metadata`, {
+    schema: {
+      tags,
+      summary: 'Read SAML IdP metadata (XML, or a URL the service fetches) into the values a SAML connection needs',
+      security: write,
+      params,
+      body: ResolveSamlMetadataBody,
+      response: { 200: SamlIdpMetadataResponse, ...errorResponses(404) },
+    },
+    handler: (r) => settings.resolveSamlMetadata(callerOf(r), r.params.tenantId, r.params.environmentId, r.body),
+  });
+  app.get(`${base}/sso/:providerId/metadata`, {
+    schema: {
+      tags,
+      summary: 'Service provider metadata and URLs to give an identity provider',
+      security: read,
+      params: SsoParams,
+      response: { 200: EnterpriseSsoMetadataResponse, ...errorResponses(404) },
+    },
+    handler: (r) => settings.ssoMetadata(callerOf(r), r.params.tenantId, r.params.environmentId, r.params.providerId),
+  });
+  app.get(`${base}/sdk-config`, {
+    schema: {
+      tags,
+      summary: 'What an SDK needs to use this environment: client id, endpoints, environment variables, missing setup',
+      security: read,
+      params,
+      response: { 200: EnvironmentSdkConfig, ...errorResponses(404) },
+    },
+    handler: (r) => settings.sdkConfig(callerOf(r), r.params.tenantId, r.params.environmentId),
+  });
+}

@@ -1,0 +1,122 @@
+// Shapes of what lives in an environment's sign-in setup: connections, redirect URIs, SAML IdP metadata,
+// enterprise SSO (service provider) metadata and the SDK configuration.
+import { z } from 'zod';
+import { EnvironmentConnection } from '../../../../db/projects/projects/rows.ts';
+import { ManagementMeta } from '../../../common/schemas.ts';
+import { describeProviders, PROVIDER_IDS, SSO_PROVIDER_IDS } from './connection-providers.ts';
+
+export { EnvironmentConnection };
+
+export const EnvironmentScopeParams = z.strictObject({ tenantId: z.uuid(), environmentId: z.uuid() });
+export const ConnectionParams = EnvironmentScopeParams.extend({ connectionId: z.uuid() });
+export const SsoParams = EnvironmentScopeParams.extend({ providerId: z.enum(SSO_PROVIDER_IDS) });
+
+const ref = { id: z.uuid(), name: z.string().nullable() };
+const meta = ManagementMeta.optional();
+const MiB = 1024 * 1024;
+
+export const SaveConnectionBody = z
+  .strictObject({
+    providerId: z.enum(PROVIDER_IDS),
+    formPayload: z
+      .string()
+      .max(MiB, 'must be at most 1 MiB')
+      .describe(
+        `The provider's settings as a JSON object in a string. Per providerId: ${describeProviders()}. Secrets (clientSecret) are write-only and kept when left out of an update.`,
+      ),
+    connectionId: z.uuid().nullable().optional().describe('A connection of this environment to update; a new one is appended when absent'),
+    name: z.string().trim().min(1, 'must not be empty').max(200).optional().describe("Defaults to the provider's name"),
+  })
+  .meta({ id: 'SaveEnvironmentConnectionRequest' });
+
+export const ApplicationEnvironmentConnectionsResponse = z
+  .object({ project: z.object({ ...ref, type: z.string().nullable() }), environment: z.object(ref), connections: z.array(EnvironmentConnection), meta })
+  .meta({ id: 'ApplicationEnvironmentConnectionsResponse' });
+
+export const SaveEnvironmentConnectionResponse = z
+  .object({
+    tenant: z.object(ref),
+    environment: z.object({ ...ref, description: z.string().nullable() }),
+    connection: EnvironmentConnection.describe('The saved connection (an addition to the SPEC shape)'),
+    meta,
+  })
+  .meta({ id: 'SaveEnvironmentConnectionResponse' });
+
+export const DeleteEnvironmentConnectionResponse = z
+  .object({ tenant: z.object(ref), environment: z.object(ref), connection: EnvironmentConnection.nullable(), meta })
+  .meta({ id: 'DeleteEnvironmentConnectionResponse' });
+
+const redirectUri = z
+  .url({ protocol: /^https?$/, error: (issue) => (issue.input === undefined ? 'is required' : 'must be an absolute http(s) URL') })
+  .max(2048, 'must be at most 2048 characters')
+  .refine((u) => !u.includes('#'), 'must not contain a fragment (#)');
+
+export const SaveRedirectUrisBody = z
+  .strictObject({
+    successRedirectUri: redirectUri.describe('Where users land after signing in'),
+    errorRedirectUri: redirectUri.nullable().optional().describe('Where users land when sign-in fails; the success URI when absent'),
+  })
+  .meta({ id: 'SaveEnvironmentRedirectUrisRequest' });
+
+export const EnvironmentRedirectUrisResponse = z
+  .object({
+    environment: z.object(ref),
+    config: z.object({
+      id: z.uuid().describe("The environment's id: one configuration per environment"),
+      successRedirectUri: z.string().nullable(),
+      errorRedirectUri: z.string().nullable(),
+    }),
+    meta,
+  })
+  .meta({ id: 'EnvironmentRedirectUrisResponse' });
+
+export const ResolveSamlMetadataBody = z
+  .strictObject({
+    metadataUrl: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+      .max(2048)
+      .optional()
+      .describe('Fetched by the service (5 s, 1 MiB at most; private networks refused)'),
+    metadataXml: z.string().max(MiB, 'must be at most 1 MiB').optional(),
+  })
+  .meta({ id: 'ResolveSamlIdpMetadataRequest', description: 'Exactly one of metadataUrl and metadataXml' });
+
+export const SamlIdpMetadata = z
+  .object({
+    idpEntityId: z.string().nullable(),
+    idpSsoUrl: z.string().nullable().describe('SingleSignOnService location, HTTP-Redirect binding preferred over HTTP-POST'),
+    idpX509Cert: z.string().nullable().describe("The IdP's signing certificate, PEM"),
+    nameIdFormat: z.string().nullable(),
+    sloUrl: z.string().nullable().describe('SingleLogoutService location, when the IdP has one'),
+  })
+  .meta({ id: 'SamlIdpMetadata' });
+export type SamlIdpMetadata = z.infer<typeof SamlIdpMetadata>;
+
+export const SamlIdpMetadataResponse = z.object({ metadata: SamlIdpMetadata.nullable(), meta }).meta({ id: 'SamlIdpMetadataResponse' });
+
+export const EnterpriseSsoMetadata = z
+  .object({
+    providerId: z.string().nullable(),
+    protocol: z.string().nullable().describe('saml, oidc or oauth2'),
+    acsUrl: z.string().nullable().describe('SAML assertion consumer service URL (null for other protocols)'),
+    callbackUrl: z.string().nullable().describe('Where the provider sends users back: the ACS URL for SAML, the redirect URI otherwise'),
+    loginUrl: z.string().nullable(),
+    spEntityId: z.string().nullable(),
+    metadataXml: z.string().nullable().describe('SAML service provider metadata (EntityDescriptor) to give the IdP'),
+    supportsMetadataUrl: z.boolean().nullable().describe('The connection can be configured from a URL the provider publishes'),
+  })
+  .meta({ id: 'EnterpriseSsoMetadata' });
+export type EnterpriseSsoMetadata = z.infer<typeof EnterpriseSsoMetadata>;
+
+export const EnterpriseSsoMetadataResponse = z.object({ metadata: EnterpriseSsoMetadata.nullable(), meta }).meta({ id: 'EnterpriseSsoMetadataResponse' });
+
+export const EnvironmentSdkConfig = z
+  .looseObject({
+    clientId: z.string().nullable(),
+    publicKey: z.string().optional().describe('PEM (SPKI) of the key currently signing tokens; prefer the jwks endpoint, keys rotate'),
+    endpoints: z.record(z.string(), z.string()).optional(),
+    envVars: z.record(z.string(), z.string()).nullable().optional(),
+    warnings: z.array(z.string()).optional().describe('Setup still missing before users can sign in'),
+  })
+  .meta({ id: 'EnvironmentSdkConfig' });
+export type EnvironmentSdkConfig = z.infer<typeof EnvironmentSdkConfig>;

@@ -1,0 +1,106 @@
+// An environment's sign-in setup besides its connections: redirect URIs, SAML IdP metadata resolution, the
+// service provider metadata to give an IdP, and the configuration an SDK needs.
+import { exportSPKI, importJWK, type CryptoKey } from 'jose';
+import type { DatabasePool } from 'slonik';
+import { recordChange } from '../../../../db/shared/changes.ts';
+import { createConnectionQueries } from '../../../../db/projects/environment-settings/connections.ts';
+import { createEnvironmentQueries } from '../../../../db/projects/environments/queries.ts';
+import type { EnvironmentRecord } from '../../../../db/projects/projects/rows.ts';
+import type { ProviderId } from './connection-providers.ts';
+import type { EnvironmentSdkConfig } from './schemas.ts';
+import type { Caller } from '../../../access/caller.ts';
+import { reachableEnvironment } from '../environments/service.ts';
+import { resolveIdpMetadata } from './saml-metadata.ts';
+import type { SigningKeys } from '../../identity/signing-keys/service.ts';
+import { enterpriseSsoMetadata } from './sso-metadata.ts';
+
+export interface EnvironmentSettingsDeps {
+  pool: DatabasePool;
+  keys: SigningKeys;
+  publicBaseUrl: string;
+  allowPrivateNetworkTargets: boolean;
+}
+
+const uris = (e: EnvironmentRecord) => ({ successRedirectUri: e.successRedirectUri, errorRedirectUri: e.errorRedirectUri });
+const redirectView = (e: EnvironmentRecord) => ({ environment: { id: e.id, name: e.name }, config: { id: e.id, ...uris(e) } });
+
+export function createEnvironmentSettingsService(deps: EnvironmentSettingsDeps) {
+  const { pool, publicBaseUrl: base } = deps;
+
+  /** PEM (SPKI) of the key that signs tokens now; verifiers should prefer the JWKS, which follows rotations. */
+  const currentPublicKey = async () => {
+    const { kid } = deps.keys.current();
+    const jwk = deps.keys.jwks().keys.find((k) => k.kid === kid);
+    return jwk ? exportSPKI((await importJWK(jwk, 'ES256', { extractable: true })) as CryptoKey) : undefined;
+  };
+
+  return {
+    redirectUris: async (caller: Caller, tenantId: string, environmentId: string) =>
+      redirectView((await reachableEnvironment(pool, caller, tenantId, environmentId)).environment),
+
+    saveRedirectUris: (caller: Caller, tenantId: string, environmentId: string, input: { successRedirectUri: string; errorRedirectUri?: string | null }) =>
+      pool.transaction(async (trx) => {
+        await reachableEnvironment(trx, caller, tenantId, environmentId);
+        await createEnvironmentQueries(trx).lock(environmentId);
+        const before = await createEnvironmentQueries(trx).byId(environmentId);
+        const env = await createEnvironmentQueries(trx).setRedirectUris(environmentId, {
+          successRedirectUri: input.successRedirectUri,
+          errorRedirectUri: input.errorRedirectUri ?? null,
+        });
+        await recordChange(trx, {
+          actor: caller.actor,
+          origin: caller.origin,
+          action: 'environment.redirect_uris.save',
+          resource: { type: 'environment', id: env.id },
+          scope: { tenantId, environmentId },
+          before: uris(before),
+          after: uris(env),
+          event: {
+            type: 'environment.redirect_uris.saved',
+            data: { environmentId, successRedirectUri: input.successRedirectUri, errorRedirectUri: env.errorRedirectUri },
+          },
+        });
+        return redirectView(env);
+      }),
+
+    resolveSamlMetadata: async (caller: Caller, tenantId: string, environmentId: string, input: { metadataUrl?: string; metadataXml?: string }) => {
+      await reachableEnvironment(pool, caller, tenantId, environmentId);
+      return { metadata: await resolveIdpMetadata(input, { allowPrivate: deps.allowPrivateNetworkTargets }) };
+    },
+
+    ssoMetadata: async (caller: Caller, tenantId: string, environmentId: string, providerId: ProviderId) => {
+      await reachableEnvironment(pool, caller, tenantId, environmentId);
+      return { metadata: enterpriseSsoMetadata(base, environmentId, providerId) };
+    },
+
+    sdkConfig: async (caller: Caller, tenantId: string, environmentId: string): Promise<EnvironmentSdkConfig> => {
+      const { environment: env } = await reachableEnvironment(pool, caller, tenantId, environmentId);
+      const settings = `/v1/tenants/${tenantId}/environments/${environmentId}`;
+      const warnings = [
+        ...(env.successRedirectUri ? [] : [`No redirect URI is set: users have nowhere to return after signing in (PUT ${settings}/redirect-uris).`]),
+        ...((await createConnectionQueries(pool).countActive(environmentId)) > 0
+          ? []
+          : [`No sign-in connection is configured: users cannot sign in (POST ${settings}/connections).`]),
+      ];
+      const endpoints = {
+        issuer: base,
+        jwks: `${base}/.well-known/jwks.json`,
+        token: `${base}/v1/oauth/token`,
+        authorize: `${base}/v1/oauth/authorize`,
+        userinfo: `${base}/v1/userinfo`,
+        sso: `${base}/v1/sso/${environmentId}`,
+      };
+      const envVars: Record<string, string> = {
+        IAM_CLIENT_ID: env.clientId,
+        IAM_ENVIRONMENT_ID: env.id,
+        IAM_ISSUER_URL: endpoints.issuer,
+        IAM_JWKS_URL: endpoints.jwks,
+        ...(env.successRedirectUri ? { IAM_REDIRECT_URI: env.successRedirectUri } : {}),
+      };
+      const publicKey = await currentPublicKey();
+      return { clientId: env.clientId, ...(publicKey ? { publicKey } : {}), endpoints, envVars, warnings };
+    },
+  };
+}
+
+export type EnvironmentSettingsService = ReturnType<typeof createEnvironmentSettingsService>;

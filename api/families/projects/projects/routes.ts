@@ -1,0 +1,70 @@
+import { callerOf, requires } from '../../../plugins/auth.ts';
+import { errorResponses, PageQuery } from '../../../common/schemas.ts';
+import { ProjectParams, ProjectResponse, SaveApplicationResponse, SaveProjectBody, SetDefaultEnvironmentBody, TenantProjectsResponse } from './schemas.ts';
+import { TenantParams } from '../../tenants/tenants/schemas.ts';
+import type { ProjectService } from './service.ts';
+import type { App } from '../../../types.ts';
+
+const tags = ['Projects'];
+const base = '/v1/tenants/:tenantId/projects';
+const read = requires('projects:read');
+const write = requires('projects:write');
+
+export function projectRoutes(app: App, projects: ProjectService) {
+  app.get(base, {
+    schema: {
+      tags,
+      summary: 'List the projects (applications) of a tenant',
+      security: read,
+      params: TenantParams,
+      querystring: PageQuery,
+      response: { 200: TenantProjectsResponse, ...errorResponses(404) },
+    },
+    handler: (r) => projects.list(callerOf(r), r.params.tenantId, r.query),
+  });
+  app.post(base, {
+    schema: {
+      tags,
+      summary: 'Save an application: create a project (with development and production environments), or update the one named by id',
+      security: write,
+      params: TenantParams,
+      body: SaveProjectBody,
+      response: { 200: SaveApplicationResponse, 201: SaveApplicationResponse, ...errorResponses(404) },
+    },
+    handler: async (r, reply) => {
+      const { created, project } = await projects.save(callerOf(r), r.params.tenantId, r.body);
+      return reply.status(created ? 201 : 200).send({ project, environments: project.environments ?? [] });
+    },
+  });
+  app.get(`${base}/:projectId`, {
+    schema: {
+      tags,
+      summary: 'Get a project with its environments',
+      security: read,
+      params: ProjectParams,
+      response: { 200: ProjectResponse, ...errorResponses(404) },
+    },
+    handler: async (r) => ({ project: await projects.get(callerOf(r), r.params.tenantId, r.params.projectId) }),
+  });
+  app.delete(`${base}/:projectId`, {
+    schema: {
+      tags,
+      summary: 'Delete a project, its environments and everything in them',
+      security: write,
+      params: ProjectParams,
+      response: { 200: ProjectResponse, ...errorResponses(404, 409) },
+    },
+    handler: async (r) => ({ project: await projects.remove(callerOf(r), r.params.tenantId, r.params.projectId) }),
+  });
+  app.put(`${base}/:projectId/default-environment`, {
+    schema: {
+      tags,
+      summary: 'Set the default environment of a project',
+      security: write,
+      params: ProjectParams,
+      body: SetDefaultEnvironmentBody,
+      response: { 200: ProjectResponse, ...errorResponses(404) },
+    },
+    handler: async (r) => ({ project: await projects.setDefaultEnvironment(callerOf(r), r.params.tenantId, r.params.projectId, r.body.environmentId) }),
+  });
+}

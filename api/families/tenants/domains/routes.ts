@@ -1,0 +1,69 @@
+import { callerOf, requires } from '../../../plugins/auth.ts';
+import { errorResponses, PageQuery } from '../../../common/schemas.ts';
+import {
+  CreateTenantDomainBody,
+  CreateTenantDomainResponse,
+  RetryTenantDomainVerificationResponse,
+  TenantDomainParams,
+  TenantDomainResponse,
+  TenantDomainsResponse,
+} from './schemas.ts';
+import { TenantParams } from '../tenants/schemas.ts';
+import type { TenantDomainService } from './service.ts';
+import type { App } from '../../../types.ts';
+
+const tags = ['Tenants'];
+const base = '/v1/tenants/:tenantId/domains';
+const read = requires('tenants:read');
+const write = requires('tenants:write');
+
+export function tenantDomainRoutes(app: App, domains: TenantDomainService) {
+  app.get(base, {
+    schema: {
+      tags,
+      summary: 'List the domains of a tenant',
+      security: read,
+      params: TenantParams,
+      querystring: PageQuery,
+      response: { 200: TenantDomainsResponse, ...errorResponses(404) },
+    },
+    handler: (r) => domains.list(callerOf(r), r.params.tenantId, r.query),
+  });
+  app.post(base, {
+    schema: {
+      tags,
+      summary: 'Add a domain to a tenant and start verifying it',
+      description:
+        'Publish `validationToken` as a TXT record at `validationSubDomain`. The service checks on a backoff schedule ' +
+        '(DOMAIN_VERIFICATION_INTERVALS) until the record appears or DOMAIN_VERIFICATION_GIVE_UP passes (then it emits ' +
+        'tenant.domain.verification_failed and the domain stays unverified; POST …/verify can still verify it). ' +
+        'Only one tenant can hold a domain verified.',
+      security: write,
+      params: TenantParams,
+      body: CreateTenantDomainBody,
+      response: { 201: CreateTenantDomainResponse, ...errorResponses(404, 409) },
+    },
+    handler: async (r, reply) => reply.status(201).send({ domain: await domains.create(callerOf(r), r.params.tenantId, r.body) }),
+  });
+  app.delete(`${base}/:domainId`, {
+    schema: {
+      tags,
+      summary: 'Remove a domain from a tenant',
+      security: write,
+      params: TenantDomainParams,
+      response: { 200: TenantDomainResponse, ...errorResponses(404) },
+    },
+    handler: async (r) => ({ domain: await domains.remove(callerOf(r), r.params.tenantId, r.params.domainId) }),
+  });
+  app.post(`${base}/:domainId/verify`, {
+    schema: {
+      tags,
+      summary: 'Check the TXT record of a domain now',
+      description: '`success` tells whether the domain is verified after the check; `message` says what was found.',
+      security: write,
+      params: TenantDomainParams,
+      response: { 200: RetryTenantDomainVerificationResponse, ...errorResponses(404) },
+    },
+    handler: (r) => domains.verify(callerOf(r), r.params.tenantId, r.params.domainId),
+  });
+}

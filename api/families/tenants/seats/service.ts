@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import type { DatabasePool } from 'slonik';
+import { hashSecret } from '../../../../lib/crypto.ts';
+import { recordChange } from '../../../../db/shared/changes.ts';
+import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
+import { createTenantSeatQueries, type SeatChanges } from '../../../../db/tenants/seats/queries.ts';
+import { createTenantQueries } from '../../../../db/tenants/tenants/queries.ts';
+import { createUserQueries } from '../../../../db/identity/users/queries.ts';
+import type { TenantSeat } from '../../../../db/tenants/seats/rows.ts';
+import { ApiError, conflict, invalidField, notFound } from '../../../errors.ts';
+import { narrow } from '../../../scopes.ts';
+import type { Caller } from '../../../access/caller.ts';
+import { seatScopes } from '../../../access/principals.ts';
+import { reachableTenant, visibleTenant } from '../../../access/reach.ts';
+
+/** A join code may be used for a week (or until the seat's validUntil, if sooner). */
+const CODE_TTL_MS = 7 * 24 * 3600_000;
+
+interface Window {
+  validFrom?: string | null;
+  validUntil?: string | null;
+}
+
+const scopeIds = (seat: TenantSeat) => (seat.scopes ?? []).map((s) => s.id);
+
+/**
+ * Nobody hands out scopes they do not hold themselves in this tenant; a caller narrowed here by its own seat
+ * passes its seat's scopes on when it gives none (empty would mean "no narrowing").
+ */
+function seatScopesFrom(caller: Caller, tenantId: string, scopes: string[]) {
+  const limit = seatScopes(caller.principal, tenantId);
+  const given = scopes.length === 0 && limit ? limit : scopes;
+  const beyond = given.filter((s) => narrow(caller.principal.scopes, [s]).length === 0 || (limit && narrow(limit, [s]).length === 0));
+  if (beyond.length > 0) throw invalidField('body.scopes', `includes scopes the caller does not hold: ${beyond.join(', ')}`, 'tenant_seat.scope_not_held');
+  return given;
+}
+
+/** An invitation must end in the future; a seat may be given an end in the past (which ends its access now). */
+function checkWindow(window: Window, options: { future: boolean }) {
+  const from = window.validFrom ? Date.parse(window.validFrom) : null;
+  const until = window.validUntil ? Date.parse(window.validUntil) : null;
+  if (from !== null && until !== null && until <= from) throw invalidField('body.validUntil', 'must be after validFrom');
+  if (options.future && until !== null && until <= Date.now()) throw invalidField('body.validUntil', 'must be in the future');
+}
+
+export function createTenantSeatService(pool: DatabasePool) {
+  return {
+    list: async (caller: Caller, tenantId: string, page: { limit: number; offset: number }) => {
+      const tenant = await reachableTenant(pool, caller, tenantId);
+      return { tenant, ...(await createTenantSeatQueries(pool).findSeatsOfTenant(tenantId, page)) };
+    },
+
+    invite: (caller: Caller, tenantId: string, input: { email: string; scopes?: string[] } & Window) => {
+      const scopes = seatScopesFrom(caller, tenantId, input.scopes ?? []);
+      checkWindow(input, { future: true });
+      const email = input.email.trim().toLowerCase();
+      const invitationCode = randomBytes(32).toString('base64url');
+      const codeExpiresAt = new Date(Math.min(Date.now() + CODE_TTL_MS, input.validUntil ? Date.parse(input.validUntil) : Infinity)).toISOString();
+      return pool.transaction(async (trx) => {
+        const tenant = await reachableTenant(trx, caller, tenantId);
+        const seats = createTenantSeatQueries(trx);
+        if ((await seats.findSeatByEmail(tenantId, email))?.accountId)
+          throw conflict('tenant_seat.already_joined', `${email} already holds a seat in this tenant.`);
+        const seat = await seats.upsertPendingSeat(
+          tenantId,
+          email,
+          { scopes, validFrom: input.validFrom ?? null, validUntil: input.validUntil ?? null },
+          {
+            hash: hashSecret(invitationCode),
+            expiresAt: codeExpiresAt,
+          },
+        );
+        await recordChange(trx, {
+          actor: caller.actor,
+          origin: caller.origin,
+          action: 'tenant.invite.create',
+          resource: { type: 'tenant_seat', id: seat.id },
+          scope: { organizationId: tenant.organizationIds[0] ?? null, tenantId },
+          after: seat,
+          event: { type: 'tenant.invite.created', data: { seat } },
+        });
+        return { tenant, invitationCode };
+      });
+    },
+
+    update: (caller: Caller, tenantId: string, seatId: string, changes: SeatChanges) => {
+      if (changes.scopes) changes = { ...changes, scopes: seatScopesFrom(caller, tenantId, changes.scopes) };
+      return pool.transaction(async (trx) => {
+        const tenant = await reachableTenant(trx, caller, tenantId);
+        const seats = createTenantSeatQueries(trx);
+        const before = await seats.findSeatOfTenant(seatId, tenantId);
+        if (!before) throw notFound('tenant_seat', seatId);
+        checkWindow(
+          {
+            validFrom: changes.validFrom === undefined ? before.validFrom : changes.validFrom,
+            validUntil: changes.validUntil === undefined ? before.validUntil : changes.validUntil,
+          },
+          { future: false },
+        );
+        const seat = await seats.updateSeat(seatId, changes);
+        // The seat's user sees the change on its next request.
+        if (seat.accountId) await notifyCredentialChange(trx, seat.accountId);
+        const previous = Object.fromEntries(Object.keys(changes).map((k) => [k, k === 'scopes' ? scopeIds(before) : before[k as keyof TenantSeat]]));
+        await recordChange(trx, {
+          actor: caller.actor,
+          origin: caller.origin,
+          action: 'tenant.seat.update',
+          resource: { type: 'tenant_seat', id: seatId },
+          scope: { organizationId: tenant.organizationIds[0] ?? null, tenantId },
+          before,
+          after: seat,
+          event: { type: 'tenant.seat.updated', data: { seat, previous } },
+        });
+        return { tenant, seat };
+      });
+    },
+
+    /** The caller (a user) takes the pending seat its code opens; the invited email must be one of its verified emails. */
+    join: (caller: Caller, invitationCode: string) => {
+      const { principal } = caller;
+      if (principal.type !== 'user') throw new ApiError(403, 'auth.user_required', 'Only a user joins a tenant; this token does not belong to a user.');
+      return pool.transaction(async (trx) => {
+        const seats = createTenantSeatQueries(trx);
+        const pending = await seats.findPendingSeatByCode(hashSecret(invitationCode));
+        if (!pending) throw new ApiError(404, 'tenant_invitation.not_found', 'No pending tenant invitation has this code.');
+        if (pending.codeExpired) throw new ApiError(410, 'tenant_invitation.expired', 'This invitation code has expired; ask for a new invitation.');
+        const user = await createUserQueries(trx).findUserById(principal.id);
+        if (!user) throw notFound('user', principal.id);
+        const verified = user.verifications.some((v) => v.verified && v.email.toLowerCase() === pending.email);
+        if (!verified)
+          throw new ApiError(403, 'tenant_invitation.email_mismatch', 'The invitation is for another email address than the verified emails of this user.');
+        if (await seats.hasSeatInTenant(pending.tenantId, user.id))
+          throw conflict('tenant_seat.already_joined', 'This user already holds a seat in this tenant.');
+        const seat = await seats.joinSeat(pending.id, user.id);
+        await notifyCredentialChange(trx, user.id);
+        const tenant = await createTenantQueries(trx).lockTenantById(pending.tenantId);
+        if (!tenant) throw notFound('tenant', pending.tenantId);
+        await recordChange(trx, {
+          actor: caller.actor,
+          origin: caller.origin,
+          action: 'tenant.seat.join',
+          resource: { type: 'tenant_seat', id: seat.id },
+          scope: { organizationId: tenant.organizationIds[0] ?? null, tenantId: tenant.id },
+          after: seat,
+          event: { type: 'tenant.seat.joined', data: { seat } },
+        });
+        return { tenant: visibleTenant(principal, tenant), user };
+      });
+    },
+  };
+}
+
+export type TenantSeatService = ReturnType<typeof createTenantSeatService>;

@@ -1,0 +1,74 @@
+// Reading the audit log of a tenant or an organization, newest first, by keyset on sequence.
+import { sql, type CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
+import { isoTimestamp, uuid } from '../../shared/rows.ts';
+
+export const AuditLogEntry = z
+  .object({
+    id: uuid,
+    sequence: z.number().int(),
+    organizationId: uuid.nullable(),
+    tenantId: uuid.nullable(),
+    environmentId: uuid.nullable(),
+    actor: z.object({ type: z.string(), id: z.string().nullable() }),
+    action: z.string().describe('`<resource>.<verb>`, e.g. `tenant.update`'),
+    resource: z.object({ type: z.string(), id: z.string().nullable() }),
+    ip: z.string().nullable(),
+    userAgent: z.string().nullable(),
+    requestId: z.string().nullable(),
+    changes: z
+      .object({ before: z.record(z.string(), z.unknown()).nullable(), after: z.record(z.string(), z.unknown()).nullable() })
+      .nullable()
+      .describe('The changed fields before and after (all fields on create and delete); secrets are masked'),
+    occurredAt: isoTimestamp,
+  })
+  .meta({ id: 'AuditLogEntry' });
+export type AuditLogEntry = z.infer<typeof AuditLogEntry>;
+
+export type AuditScope = { tenantId: string } | { organizationId: string };
+
+export interface AuditFilter {
+  actorId?: string | undefined;
+  actorType?: string | undefined;
+  action?: string | undefined;
+  resourceType?: string | undefined;
+  resourceId?: string | undefined;
+  occurredAfter?: string | undefined;
+  occurredBefore?: string | undefined;
+}
+
+// sequence is a bigint; as a JSON number it stays exact up to 2^53.
+const columns = sql.fragment`
+  a.id, a.sequence::float8 AS sequence, a.organization_id AS "organizationId", a.tenant_id AS "tenantId",
+  a.environment_id AS "environmentId", jsonb_build_object('type', a.actor_type, 'id', a.actor_id) AS actor, a.action,
+  jsonb_build_object('type', a.resource_type, 'id', a.resource_id) AS resource, a.ip, a.user_agent AS "userAgent",
+  a.request_id AS "requestId", a.changes, a.occurred_at AS "occurredAt"`;
+
+function conditions(scope: AuditScope, filter: AuditFilter, before: number | null) {
+  const where = [
+    'tenantId' in scope
+      ? sql.fragment`a.tenant_id = ${scope.tenantId}`
+      : sql.fragment`(a.organization_id = ${scope.organizationId}
+          OR a.tenant_id IN (SELECT ot.tenant_id FROM organization_tenants ot WHERE ot.organization_id = ${scope.organizationId}))`,
+  ];
+  if (before !== null) where.push(sql.fragment`a.sequence < ${before}`);
+  if (filter.actorId) where.push(sql.fragment`a.actor_id = ${filter.actorId}`);
+  if (filter.actorType) where.push(sql.fragment`a.actor_type = ${filter.actorType}`);
+  if (filter.action) where.push(sql.fragment`a.action = ${filter.action}`);
+  if (filter.resourceType) where.push(sql.fragment`a.resource_type = ${filter.resourceType}`);
+  if (filter.resourceId) where.push(sql.fragment`a.resource_id = ${filter.resourceId}`);
+  if (filter.occurredAfter) where.push(sql.fragment`a.occurred_at >= ${filter.occurredAfter}::timestamptz`);
+  if (filter.occurredBefore) where.push(sql.fragment`a.occurred_at < ${filter.occurredBefore}::timestamptz`);
+  return sql.join(where, sql.fragment` AND `);
+}
+
+export function createAuditLogQueries(db: CommonQueryMethods) {
+  return {
+    /** Up to `limit` entries older than sequence `before` (newest first; from the newest when null). */
+    findEntries: async (scope: AuditScope, filter: AuditFilter, before: number | null, limit: number) => [
+      ...(await db.any(sql.type(AuditLogEntry)`
+        SELECT ${columns} FROM audit_logs a WHERE ${conditions(scope, filter, before)}
+        ORDER BY a.sequence DESC LIMIT ${limit}`)),
+    ],
+  };
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { isoTimestamp, nullableTimestamp, uuid } from '../shared/rows.ts';
+
+export const ServiceAccount = z
+  .object({
+    id: uuid,
+    organizationId: uuid,
+    clientId: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    lastUsedAt: nullableTimestamp,
+    scopes: z.array(z.string()),
+    active: z.boolean(),
+    createdAt: isoTimestamp,
+    updatedAt: isoTimestamp,
+  })
+  .meta({ id: 'ServiceAccount' });
+export type ServiceAccount = z.infer<typeof ServiceAccount>;
+
+export const PersonalAccessToken = z
+  .object({
+    id: uuid,
+    name: z.string(),
+    environmentId: uuid.nullable(),
+    userId: uuid.nullable(),
+    slug: z.string().nullable(),
+    prefix: z.string().nullable(),
+    expiresAt: nullableTimestamp,
+    lastUsedAt: nullableTimestamp,
+    revokedAt: nullableTimestamp,
+    createdAt: nullableTimestamp,
+    updatedAt: nullableTimestamp,
+    active: z.boolean(),
+    scopes: z.array(z.string()),
+  })
+  .meta({ id: 'PersonalAccessToken' });
+export type PersonalAccessToken = z.infer<typeof PersonalAccessToken>;

@@ -1,0 +1,53 @@
+import { sql, type CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
+import { PersonalAccessToken } from '../credentials-rows.ts';
+
+const columns = sql.fragment`
+  id, name, environment_id AS "environmentId", user_id AS "userId", slug, prefix, expires_at AS "expiresAt",
+  last_used_at AS "lastUsedAt", revoked_at AS "revokedAt", created_at AS "createdAt", updated_at AS "updatedAt",
+  (revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())) AS active, scopes`;
+
+export interface NewPersonalAccessToken {
+  userId: string;
+  environmentId: string;
+  name: string;
+  slug: string;
+  prefix: string;
+  tokenHash: Buffer;
+  scopes: string[];
+  expiresAt: string | null;
+}
+
+export function createPersonalAccessTokenQueries(db: CommonQueryMethods) {
+  return {
+    findPersonalAccessTokenByHash: (tokenHash: Buffer) =>
+      db.maybeOne(sql.type(PersonalAccessToken)`SELECT ${columns} FROM personal_access_tokens WHERE token_hash = ${sql.binary(tokenHash)}`),
+
+    findPersonalAccessTokenOfUser: (id: string, userId: string) =>
+      db.maybeOne(sql.type(PersonalAccessToken)`SELECT ${columns} FROM personal_access_tokens WHERE id = ${id} AND user_id = ${userId}`),
+
+    findPersonalAccessTokensOfUser: async (userId: string, page: { limit: number; offset: number }) => {
+      const [tokens, total] = await Promise.all([
+        db.any(sql.type(PersonalAccessToken)`
+          SELECT ${columns} FROM personal_access_tokens WHERE user_id = ${userId}
+          ORDER BY created_at DESC, id LIMIT ${page.limit} OFFSET ${page.offset}`),
+        db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM personal_access_tokens WHERE user_id = ${userId}`),
+      ]);
+      return { tokens: [...tokens], total };
+    },
+
+    insertPersonalAccessToken: (pat: NewPersonalAccessToken) =>
+      db.one(sql.type(PersonalAccessToken)`
+        INSERT INTO personal_access_tokens (user_id, environment_id, name, slug, prefix, token_hash, scopes, expires_at)
+        VALUES (${pat.userId}, ${pat.environmentId}, ${pat.name}, ${pat.slug}, ${pat.prefix}, ${sql.binary(pat.tokenHash)},
+          ${sql.array(pat.scopes, 'text')}, ${pat.expiresAt})
+        RETURNING ${columns}`),
+
+    revokePersonalAccessToken: (id: string) =>
+      db.one(sql.type(PersonalAccessToken)`
+        UPDATE personal_access_tokens SET revoked_at = coalesce(revoked_at, now()), updated_at = now()
+        WHERE id = ${id} RETURNING ${columns}`),
+
+    touchPersonalAccessToken: (id: string) => db.query(sql.unsafe`UPDATE personal_access_tokens SET last_used_at = now() WHERE id = ${id}`),
+  };
+}

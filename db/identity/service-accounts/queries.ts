@@ -1,0 +1,66 @@
+import { sql, type CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
+import { ServiceAccount } from '../credentials-rows.ts';
+
+const columns = sql.fragment`
+  id, organization_id AS "organizationId", client_id AS "clientId", name, description, last_used_at AS "lastUsedAt",
+  scopes, active, created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+const WithSecret = ServiceAccount.extend({ secretHash: z.instanceof(Buffer) });
+
+export interface NewServiceAccount {
+  organizationId: string;
+  clientId: string;
+  name: string;
+  description: string | null;
+  secretHash: Buffer;
+  secretPrefix: string;
+  scopes: string[];
+}
+
+export function createServiceAccountQueries(db: CommonQueryMethods) {
+  return {
+    findServiceAccountByClientId: (clientId: string) =>
+      db.maybeOne(sql.type(WithSecret)`SELECT ${columns}, secret_hash AS "secretHash" FROM service_accounts WHERE client_id = ${clientId}`),
+
+    findServiceAccountById: (id: string) => db.maybeOne(sql.type(ServiceAccount)`SELECT ${columns} FROM service_accounts WHERE id = ${id}`),
+
+    findServiceAccountsByOrganization: async (organizationId: string, page: { limit: number; offset: number }) => {
+      const [serviceAccounts, total] = await Promise.all([
+        db.any(sql.type(ServiceAccount)`
+          SELECT ${columns} FROM service_accounts WHERE organization_id = ${organizationId}
+          ORDER BY created_at, id LIMIT ${page.limit} OFFSET ${page.offset}`),
+        db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM service_accounts WHERE organization_id = ${organizationId}`),
+      ]);
+      return { serviceAccounts: [...serviceAccounts], total };
+    },
+
+    insertServiceAccount: (sa: NewServiceAccount) =>
+      db.one(sql.type(ServiceAccount)`
+        INSERT INTO service_accounts (organization_id, client_id, name, description, secret_hash, secret_prefix, scopes)
+        VALUES (${sa.organizationId}, ${sa.clientId}, ${sa.name}, ${sa.description}, ${sql.binary(sa.secretHash)},
+          ${sa.secretPrefix}, ${sql.array(sa.scopes, 'text')})
+        RETURNING ${columns}`),
+
+    updateServiceAccountById: (id: string, changes: { name?: string; description?: string | null; scopes?: string[]; active?: boolean }) => {
+      const sets = [
+        changes.name !== undefined && sql.fragment`name = ${changes.name}`,
+        changes.description !== undefined && sql.fragment`description = ${changes.description}`,
+        changes.scopes !== undefined && sql.fragment`scopes = ${sql.array(changes.scopes, 'text')}`,
+        changes.active !== undefined && sql.fragment`active = ${changes.active}`,
+        sql.fragment`updated_at = now()`,
+      ].filter((f) => f !== false);
+      return db.one(sql.type(ServiceAccount)`
+        UPDATE service_accounts SET ${sql.join(sets, sql.fragment`, `)} WHERE id = ${id} RETURNING ${columns}`);
+    },
+
+    replaceServiceAccountSecret: (id: string, secretHash: Buffer, secretPrefix: string) =>
+      db.one(sql.type(ServiceAccount)`
+        UPDATE service_accounts SET secret_hash = ${sql.binary(secretHash)}, secret_prefix = ${secretPrefix}, updated_at = now()
+        WHERE id = ${id} RETURNING ${columns}`),
+
+    deleteServiceAccountById: (id: string) => db.query(sql.unsafe`DELETE FROM service_accounts WHERE id = ${id}`),
+
+    touchServiceAccount: (id: string) => db.query(sql.unsafe`UPDATE service_accounts SET last_used_at = now() WHERE id = ${id}`),
+  };
+}

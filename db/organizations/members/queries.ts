@@ -1,0 +1,70 @@
+// Members of an organization: users with a role, active once they joined (a pending invitee is inactive).
+import { sql, type CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
+import { OrganizationMember } from '../organizations/rows.ts';
+
+const Count = z.object({ n: z.number() });
+const Id = z.object({ id: z.uuid() });
+
+/** The OrganizationUser shape of the user `u`. */
+export const organizationUserOf = (alias: string) => sql.fragment`json_build_object(
+  'id', ${sql.identifier([alias, 'id'])}, 'displayName', ${sql.identifier([alias, 'display_name'])},
+  'emails', ARRAY(SELECT e->>'value' FROM jsonb_array_elements(${sql.identifier([alias, 'emails'])}) e))`;
+
+const select = sql.fragment`
+  SELECT m.id, m.organization_id AS "organizationId", m.user_id AS "userId", m.role, m.invited_at AS "invitedAt",
+    m.joined_at AS "joinedAt", m.active, ${organizationUserOf('u')} AS "user", m.created_at AS "createdAt", m.updated_at AS "updatedAt"
+  FROM organization_members m JOIN users u ON u.id = m.user_id`;
+
+export function createOrganizationMemberQueries(db: CommonQueryMethods) {
+  return {
+    findMembers: async (organizationId: string, page: { limit: number; offset: number }) => {
+      const [members, total] = await Promise.all([
+        db.any(sql.type(OrganizationMember)`${select} WHERE m.organization_id = ${organizationId}
+          ORDER BY m.created_at, m.id LIMIT ${page.limit} OFFSET ${page.offset}`),
+        db.oneFirst(sql.type(Count)`SELECT count(*)::int AS n FROM organization_members WHERE organization_id = ${organizationId}`),
+      ]);
+      return { members: [...members], total };
+    },
+
+    findMember: (organizationId: string, id: string) =>
+      db.maybeOne(sql.type(OrganizationMember)`${select} WHERE m.organization_id = ${organizationId} AND m.id = ${id}`),
+
+    findMemberOfUser: (organizationId: string, userId: string) =>
+      db.maybeOne(sql.type(OrganizationMember)`${select} WHERE m.organization_id = ${organizationId} AND m.user_id = ${userId}`),
+
+    /** Active owners other than `exceptMemberId` (an organization keeps at least one). */
+    countOtherActiveOwners: (organizationId: string, exceptMemberId: string) =>
+      db.oneFirst(sql.type(Count)`
+        SELECT count(*)::int AS n FROM organization_members
+        WHERE organization_id = ${organizationId} AND role = 'owner' AND active AND id <> ${exceptMemberId}`),
+
+    /** Whether an active member of the organization has this email (listed or verified), case-insensitively. */
+    hasActiveMemberWithEmail: (organizationId: string, email: string) =>
+      db.exists(sql.type(Id)`
+        SELECT m.id FROM organization_members m JOIN users u ON u.id = m.user_id
+        WHERE m.organization_id = ${organizationId} AND m.active AND (
+          EXISTS (SELECT 1 FROM jsonb_array_elements(u.emails) e WHERE lower(e->>'value') = lower(${email}))
+          OR EXISTS (SELECT 1 FROM jsonb_array_elements(u.verifications) v WHERE lower(v->>'email') = lower(${email})))`),
+
+    setMemberActive: (id: string, active: boolean) =>
+      db.query(sql.unsafe`UPDATE organization_members SET active = ${active}, updated_at = now() WHERE id = ${id}`),
+
+    deleteMember: (id: string) => db.query(sql.unsafe`DELETE FROM organization_members WHERE id = ${id}`),
+
+    /** A membership waiting for its invitation to be accepted; an existing membership is left as it is. */
+    insertPendingMember: (organizationId: string, userId: string, role: string) =>
+      db.query(sql.unsafe`
+        INSERT INTO organization_members (organization_id, user_id, role, active, invited_at)
+        VALUES (${organizationId}, ${userId}, ${role}, false, now()) ON CONFLICT (organization_id, user_id) DO NOTHING`),
+
+    /** Makes the user an active member with `role` (joining now unless they had joined before). */
+    joinMember: (organizationId: string, userId: string, role: string) =>
+      db.oneFirst(sql.type(Id)`
+        INSERT INTO organization_members (organization_id, user_id, role, active, joined_at)
+        VALUES (${organizationId}, ${userId}, ${role}, true, now())
+        ON CONFLICT (organization_id, user_id) DO UPDATE
+          SET role = excluded.role, active = true, joined_at = coalesce(organization_members.joined_at, now()), updated_at = now()
+        RETURNING id`),
+  };
+}

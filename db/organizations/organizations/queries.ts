@@ -1,0 +1,58 @@
+import { sql, type CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
+import { Organization } from './rows.ts';
+
+const Id = z.object({ id: z.uuid() });
+const Count = z.object({ n: z.number() });
+
+const columns = sql.fragment`
+  o.id, o.name, o.description, o.billing_email AS "billingEmail", o.logo_uri AS "logoUri", o.active,
+  o.created_at AS "createdAt", o.updated_at AS "updatedAt"`;
+
+export interface OrganizationChanges {
+  name?: string;
+  description?: string | null;
+  billingEmail?: string | null;
+}
+
+const COLUMN: Record<keyof OrganizationChanges, string> = { name: 'name', description: 'description', billingEmail: 'billing_email' };
+
+export function createOrganizationQueries(db: CommonQueryMethods) {
+  return {
+    insertOrganization: (org: { name: string; description?: string | null; billingEmail?: string | null }) =>
+      db.oneFirst(sql.type(Id)`
+        INSERT INTO organizations (name, description, billing_email)
+        VALUES (${org.name}, ${org.description ?? null}, ${org.billingEmail ?? null}) RETURNING id`),
+
+    insertMember: (member: { organizationId: string; userId: string; role: string }) =>
+      db.oneFirst(sql.type(Id)`
+        INSERT INTO organization_members (organization_id, user_id, role, joined_at)
+        VALUES (${member.organizationId}, ${member.userId}, ${member.role}, now()) RETURNING id`),
+
+    findOrganizationById: (id: string) => db.maybeOne(sql.type(Organization)`SELECT ${columns} FROM organizations o WHERE o.id = ${id}`),
+
+    lockOrganizationById: (id: string) => db.maybeOne(sql.type(Organization)`SELECT ${columns} FROM organizations o WHERE o.id = ${id} FOR UPDATE`),
+
+    /** The organizations among `ids` (the caller's), oldest first. */
+    findOrganizationsAmong: async (ids: readonly string[], page: { limit: number; offset: number }) => {
+      const among = sql.fragment`o.id = ANY(${sql.array(ids, 'uuid')})`;
+      const [organizations, total] = await Promise.all([
+        db.any(sql.type(Organization)`
+          SELECT ${columns} FROM organizations o WHERE ${among} ORDER BY o.created_at, o.id LIMIT ${page.limit} OFFSET ${page.offset}`),
+        db.oneFirst(sql.type(Count)`SELECT count(*)::int AS n FROM organizations o WHERE ${among}`),
+      ]);
+      return { organizations: [...organizations], total };
+    },
+
+    updateOrganizationById: (id: string, changes: OrganizationChanges) => {
+      const sets = (Object.keys(COLUMN) as (keyof OrganizationChanges)[])
+        .filter((k) => changes[k] !== undefined)
+        .map((k) => sql.fragment`${sql.identifier([COLUMN[k]])} = ${changes[k] ?? null}`);
+      return db.one(sql.type(Organization)`
+        WITH u AS (UPDATE organizations SET ${sql.join([...sets, sql.fragment`updated_at = now()`], sql.fragment`, `)} WHERE id = ${id} RETURNING *)
+        SELECT ${columns} FROM u o`);
+    },
+
+    deleteOrganizationById: (id: string) => db.query(sql.unsafe`DELETE FROM organizations WHERE id = ${id}`),
+  };
+}

@@ -1,0 +1,61 @@
+// Turning committed events into deliveries, in commit order, exactly once per (event, target).
+import { sql, type CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
+
+// An event type pattern matches exactly, or `*`, or a prefix wildcard like `tenant.*`.
+const matches = (patterns: ReturnType<typeof sql.fragment>) => sql.fragment`EXISTS (
+  SELECT 1 FROM unnest(${patterns}) p
+  WHERE p = '*' OR p = e.type OR (right(p, 2) = '.*' AND starts_with(e.type, left(p, -1))))`;
+
+export function createDispatchQueries(db: CommonQueryMethods) {
+  return {
+    /**
+     * Dispatches the next batch of events to the endpoints and channels that existed when each occurred,
+     * in stream order `(tx_id, sequence)` and only below the horizon of running transactions, for the
+     * reasons explained in events.ts: an event committed late is never passed by the cursor. Run inside a
+     * transaction: the cursor row lock serialises dispatchers, and the unique indexes on deliveries make
+     * a replay harmless.
+     */
+    dispatchBatch: async (limit: number) => {
+      const cursor = await db.one(sql.type(z.object({ tx: z.string(), seq: z.coerce.number() }))`
+        SELECT last_tx_id::text AS tx, last_sequence AS seq FROM dispatch_cursor FOR UPDATE`);
+      const rows = await db.any(sql.type(z.object({ tx: z.string(), seq: z.coerce.number() }))`
+        SELECT tx_id::text AS tx, sequence AS seq FROM events
+        WHERE (tx_id, sequence) > (${cursor.tx}::xid8, ${cursor.seq}) AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY tx_id, sequence LIMIT ${limit}`);
+      const last = rows.at(-1);
+      if (!last) return { dispatched: 0, deliveries: 0 };
+      const batch = sql.fragment`SELECT * FROM events e
+        WHERE (e.tx_id, e.sequence) > (${cursor.tx}::xid8, ${cursor.seq}) AND (e.tx_id, e.sequence) <= (${last.tx}::xid8, ${last.seq})
+          AND e.tenant_id IS NOT NULL AND e.type NOT IN ('webhook.test', 'notification_channel.tested')`;
+      const endpoints = await db.query(sql.unsafe`
+        INSERT INTO deliveries (tenant_id, event_id, endpoint_id)
+        SELECT e.tenant_id, e.id, w.id FROM (${batch}) e
+        JOIN webhook_endpoints w ON w.tenant_id = e.tenant_id AND w.active AND e.occurred_at >= w.created_at
+          AND (w.environment_id IS NULL OR w.environment_id = e.environment_id) AND ${matches(sql.fragment`w.event_types`)}
+        ON CONFLICT DO NOTHING`);
+      const channels = await db.query(sql.unsafe`
+        INSERT INTO deliveries (tenant_id, event_id, channel_id)
+        SELECT e.tenant_id, e.id, c.id FROM (${batch}) e
+        JOIN notification_channels c ON c.tenant_id = e.tenant_id AND c.active AND e.occurred_at >= c.created_at
+          AND (c.environment_id IS NULL OR c.environment_id = e.environment_id) AND ${matches(sql.fragment`c.event_types`)}
+        ON CONFLICT DO NOTHING`);
+      await db.query(sql.unsafe`UPDATE dispatch_cursor SET last_tx_id = ${last.tx}::xid8, last_sequence = ${last.seq}`);
+      return { dispatched: rows.length, deliveries: endpoints.rowCount + channels.rowCount };
+    },
+
+    /** Puts up to `size` deliveries whose process has not been started into batch `batchId`. */
+    formBatch: (batchId: string, size: number) =>
+      db.query(sql.unsafe`
+        UPDATE deliveries SET batch_id = ${batchId}
+        WHERE id IN (SELECT id FROM deliveries WHERE NOT process_started AND batch_id IS NULL ORDER BY created_at LIMIT ${size} FOR UPDATE SKIP LOCKED)`),
+
+    /** Batches formed but not started (just now, or before a crash). */
+    findUnstartedBatches: async () => [
+      ...(await db.anyFirst(sql.type(z.object({ b: z.uuid() }))`
+        SELECT DISTINCT batch_id AS b FROM deliveries WHERE NOT process_started AND batch_id IS NOT NULL`)),
+    ],
+
+    markBatchStarted: (batchId: string) => db.query(sql.unsafe`UPDATE deliveries SET process_started = true WHERE batch_id = ${batchId}`),
+  };
+}

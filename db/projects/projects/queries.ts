@@ -1,0 +1,73 @@
+import { sql, type CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
+import { TenantProject, type ProjectType } from './rows.ts';
+
+const Id = z.object({ id: z.uuid() });
+
+const columns = sql.fragment`
+  p.id, p.name, p.type, p.link, p.description, p.logo_uri AS "logoUri", p.created_at AS "createdAt", p.updated_at AS "updatedAt",
+  p.default_environment_id AS "defaultEnvironmentId"`;
+
+export interface ProjectChanges {
+  name?: string;
+  type?: ProjectType;
+  link?: string | null;
+  description?: string | null;
+}
+
+const COLUMN: Record<keyof ProjectChanges, string> = { name: 'name', type: 'type', link: 'link', description: 'description' };
+
+export function createProjectQueries(db: CommonQueryMethods) {
+  return {
+    insertProject: (project: { tenantId: string; name: string; type: ProjectType; description?: string | null; link?: string | null }) =>
+      db.oneFirst(sql.type(Id)`
+        INSERT INTO projects (tenant_id, name, type, description, link)
+        VALUES (${project.tenantId}, ${project.name}, ${project.type}, ${project.description ?? null}, ${project.link ?? null}) RETURNING id`),
+
+    insertEnvironment: (env: { tenantId: string; projectId: string; name: string; isLive: boolean; weight?: number | null; description?: string | null }) =>
+      db.oneFirst(sql.type(Id)`
+        INSERT INTO environments (tenant_id, project_id, name, is_live, weight, description)
+        VALUES (${env.tenantId}, ${env.projectId}, ${env.name}, ${env.isLive}, ${env.weight ?? null}, ${env.description ?? null}) RETURNING id`),
+
+    environmentInTenant: (environmentId: string, tenantId: string) =>
+      db.exists(sql.type(Id)`SELECT id FROM environments WHERE id = ${environmentId} AND tenant_id = ${tenantId}`),
+
+    setDefaultEnvironment: (projectId: string, environmentId: string) =>
+      db.query(sql.unsafe`UPDATE projects SET default_environment_id = ${environmentId}, updated_at = now() WHERE id = ${projectId}`),
+
+    findProjects: async (tenantId: string, page: { limit: number; offset: number }) => {
+      const [projects, total] = await Promise.all([
+        db.any(sql.type(TenantProject)`
+          SELECT ${columns} FROM projects p WHERE p.tenant_id = ${tenantId} ORDER BY p.created_at, p.id LIMIT ${page.limit} OFFSET ${page.offset}`),
+        db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM projects WHERE tenant_id = ${tenantId}`),
+      ]);
+      return { projects: [...projects], total };
+    },
+
+    findProject: (tenantId: string, id: string) =>
+      db.maybeOne(sql.type(TenantProject)`SELECT ${columns} FROM projects p WHERE p.id = ${id} AND p.tenant_id = ${tenantId}`),
+
+    /** Serialises changes to a project and to its set of environments. */
+    lockProject: (tenantId: string, id: string) =>
+      db.maybeOne(sql.type(TenantProject)`SELECT ${columns} FROM projects p WHERE p.id = ${id} AND p.tenant_id = ${tenantId} FOR UPDATE`),
+
+    updateProject: (id: string, changes: ProjectChanges) => {
+      const sets = (Object.keys(COLUMN) as (keyof ProjectChanges)[])
+        .filter((k) => changes[k] !== undefined)
+        .map((k) => sql.fragment`${sql.identifier([COLUMN[k]])} = ${changes[k] ?? null}`);
+      return db.one(sql.type(TenantProject)`
+        WITH u AS (UPDATE projects SET ${sql.join([...sets, sql.fragment`updated_at = now()`], sql.fragment`, `)} WHERE id = ${id} RETURNING *)
+        SELECT ${columns} FROM u p`);
+    },
+
+    /** Deletes the project; its environments and everything in them go with it (ON DELETE CASCADE). */
+    deleteProject: (id: string) => db.query(sql.unsafe`DELETE FROM projects WHERE id = ${id}`),
+
+    /** The project and environment the first start created: they hold the service's operators. */
+    bootstrapIds: async () => {
+      const value = await db.maybeOneFirst(sql.type(z.object({ value: z.record(z.string(), z.unknown()) }))`
+        SELECT value FROM service_state WHERE key = 'bootstrap'`);
+      return { projectId: value?.projectId as string | undefined, environmentId: value?.environmentId as string | undefined };
+    },
+  };
+}

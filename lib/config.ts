@@ -1,0 +1,145 @@
+// The service's configuration, parsed once from the environment at start.
+import { isIP } from 'node:net';
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' }).transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+/** `250ms`, `5s`, `30m`, `2h`, `5d`, or a bare number of ms. */
+export function parseDuration(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text.trim());
+  return m ? Math.round(Number(m[1]) * UNIT_MS[m[2] ?? 'ms']!) : undefined;
+}
+const duration = z.string().transform((v, ctx) => {
+  const ms = parseDuration(v);
+  if (ms === undefined) ctx.addIssue({ code: 'custom', message: 'must be a duration such as 500ms, 5s, 30m, 2h or 5d' });
+  return ms ?? 0;
+});
+const schedule = z.string().transform((v, ctx) => {
+  const parts = v.split(',').map(parseDuration);
+  if (parts.length === 0 || parts.some((p) => p === undefined)) {
+    ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of durations such as 0,5s,5m,2h' });
+  }
+  return parts.map((p) => p ?? 0);
+});
+/** `ip` or `ip:port` (`[ipv6]:port`), comma-separated: the servers node:dns's Resolver.setServers takes. */
+const dnsServers = z.string().transform((v, ctx) => {
+  const servers = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const valid = (s: string) => {
+    const m = /^(?:\[([^\]]+)\]|(\d+\.\d+\.\d+\.\d+)):(\d{1,5})$/.exec(s);
+    return m ? isIP(m[1] ?? m[2] ?? '') !== 0 && Number(m[3]) > 0 && Number(m[3]) <= 65535 : isIP(s) !== 0;
+  };
+  if (servers.some((s) => !valid(s))) ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of ip or ip:port ([ipv6]:port)' });
+  return servers;
+});
+
+const port = z.coerce.number({ error: 'must be a number' }).int('must be an integer').min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
+const positiveInt = z.coerce.number({ error: 'must be a number' }).int('must be an integer').positive('must be positive');
+
+export const configSchema = z
+  .object({
+    PORT: port.default(8080),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATA_DIR: z.string().min(1).default('./.data'),
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
+    DATABASE_POOL_SIZE: positiveInt.default(10),
+    MASTER_KEY: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$|^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes as 64 hex characters or base64')
+      .optional(),
+    PUBLIC_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    PROCESS_ENGINE: z.enum(['embedded', 'temporal']).optional(),
+    TEMPORAL_ADDRESS: z
+      .string()
+      .regex(/^[^\s:]+:\d+$/, 'must be host:port')
+      .optional(),
+    TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+    ALLOW_PRIVATE_NETWORK_TARGETS: bool.default(false),
+    ACCESS_TOKEN_TTL_SECONDS: positiveInt.max(86_400, 'must be at most 86400').default(900),
+    RATE_LIMIT_ENABLED: bool.default(true),
+    RATE_LIMIT_MAX: positiveInt.default(600),
+    RATE_LIMIT_WINDOW_MS: positiveInt.default(60_000),
+    WEBHOOK_RETRY_SCHEDULE: schedule.prefault(['0', '5s', '5m', '30m', '2h', '5h', '10h', '10h'].join(',')),
+    // Capped below the 2-minute activity timeout of the Temporal binding, so an attempt is never cut and resent.
+    WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000, 'must be at most 60000').default(15_000),
+    WEBHOOK_DISABLE_AFTER: duration.prefault('5d'),
+    WEBHOOK_SECRET_OVERLAP: duration.prefault('24h'),
+    PAGERDUTY_EVENTS_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://events.pagerduty.com'),
+    DATADOG_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    DISPATCH_POLL_MS: positiveInt.default(1000),
+    DNS_SERVERS: dnsServers.optional(),
+    DOMAIN_VERIFICATION_INTERVALS: schedule
+      .refine((ms) => ms.every((m) => m > 0), 'must be positive durations such as 1m,5m,1h')
+      .prefault(['1m', '5m', '15m', '1h', '6h'].join(',')),
+    DOMAIN_VERIFICATION_GIVE_UP: duration.refine((ms) => ms > 0, 'must be a positive duration such as 7d').prefault('7d'),
+    BOOTSTRAP_CLIENT_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{8,128}$/, 'must be 8-128 characters of A-Z a-z 0-9 _ . -')
+      .optional(),
+    BOOTSTRAP_CLIENT_SECRET: z
+      .string()
+      .regex(/^adsa_[A-Za-z0-9]{20,}$/, 'must start with adsa_ followed by at least 20 letters or digits')
+      .optional(),
+    BOOTSTRAP_ADMIN_EMAIL: z.email({ error: 'must be an email address' }).default('admin@localhost'),
+  })
+  .transform((env) => {
+    const dataDir = path.resolve(env.DATA_DIR);
+    const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/$/, '');
+    return {
+      port: env.PORT,
+      host: env.HOST,
+      dataDir,
+      databaseUrl: env.DATABASE_URL,
+      databasePoolSize: env.DATABASE_POOL_SIZE,
+      masterKey: env.MASTER_KEY,
+      publicBaseUrl,
+      logLevel: env.LOG_LEVEL,
+      processEngine: env.PROCESS_ENGINE ?? (env.TEMPORAL_ADDRESS ? 'temporal' : 'embedded'),
+      temporalAddress: env.TEMPORAL_ADDRESS,
+      temporalNamespace: env.TEMPORAL_NAMESPACE,
+      allowPrivateNetworkTargets: env.ALLOW_PRIVATE_NETWORK_TARGETS,
+      accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
+      rateLimit: { enabled: env.RATE_LIMIT_ENABLED, max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS },
+      webhooks: {
+        scheduleMs: env.WEBHOOK_RETRY_SCHEDULE,
+        timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+        disableAfterMs: env.WEBHOOK_DISABLE_AFTER,
+        secretOverlapMs: env.WEBHOOK_SECRET_OVERLAP,
+        dispatchPollMs: env.DISPATCH_POLL_MS,
+      },
+      dnsServers: env.DNS_SERVERS ?? [],
+      domains: { verificationIntervalsMs: env.DOMAIN_VERIFICATION_INTERVALS, verificationGiveUpMs: env.DOMAIN_VERIFICATION_GIVE_UP },
+      providers: { pagerduty: env.PAGERDUTY_EVENTS_URL.replace(/\/$/, ''), datadog: env.DATADOG_API_URL?.replace(/\/$/, '') ?? null },
+      bootstrap: {
+        clientId: env.BOOTSTRAP_CLIENT_ID,
+        clientSecret: env.BOOTSTRAP_CLIENT_SECRET,
+        adminEmail: env.BOOTSTRAP_ADMIN_EMAIL,
+      },
+    };
+  });
+
+export type Config = z.output<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; an invalid value throws a ConfigError whose message is one line naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings mean "unset", as in most .env tooling.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = configSchema.safeParse(present);
+  if (parsed.success) {
+    if (parsed.data.processEngine === 'temporal' && !parsed.data.temporalAddress) {
+      throw new ConfigError('Invalid configuration: TEMPORAL_ADDRESS is required when PROCESS_ENGINE=temporal');
+    }
+    return parsed.data;
+  }
+  const issue = parsed.error.issues[0];
+  const name = String(issue?.path[0] ?? 'environment');
+  const shown = /KEY|SECRET|PASSWORD/.test(name) ? '' : ` (got ${JSON.stringify(env[name])})`;
+  throw new ConfigError(`Invalid configuration: ${name} ${issue?.message ?? 'is invalid'}${shown}`);
+}
