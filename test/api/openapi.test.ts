@@ -200,6 +200,48 @@ describe('GET /v1/openapi', () => {
     }
   });
 
+  it('shapes resources with the nullability and optionality of the interface', () => {
+    const schemas = doc.components?.schemas ?? {};
+    // A property as `<types>` plus `?` when it may be absent, e.g. `boolean|null` or `Organization?`.
+    const field = (schema: string, property: string) => {
+      const shape = schemas[schema];
+      const value = shape?.properties?.[property] as (Schema & { anyOf?: Schema[] }) | undefined;
+      if (!shape || !value) return undefined;
+      const types = (value.anyOf ?? [value]).flatMap((v) => v.$ref?.replace('#/components/schemas/', '') ?? v.type ?? []);
+      return types.join('|') + (shape.required?.includes(property) ? '' : '?');
+    };
+    expect({
+      'Environment.name': field('Environment', 'name'),
+      'ServiceAccount.active': field('ServiceAccount', 'active'),
+      'PersonalAccessToken.active': field('PersonalAccessToken', 'active'),
+      'PersonalAccessToken.scopes': field('PersonalAccessToken', 'scopes'),
+      'LinkTenantResponse.organization': field('LinkTenantResponse', 'organization'),
+      'AcceptOrganizationInvitationResponse.organization': field('AcceptOrganizationInvitationResponse', 'organization'),
+      'AcceptOrganizationInvitationResponse.member': field('AcceptOrganizationInvitationResponse', 'member'),
+      'OrganizationInvitationResponse.organization': field('OrganizationInvitationResponse', 'organization'),
+      'OrganizationInvitationResponse.invitation': field('OrganizationInvitationResponse', 'invitation'),
+      'TenantInviteResponse.tenant': field('TenantInviteResponse', 'tenant'),
+      'OrganizationKeyResponse.meta': field('OrganizationKeyResponse', 'meta'),
+      'OrganizationKeyWithTokenResponse.meta': field('OrganizationKeyWithTokenResponse', 'meta'),
+    }).toEqual({
+      'Environment.name': 'string',
+      'ServiceAccount.active': 'boolean|null',
+      'PersonalAccessToken.active': 'boolean|null',
+      'PersonalAccessToken.scopes': 'array|null',
+      'LinkTenantResponse.organization': 'Organization?',
+      'AcceptOrganizationInvitationResponse.organization': 'Organization?',
+      'AcceptOrganizationInvitationResponse.member': 'OrganizationMember?',
+      'OrganizationInvitationResponse.organization': 'Organization?',
+      'OrganizationInvitationResponse.invitation': 'OrganizationInvitation?',
+      'TenantInviteResponse.tenant': 'Tenant?',
+      'OrganizationKeyResponse.meta': 'ManagementMeta?',
+      'OrganizationKeyWithTokenResponse.meta': 'ManagementMeta?',
+    });
+    expect(doc.paths?.['/v1/organizations/{organizationId}/tenants']?.post?.responses?.['200']?.content?.['application/json']?.schema?.$ref).toBe(
+      '#/components/schemas/LinkTenantResponse',
+    );
+  });
+
   it('documents no schema that no operation uses', () => {
     const refs = JSON.stringify(doc).match(/#\/components\/schemas\/[^"]+/g) ?? [];
     const used = new Set(refs.map((r) => r.slice('#/components/schemas/'.length)));

@@ -2,6 +2,7 @@ import { callerOf, requires } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../common/schemas.ts';
 import {
   LinkTenantBody,
+  LinkTenantResponse,
   OrganizationParams,
   OrganizationResponse,
   OrganizationTenantParams,
@@ -23,7 +24,7 @@ export function organizationTenantRoutes(app: App, links: OrganizationTenantServ
       security: requires('organizations:write'),
       params: OrganizationParams,
       body: LinkTenantBody,
-      response: { 200: OrganizationResponse, ...errorResponses(404, 409) },
+      response: { 200: LinkTenantResponse, ...errorResponses(404, 409) },
     },
     handler: async (request) => ({ organization: await links.link(callerOf(request), request.params.organizationId, request.body.tenantId) }),
   });
