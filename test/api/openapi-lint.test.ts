@@ -1,5 +1,5 @@
 // Lints GET /v1/openapi with Spectral's `spectral:oas` ruleset, as a consumer's tooling (linters, client generators)
-// would: no errors and no warnings. Runs inside `npm test`; on failure the findings are printed one a line.
+// would: no errors and no warnings. Runs inside `npm test`; on failure the findings are printed, one a line.
 import { Document, Spectral, type IFunctionResult, type RulesetDefinition, type RulesetFunctionContext } from '@stoplight/spectral-core';
 import { Json } from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
@@ -15,15 +15,13 @@ const scopesOf = (scheme: SecurityScheme | undefined) => Object.values(scheme?.f
 
 /**
  * spectral:oas's `oas3-operation-security-defined`, for OpenAPI 3.1: there a requirement of a scheme other than OAuth 2.0
- * may list role names (OAS 3.1 §4.8.30), and ours do (the scope a bearer token must carry), which the original rule,
+ * may list role names (OAS 3.1, Security Requirement Object), and ours do (the scope a bearer token must carry), which the original rule,
  * written for 3.0, reports as undeclared OAuth scopes. Same checks otherwise: the scheme is declared, and an OAuth 2.0
  * scheme's names are scopes of its flows; the role names of other schemes must be OAuth 2.0 scopes of the document.
  */
 function securityDefined(requirement: Record<string, string[]>, _options: unknown, { document, path }: RulesetFunctionContext): IFunctionResult[] {
-  const schemes = ((document.data as { components?: { securitySchemes?: Record<string, SecurityScheme> } }).components?.securitySchemes ?? {}) as Record<
-    string,
-    SecurityScheme
-  >;
+  const { components } = document.data as { components?: { securitySchemes?: Record<string, SecurityScheme> } };
+  const schemes = components?.securitySchemes ?? {};
   const everyScope = new Set(Object.values(schemes).flatMap(scopesOf));
   return Object.entries(requirement).flatMap(([name, scopes]) => {
     const scheme = schemes[name];
