@@ -18,10 +18,13 @@ declare module 'fastify' {
   }
 }
 
+/** The HTTP bearer scheme (any token: access token, personal access token, organization key). */
 export const BEARER = 'bearerAuth';
+/** The OAuth 2.0 client-credentials scheme (access tokens from POST /v1/oauth/token). */
+export const OAUTH2 = 'oauth2';
 
-/** The `security` of an operation needing `scope`. */
-export const requires = (scope: string) => [{ [BEARER]: [scope] }];
+/** The `security` of an operation needing `scope`: a bearer token with the scope, or an OAuth 2.0 access token with it. */
+export const requires = (scope: string): Record<string, string[]>[] => [{ [BEARER]: [scope] }, { [OAUTH2]: [scope] }];
 
 const unauthorized = (code: string, message: string, attributes: string) =>
   new ApiError(401, code, message, { headers: { 'www-authenticate': `Bearer realm="iam"${attributes}` } });

@@ -5,8 +5,9 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { TAGS } from '../common/tags.ts';
 import { SCOPE_FAMILIES } from '../scopes.ts';
-import { BEARER } from './auth.ts';
+import { BEARER, OAUTH2 } from './auth.ts';
 
 type Json = { [key: string]: unknown };
 const REF = '#/components/schemas/';
@@ -20,28 +21,44 @@ function walk(value: unknown, visit: (node: Json) => void) {
   }
 }
 
+/** The operations of a document's paths. */
+const operationsOf = (paths: Json | undefined) => Object.values(paths ?? {}).flatMap((item) => Object.values(item as Record<string, Json>));
+
 // fastify-type-provider-zod emits an input and an output variant (`FooInput`, `Foo`) of every schema with an id,
 // used or not. Keep the ones the operations reach, name a request-only `FooInput` plain `Foo`, and replace
-// fastify-swagger's "Default Response" with the status text.
+// fastify-swagger's "Default Response" with the status text. Response schemas are opened (zod closes every output
+// object with `additionalProperties: false`, but clients must keep fields they do not know, so a validating client
+// must not refuse a field added later); request schemas stay as they are (strict: unknown fields are a 400).
 function tidy<T extends object>(document: T): T {
   const doc = document as Json & { paths?: Json; components?: { schemas?: Record<string, unknown> } };
   const schemas = doc.components?.schemas ?? {};
-  const reached = new Set<string>();
-  const reach = (value: unknown) =>
-    walk(value, (node) => {
-      const name = typeof node.$ref === 'string' && node.$ref.startsWith(REF) ? node.$ref.slice(REF.length) : undefined;
-      if (name && !reached.has(name)) {
-        reached.add(name);
-        reach(schemas[name]);
-      }
-    });
-  reach(doc.paths);
+  const reachFrom = (start: unknown) => {
+    const reached = new Set<string>();
+    const reach = (value: unknown) =>
+      walk(value, (node) => {
+        const name = typeof node.$ref === 'string' && node.$ref.startsWith(REF) ? node.$ref.slice(REF.length) : undefined;
+        if (name && !reached.has(name)) {
+          reached.add(name);
+          reach(schemas[name]);
+        }
+      });
+    reach(start);
+    return reached;
+  };
+  const reached = reachFrom(doc.paths);
+  const responses = operationsOf(doc.paths).map((operation) => operation.responses);
+  const requested = reachFrom(operationsOf(doc.paths).map(({ responses: _, ...request }) => request));
+  const open = (node: Json) => {
+    if (node.additionalProperties === false) delete node.additionalProperties;
+  };
+  walk(responses, open);
+  for (const name of reachFrom(responses)) if (!requested.has(name)) walk(schemas[name], open);
   const rename = (name: string) => (name.endsWith('Input') && !reached.has(name.slice(0, -5)) ? name.slice(0, -5) : name);
   const kept = Object.fromEntries([...reached].sort().map((name) => [rename(name), schemas[name]]));
   walk([doc.paths, kept], (node) => {
     if (typeof node.$ref === 'string' && node.$ref.startsWith(REF)) node.$ref = REF + rename(node.$ref.slice(REF.length));
   });
-  for (const operation of Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item as Record<string, Json>))) {
+  for (const operation of operationsOf(doc.paths)) {
     for (const [status, response] of Object.entries((operation.responses ?? {}) as Record<string, Json>)) {
       if (response.description === 'Default Response') response.description = STATUS_CODES[status] ?? `${status} response`;
     }
@@ -67,12 +84,21 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
         description: 'Management API under /v1. Errors are `{ error, code, requestId, details? }`.',
       },
       servers: [{ url: publicBaseUrl }],
+      tags: TAGS.map((tag) => ({ ...tag })),
       components: {
         securitySchemes: {
           [BEARER]: {
-            type: 'oauth2',
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
             description:
-              'A JWT from POST /v1/oauth/token (client credentials), or a personal access token (adpat_…) or organization key (adok_…) sent as a bearer token.',
+              '`Authorization: Bearer <token>`: an access token (a JWT) from POST /v1/oauth/token, a personal access token (adpat_…) or an ' +
+              'organization key (adok_…); the latter two are opaque bearer tokens, accepted the same way. An operation needs the scope it ' +
+              'lists, carried by the token (write implies read; `*` is every scope).',
+          },
+          [OAUTH2]: {
+            type: 'oauth2',
+            description: 'OAuth 2.0 client credentials of a service account: the access token is then sent as a bearer token.',
             flows: { clientCredentials: { tokenUrl, scopes } },
           },
         },

@@ -4,9 +4,12 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 // Just the parts of OpenAPI 3.1 the checks read.
 interface Schema {
-  type?: string;
-  properties?: Record<string, unknown>;
+  type?: string | string[];
+  properties?: Record<string, Schema>;
   required?: string[];
+  items?: Schema;
+  additionalProperties?: unknown;
+  $ref?: string;
 }
 interface Content {
   content?: Record<string, { schema?: Schema }>;
@@ -15,19 +18,30 @@ interface Response extends Content {
   description?: string;
 }
 interface Operation {
+  operationId?: string;
   tags?: string[];
   summary?: string;
+  description?: string;
   security?: Record<string, string[]>[];
   requestBody?: Content;
   responses?: Record<string, Response>;
 }
+interface SecurityScheme {
+  type?: string;
+  scheme?: string;
+  bearerFormat?: string;
+  description?: string;
+  flows?: { clientCredentials?: { tokenUrl?: string; scopes?: Record<string, string> } };
+}
 interface Document {
   openapi: string;
+  info: { version: string };
+  tags?: { name: string; description?: string }[];
   paths?: Record<string, Record<string, Operation>>;
-  components?: { schemas?: Record<string, Schema>; securitySchemes?: Record<string, { flows?: { clientCredentials?: { scopes?: Record<string, string> } } }> };
+  components?: { schemas?: Record<string, Schema>; securitySchemes?: Record<string, SecurityScheme> };
 }
 
-const PUBLIC = new Set(['GET /v1/health', 'GET /.well-known/jwks.json', 'POST /v1/oauth/token']);
+const PUBLIC = new Set(['GET /v1/health', 'GET /v1/openapi', 'GET /.well-known/jwks.json', 'POST /v1/oauth/token']);
 // Reads the caller's own user, or joins with an invitation code (the code is the authorization), so any valid
 // token will do: bearer required, no particular scope.
 const ANY_SCOPE = new Set(['GET /v1/userinfo', 'POST /v1/tenants/join', 'POST /v1/organizations/invitations/accept', 'POST /v1/organizations/join']);
@@ -69,7 +83,7 @@ describe('GET /v1/openapi', () => {
   it('describes every operation: tags, summary, security, body, success and error responses', () => {
     const ops = operations(resolved);
     expect(ops.length).toBeGreaterThan(10);
-    const scopes = Object.keys(resolved.components?.securitySchemes?.bearerAuth?.flows?.clientCredentials?.scopes ?? {});
+    const scopes = Object.keys(resolved.components?.securitySchemes?.oauth2?.flows?.clientCredentials?.scopes ?? {});
     for (const [path, method, op] of ops) {
       const name = `${method.toUpperCase()} ${path}`;
       expect(op.tags, name).toEqual(expect.arrayContaining([expect.stringMatching(/\S/)]));
@@ -80,7 +94,14 @@ describe('GET /v1/openapi', () => {
       } else {
         const required = op.security?.find((s) => 'bearerAuth' in s)?.bearerAuth;
         expect(required, `${name} security`).toBeInstanceOf(Array);
-        if (!ANY_SCOPE.has(name)) expect(required, `${name} scopes`).not.toEqual([]);
+        if (ANY_SCOPE.has(name)) {
+          // Users only: a personal access token, which is a bearer token but no OAuth 2.0 one.
+          expect(op.security, `${name} security`).toEqual([{ bearerAuth: [] }]);
+        } else {
+          // Either alternative carries the one scope the operation needs.
+          expect(required, `${name} scopes`).toHaveLength(1);
+          expect(op.security, `${name} security`).toEqual([{ bearerAuth: required }, { oauth2: required }]);
+        }
         for (const scope of required ?? []) expect(scopes, `${name} scope ${scope}`).toContain(scope);
       }
 
@@ -105,6 +126,120 @@ describe('GET /v1/openapi', () => {
         expect(isErrorShape(response.content?.['application/json']?.schema), `${name} ${status} error shape`).toBe(true);
       }
     }
+  });
+
+  it('names, describes and tags every operation: a unique camelCase operationId, a summary, a description, one declared tag', () => {
+    const declared = (doc.tags ?? []).map((tag) => tag.name);
+    expect(new Set(declared).size, 'tag names are unique').toBe(declared.length);
+    for (const tag of doc.tags ?? []) expect(tag.description, `tag ${tag.name} description`).toMatch(/\S/);
+
+    const ops = operations(doc);
+    const ids = ops.map(([, , op]) => op.operationId);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    for (const [path, method, op] of ops) {
+      const name = `${method.toUpperCase()} ${path}`;
+      expect(op.operationId, `${name} operationId`).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+      expect(op.summary, `${name} summary`).toMatch(/\S/);
+      expect(op.description, `${name} description`).toMatch(/\S/);
+      expect(op.description, `${name} description says more than the summary`).not.toBe(op.summary);
+      expect(op.tags, `${name} tags`).toHaveLength(1);
+      expect(declared, `${name} tag`).toContain(op.tags?.[0]);
+    }
+    // Every declared tag has operations: the list is the families in use.
+    expect(declared.filter((tag) => !ops.some(([, , op]) => op.tags?.includes(tag)))).toEqual([]);
+  });
+
+  it('lists itself as the public operation getOpenApiDocument, and is version 1.0.0', () => {
+    const op = doc.paths?.['/v1/openapi']?.get;
+    expect(op?.operationId).toBe('getOpenApiDocument');
+    expect(op?.tags).toEqual(['Health']);
+    expect(op?.security).toBeUndefined();
+    expect(doc.info.version).toBe('1.0.0');
+  });
+
+  it('declares the HTTP bearer scheme beside the OAuth 2.0 client-credentials one', () => {
+    const schemes = doc.components?.securitySchemes ?? {};
+    expect(Object.keys(schemes).sort()).toEqual(['bearerAuth', 'oauth2']);
+    expect(schemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(schemes.bearerAuth?.description).toMatch(/personal access token/);
+    expect(schemes.bearerAuth?.description).toMatch(/organization key/);
+    expect(schemes.oauth2).toMatchObject({ type: 'oauth2', flows: { clientCredentials: { tokenUrl: `${t.config.publicBaseUrl}/v1/oauth/token` } } });
+  });
+
+  it('keeps every response schema open and every request body strict', () => {
+    const schemas = doc.components?.schemas ?? {};
+    // Every schema object below `value`, following $refs into the components once.
+    const schemaNodes = (value: unknown, seen = new Set<string>()): Schema[] => {
+      if (Array.isArray(value)) return value.flatMap((v) => schemaNodes(v, seen));
+      if (!value || typeof value !== 'object') return [];
+      const node = value as Schema;
+      const ref = node.$ref?.replace('#/components/schemas/', '');
+      if (ref !== undefined) {
+        if (seen.has(ref)) return [];
+        seen.add(ref);
+        return schemaNodes(schemas[ref], seen);
+      }
+      return [node, ...Object.values(node).flatMap((v) => schemaNodes(v, seen))];
+    };
+    const ops = operations(doc);
+
+    const closed = ops.flatMap(([path, method, op]) =>
+      Object.entries(op.responses ?? {}).flatMap(([status, response]) =>
+        schemaNodes(response.content).some((node) => node.additionalProperties === false) ? [`${method.toUpperCase()} ${path} ${status}`] : [],
+      ),
+    );
+    expect(closed, 'responses with a closed schema').toEqual([]);
+
+    const bodies = ops.filter(([path, , op]) => op.requestBody && path !== '/v1/oauth/token'); // RFC 6749 ignores unknown parameters
+    expect(bodies.length).toBeGreaterThan(10);
+    for (const [path, method, op] of bodies) {
+      for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
+        const [body] = schemaNodes(media.schema);
+        expect(body?.additionalProperties, `${method.toUpperCase()} ${path} ${type} body`).toBe(false);
+      }
+    }
+  });
+
+  it('shapes resources with the nullability and optionality of the interface', () => {
+    const schemas = doc.components?.schemas ?? {};
+    // A property as `<types>` plus `?` when it may be absent, e.g. `boolean|null` or `Organization?`.
+    const field = (schema: string, property: string) => {
+      const shape = schemas[schema];
+      const value = shape?.properties?.[property] as (Schema & { anyOf?: Schema[] }) | undefined;
+      if (!shape || !value) return undefined;
+      const types = (value.anyOf ?? [value]).flatMap((v) => v.$ref?.replace('#/components/schemas/', '') ?? v.type ?? []);
+      return types.join('|') + (shape.required?.includes(property) ? '' : '?');
+    };
+    expect({
+      'Environment.name': field('Environment', 'name'),
+      'ServiceAccount.active': field('ServiceAccount', 'active'),
+      'PersonalAccessToken.active': field('PersonalAccessToken', 'active'),
+      'PersonalAccessToken.scopes': field('PersonalAccessToken', 'scopes'),
+      'LinkTenantResponse.organization': field('LinkTenantResponse', 'organization'),
+      'AcceptOrganizationInvitationResponse.organization': field('AcceptOrganizationInvitationResponse', 'organization'),
+      'AcceptOrganizationInvitationResponse.member': field('AcceptOrganizationInvitationResponse', 'member'),
+      'OrganizationInvitationResponse.organization': field('OrganizationInvitationResponse', 'organization'),
+      'OrganizationInvitationResponse.invitation': field('OrganizationInvitationResponse', 'invitation'),
+      'TenantInviteResponse.tenant': field('TenantInviteResponse', 'tenant'),
+      'OrganizationKeyResponse.meta': field('OrganizationKeyResponse', 'meta'),
+      'OrganizationKeyWithTokenResponse.meta': field('OrganizationKeyWithTokenResponse', 'meta'),
+    }).toEqual({
+      'Environment.name': 'string',
+      'ServiceAccount.active': 'boolean|null',
+      'PersonalAccessToken.active': 'boolean|null',
+      'PersonalAccessToken.scopes': 'array|null',
+      'LinkTenantResponse.organization': 'Organization?',
+      'AcceptOrganizationInvitationResponse.organization': 'Organization?',
+      'AcceptOrganizationInvitationResponse.member': 'OrganizationMember?',
+      'OrganizationInvitationResponse.organization': 'Organization?',
+      'OrganizationInvitationResponse.invitation': 'OrganizationInvitation?',
+      'TenantInviteResponse.tenant': 'Tenant?',
+      'OrganizationKeyResponse.meta': 'ManagementMeta?',
+      'OrganizationKeyWithTokenResponse.meta': 'ManagementMeta?',
+    });
+    expect(doc.paths?.['/v1/organizations/{organizationId}/tenants']?.post?.responses?.['200']?.content?.['application/json']?.schema?.$ref).toBe(
+      '#/components/schemas/LinkTenantResponse',
+    );
   });
 
   it('documents no schema that no operation uses', () => {

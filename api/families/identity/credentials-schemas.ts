@@ -1,8 +1,13 @@
 import { z } from 'zod';
-import { PersonalAccessToken, ServiceAccount } from '../../../db/identity/credentials-rows.ts';
+import { PersonalAccessToken as PersonalAccessTokenRow, ServiceAccount as ServiceAccountRow } from '../../../db/identity/credentials-rows.ts';
 import { isKnownScope } from '../../scopes.ts';
 
-export { PersonalAccessToken, ServiceAccount };
+// The public shapes (SPEC "Service accounts and personal access tokens"): `active`, and a token's `scopes`, may be null
+// there, though the service always fills them in.
+export const ServiceAccount = ServiceAccountRow.extend({ active: z.boolean().nullable() }).meta({ id: 'ServiceAccount' });
+export const PersonalAccessToken = PersonalAccessTokenRow.extend({ active: z.boolean().nullable(), scopes: z.array(z.string()).nullable() }).meta({
+  id: 'PersonalAccessToken',
+});
 
 export const ScopeList = z.array(z.string().refine(isKnownScope, { error: (i) => `${String(i.input)} is not a known scope` })).max(100);
 

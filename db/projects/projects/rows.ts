@@ -38,6 +38,7 @@ export const Project = TenantProject.extend({ environments: z.array(ProjectEnvir
 export type Project = z.infer<typeof Project>;
 
 export const Environment = ProjectEnvironment.extend({
+  name: z.string(),
   isDefault: z.boolean().nullable().describe('The default environment of its project'),
 }).meta({ id: 'Environment' });
 export type Environment = z.infer<typeof Environment>;

@@ -37,6 +37,7 @@ export function auditLogRoutes(app: App, deps: { pool: DatabasePool }) {
   app.get('/v1/tenants/:tenantId/audit-logs', {
     schema: {
       tags,
+      operationId: 'listTenantAuditLogs',
       summary: 'List the audit log of a tenant',
       description,
       security: requires('audit:read'),
@@ -50,6 +51,7 @@ export function auditLogRoutes(app: App, deps: { pool: DatabasePool }) {
   app.get('/v1/organizations/:organizationId/audit-logs', {
     schema: {
       tags,
+      operationId: 'listOrganizationAuditLogs',
       summary: 'List the audit log of an organization and of its tenants',
       description,
       security: requires('audit:read'),

@@ -13,6 +13,7 @@ export function eventRoutes(app: App, deps: { pool: DatabasePool }) {
   app.get('/v1/tenants/:tenantId/events', {
     schema: {
       tags,
+      operationId: 'listTenantEvents',
       summary: 'Read the event stream of a tenant',
       description:
         'Events in commit order, oldest first. Poll with `nextCursor`: a reader never skips an event, even one ' +
@@ -28,7 +29,10 @@ export function eventRoutes(app: App, deps: { pool: DatabasePool }) {
   app.get('/v1/event-types', {
     schema: {
       tags,
+      operationId: 'listEventTypes',
       summary: 'List every event type with the JSON Schema of its data',
+      description:
+        'Lists every event type the service emits with a description and the JSON Schema of its `data`, from which webhook and channel subscriptions pick.',
       security: requires('events:read'),
       response: { 200: EventTypesList, ...errorResponses() },
     },

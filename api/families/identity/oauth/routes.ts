@@ -33,9 +33,13 @@ export function oauthRoutes(app: App, tokens: OAuthTokenService) {
   app.post('/v1/oauth/token', {
     config: { public: true },
     schema: {
-      tags: ['Service accounts'],
+      tags: ['Authentication'],
+      operationId: 'issueAccessToken',
       summary: 'Get an access token (OAuth 2.0 client credentials)',
-      description: 'Form-encoded or JSON body. Client authentication by client_secret_basic (Authorization: Basic) or client_secret_post.',
+      description:
+        "Issues a short-lived access token (a JWT) for a service account's client credentials, narrowed to `scope` when given. Form-encoded or JSON body; " +
+        'client authentication by client_secret_basic (Authorization: Basic) or client_secret_post. Errors are RFC 6749 bodies: 400 ' +
+        '(`invalid_request`, `unsupported_grant_type`, `invalid_scope`) or 401 (`invalid_client`).',
       consumes: ['application/x-www-form-urlencoded', 'application/json'],
       body: TokenBody,
       response: { 200: TokenResponse, 400: OAuthErrorBody, 401: OAuthErrorBody },

@@ -8,7 +8,7 @@ const SigningKey = z
   .object({ kid: z.string(), algorithm: z.literal('ES256'), status: z.enum(['active', 'retired']), createdAt: z.string(), retiredAt: z.string().nullable() })
   .meta({ id: 'SigningKey' });
 
-const tags = ['Signing keys'];
+const tags = ['Authentication'];
 
 export function signingKeyRoutes(app: App, keys: SigningKeys) {
   const view = async () => ({
@@ -18,7 +18,10 @@ export function signingKeyRoutes(app: App, keys: SigningKeys) {
   app.get('/v1/signing-keys', {
     schema: {
       tags,
+      operationId: 'listSigningKeys',
       summary: 'List the keys that sign access tokens (active and recently retired)',
+      description:
+        'Lists the ES256 keys that sign management access tokens: the active one, and retired ones kept in the JWKS until the tokens they signed expire.',
       security: requires('signing-keys:read'),
       response: { 200: z.object({ keys: z.array(SigningKey) }), ...errorResponses() },
     },
@@ -28,6 +31,7 @@ export function signingKeyRoutes(app: App, keys: SigningKeys) {
   app.post('/v1/signing-keys/rotate', {
     schema: {
       tags,
+      operationId: 'rotateSigningKey',
       summary: 'Add a new signing key and retire the current one',
       description: 'Tokens signed by the retired key stay valid until they expire; the key stays in the JWKS until then.',
       security: requires('signing-keys:write'),

@@ -20,7 +20,10 @@ export function userinfoRoutes(app: App, pool: DatabasePool) {
     // Any valid user token may read its own user: the scope is the weakest one a PAT always may carry.
     schema: {
       tags: ['User info'],
+      operationId: 'getUserInfo',
       summary: 'The user the token belongs to',
+      description:
+        "Returns the directory user the personal access token belongs to, with the remaining lifetime of the token. A token that is not a user's (service account, organization key) gets 403 `auth.user_required`.",
       security: [{ bearerAuth: [] }],
       response: { 200: UserInfoResponse, ...errorResponses() },
     },

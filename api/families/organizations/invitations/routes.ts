@@ -27,7 +27,9 @@ export function organizationInvitationRoutes(app: App, invitations: Organization
   app.get(base, {
     schema: {
       tags,
+      operationId: 'listOrganizationInvitations',
       summary: 'List the invitations of an organization',
+      description: 'Lists the invitations of an organization in every status, one page at a time; tokens and join codes are never shown here.',
       security: requires('organizations:read'),
       params: OrganizationParams,
       querystring: PageQuery,
@@ -39,7 +41,10 @@ export function organizationInvitationRoutes(app: App, invitations: Organization
   app.post(base, {
     schema: {
       tags,
+      operationId: 'createOrganizationInvitation',
       summary: 'Invite an email into an organization (token and join code are shown once)',
+      description:
+        'Invites an email with a role and an expiry (default 7 days); the invitation token and join code are shown only in this response. 409 when an invitation for the email is pending or a member already has it.',
       security: requires('organizations:write'),
       params: OrganizationParams,
       body: CreateInvitationBody,
@@ -51,7 +56,9 @@ export function organizationInvitationRoutes(app: App, invitations: Organization
   app.delete(`${base}/:invitationId`, {
     schema: {
       tags,
+      operationId: 'revokeOrganizationInvitation',
       summary: 'Revoke a pending invitation',
+      description: 'Revokes a pending invitation: its token and join code stop working. 409 when it is no longer pending.',
       security: requires('organizations:write'),
       params: InvitationParams,
       response: { 200: OrganizationInvitationResponse, ...errorResponses(404, 409) },
@@ -62,7 +69,10 @@ export function organizationInvitationRoutes(app: App, invitations: Organization
   app.post(`${base}/:invitationId/resend`, {
     schema: {
       tags,
+      operationId: 'resendOrganizationInvitation',
       summary: 'Resend a pending invitation: a new token, code and expiry (the previous ones stop working)',
+      description:
+        'Issues a new token, join code and expiry for a pending invitation, shown only in this response; the previous ones stop working. 409 when it is no longer pending.',
       security: requires('organizations:write'),
       params: InvitationParams,
       body: ResendInvitationBody,
@@ -79,7 +89,10 @@ export function organizationInvitationRoutes(app: App, invitations: Organization
   app.post('/v1/organizations/:organizationId/invites', {
     schema: {
       tags,
+      operationId: 'sendOrganizationInvite',
       summary: 'Invite an operator by email: finds or creates the user and adds a pending membership',
+      description:
+        "Finds the user of the email in the operators' directory, or creates it with the given management scopes, and adds a pending membership that can be accepted between validFrom and validUntil. 409 when the user is already an active member.",
       security: requires('organizations:write'),
       params: OrganizationParams,
       body: SendInviteBody,
@@ -91,7 +104,10 @@ export function organizationInvitationRoutes(app: App, invitations: Organization
   app.post('/v1/organizations/invitations/accept', {
     schema: {
       tags,
+      operationId: 'acceptOrganizationInvitation',
       summary: "Accept an invitation with its token (the caller's verified email must be the invited one)",
+      description:
+        'The invitee becomes a member with the invitation token. Needs a user token with the invited email verified (403 otherwise); 404 for an unknown token, 409 when the invitation is not pending or not valid yet.',
       security: anyUser,
       body: AcceptInvitationBody,
       response: { 200: AcceptInvitationResponse, ...errorResponses(404, 409) },
@@ -102,7 +118,10 @@ export function organizationInvitationRoutes(app: App, invitations: Organization
   app.post('/v1/organizations/join', {
     schema: {
       tags,
+      operationId: 'joinOrganization',
       summary: "Join an organization with an invitation code (the caller's verified email must be the invited one)",
+      description:
+        'The invitee becomes a member with the join code of an invitation. Needs a user token with the invited email verified (403 otherwise); 404 for an unknown code, 409 when the invitation is not pending.',
       security: anyUser,
       body: JoinOrganizationBody,
       response: { 200: JoinOrganizationResponse, ...errorResponses(404, 409) },

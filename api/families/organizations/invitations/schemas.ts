@@ -16,7 +16,7 @@ export const OrganizationInvitationsResponse = z
   .object({ organization: Organization, invitations: z.array(OrganizationInvitation), total: z.number().int() })
   .meta({ id: 'OrganizationInvitationsResponse' });
 export const OrganizationInvitationResponse = z
-  .object({ organization: Organization.nullable(), invitation: OrganizationInvitation.nullable() })
+  .object({ organization: Organization.optional(), invitation: OrganizationInvitation.optional() })
   .meta({ id: 'OrganizationInvitationResponse' });
 
 export const CreateInvitationBody = z
@@ -47,7 +47,7 @@ export const SendInviteResponse = z
 
 export const AcceptInvitationBody = z.strictObject({ token: z.string().min(1).max(200) }).meta({ id: 'AcceptOrganizationInvitationRequest' });
 export const AcceptInvitationResponse = z
-  .object({ organization: Organization.nullable(), member: OrganizationMember.nullable() })
+  .object({ organization: Organization.optional(), member: OrganizationMember.optional() })
   .meta({ id: 'AcceptOrganizationInvitationResponse' });
 
 export const JoinOrganizationBody = z.strictObject({ invitationCode: z.string().min(1).max(64) }).meta({ id: 'JoinOrganizationRequest' });

@@ -24,7 +24,9 @@ export function organizationKeyRoutes(app: App, keys: OrganizationKeyService) {
   app.get(base, {
     schema: {
       tags,
+      operationId: 'listOrganizationKeys',
       summary: 'List the keys of an organization',
+      description: 'Lists the keys of an organization, revoked and expired ones included, each with its prefix only and the tenants it reaches.',
       security: requires('organization-keys:read'),
       params: OrganizationParams,
       querystring: PageQuery,
@@ -36,6 +38,7 @@ export function organizationKeyRoutes(app: App, keys: OrganizationKeyService) {
   app.post(base, {
     schema: {
       tags,
+      operationId: 'createOrganizationKey',
       summary: 'Create an organization key (the full key is shown once)',
       description,
       security: requires('organization-keys:write'),
@@ -49,7 +52,9 @@ export function organizationKeyRoutes(app: App, keys: OrganizationKeyService) {
   app.get(`${base}/:keyId`, {
     schema: {
       tags,
+      operationId: 'getOrganizationKey',
       summary: 'Get an organization key',
+      description: 'Returns one key of the organization with the tenants it reaches, never the key itself. 404 when it is out of reach.',
       security: requires('organization-keys:read'),
       params: OrganizationKeyParams,
       response: { 200: OrganizationKeyResponse, ...errorResponses(404) },
@@ -60,7 +65,9 @@ export function organizationKeyRoutes(app: App, keys: OrganizationKeyService) {
   app.delete(`${base}/:keyId`, {
     schema: {
       tags,
+      operationId: 'revokeOrganizationKey',
       summary: 'Revoke an organization key; it is refused from the next request',
+      description: 'Revokes the key and returns it; it is refused from the next request, on every instance.',
       security: requires('organization-keys:write'),
       params: OrganizationKeyParams,
       response: { 200: OrganizationKeyResponse, ...errorResponses(404) },
@@ -71,7 +78,10 @@ export function organizationKeyRoutes(app: App, keys: OrganizationKeyService) {
   app.put(`${base}/:keyId/tenants`, {
     schema: {
       tags,
+      operationId: 'updateOrganizationKeyTenants',
       summary: 'Set the tenants a key reaches (all, or listed ones); applies from the next request',
+      description:
+        'Makes the key reach every tenant of the organization (allTenants) or only the listed ones, which must be tenants of the organization (400 otherwise).',
       security: requires('organization-keys:write'),
       params: OrganizationKeyParams,
       body: UpdateOrganizationKeyTenantsBody,

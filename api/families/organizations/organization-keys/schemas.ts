@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OrganizationKey } from '../../../../db/organizations/organization-keys/rows.ts';
+import { ManagementMeta } from '../../../common/schemas.ts';
 
 export { OrganizationKey };
 
@@ -24,9 +25,13 @@ export const UpdateOrganizationKeyTenantsBody = z
   .meta({ id: 'UpdateOrganizationKeyTenantsRequest' });
 
 export const OrganizationKeyWithTokenResponse = z
-  .object({ key: OrganizationKey.nullable(), fullToken: z.string().nullable().describe('The key itself (adok_…), shown only in this response') })
+  .object({
+    key: OrganizationKey.nullable(),
+    fullToken: z.string().nullable().describe('The key itself (adok_…), shown only in this response'),
+    meta: ManagementMeta.optional(),
+  })
   .meta({ id: 'OrganizationKeyWithTokenResponse' });
 export const OrganizationKeysResponse = z
   .object({ keys: z.array(OrganizationKey).nullable(), total: z.number().int() })
   .meta({ id: 'OrganizationKeysResponse' });
-export const OrganizationKeyResponse = z.object({ key: OrganizationKey.nullable() }).meta({ id: 'OrganizationKeyResponse' });
+export const OrganizationKeyResponse = z.object({ key: OrganizationKey.nullable(), meta: ManagementMeta.optional() }).meta({ id: 'OrganizationKeyResponse' });

@@ -22,7 +22,9 @@ export function organizationRoutes(app: App, organizations: OrganizationService,
   app.get('/v1/organizations', {
     schema: {
       tags,
+      operationId: 'listOrganizations',
       summary: 'List the organizations the caller belongs to',
+      description: 'Lists the organizations the caller belongs to, one page at a time, with their total.',
       security: requires('organizations:read'),
       querystring: PageQuery,
       response: { 200: OrganizationsList, ...errorResponses() },
@@ -33,7 +35,10 @@ export function organizationRoutes(app: App, organizations: OrganizationService,
   app.post('/v1/organizations', {
     schema: {
       tags,
+      operationId: 'createOrganization',
       summary: 'Create an organization over tenants the caller reaches; the creating user becomes its owner (users only)',
+      description:
+        'Creates an organization linked to the given tenants, which the caller must reach (400 `organization.tenant_unreachable` otherwise). Only a user may create one (403 `auth.user_required`).',
       security: requires('organizations:write'),
       body: CreateOrganizationBody,
       response: { 201: OrganizationResponse, ...errorResponses() },
@@ -44,7 +49,9 @@ export function organizationRoutes(app: App, organizations: OrganizationService,
   app.get(one, {
     schema: {
       tags,
+      operationId: 'getOrganization',
       summary: 'Get an organization',
+      description: 'Returns one organization of the caller. 404 when the caller does not belong to it, whether it exists or not.',
       security: requires('organizations:read'),
       params: OrganizationParams,
       response: { 200: OrganizationResponse, ...errorResponses(404) },
@@ -55,7 +62,9 @@ export function organizationRoutes(app: App, organizations: OrganizationService,
   app.patch(one, {
     schema: {
       tags,
+      operationId: 'updateOrganization',
       summary: 'Update an organization',
+      description: 'Changes the name, description or billing email of an organization of the caller. 404 when the caller does not belong to it.',
       security: requires('organizations:write'),
       params: OrganizationParams,
       body: UpdateOrganizationBody,
@@ -67,7 +76,10 @@ export function organizationRoutes(app: App, organizations: OrganizationService,
   app.delete(one, {
     schema: {
       tags,
+      operationId: 'deleteOrganization',
       summary: 'Delete an organization (refused while it owns tenants)',
+      description:
+        'Deletes an organization of the caller and returns it. 409 `organization.has_tenants` while tenants still belong to it: transfer, unlink or delete them first.',
       security: requires('organizations:write'),
       params: OrganizationParams,
       response: { 200: OrganizationResponse, ...errorResponses(404, 409) },
@@ -78,7 +90,9 @@ export function organizationRoutes(app: App, organizations: OrganizationService,
   app.get(`${one}/members`, {
     schema: {
       tags,
+      operationId: 'listOrganizationMembers',
       summary: 'List the members of an organization (pending invitees included)',
+      description: 'Lists the members of an organization with their role and user, pending invitees included (joinedAt null), one page at a time.',
       security: requires('organizations:read'),
       params: OrganizationParams,
       querystring: PageQuery,
@@ -90,7 +104,10 @@ export function organizationRoutes(app: App, organizations: OrganizationService,
   app.patch(`${one}/members/:memberId`, {
     schema: {
       tags,
+      operationId: 'setOrganizationMemberActive',
       summary: 'Activate or deactivate a member; it takes effect on their next request',
+      description:
+        "Suspends (active=false) or restores a membership; a suspended member is refused in the organization from their next request. 409 for the organization's last active owner or a member who has not joined yet.",
       security: requires('organizations:write'),
       params: MemberParams,
       body: SetMemberActiveBody,
@@ -102,7 +119,10 @@ export function organizationRoutes(app: App, organizations: OrganizationService,
   app.delete(`${one}/members/:memberId`, {
     schema: {
       tags,
+      operationId: 'removeOrganizationMember',
       summary: 'Remove a member from an organization',
+      description:
+        "Removes a member, who loses access to the organization from their next request. 409 `organization_member.last_owner` for the organization's last active owner.",
       security: requires('organizations:write'),
       params: MemberParams,
       response: { 200: OrganizationMemberResponse, ...errorResponses(404, 409) },

@@ -37,6 +37,7 @@ export const SetMemberActiveBody = z
   .meta({ id: 'SetOrganizationMemberActiveRequest' });
 
 export const LinkTenantBody = z.strictObject({ tenantId: z.uuid() }).meta({ id: 'LinkTenantRequest' });
+export const LinkTenantResponse = z.object({ organization: Organization.optional() }).meta({ id: 'LinkTenantResponse' });
 export const TransferTenantBody = z
   .strictObject({
     targetOrganizationId: z.uuid(),

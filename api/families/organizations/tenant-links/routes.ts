@@ -2,6 +2,7 @@ import { callerOf, requires } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../common/schemas.ts';
 import {
   LinkTenantBody,
+  LinkTenantResponse,
   OrganizationParams,
   OrganizationResponse,
   OrganizationTenantParams,
@@ -16,11 +17,14 @@ export function organizationTenantRoutes(app: App, links: OrganizationTenantServ
   app.post('/v1/organizations/:organizationId/tenants', {
     schema: {
       tags: ['Organizations'],
+      operationId: 'linkOrganizationTenant',
       summary: 'Link a tenant the caller reaches to an organization',
+      description:
+        'Adds a tenant the caller reaches to the tenants of the organization. 404 for a tenant out of reach, 409 `organization.tenant_already_linked` when it is linked already.',
       security: requires('organizations:write'),
       params: OrganizationParams,
       body: LinkTenantBody,
-      response: { 200: OrganizationResponse, ...errorResponses(404, 409) },
+      response: { 200: LinkTenantResponse, ...errorResponses(404, 409) },
     },
     handler: async (request) => ({ organization: await links.link(callerOf(request), request.params.organizationId, request.body.tenantId) }),
   });
@@ -28,7 +32,10 @@ export function organizationTenantRoutes(app: App, links: OrganizationTenantServ
   app.delete('/v1/organizations/:organizationId/tenants/:tenantId', {
     schema: {
       tags: ['Organizations'],
+      operationId: 'unlinkOrganizationTenant',
       summary: 'Unlink a tenant from an organization (refused for its last organization)',
+      description:
+        'Removes a tenant from the organization and returns the organization. 409 when it is the last organization of the tenant: transfer the tenant instead.',
       security: requires('organizations:write'),
       params: OrganizationTenantParams,
       response: { 200: OrganizationResponse, ...errorResponses(404, 409) },
@@ -39,7 +46,10 @@ export function organizationTenantRoutes(app: App, links: OrganizationTenantServ
   app.post('/v1/tenants/:tenantId/transfer', {
     schema: {
       tags: ['Tenants'],
+      operationId: 'transferTenant',
       summary: "Move a tenant from the caller's organizations to another organization of the caller",
+      description:
+        "Moves a tenant out of the caller's organizations into another organization of the caller; `confirmationName` must repeat the tenant's name exactly (400 `tenant.confirmation_mismatch`). 409 when it already belongs to the target only.",
       security: requires('tenants:write'),
       params: TransferParams,
       body: TransferTenantBody,

@@ -6,11 +6,21 @@ import type { SigningKeys } from '../../identity/signing-keys/service.ts';
 import type { App } from '../../../types.ts';
 
 const Jwks = z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).meta({ id: 'JsonWebKeySet' });
+const OpenApiDocument = z
+  .looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) })
+  .meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document' });
 
 export function metaRoutes(app: App, deps: { pool: DatabasePool; keys: SigningKeys }) {
   app.get('/v1/health', {
     config: { public: true },
-    schema: { tags: ['Health'], summary: 'Liveness and database reachability', response: { 200: Probe, 503: Probe } },
+    schema: {
+      tags: ['Health'],
+      operationId: 'getHealth',
+      summary: 'Liveness and database reachability',
+      description:
+        'Answers `{ ok: true }` when the service runs and reaches its database, and 503 with `{ ok: false }` when the database does not answer. Needs no token.',
+      response: { 200: Probe, 503: Probe },
+    },
     handler: async (_request, reply) => {
       try {
         await deps.pool.query(sql.unsafe`SELECT 1`);
@@ -23,7 +33,14 @@ export function metaRoutes(app: App, deps: { pool: DatabasePool; keys: SigningKe
 
   app.get('/.well-known/jwks.json', {
     config: { public: true },
-    schema: { tags: ['Service accounts'], summary: 'Public keys that verify management access tokens', response: { 200: Jwks } },
+    schema: {
+      tags: ['Authentication'],
+      operationId: 'getJwks',
+      summary: 'Public keys that verify management access tokens',
+      description:
+        'The JSON Web Key Set of the keys signing access tokens: the active one and retired ones whose tokens have not expired yet. Needs no token; cacheable for 5 minutes.',
+      response: { 200: Jwks },
+    },
     handler: async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=300');
       return deps.keys.jwks();
@@ -32,7 +49,14 @@ export function metaRoutes(app: App, deps: { pool: DatabasePool; keys: SigningKe
 
   app.get('/v1/openapi', {
     config: { public: true },
-    schema: { hide: true },
-    handler: () => app.swagger(),
+    schema: {
+      tags: ['Health'],
+      operationId: 'getOpenApiDocument',
+      summary: 'This API described in OpenAPI 3.1',
+      description:
+        'The machine-readable description of every operation, generated from the schemas that validate requests and serialize responses. Needs no token; Swagger UI shows it at /docs.',
+      response: { 200: OpenApiDocument },
+    },
+    handler: () => app.swagger() as z.infer<typeof OpenApiDocument>,
   });
 }

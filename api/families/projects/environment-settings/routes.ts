@@ -30,7 +30,9 @@ export function environmentSettingRoutes(app: App, connections: ConnectionServic
   app.get(`${base}/connections`, {
     schema: {
       tags,
+      operationId: 'listEnvironmentConnections',
       summary: 'List the sign-in connections of an environment, in rank order',
+      description: 'Lists the sign-in connections of an environment in the order sign-in offers them; their secrets are never returned.',
       security: read,
       params,
       response: { 200: ApplicationEnvironmentConnectionsResponse, ...errorResponses(404) },
@@ -40,7 +42,10 @@ export function environmentSettingRoutes(app: App, connections: ConnectionServic
   app.post(`${base}/connections`, {
     schema: {
       tags,
+      operationId: 'saveEnvironmentConnection',
       summary: 'Save a sign-in connection: append a new one, or update the one named by connectionId',
+      description:
+        'Without `connectionId`, appends a connection (201); with it, updates that connection (200). 400 when `formPayload` is not a JSON object of valid settings, or changes the provider of an existing connection.',
       security: write,
       params,
       body: SaveConnectionBody,
@@ -54,7 +59,9 @@ export function environmentSettingRoutes(app: App, connections: ConnectionServic
   app.delete(`${base}/connections/:connectionId`, {
     schema: {
       tags,
+      operationId: 'deleteEnvironmentConnection',
       summary: 'Remove a sign-in connection',
+      description: 'Removes a connection from the environment, so sign-in stops offering it, and returns it.',
       security: write,
       params: ConnectionParams,
       response: { 200: DeleteEnvironmentConnectionResponse, ...errorResponses(404) },
@@ -64,7 +71,9 @@ export function environmentSettingRoutes(app: App, connections: ConnectionServic
   app.get(`${base}/redirect-uris`, {
     schema: {
       tags,
+      operationId: 'getEnvironmentRedirectUris',
       summary: 'Get the redirect URIs of an environment',
+      description: 'Returns where sign-in sends users back, on success and on error.',
       security: read,
       params,
       response: { 200: EnvironmentRedirectUrisResponse, ...errorResponses(404) },
@@ -74,7 +83,9 @@ export function environmentSettingRoutes(app: App, connections: ConnectionServic
   app.put(`${base}/redirect-uris`, {
     schema: {
       tags,
+      operationId: 'saveEnvironmentRedirectUris',
       summary: 'Save the redirect URIs of an environment',
+      description: 'Replaces the success and error redirect URIs of the environment and returns them.',
       security: write,
       params,
       body: SaveRedirectUrisBody,
@@ -85,7 +96,10 @@ export function environmentSettingRoutes(app: App, connections: ConnectionServic
   app.post(`${base}/saml/resolve-metadata`, {
     schema: {
       tags,
+      operationId: 'resolveSamlIdpMetadata',
       summary: 'Read SAML IdP metadata (XML, or a URL the service fetches) into the values a SAML connection needs',
+      description:
+        'Extracts entity id, SSO URL, signing certificate, NameID format and logout URL from IdP metadata given as XML or at `metadataUrl` (public addresses only). Nothing is stored; 400 `saml_metadata.*` for metadata that cannot be used.',
       security: write,
       params,
       body: ResolveSamlMetadataBody,
@@ -96,7 +110,10 @@ export function environmentSettingRoutes(app: App, connections: ConnectionServic
   app.get(`${base}/sso/:providerId/metadata`, {
     schema: {
       tags,
+      operationId: 'getSsoProviderMetadata',
       summary: 'Service provider metadata and URLs to give an identity provider',
+      description:
+        'Returns what to configure at the identity provider of an enterprise connection: ACS or callback URL, login URL, service provider entity id and, for SAML, the service provider metadata XML.',
       security: read,
       params: SsoParams,
       response: { 200: EnterpriseSsoMetadataResponse, ...errorResponses(404) },
@@ -106,7 +123,10 @@ export function environmentSettingRoutes(app: App, connections: ConnectionServic
   app.get(`${base}/sdk-config`, {
     schema: {
       tags,
+      operationId: 'getEnvironmentSdkConfig',
       summary: 'What an SDK needs to use this environment: client id, endpoints, environment variables, missing setup',
+      description:
+        'Returns the client id, endpoints and environment variables an SDK needs for this environment, and warnings about setup still missing. It never contains secrets.',
       security: read,
       params,
       response: { 200: EnvironmentSdkConfig, ...errorResponses(404) },

@@ -14,7 +14,9 @@ export function environmentRoutes(app: App, environments: EnvironmentService) {
   app.get(base, {
     schema: {
       tags,
+      operationId: 'listEnvironments',
       summary: 'List the environments of a project',
+      description: 'Lists the environments of a project, with which one is its default. 404 for a project out of reach.',
       security: read,
       params: ProjectParams,
       response: { 200: ApplicationEnvironmentsResponse, ...errorResponses(404) },
@@ -24,7 +26,9 @@ export function environmentRoutes(app: App, environments: EnvironmentService) {
   app.post(base, {
     schema: {
       tags,
+      operationId: 'createEnvironment',
       summary: 'Create an environment in a project',
+      description: 'Creates an environment in a project. 409 `environment.name_taken` when the project already has an environment of that name.',
       security: write,
       params: ProjectParams,
       body: CreateEnvironmentBody,
@@ -35,7 +39,10 @@ export function environmentRoutes(app: App, environments: EnvironmentService) {
   app.patch(`${base}/:environmentId`, {
     schema: {
       tags,
+      operationId: 'updateEnvironment',
       summary: 'Update an environment',
+      description:
+        'Changes the name, description, weight or isLive of an environment. 409 `environment.name_taken` when another environment of the project has the name.',
       security: write,
       params: EnvironmentParams,
       body: UpdateEnvironmentBody,
@@ -46,7 +53,10 @@ export function environmentRoutes(app: App, environments: EnvironmentService) {
   app.delete(`${base}/:environmentId`, {
     schema: {
       tags,
+      operationId: 'deleteEnvironment',
       summary: 'Delete an environment and everything in it (never the default one)',
+      description:
+        "Deletes an environment with everything in it. 409 for the default environment of its project, or for the environment holding the service's operators.",
       security: write,
       params: EnvironmentParams,
       response: { 200: EnvironmentMutationResponse, ...errorResponses(404, 409) },

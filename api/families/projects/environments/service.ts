@@ -29,7 +29,7 @@ export const toProjectEnvironment = ({ id, name, description, createdAt, updated
   isLive,
 });
 /** What events carry: the public shape plus the project it belongs to. */
-export const environmentEventData = (e: EnvironmentRecord) => ({ ...toEnvironment(e), projectId: e.projectId, name: e.name ?? '' });
+export const environmentEventData = (e: EnvironmentRecord) => ({ ...toEnvironment(e), projectId: e.projectId });
 
 /** The former values of the fields that changed. */
 export function previousValues<T extends object>(before: T, after: T, keys: (keyof T)[]) {

@@ -21,7 +21,9 @@ export function tenantDomainRoutes(app: App, domains: TenantDomainService) {
   app.get(base, {
     schema: {
       tags,
+      operationId: 'listTenantDomains',
       summary: 'List the domains of a tenant',
+      description: 'Lists the domains of a tenant with their verification state and the TXT record each one needs.',
       security: read,
       params: TenantParams,
       querystring: PageQuery,
@@ -32,6 +34,7 @@ export function tenantDomainRoutes(app: App, domains: TenantDomainService) {
   app.post(base, {
     schema: {
       tags,
+      operationId: 'createTenantDomain',
       summary: 'Add a domain to a tenant and start verifying it',
       description:
         'Publish `validationToken` as a TXT record at `validationSubDomain`. The service checks on a backoff schedule ' +
@@ -48,7 +51,9 @@ export function tenantDomainRoutes(app: App, domains: TenantDomainService) {
   app.delete(`${base}/:domainId`, {
     schema: {
       tags,
+      operationId: 'deleteTenantDomain',
       summary: 'Remove a domain from a tenant',
+      description: 'Removes a domain from the tenant, stops verifying it and returns it.',
       security: write,
       params: TenantDomainParams,
       response: { 200: TenantDomainResponse, ...errorResponses(404) },
@@ -58,6 +63,7 @@ export function tenantDomainRoutes(app: App, domains: TenantDomainService) {
   app.post(`${base}/:domainId/verify`, {
     schema: {
       tags,
+      operationId: 'verifyTenantDomain',
       summary: 'Check the TXT record of a domain now',
       description: '`success` tells whether the domain is verified after the check; `message` says what was found.',
       security: write,

@@ -25,7 +25,10 @@ export function tenantSeatRoutes(app: App, seats: TenantSeatService) {
     // Any valid user token may join: the invitation code is the authorization.
     schema: {
       tags,
+      operationId: 'joinTenant',
       summary: 'Join a tenant with an invitation code (users only)',
+      description:
+        'The calling user takes the seat the invitation code stands for. 403 when the code is for another email, 404 for an unknown code, 409 when the user already holds a seat, 410 when the code has expired.',
       security: [{ bearerAuth: [] }],
       body: JoinTenantBody,
       response: { 200: TenantMembershipResponse, ...errorResponses(404, 409, 410) },
@@ -36,6 +39,7 @@ export function tenantSeatRoutes(app: App, seats: TenantSeatService) {
   app.post('/v1/tenants/:tenantId/invites', {
     schema: {
       tags,
+      operationId: 'sendTenantInvite',
       summary: 'Invite an email to a seat in the tenant',
       security: requires('tenants:write'),
       params: TenantParams,
@@ -49,6 +53,7 @@ export function tenantSeatRoutes(app: App, seats: TenantSeatService) {
   app.get('/v1/tenants/:tenantId/seats', {
     schema: {
       tags,
+      operationId: 'listTenantSeats',
       summary: 'List the seats of a tenant',
       description: seatRules,
       security: requires('tenants:read'),
@@ -62,6 +67,7 @@ export function tenantSeatRoutes(app: App, seats: TenantSeatService) {
   app.patch('/v1/tenants/:tenantId/seats/:seatId', {
     schema: {
       tags,
+      operationId: 'updateTenantSeat',
       summary: 'Update a tenant seat; its user sees the change on the next request',
       description: seatRules,
       security: requires('tenants:write'),

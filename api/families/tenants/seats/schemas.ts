@@ -28,7 +28,7 @@ export const JoinTenantBody = z.strictObject({ invitationCode: z.string().min(1)
 
 export const TenantInviteResponse = z
   .object({
-    tenant: Tenant.nullable(),
+    tenant: Tenant.optional(),
     invitationCode: z.string().describe('The join code for POST /v1/tenants/join, shown only in this response (no email is sent yet): hand it to the invitee'),
   })
   .meta({ id: 'TenantInviteResponse' });

@@ -1,0 +1,39 @@
+// The tags of the OpenAPI document, in the order Swagger UI shows them. Every operation carries exactly one of
+// these (its tag family, as the interface lists them); a new family adds its line here. Only families with
+// operations are listed (a test checks both ways).
+export const TAGS = [
+  { name: 'Health', description: 'Public endpoints about the service itself: liveness and database reachability, and this OpenAPI document.' },
+  {
+    name: 'Authentication',
+    description:
+      'How callers get and check management access tokens: the OAuth 2.0 token endpoint (client credentials of a service account), ' +
+      'the JWKS that verifies the tokens, and the signing keys behind it. Not a tag family of the interface: none of them fits ' +
+      'these, so they are grouped here rather than under Service accounts.',
+  },
+  { name: 'User info', description: 'The user a personal access token belongs to.' },
+  {
+    name: 'Organizations',
+    description: 'Organizations that group tenants, their members, invitations (by token, join code or operator invite) and the tenants linked to them.',
+  },
+  {
+    name: 'Tenants',
+    description: 'Tenants the caller reaches, their seats (per-user access to one tenant), their verified domains and their transfer between organizations.',
+  },
+  { name: 'Service accounts', description: 'Machine principals of an organization, with client credentials for POST /v1/oauth/token.' },
+  { name: 'Personal access tokens', description: "The caller's own personal access tokens (adpat_…): long-lived bearer tokens of a user." },
+  {
+    name: 'Environments',
+    description: 'Environments of a project and their sign-in setup: connections, redirect URIs, SAML and SSO metadata, SDK configuration.',
+  },
+  { name: 'Organization keys', description: 'Organization keys (adok_…): bearer tokens of an organization, limited to all or some of its tenants.' },
+  { name: 'Projects', description: 'Projects (applications) of a tenant, each with its environments and a default one.' },
+  { name: 'Audit', description: 'Who changed what, from where, with the before and after of changed fields; paged or exported as NDJSON.' },
+  { name: 'Events', description: 'The immutable event stream of a tenant, read with a cursor, and the catalog of event types.' },
+  {
+    name: 'Webhooks',
+    description: 'Webhook endpoints that receive signed events with durable retries; deliveries can be inspected, recovered and redelivered.',
+  },
+  { name: 'Notification channels', description: 'Generic webhook, chat and monitoring channels that receive notifications of events, with a test send.' },
+] as const;
+
+export type TagName = (typeof TAGS)[number]['name'];
