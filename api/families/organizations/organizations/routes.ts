@@ -33,7 +33,11 @@ export function organizationRoutes(app: App, organizations: OrganizationService,
   app.post('/v1/organizations', {
     schema: {
       tags,
-      summary: 'Create an organization over tenants the caller reaches; the creating user becomes its owner (users only)',
+      summary: 'Create an organization over tenants the caller reaches; the creating user becomes its owner',
+      description:
+        'A user, or a service account of the operator (bootstrap) organization. A service account is not made a member: ' +
+        'the new organization has no member, and the service account (bound to its own organization) does not reach it. ' +
+        'Other principals get 403 `auth.user_required`.',
       security: requires('organizations:write'),
       body: CreateOrganizationBody,
       response: { 201: OrganizationResponse, ...errorResponses() },
