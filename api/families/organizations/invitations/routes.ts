@@ -79,7 +79,7 @@ export function organizationInvitationRoutes(app: App, invitations: Organization
   app.post('/v1/organizations/:organizationId/invites', {
     schema: {
       tags,
-      summary: 'Invite an operator by email: finds or creates the user and adds a pending membership',
+      summary: 'Invite an operator by email (an account is made for an email that has none); they become a member when they accept',
       security: requires('organizations:write'),
       params: OrganizationParams,
       body: SendInviteBody,
