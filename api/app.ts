@@ -28,6 +28,7 @@ export interface AppDeps {
 export const REDACTED_PATHS = ['req.headers.authorization', '*.clientSecret', '*.client_secret', '*.fullToken', '*.invitationCode', '*.password', '*.secret'];
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, pool, keys } = deps;
@@ -58,6 +59,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     () => authenticator.clear(),
   );
   app.addHook('onClose', () => listener.close());
+  // A change answers only once this instance has handled the credential notifications of its commit, so the
+  // caller's next request never meets a cached principal the change removed, disabled or narrowed.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!SAFE_METHODS.has(request.method) && reply.statusCode < 400 && !(await listener.sync())) authenticator.clear();
+    return payload;
+  });
 
   registerErrorHandling(app);
   registerAuth(app, authenticator);

@@ -1,6 +1,7 @@
 // Resolves a bearer token to the principal acting. Verified tokens are cached (this is the hot path of
-// every request); a credential change anywhere evicts them through NOTIFY, so a disabled service account
-// or revoked token is refused on the next request, not when the token expires.
+// every request); a credential change anywhere evicts them through NOTIFY (sent by triggers on the credential
+// tables, cascades included), so a disabled service account, a removed user or a revoked token is refused on
+// the next request, not when the token expires.
 import { errors as joseErrors, jwtVerify } from 'jose';
 import type { DatabasePool } from 'slonik';
 import { hasValidChecksum, hashSecret } from '../../lib/crypto.ts';
@@ -109,9 +110,13 @@ export function createAuthenticator(deps: {
       if (error instanceof joseErrors.JWTExpired) throw new AuthenticationError('The access token has expired.');
       throw new AuthenticationError('The access token is invalid.');
     }
-    const sa = await createServiceAccountQueries(pool).findServiceAccountById(String(payload.sub));
+    const sa = await createServiceAccountQueries(pool).findServiceAccountAccess(String(payload.sub));
     if (!sa) throw new AuthenticationError('The service account of this token no longer exists.');
     if (!sa.active) throw new AuthenticationError('The service account of this token is disabled.');
+    // Disabling a service account ends every token issued before: enabling it again does not revive them.
+    if ((typeof payload.gen === 'number' ? payload.gen : 0) !== sa.tokenGeneration) {
+      throw new AuthenticationError('The access token was issued before its service account was disabled; request a new one.');
+    }
     const tokenScopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
     touch(sa.id, () => createServiceAccountQueries(pool).touchServiceAccount(sa.id));
     return {

@@ -1,5 +1,7 @@
 // Credential changes are broadcast with NOTIFY (delivered at commit) so every API instance drops its
-// cached verification of the affected principal before the next request.
+// cached verification of the affected principal before the next request. Triggers on the credential tables
+// (migration 0009) send them; `notifyCredentialChange` is for changes no trigger sees.
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { sql, type CommonQueryMethods } from 'slonik';
 
@@ -8,6 +10,12 @@ export const CREDENTIALS_CHANNEL = 'iam_credentials';
 export const notifyCredentialChange = (db: CommonQueryMethods, id: string) => db.query(sql.unsafe`SELECT pg_notify(${CREDENTIALS_CHANNEL}, ${id})`);
 
 export interface Listener {
+  /**
+   * Resolves once every notification committed before the call has been handled: it sends a marker and waits
+   * for it, and Postgres delivers notifications (of every channel) in commit order. False when the listener is not
+   * connected or the marker did not come back in time (the caller must then assume it missed some).
+   */
+  sync(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -16,10 +24,16 @@ export async function listen(url: string, channel: string, onMessage: (payload: 
   let client: pg.Client | undefined;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
+  // Markers travel on a channel of this listener's own, so other instances never see them.
+  const markerChannel = `${channel}_sync_${randomUUID().replace(/-/g, '')}`;
+  const markers = new Map<string, () => void>();
 
   const connect = async (): Promise<void> => {
     const c = new pg.Client({ connectionString: url });
-    c.on('notification', (m) => m.channel === channel && onMessage(m.payload ?? ''));
+    c.on('notification', (m) => {
+      if (m.channel === channel) onMessage(m.payload ?? '');
+      else if (m.channel === markerChannel) markers.get(m.payload ?? '')?.();
+    });
     const lost = () => {
       if (client !== c) return;
       client = undefined;
@@ -29,6 +43,7 @@ export async function listen(url: string, channel: string, onMessage: (payload: 
     c.on('end', lost);
     await c.connect();
     await c.query(`LISTEN ${channel}`);
+    await c.query(`LISTEN ${markerChannel}`);
     client = c;
   };
   const schedule = () => {
@@ -39,6 +54,25 @@ export async function listen(url: string, channel: string, onMessage: (payload: 
 
   await connect();
   return {
+    sync: async (timeoutMs = 2000) => {
+      const c = client;
+      if (!c) return false;
+      const marker = randomUUID();
+      let timer: NodeJS.Timeout | undefined;
+      const arrived = new Promise<boolean>((resolve) => {
+        markers.set(marker, () => resolve(true));
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      });
+      try {
+        await c.query('SELECT pg_notify($1, $2)', [markerChannel, marker]);
+        return await arrived;
+      } catch {
+        return false;
+      } finally {
+        clearTimeout(timer);
+        markers.delete(marker);
+      }
+    },
     close: async () => {
       closed = true;
       clearTimeout(retry);

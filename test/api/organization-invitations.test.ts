@@ -262,13 +262,13 @@ describe('organization invitations', () => {
 });
 
 describe('send organization invite', () => {
-  it('creates an operator user with an unverified email and a pending membership; accepting needs the email verified', async () => {
+  it('invites an operator by email (an account is made for a new email, unverified); they become a member when they accept it verified', async () => {
     const res = await call(pat, 'POST', `/organizations/${orgId}/invites`, { email: 'new.operator@example.com', scopes: ['tenants:read'] });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body).toEqual({
       organization: expect.objectContaining({ id: orgId }),
-      user: { id: expect.any(String), displayName: null, emails: ['new.operator@example.com'] },
+      user: null,
       invitation: expect.objectContaining({
         email: 'new.operator@example.com',
         role: 'member',
@@ -277,16 +277,14 @@ describe('send organization invite', () => {
         invitationCode: expect.any(String),
       }),
     });
-    const userId = body.user.id as string;
-    const pending = (await call(pat, 'GET', `/organizations/${orgId}/members?limit=200`)).json().members.find((m: { userId: string }) => m.userId === userId);
-    expect(pending).toMatchObject({ role: 'member', active: false, invitedAt: expect.any(String), joinedAt: null });
-    const activate = await call(pat, 'PATCH', `/organizations/${orgId}/members/${pending.id}`, { active: true });
-    expect(activate.statusCode).toBe(409);
-    expect(activate.json().code).toBe('organization_member.not_joined');
-    const stored = await t.pool.one(sql.type(z.object({ environmentId: z.string(), scopes: z.array(z.string()), verified: z.boolean() }))`
-      SELECT environment_id AS "environmentId", management_scopes AS scopes, (verifications->0->>'verified')::boolean AS verified FROM users WHERE id = ${userId}`);
-    expect(stored).toEqual({ environmentId: t.credentials.environmentId, scopes: ['tenants:read'], verified: false });
-    expect((await eventsAbout(userId)).map((e) => e.type)).toEqual(['user.created']);
+    const stored = await t.pool.one(sql.type(z.object({ id: z.string(), environmentId: z.string(), scopes: z.array(z.string()), verified: z.boolean() }))`
+      SELECT id, environment_id AS "environmentId", management_scopes AS scopes, (verifications->0->>'verified')::boolean AS verified
+      FROM users WHERE user_name = 'new.operator@example.com'`);
+    expect(stored).toEqual({ id: expect.any(String), environmentId: t.credentials.environmentId, scopes: ['tenants:read'], verified: false });
+    const userId = stored.id;
+    const members = () => call(pat, 'GET', `/organizations/${orgId}/members?limit=200`);
+    expect((await members()).json().members.map((m: { userId: string }) => m.userId)).not.toContain(userId);
+    expect(await eventsAbout(userId)).toEqual([]);
 
     // The invitee's own token (as a sign-in would give them).
     const { token } = await userPrincipal(t, { email: 'other.address@example.com' });
@@ -299,7 +297,8 @@ describe('send organization invite', () => {
     await verifyEmails(t, userId);
     const accepted = await call(token, 'POST', '/organizations/invitations/accept', { token: body.invitation.token });
     expect(accepted.statusCode).toBe(200);
-    expect(accepted.json().member).toMatchObject({ id: pending.id, active: true, invitedAt: pending.invitedAt, joinedAt: expect.any(String) });
+    expect(accepted.json().member).toMatchObject({ userId, active: true, joinedAt: expect.any(String) });
+    expect((await members()).json().members.find((m: { userId: string }) => m.userId === userId)).toMatchObject({ active: true });
     expect((await call(token, 'GET', '/tenants')).statusCode).toBe(200);
 
     const again = await call(pat, 'POST', `/organizations/${orgId}/invites`, { email: 'new.operator@example.com' });
@@ -314,9 +313,14 @@ describe('send organization invite', () => {
       email: 'known@example.com',
       validFrom,
       validUntil: new Date(Date.now() + 7_200_000).toISOString(),
+      scopes: ['tenants:read'],
     });
     expect(res.statusCode).toBe(201);
-    expect(res.json().user.id).toBe(existing.user.id);
+    expect(res.json().user).toBeNull();
+    const scopes = await t.pool.oneFirst(
+      sql.type(z.object({ s: z.array(z.string()) }))`SELECT management_scopes AS s FROM users WHERE id = ${existing.user.id}`,
+    );
+    expect(scopes).toEqual(['organizations:write']); // an existing account's scopes are not changed
     const early = await call(existing.token, 'POST', '/organizations/invitations/accept', { token: res.json().invitation.token });
     expect(early.statusCode).toBe(409);
     expect(early.json().code).toBe('organization_invitation.not_yet_valid');
@@ -328,6 +332,40 @@ describe('send organization invite', () => {
     const window = await call(pat, 'POST', `/organizations/${orgId}/invites`, { email: 'z@example.com', validFrom, validUntil: validFrom });
     expect(window.statusCode).toBe(400);
     expect(window.json().details[0].path).toBe('body.validFrom');
+  });
+
+  it("keeps another organization's invite to itself: nothing in the operators' stream or audit, no sign of an existing account", async () => {
+    const other = await otherOrganization(t);
+    const admin = await t.token();
+    const send = (email: string) => call(other.token, 'POST', `/organizations/${other.organizationId}/invites`, { email });
+    const fresh = await send('fresh.invitee@example.com');
+    const known = await send('admin@localhost'); // the bootstrap operator, a member of the operator organization
+    for (const res of [fresh, known]) {
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toEqual({
+        organization: expect.objectContaining({ id: other.organizationId }),
+        user: null,
+        invitation: expect.objectContaining({ organizationId: other.organizationId, status: 'pending', invitedBy: other.serviceAccount.id }),
+      });
+    }
+    expect(known.body).not.toContain(t.credentials.userId);
+    expect((await call(other.token, 'GET', `/organizations/${other.organizationId}/members`)).json().members).toEqual([]);
+    const theirAudit = (await call(other.token, 'GET', `/organizations/${other.organizationId}/audit-logs`)).json().auditLogs;
+    expect(theirAudit.map((e: { action: string }) => e.action)).toEqual(['organization.invitation.create', 'organization.invitation.create']);
+
+    // The operator organization sees nothing of it: no event in its tenant's stream, no audit entry.
+    const stream: { actor: { id: string } }[] = [];
+    for (let cursor = ''; ;) {
+      const page = (await call(admin, 'GET', `/tenants/${t.credentials.tenantId}/events?limit=200${cursor && `&cursor=${cursor}`}`)).json();
+      if (page.events.length === 0) break;
+      stream.push(...page.events);
+      cursor = page.nextCursor;
+    }
+    expect(stream.length).toBeGreaterThan(0);
+    expect(JSON.stringify(stream)).not.toContain('fresh.invitee@example.com');
+    expect(stream.filter((e: { actor: { id: string } }) => e.actor.id === other.serviceAccount.id)).toEqual([]);
+    const audit = (await call(admin, 'GET', `/organizations/${orgId}/audit-logs?limit=200&actorId=${other.serviceAccount.id}`)).json().auditLogs;
+    expect(audit).toEqual([]);
   });
 });
 

@@ -106,10 +106,29 @@ describe('organizations', () => {
     expect(await auditOf(organization.id)).toEqual(['organization.create']);
   });
 
-  it('refuses to create an organization for a service account (it belongs to exactly one organization)', async () => {
-    const res = await call(saToken, 'POST', '/organizations', { name: 'Robots', tenantIds: [t.credentials.tenantId] });
-    expect(res.statusCode).toBe(403);
-    expect(res.json()).toMatchObject({ code: 'auth.user_required' });
+  it('lets a service account of the operator organization create an organization, with no member; refuses those of others', async () => {
+    const tenant = (await call(saToken, 'POST', '/tenants', { name: 'Robot works' })).json().tenant;
+    const res = await call(saToken, 'POST', '/organizations', { name: 'Robots', tenantIds: [tenant.id] });
+    expect(res.statusCode, res.body).toBe(201);
+    const organization = res.json().organization;
+    expect(organization).toEqual(orgShape({ name: 'Robots' }));
+    expect((await call(saToken, 'GET', `/tenants/${tenant.id}`)).json().tenant.organizationIds).toEqual([t.credentials.organizationId, organization.id]);
+    const [event] = await eventsAbout(organization.id);
+    expect(event).toMatchObject({ type: 'organization.created', actor: { type: 'service_account' }, organizationId: organization.id });
+    // No member was made: the service account belongs to its one organization and does not reach the new one.
+    const members = await t.pool.oneFirst(sql.type(z.object({ n: z.number() }))`
+      SELECT count(*)::int AS n FROM organization_members WHERE organization_id = ${organization.id}`);
+    expect(members).toBe(0);
+    expect((await call(saToken, 'GET', `/organizations/${organization.id}`)).statusCode).toBe(404);
+
+    const other = await otherOrganization(t);
+    const theirs = (await call(other.token, 'POST', '/tenants', { name: 'Their works' })).json().tenant;
+    const refused = await call(other.token, 'POST', '/organizations', { name: 'Rogue', tenantIds: [theirs.id] });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'auth.user_required' });
+    const unreachable = await call(saToken, 'POST', '/organizations', { name: 'Grab', tenantIds: [theirs.id] });
+    expect(unreachable.statusCode).toBe(400);
+    expect(unreachable.json()).toMatchObject({ code: 'organization.tenant_unreachable', details: [{ path: 'body.tenantIds.0' }] });
   });
 
   it('validates the create body: tenantIds required, non-empty, each reachable', async () => {

@@ -194,3 +194,55 @@ describe('tenant invites and join', () => {
     expect(stored).not.toMatch(/code/i);
   });
 });
+
+describe('seat holders', () => {
+  const patchAs = (token: string, seatId: string, payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'PATCH', url: `/v1/tenants/${tenantA}/seats/${seatId}`, headers: bearer(token), payload });
+  const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
+  const expectBeyond = (res: { statusCode: number; json(): unknown }, path?: string) => {
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ code: 'tenant_seat.beyond_own_seat', ...(path ? { details: [{ path }] } : {}) });
+  };
+
+  it('narrows its own seat but never widens it', async () => {
+    const end = inHours(2);
+    const holder = await joinedGuest({ scopes: ['tenants:write', 'events:read'], validUntil: end });
+    expectBeyond(await patchAs(holder.token, holder.seat.id, { validUntil: null }), 'body.validUntil');
+    expectBeyond(await patchAs(holder.token, holder.seat.id, { validUntil: inHours(3) }), 'body.validUntil');
+    expect((await patchAs(holder.token, holder.seat.id, { scopes: ['webhooks:read'] })).json().code).toBe('tenant_seat.scope_not_held');
+    expect((await seatOf(holder.email)).validUntil).toBe(end);
+
+    const earlier = inHours(1);
+    const narrowed = await patchAs(holder.token, holder.seat.id, { validUntil: earlier, scopes: ['tenants:write'] });
+    expect(narrowed.statusCode).toBe(200);
+    expect(narrowed.json().seat).toMatchObject({ validUntil: earlier, scopes: [expect.objectContaining({ id: 'tenants:write' })] });
+    expect((await get(`/v1/tenants/${tenantA}/events`, holder.token)).statusCode).toBe(403); // from the very next request
+    expect((await patchAs(holder.token, holder.seat.id, { active: false })).statusCode).toBe(200);
+    expect(await reach(holder.token)).toBe(404);
+  });
+
+  it("cannot deactivate others' seats nor change seats beyond its own, and bounds the seats it invites by its own", async () => {
+    const end = inHours(2);
+    const holder = await joinedGuest({ scopes: ['tenants:write'], validUntil: end });
+    const wider = await joinedGuest(); // no end, no narrowing: more than the holder has
+    expectBeyond(await patchAs(holder.token, wider.seat.id, { active: false }), 'body.active');
+    expectBeyond(await patchAs(holder.token, wider.seat.id, { validUntil: inHours(1) }));
+    expect(await seatOf(wider.email)).toEqual(wider.seat);
+    expect(await reach(wider.token)).toBe(200);
+
+    // What it invites ends when its own seat does (by default), never later.
+    const guest = await seatUser(t);
+    expectBeyond(await invite(tenantA, { email: guest.email, validUntil: inHours(3) }, holder.token), 'body.validUntil');
+    const { invitationCode } = (await invite(tenantA, { email: guest.email }, holder.token)).json();
+    expect((await join(invitationCode, guest.token)).statusCode).toBe(200);
+    const bounded = await seatOf(guest.email);
+    expect(bounded).toMatchObject({ validUntil: end, scopes: [expect.objectContaining({ id: 'tenants:write' })] });
+
+    // A seat within its own can be narrowed, not lifted beyond its own, nor switched off.
+    expect((await patchAs(holder.token, bounded.id, { validUntil: inHours(1) })).statusCode).toBe(200);
+    expectBeyond(await patchAs(holder.token, bounded.id, { validUntil: null }), 'body.validUntil');
+    expectBeyond(await patchAs(holder.token, bounded.id, { active: false }), 'body.active');
+    // Organization principals are not bound by seats.
+    expect((await patchSeat(bounded.id, { validUntil: null, active: false })).statusCode).toBe(200);
+  });
+});

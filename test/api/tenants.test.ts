@@ -120,6 +120,33 @@ describe('tenants', () => {
     expect(foreignOrg.json().details[0].path).toBe('body.organizationId');
   });
 
+  it('protects the tenant holding the operators: never deleted (409 tenant.protected), nor taken from the operator organization', async () => {
+    const operators = t.credentials.tenantId;
+    const org = t.credentials.organizationId;
+    const pat = t.credentials.personalAccessToken;
+    const call = (bearerToken: string, method: 'POST' | 'DELETE', url: string, payload?: object) =>
+      t.app.inject({ method, url: `/v1${url}`, headers: bearer(bearerToken), ...(payload ? { payload } : {}) });
+    const key = (await call(token, 'POST', `/organizations/${org}/keys`, { name: 'tenant admin' })).json().fullToken as string;
+    // Another organization the tenant is linked to: its principals reach the tenant too.
+    const linked = (await call(pat, 'POST', '/organizations', { name: 'Linked', tenantIds: [operators] })).json().organization;
+    for (const credential of [key, token, pat]) {
+      const res = await call(credential, 'DELETE', `/tenants/${operators}`);
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({ error: expect.any(String), code: 'tenant.protected', requestId: expect.any(String) });
+    }
+    expect((await call(pat, 'DELETE', `/organizations/${org}/tenants/${operators}`)).json().code).toBe('tenant.protected');
+    const transfer = await call(pat, 'POST', `/tenants/${operators}/transfer`, { targetOrganizationId: linked.id, confirmationName: 'Default' });
+    expect(transfer.statusCode).toBe(409);
+    expect(transfer.json().code).toBe('tenant.protected');
+    // The operators' environment is intact: their tokens work and invites find it.
+    expect((await t.app.inject({ method: 'GET', url: '/v1/tenants', headers: bearer(pat) })).statusCode).toBe(200);
+    expect((await call(pat, 'POST', `/organizations/${org}/invites`, { email: 'after.attempts@example.com' })).statusCode).toBe(201);
+    expect((await eventsOf(operators)).map((e) => e.type)).not.toContain('tenant.deleted');
+    // The other organization's link is an ordinary one.
+    expect((await call(pat, 'DELETE', `/organizations/${linked.id}/tenants/${operators}`)).statusCode).toBe(200);
+    expect((await call(pat, 'DELETE', `/organizations/${linked.id}`)).statusCode).toBe(200);
+  });
+
   it('serialises concurrent updates of one tenant: both succeed, the audit holds both', async () => {
     const tenant = (await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(token), payload: { name: 'race' } })).json().tenant;
     const results = await Promise.all(

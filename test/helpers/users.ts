@@ -17,12 +17,14 @@ export interface UserOptions {
   /** Makes the user an active member of this organization. */
   organizationId?: string;
   role?: string;
+  /** The environment the user lives in (default: the bootstrap environment, where operators live). */
+  environmentId?: string;
 }
 
 export async function userPrincipal(t: TestApp, options: UserOptions = {}) {
   const email = options.email ?? `user-${crypto.randomUUID().slice(0, 8)}@example.com`;
   const scopes = options.scopes ?? ['*'];
-  const environmentId = t.credentials.environmentId;
+  const environmentId = options.environmentId ?? t.credentials.environmentId;
   const user = await createUserQueries(t.pool).insertVerifiedUser({
     environmentId,
     userName: options.userName ?? email,

@@ -6,7 +6,17 @@ const columns = sql.fragment`
   id, organization_id AS "organizationId", client_id AS "clientId", name, description, last_used_at AS "lastUsedAt",
   scopes, active, created_at AS "createdAt", updated_at AS "updatedAt"`;
 
-const WithSecret = ServiceAccount.extend({ secretHash: z.instanceof(Buffer) });
+/** `tokenGeneration`: what the access tokens it issues now carry (claim `gen`); disabling the account starts the next one. */
+const WithSecret = ServiceAccount.extend({ secretHash: z.instanceof(Buffer), tokenGeneration: z.number().int() });
+
+/** What authentication needs to know of a service account. */
+const ServiceAccountAccess = z.object({
+  id: z.uuid(),
+  organizationId: z.uuid(),
+  scopes: z.array(z.string()),
+  active: z.boolean(),
+  tokenGeneration: z.number().int(),
+});
 
 export interface NewServiceAccount {
   organizationId: string;
@@ -21,9 +31,14 @@ export interface NewServiceAccount {
 export function createServiceAccountQueries(db: CommonQueryMethods) {
   return {
     findServiceAccountByClientId: (clientId: string) =>
-      db.maybeOne(sql.type(WithSecret)`SELECT ${columns}, secret_hash AS "secretHash" FROM service_accounts WHERE client_id = ${clientId}`),
+      db.maybeOne(sql.type(WithSecret)`
+        SELECT ${columns}, secret_hash AS "secretHash", token_generation AS "tokenGeneration" FROM service_accounts WHERE client_id = ${clientId}`),
 
     findServiceAccountById: (id: string) => db.maybeOne(sql.type(ServiceAccount)`SELECT ${columns} FROM service_accounts WHERE id = ${id}`),
+
+    findServiceAccountAccess: (id: string) =>
+      db.maybeOne(sql.type(ServiceAccountAccess)`
+        SELECT id, organization_id AS "organizationId", scopes, active, token_generation AS "tokenGeneration" FROM service_accounts WHERE id = ${id}`),
 
     findServiceAccountsByOrganization: async (organizationId: string, page: { limit: number; offset: number }) => {
       const [serviceAccounts, total] = await Promise.all([

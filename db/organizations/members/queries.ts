@@ -30,9 +30,6 @@ export function createOrganizationMemberQueries(db: CommonQueryMethods) {
     findMember: (organizationId: string, id: string) =>
       db.maybeOne(sql.type(OrganizationMember)`${select} WHERE m.organization_id = ${organizationId} AND m.id = ${id}`),
 
-    findMemberOfUser: (organizationId: string, userId: string) =>
-      db.maybeOne(sql.type(OrganizationMember)`${select} WHERE m.organization_id = ${organizationId} AND m.user_id = ${userId}`),
-
     /** Active owners other than `exceptMemberId` (an organization keeps at least one). */
     countOtherActiveOwners: (organizationId: string, exceptMemberId: string) =>
       db.oneFirst(sql.type(Count)`
@@ -51,12 +48,6 @@ export function createOrganizationMemberQueries(db: CommonQueryMethods) {
       db.query(sql.unsafe`UPDATE organization_members SET active = ${active}, updated_at = now() WHERE id = ${id}`),
 
     deleteMember: (id: string) => db.query(sql.unsafe`DELETE FROM organization_members WHERE id = ${id}`),
-
-    /** A membership waiting for its invitation to be accepted; an existing membership is left as it is. */
-    insertPendingMember: (organizationId: string, userId: string, role: string) =>
-      db.query(sql.unsafe`
-        INSERT INTO organization_members (organization_id, user_id, role, active, invited_at)
-        VALUES (${organizationId}, ${userId}, ${role}, false, now()) ON CONFLICT (organization_id, user_id) DO NOTHING`),
 
     /** Makes the user an active member with `role` (joining now unless they had joined before). */
     joinMember: (organizationId: string, userId: string, role: string) =>

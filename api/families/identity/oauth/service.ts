@@ -52,7 +52,7 @@ export function createOAuthTokenService(deps: { pool: DatabasePool; keys: Signin
         scopes = granted;
       }
       const { kid, key } = deps.keys.current();
-      const accessToken = await new SignJWT({ scope: scopes.join(' '), org: sa.organizationId, client_id: sa.clientId })
+      const accessToken = await new SignJWT({ scope: scopes.join(' '), org: sa.organizationId, client_id: sa.clientId, gen: sa.tokenGeneration })
         .setProtectedHeader({ alg: 'ES256', kid, typ: 'at+jwt' })
         .setIssuer(deps.issuer)
         .setAudience(deps.audience)

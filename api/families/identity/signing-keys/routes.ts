@@ -33,7 +33,10 @@ export function signingKeyRoutes(app: App, keys: SigningKeys) {
       tags,
       operationId: 'rotateSigningKey',
       summary: 'Add a new signing key and retire the current one',
-      description: 'Tokens signed by the retired key stay valid until they expire; the key stays in the JWKS until then.',
+      description:
+        'Tokens signed by the retired key stay valid until they expire; the key stays in the JWKS until then. ' +
+        'Operators only: a principal of another organization (or a key limited to some tenants) gets 403 `signing_key.operator_only`. ' +
+        "The rotation is in the operator organization's audit log.",
       security: requires('signing-keys:write'),
       response: { 200: z.object({ keys: z.array(SigningKey) }), ...errorResponses() },
     },

@@ -6,8 +6,10 @@ import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 
 import type { DatabasePool } from 'slonik';
 import { decrypt, encrypt } from '../../../../lib/crypto.ts';
 import { recordChange } from '../../../../db/shared/changes.ts';
+import { createServiceStateQueries } from '../../../../db/shared/service-state.ts';
 import { createSigningKeyQueries, type SigningKeyRow } from '../../../../db/identity/signing-keys/queries.ts';
 import type { Caller } from '../../../access/caller.ts';
+import { ApiError } from '../../../errors.ts';
 
 export interface SigningKeys {
   /** The key new tokens are signed with. */
@@ -69,6 +71,12 @@ export async function createSigningKeys(pool: DatabasePool, masterKey: Buffer, g
     jwks: () => ({ keys: published.map((k) => k.row.publicJwk as JWK) }),
     rotate: async (caller) => {
       const kid = await pool.transaction(async (trx) => {
+        // Keys sign every organization's tokens: only the operators (the bootstrap organization, whole) rotate them.
+        const operators = await createServiceStateQueries(trx).findBootstrap();
+        const { principal } = caller;
+        if (!operators || !principal.organizationIds.includes(operators.organizationId) || principal.tenantIds !== null) {
+          throw new ApiError(403, 'signing_key.operator_only', 'Only principals of the operator organization may rotate signing keys.');
+        }
         await createSigningKeyQueries(trx).lockKeys();
         const created = await addKey(trx);
         await createSigningKeyQueries(trx).retireKeysExcept(created);
@@ -77,7 +85,7 @@ export async function createSigningKeys(pool: DatabasePool, masterKey: Buffer, g
           origin: caller.origin,
           action: 'signing_key.rotate',
           resource: { type: 'signing_key', id: created },
-          scope: {},
+          scope: { organizationId: operators.organizationId },
           after: { kid: created },
           event: { type: 'signing_key.rotated', data: { kid: created } },
         });

@@ -90,9 +90,9 @@ export function organizationInvitationRoutes(app: App, invitations: Organization
     schema: {
       tags,
       operationId: 'sendOrganizationInvite',
-      summary: 'Invite an operator by email: finds or creates the user and adds a pending membership',
+      summary: 'Invite an operator by email (an account is made for an email that has none); they become a member when they accept',
       description:
-        "Finds the user of the email in the operators' directory, or creates it with the given management scopes, and adds a pending membership that can be accepted between validFrom and validUntil. 409 when the user is already an active member.",
+        'Creates an invitation of the organization for the email, acceptable between validFrom and validUntil; the answer is the same whether or not the email already has an account. 409 `already_member` when an active member of this organization has the email.',
       security: requires('organizations:write'),
       params: OrganizationParams,
       body: SendInviteBody,

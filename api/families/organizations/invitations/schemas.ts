@@ -42,7 +42,11 @@ export const SendInviteBody = z
   })
   .meta({ id: 'SendOrganizationInviteRequest' });
 export const SendInviteResponse = z
-  .object({ organization: Organization, user: OrganizationUser, invitation: OrganizationInvitation })
+  .object({
+    organization: Organization,
+    user: OrganizationUser.nullable().describe('Null: the invitee is shown once they join (whether the email already has an account is not revealed)'),
+    invitation: OrganizationInvitation,
+  })
   .meta({ id: 'SendOrganizationInviteResponse' });
 
 export const AcceptInvitationBody = z.strictObject({ token: z.string().min(1).max(200) }).meta({ id: 'AcceptOrganizationInvitationRequest' });

@@ -141,7 +141,12 @@ export function createOrganizationInvitationService(deps: OrganizationServiceDep
         return { organization, invitation: { ...invitation, token: secrets.token, invitationCode: secrets.code } };
       }),
 
-    /** Finds or creates the operator user with this email, adds a pending membership, and invites them. */
+    /**
+     * Invites an operator by email. The invitee's operator account is found, or created for the email (unverified,
+     * with `scopes`) so that they can sign in with it; until they join, nothing of it reaches the inviting
+     * organization: no member, no user in the response, no entry but the invitation's. Operators are shared by
+     * every organization, so whether an email already had an account is not the inviter's to learn.
+     */
     sendInvite: (caller: Caller, organizationId: string, input: { email: string; scopes?: string[]; validFrom?: string; validUntil?: string }) => {
       const beyond = (input.scopes ?? []).filter((s) => narrow(caller.principal.scopes, [s]).length === 0);
       if (beyond.length > 0)
@@ -150,29 +155,16 @@ export function createOrganizationInvitationService(deps: OrganizationServiceDep
       if (input.validFrom && Date.parse(input.validFrom) >= expiresAt) throw invalidField('body.validFrom', 'must be before validUntil');
       return pool.transaction(async (trx) => {
         const organization = await reachableOrganizationRow(trx, caller, organizationId, true);
+        if (await createOrganizationMemberQueries(trx).hasActiveMemberWithEmail(organizationId, input.email)) {
+          throw conflict('organization_invitation.already_member', 'A member of the organization already has this email.');
+        }
+        await refuseDuplicate(trx, organizationId, input.email);
         const operators = createOperatorUserQueries(trx);
         const home = await operators.findOperatorEnvironment();
         if (!home) throw new Error('the bootstrap record (operator environment) is missing');
-        let userId = await operators.findUserIdByEmail(home.environmentId, input.email);
-        if (!userId) {
-          userId = await operators.insertInvitedUser({ environmentId: home.environmentId, email: input.email, managementScopes: input.scopes ?? [] });
-          const user = { id: userId, userName: input.email };
-          await recordChange(trx, {
-            actor: caller.actor,
-            origin: caller.origin,
-            action: 'user.create',
-            resource: { type: 'user', id: userId },
-            scope: { tenantId: home.tenantId, environmentId: home.environmentId },
-            after: user,
-            event: { type: 'user.created', data: { user } },
-          });
+        if (!(await operators.findUserIdByEmail(home.environmentId, input.email))) {
+          await operators.insertInvitedUser({ environmentId: home.environmentId, email: input.email, managementScopes: input.scopes ?? [] });
         }
-        const members = createOrganizationMemberQueries(trx);
-        if ((await members.findMemberOfUser(organizationId, userId))?.active) {
-          throw conflict('organization_invitation.already_member', 'This user is already an active member of the organization.');
-        }
-        await refuseDuplicate(trx, organizationId, input.email);
-        await members.insertPendingMember(organizationId, userId, 'member');
         const invitation = await issue(trx, caller, organizationId, {
           email: input.email,
           role: 'member',
@@ -181,8 +173,7 @@ export function createOrganizationInvitationService(deps: OrganizationServiceDep
           validFrom: input.validFrom ?? null,
           expiresAt,
         });
-        const member = (await members.findMemberOfUser(organizationId, userId))!;
-        return { organization, user: member.user!, invitation };
+        return { organization, user: null, invitation };
       });
     },
   };

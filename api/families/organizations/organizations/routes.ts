@@ -36,9 +36,11 @@ export function organizationRoutes(app: App, organizations: OrganizationService,
     schema: {
       tags,
       operationId: 'createOrganization',
-      summary: 'Create an organization over tenants the caller reaches; the creating user becomes its owner (users only)',
+      summary: 'Create an organization over tenants the caller reaches; the creating user becomes its owner',
       description:
-        'Creates an organization linked to the given tenants, which the caller must reach (400 `organization.tenant_unreachable` otherwise). Only a user may create one (403 `auth.user_required`).',
+        'Creates an organization linked to the given tenants, which the caller must reach (400 `organization.tenant_unreachable` otherwise). ' +
+        'A user becomes its owner. A service account of the operator (bootstrap) organization may create one too, and is not made a member. ' +
+        'Other principals get 403 `auth.user_required`.',
       security: requires('organizations:write'),
       body: CreateOrganizationBody,
       response: { 201: OrganizationResponse, ...errorResponses() },

@@ -1,7 +1,9 @@
-// Organizations the caller belongs to: list, create (the creating user becomes its owner), update, delete
+// Organizations the caller belongs to: list, create (the creating user becomes its owner; an operator service
+// account may create one without a member), update, delete
 // (refused while it still owns tenants). Shared helpers of the organization services live here too.
 import type { CommonQueryMethods, DatabasePool } from 'slonik';
 import { recordChange } from '../../../../db/shared/changes.ts';
+import { createServiceStateQueries } from '../../../../db/shared/service-state.ts';
 import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
 import { createOrganizationInvitationQueries } from '../../../../db/organizations/invitations/queries.ts';
 import { createOrganizationTenantQueries } from '../../../../db/organizations/tenant-links/queries.ts';
@@ -75,9 +77,18 @@ export function createOrganizationService(deps: OrganizationServiceDeps) {
 
     get: (caller: Caller, organizationId: string) => reachableOrganizationRow(pool, caller, organizationId),
 
+    /**
+     * A user creates an organization and becomes its owner. A service account of the operator (bootstrap)
+     * organization may create one too (as admin API keys of peers do), with no member: it cannot reach the new
+     * organization itself.
+     */
     create: async (caller: Caller, input: { name: string; description?: string | null; billingEmail?: string | null; tenantIds: string[] }) => {
-      const userId = requireUser(caller, 'create an organization (its creator becomes its owner)');
+      const userId = caller.principal.type === 'user' ? caller.principal.id : null;
       const organization = await pool.transaction(async (trx) => {
+        const operators = await createServiceStateQueries(trx).findBootstrap();
+        if (!userId && !(operators && caller.principal.organizationIds.includes(operators.organizationId))) {
+          requireUser(caller, 'create an organization (its creator becomes its owner), unless it is a principal of the operator organization');
+        }
         for (const [i, tenantId] of input.tenantIds.entries()) {
           if (!(await tenantOfCallerOrganizations(trx, caller, tenantId))) {
             throw invalidField(`body.tenantIds.${i}`, 'is not a tenant the caller can reach', 'organization.tenant_unreachable');
@@ -87,13 +98,12 @@ export function createOrganizationService(deps: OrganizationServiceDeps) {
         const id = await queries.insertOrganization(input);
         const tenantIds = [...new Set(input.tenantIds)];
         for (const tenantId of tenantIds) await createOrganizationTenantQueries(trx).linkTenant(id, tenantId);
-        await queries.insertMember({ organizationId: id, userId, role: 'owner' });
-        await notifyCredentialChange(trx, userId);
+        if (userId) await queries.insertMember({ organizationId: id, userId, role: 'owner' });
         const created = (await queries.findOrganizationById(id))!;
         await recordChange(trx, audit(caller, 'create', created, null, { tenantIds }));
         return created;
       });
-      deps.evict?.(userId);
+      if (userId) deps.evict?.(userId);
       return organization;
     },
 

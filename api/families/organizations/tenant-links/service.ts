@@ -2,11 +2,13 @@
 // transfer (the links through which the caller reaches a tenant are replaced by a target organization).
 import type { DatabaseTransactionConnection } from 'slonik';
 import { recordChange } from '../../../../db/shared/changes.ts';
+import { createServiceStateQueries } from '../../../../db/shared/service-state.ts';
 import { createOrganizationTenantQueries } from '../../../../db/organizations/tenant-links/queries.ts';
 import { createTenantQueries } from '../../../../db/tenants/tenants/queries.ts';
 import type { Tenant } from '../../../../db/tenants/tenants/rows.ts';
 import { conflict, invalidField, notFound } from '../../../errors.ts';
 import type { Caller } from '../../../access/caller.ts';
+import { operatorTenant } from '../../tenants/tenants/service.ts';
 import { reachableOrganizationRow, tenantOfCallerOrganizations, type OrganizationServiceDeps } from '../organizations/service.ts';
 
 /** Locks the tenant row (its links change under this lock only) and returns it if the caller reaches it through its organizations. */
@@ -48,6 +50,8 @@ export function createOrganizationTenantService(deps: OrganizationServiceDeps) {
         const organization = await reachableOrganizationRow(trx, caller, organizationId);
         const tenant = await createTenantQueries(trx).lockTenantById(tenantId);
         if (!tenant || !tenant.organizationIds.includes(organizationId)) throw notFound('tenant', tenantId);
+        const operators = await createServiceStateQueries(trx).findBootstrap();
+        if (operators?.tenantId === tenantId && operators.organizationId === organizationId) throw operatorTenant();
         if (tenant.organizationIds.length === 1) {
           throw conflict(
             'organization.last_organization_of_tenant',
@@ -70,6 +74,8 @@ export function createOrganizationTenantService(deps: OrganizationServiceDeps) {
         }
         const from = through.filter((id) => id !== target.id);
         if (from.length === 0) throw conflict('tenant.already_in_organization', 'The tenant already belongs to the target organization only (of yours).');
+        const operators = await createServiceStateQueries(trx).findBootstrap();
+        if (operators?.tenantId === tenantId && from.includes(operators.organizationId)) throw operatorTenant();
         const links = createOrganizationTenantQueries(trx);
         for (const id of from) await links.unlinkTenant(id, tenantId);
         await links.linkTenant(target.id, tenantId);

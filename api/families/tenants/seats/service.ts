@@ -10,7 +10,7 @@ import type { TenantSeat } from '../../../../db/tenants/seats/rows.ts';
 import { ApiError, conflict, invalidField, notFound } from '../../../errors.ts';
 import { narrow } from '../../../scopes.ts';
 import type { Caller } from '../../../access/caller.ts';
-import { seatScopes } from '../../../access/principals.ts';
+import { seatInForce, seatScopes, type SeatGrant } from '../../../access/principals.ts';
 import { reachableTenant, visibleTenant } from '../../../access/reach.ts';
 
 /** A join code may be used for a week (or until the seat's validUntil, if sooner). */
@@ -23,13 +23,33 @@ interface Window {
 
 const scopeIds = (seat: TenantSeat) => (seat.scopes ?? []).map((s) => s.id);
 
+/** The seat through which the caller acts in the tenant (one it reaches through none of its organizations), or null. */
+const actingSeat = (caller: Caller, tenantId: string) => caller.principal.seats.find((s) => s.tenantId === tenantId && seatInForce(s, Date.now())) ?? null;
+
+const epoch = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
+
+const beyondOwnSeat = (message: string, path?: string) =>
+  new ApiError(403, 'tenant_seat.beyond_own_seat', message, path ? { details: [{ path, message }] } : {});
+
+/** Whether a seat ending at `validUntil` ends no later than the caller's own seat `own`. */
+const endsWithin = (own: SeatGrant, validUntil: number | null) => own.validUntil === null || (validUntil !== null && validUntil <= own.validUntil);
+
+/** Whether seat scopes give no more than the caller holds through its own seat (none means no narrowing: the whole token). */
+function scopesWithin(caller: Caller, own: SeatGrant, scopes: string[]) {
+  const held = (s: string) => narrow(caller.principal.scopes, [s]).length > 0 && (own.scopes.length === 0 || narrow(own.scopes, [s]).length > 0);
+  return scopes.length > 0 ? scopes.every(held) : own.scopes.length === 0 && caller.principal.scopes.includes('*');
+}
+
 /**
  * Nobody hands out scopes they do not hold themselves in this tenant; a caller narrowed here by its own seat
- * passes its seat's scopes on when it gives none (empty would mean "no narrowing").
+ * passes its seat's scopes on when it gives none (empty would mean "no narrowing"), and a seat holder whose seat
+ * does not narrow passes its token's.
  */
 function seatScopesFrom(caller: Caller, tenantId: string, scopes: string[]) {
   const limit = seatScopes(caller.principal, tenantId);
-  const given = scopes.length === 0 && limit ? limit : scopes;
+  const held = caller.principal.scopes;
+  const inherited = limit ?? (actingSeat(caller, tenantId) && !held.includes('*') ? held : null);
+  const given = scopes.length === 0 && inherited ? inherited : scopes;
   const beyond = given.filter((s) => narrow(caller.principal.scopes, [s]).length === 0 || (limit && narrow(limit, [s]).length === 0));
   if (beyond.length > 0) throw invalidField('body.scopes', `includes scopes the caller does not hold: ${beyond.join(', ')}`, 'tenant_seat.scope_not_held');
   return given;
@@ -43,6 +63,27 @@ function checkWindow(window: Window, options: { future: boolean }) {
   if (options.future && until !== null && until <= Date.now()) throw invalidField('body.validUntil', 'must be in the future');
 }
 
+/**
+ * A principal acting through its seat never widens a seat: it may narrow its own (scopes, end, active false), and
+ * change another seat only while that seat, before and after, lies within its own; it never (de)activates others.
+ */
+function checkSeatHolderChange(caller: Caller, own: SeatGrant, before: TenantSeat, changes: SeatChanges) {
+  if (before.accountId !== caller.principal.id) {
+    if (changes.active !== undefined && changes.active !== before.active) {
+      throw beyondOwnSeat('A seat holder cannot activate or deactivate the seats of others.', 'body.active');
+    }
+    if (!scopesWithin(caller, own, scopeIds(before)) || !endsWithin(own, epoch(before.validUntil))) {
+      throw beyondOwnSeat("This seat gives more than the caller's own seat; a seat holder can change only seats within its own.");
+    }
+  } else if (changes.active && !before.active) {
+    throw beyondOwnSeat('A seat holder cannot reactivate its own seat.', 'body.active');
+  }
+  // Scopes in `changes` already passed seatScopesFrom (no more than the caller's seat allows).
+  if (!endsWithin(own, changes.validUntil === undefined ? epoch(before.validUntil) : epoch(changes.validUntil))) {
+    throw beyondOwnSeat("The seat would end after the caller's own seat does.", 'body.validUntil');
+  }
+}
+
 export function createTenantSeatService(pool: DatabasePool) {
   return {
     list: async (caller: Caller, tenantId: string, page: { limit: number; offset: number }) => {
@@ -52,10 +93,16 @@ export function createTenantSeatService(pool: DatabasePool) {
 
     invite: (caller: Caller, tenantId: string, input: { email: string; scopes?: string[] } & Window) => {
       const scopes = seatScopesFrom(caller, tenantId, input.scopes ?? []);
-      checkWindow(input, { future: true });
+      // A seat holder's invitee gets no more than the inviter's seat: its end by default, never a later one.
+      const own = actingSeat(caller, tenantId);
+      const validUntil = input.validUntil ?? (own?.validUntil ? new Date(own.validUntil).toISOString() : null);
+      if (own && !endsWithin(own, epoch(validUntil))) {
+        throw beyondOwnSeat("The seat would end after the inviter's own seat does.", 'body.validUntil');
+      }
+      checkWindow({ validFrom: input.validFrom, validUntil }, { future: true });
       const email = input.email.trim().toLowerCase();
       const invitationCode = randomBytes(32).toString('base64url');
-      const codeExpiresAt = new Date(Math.min(Date.now() + CODE_TTL_MS, input.validUntil ? Date.parse(input.validUntil) : Infinity)).toISOString();
+      const codeExpiresAt = new Date(Math.min(Date.now() + CODE_TTL_MS, validUntil ? Date.parse(validUntil) : Infinity)).toISOString();
       return pool.transaction(async (trx) => {
         const tenant = await reachableTenant(trx, caller, tenantId);
         const seats = createTenantSeatQueries(trx);
@@ -64,7 +111,7 @@ export function createTenantSeatService(pool: DatabasePool) {
         const seat = await seats.upsertPendingSeat(
           tenantId,
           email,
-          { scopes, validFrom: input.validFrom ?? null, validUntil: input.validUntil ?? null },
+          { scopes, validFrom: input.validFrom ?? null, validUntil },
           {
             hash: hashSecret(invitationCode),
             expiresAt: codeExpiresAt,
@@ -90,6 +137,8 @@ export function createTenantSeatService(pool: DatabasePool) {
         const seats = createTenantSeatQueries(trx);
         const before = await seats.findSeatOfTenant(seatId, tenantId);
         if (!before) throw notFound('tenant_seat', seatId);
+        const own = actingSeat(caller, tenantId);
+        if (own) checkSeatHolderChange(caller, own, before, changes);
         checkWindow(
           {
             validFrom: changes.validFrom === undefined ? before.validFrom : changes.validFrom,

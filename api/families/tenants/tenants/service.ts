@@ -1,10 +1,14 @@
 import type { DatabasePool } from 'slonik';
 import { recordChange } from '../../../../db/shared/changes.ts';
+import { createServiceStateQueries } from '../../../../db/shared/service-state.ts';
 import { createTenantQueries, type TenantChanges } from '../../../../db/tenants/tenants/queries.ts';
 import type { Tenant } from '../../../../db/tenants/tenants/rows.ts';
-import { ApiError } from '../../../errors.ts';
+import { ApiError, conflict } from '../../../errors.ts';
 import type { Caller } from '../../../access/caller.ts';
 import { reachableTenant, reachableTenants } from '../../../access/reach.ts';
+
+/** The tenant created on first start holds the operators' environment: it is never deleted nor taken from the operator organization. */
+export const operatorTenant = () => conflict('tenant.protected', "This tenant holds the service's operators and cannot be deleted or moved.");
 
 export function createTenantService(pool: DatabasePool) {
   const reachable = reachableTenant;
@@ -64,6 +68,7 @@ export function createTenantService(pool: DatabasePool) {
     remove: (caller: Caller, tenantId: string) =>
       pool.transaction(async (trx) => {
         const before = await reachable(trx, caller, tenantId);
+        if ((await createServiceStateQueries(trx).findBootstrap())?.tenantId === tenantId) throw operatorTenant();
         await createTenantQueries(trx).deleteTenantById(tenantId);
         await recordChange(trx, {
           actor: caller.actor,
