@@ -2,6 +2,7 @@
 // Each pending invitation has an `invitation-expiry:<id>` process, started and signalled through the outbox
 // in the transaction of the change. Token and join code are returned at create and resend only.
 import type { DatabaseTransactionConnection } from 'slonik';
+import type { EventType } from '../../../../db/event-catalog.ts';
 import { recordChange } from '../../../../db/shared/changes.ts';
 import { createOperatorUserQueries } from '../../../../db/identity/users/operators.ts';
 import { createOrganizationInvitationQueries } from '../../../../db/organizations/invitations/queries.ts';
@@ -19,7 +20,11 @@ import { reachableOrganizationRow, type OrganizationServiceDeps } from '../organ
 
 type Trx = DatabaseTransactionConnection;
 type Verb = 'create' | 'resend' | 'revoke';
-const PAST: Record<Verb, string> = { create: 'created', resend: 'resent', revoke: 'revoked' };
+const EVENT_OF = {
+  create: 'organization.invitation.created',
+  resend: 'organization.invitation.resent',
+  revoke: 'organization.invitation.revoked',
+} as const satisfies Record<Verb, EventType>;
 
 interface NewInvitation {
   email: string;
@@ -43,7 +48,7 @@ export function createOrganizationInvitationService(deps: OrganizationServiceDep
     scope: { organizationId: invitation.organizationId },
     before,
     after: invitation,
-    event: { type: `organization.invitation.${PAST[verb]}`, data: { invitation } },
+    event: { type: EVENT_OF[verb], data: { invitation: { ...invitation, token: null, invitationCode: null } } },
   });
   const refuseDuplicate = async (trx: Trx, organizationId: string, email: string) => {
     if (await createOrganizationInvitationQueries(trx).hasPendingForEmail(organizationId, email)) {

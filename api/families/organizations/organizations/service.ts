@@ -1,6 +1,7 @@
 // Organizations the caller belongs to: list, create (the creating user becomes its owner), update, delete
 // (refused while it still owns tenants). Shared helpers of the organization services live here too.
 import type { CommonQueryMethods, DatabasePool } from 'slonik';
+import type { EventOf, EventType } from '../../../../db/event-catalog.ts';
 import { recordChange } from '../../../../db/shared/changes.ts';
 import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
 import { createOrganizationInvitationQueries } from '../../../../db/organizations/invitations/queries.ts';
@@ -52,12 +53,12 @@ export function requireUser(caller: Caller, what: string) {
 
 export function createOrganizationService(deps: OrganizationServiceDeps) {
   const { pool } = deps;
-  const audit = (
+  const audit = <T extends EventType>(
     caller: Caller,
     verb: 'create' | 'update' | 'delete',
     organization: Organization,
     before: Organization | null,
-    data: Record<string, unknown>,
+    event: EventOf<T>,
   ) => ({
     actor: caller.actor,
     origin: caller.origin,
@@ -66,7 +67,7 @@ export function createOrganizationService(deps: OrganizationServiceDeps) {
     scope: { organizationId: organization.id },
     before,
     after: verb === 'delete' ? null : organization,
-    event: { type: `organization.${verb}d`, data: { organization, ...data } },
+    event,
   });
 
   return {
@@ -90,7 +91,7 @@ export function createOrganizationService(deps: OrganizationServiceDeps) {
         await queries.insertMember({ organizationId: id, userId, role: 'owner' });
         await notifyCredentialChange(trx, userId);
         const created = (await queries.findOrganizationById(id))!;
-        await recordChange(trx, audit(caller, 'create', created, null, { tenantIds }));
+        await recordChange(trx, audit(caller, 'create', created, null, { type: 'organization.created', data: { organization: created, tenantIds } }));
         return created;
       });
       deps.evict?.(userId);
@@ -102,7 +103,7 @@ export function createOrganizationService(deps: OrganizationServiceDeps) {
         const before = await reachableOrganizationRow(trx, caller, organizationId, true);
         const organization = await createOrganizationQueries(trx).updateOrganizationById(organizationId, changes);
         const previous = Object.fromEntries(Object.keys(changes).map((k) => [k, before[k as keyof Organization]]));
-        await recordChange(trx, audit(caller, 'update', organization, before, { previous }));
+        await recordChange(trx, audit(caller, 'update', organization, before, { type: 'organization.updated', data: { organization, previous } }));
         return organization;
       }),
 
@@ -123,7 +124,7 @@ export function createOrganizationService(deps: OrganizationServiceDeps) {
         }
         await createOrganizationQueries(trx).deleteOrganizationById(organizationId);
         await notifyCredentialChange(trx, organizationId);
-        await recordChange(trx, audit(caller, 'delete', before, before, {}));
+        await recordChange(trx, audit(caller, 'delete', before, before, { type: 'organization.deleted', data: { organization: before } }));
         return before;
       });
       deps.evict?.(organizationId);
