@@ -167,7 +167,7 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
         for (const r of retries) {
           await outbox.enqueueStart({
             kind: 'webhook-delivery',
-            processId: `webhook-delivery:${r.deliveryId}`,
+            entityId: r.deliveryId,
             tenantId: r.tenantId,
             input: { deliveryId: r.deliveryId, scheduleMs, firstAttempt: 2, firstDelayMs: r.nextDelayMs },
           });

@@ -10,8 +10,7 @@ import { createOrganizationMemberQueries } from '../../../../db/organizations/me
 import { createOrganizationTenantQueries } from '../../../../db/organizations/tenant-links/queries.ts';
 import { createProcessOutboxQueries } from '../../../../db/processes/outbox.ts';
 import type { OrganizationInvitation } from '../../../../db/organizations/organizations/rows.ts';
-import { processId } from '../../../../workflows/index.ts';
-import { INVITATION_TOPIC, type InvitationMessage } from '../../../../workflows/invitation-expiry.ts';
+import type { InvitationMessage } from '../../../../workflows/invitation-expiry.ts';
 import { conflict, invalidField, notFound } from '../../../errors.ts';
 import { narrow } from '../../../scopes.ts';
 import type { Caller } from '../../../access/caller.ts';
@@ -36,7 +35,7 @@ interface NewInvitation {
 }
 
 export const signalInvitation = (trx: Trx, invitationId: string, payload: InvitationMessage) =>
-  createProcessOutboxQueries(trx).enqueueSignal({ processId: processId('invitation-expiry', invitationId), topic: INVITATION_TOPIC, payload: { ...payload } });
+  createProcessOutboxQueries(trx).enqueueSignal({ kind: 'invitation-expiry', entityId: invitationId, topic: 'invitation', payload });
 
 export function createOrganizationInvitationService(deps: OrganizationServiceDeps) {
   const { pool } = deps;
@@ -69,7 +68,7 @@ export function createOrganizationInvitationService(deps: OrganizationServiceDep
     });
     await createProcessOutboxQueries(trx).enqueueStart({
       kind: 'invitation-expiry',
-      processId: processId('invitation-expiry', id),
+      entityId: id,
       tenantId: null,
       input: { invitationId: id, expiresAt: input.expiresAt },
     });

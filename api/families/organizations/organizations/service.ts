@@ -10,8 +10,6 @@ import { createOrganizationQueries, type OrganizationChanges } from '../../../..
 import { createProcessOutboxQueries } from '../../../../db/processes/outbox.ts';
 import { createTenantQueries } from '../../../../db/tenants/tenants/queries.ts';
 import type { Organization } from '../../../../db/organizations/organizations/rows.ts';
-import { processId } from '../../../../workflows/index.ts';
-import { INVITATION_TOPIC } from '../../../../workflows/invitation-expiry.ts';
 import { ApiError, conflict, invalidField, notFound } from '../../../errors.ts';
 import type { Caller } from '../../../access/caller.ts';
 import { reachableOrganization } from '../../../access/reach.ts';
@@ -116,11 +114,7 @@ export function createOrganizationService(deps: OrganizationServiceDeps) {
         }
         // Pending invitations go with the organization: their expiry processes stop.
         for (const id of await createOrganizationInvitationQueries(trx).pendingIdsOfOrganization(organizationId)) {
-          await createProcessOutboxQueries(trx).enqueueSignal({
-            processId: processId('invitation-expiry', id),
-            topic: INVITATION_TOPIC,
-            payload: { revoked: true },
-          });
+          await createProcessOutboxQueries(trx).enqueueSignal({ kind: 'invitation-expiry', entityId: id, topic: 'invitation', payload: { revoked: true } });
         }
         await createOrganizationQueries(trx).deleteOrganizationById(organizationId);
         await notifyCredentialChange(trx, organizationId);
