@@ -52,7 +52,7 @@ let described: EventTypeDescription[] | undefined;
 
 /** The catalog with the JSON Schema (draft 2020-12) of each type's data, sorted by type. */
 export function describeCatalog(): EventTypeDescription[] {
-  described ??= Object.entries(EVENT_CATALOG as Record<string, EventTypeEntry>)
+  described ??= Object.entries(EVENT_CATALOG)
     // Code-point order (as Array#sort), not locale order, which puts `organization_key.*` among `organization.*`.
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([type, entry]) => ({
