@@ -85,12 +85,12 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
       const endpoints = createWebhookEndpointQueries(trx);
       if (!(await endpoints.disableEndpoint(endpointId, reason))) return;
       await createDeliveryQueries(trx).settleAllPendingOfEndpoint(endpointId, 'endpoint disabled');
-      const endpoint = await endpoints.findEndpointById(endpointId);
+      const endpoint = (await endpoints.findEndpointById(endpointId))!; // disabled just now, in this transaction
       await recordChange(trx, {
         actor: { type: 'system', id: 'webhook-delivery' },
         action: 'webhook.endpoint.disable',
         resource: { type: 'webhook_endpoint', id: endpointId },
-        scope: { tenantId, environmentId: endpoint?.environmentId ?? null },
+        scope: { tenantId, environmentId: endpoint.environmentId },
         after: { active: false, disabledReason: reason },
         event: {
           type: 'webhook.endpoint.disabled',
@@ -167,7 +167,7 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
         for (const r of retries) {
           await outbox.enqueueStart({
             kind: 'webhook-delivery',
-            processId: `webhook-delivery:${r.deliveryId}`,
+            entityId: r.deliveryId,
             tenantId: r.tenantId,
             input: { deliveryId: r.deliveryId, scheduleMs, firstAttempt: 2, firstDelayMs: r.nextDelayMs },
           });

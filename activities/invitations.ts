@@ -24,7 +24,7 @@ export function createInvitationActivities(deps: InvitationDeps): Pick<Activitie
           scope: { organizationId: invitation.organizationId },
           before: { status: 'pending' },
           after: { status: 'expired' },
-          event: { type: 'organization.invitation.expired', data: { invitation } },
+          event: { type: 'organization.invitation.expired', data: { invitation: { ...invitation, token: null, invitationCode: null } } },
         });
         return result;
       }),

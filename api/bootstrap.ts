@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { DatabasePool } from 'slonik';
 import type { Config } from '../lib/config.ts';
 import { displayPrefix, generateCredential, hashSecret } from '../lib/crypto.ts';
+import type { EventOf } from '../db/event-catalog.ts';
 import { recordChange, type Actor } from '../db/shared/changes.ts';
 import { createOrganizationQueries } from '../db/organizations/organizations/queries.ts';
 import { createPersonalAccessTokenQueries } from '../db/identity/personal-access-tokens/queries.ts';
@@ -81,31 +82,34 @@ export async function bootstrap(pool: DatabasePool, config: Config): Promise<{ f
       });
 
       const scope = { organizationId, tenantId: tenant.id };
-      const changes = [
+      const changes: { type: string; id: string; event: EventOf }[] = [
         {
           type: 'organization',
           id: organizationId,
-          event: 'organization.created',
-          data: { organization: { id: organizationId, name: 'Default organization' } },
+          event: { type: 'organization.created', data: { organization: { id: organizationId, name: 'Default organization' } } },
         },
-        { type: 'tenant', id: tenant.id, event: 'tenant.created', data: { tenant } },
-        { type: 'project', id: projectId, event: 'project.created', data: { project: { id: projectId, name: 'Console', type: 'web' } } },
-        { type: 'environment', id: environmentId, event: 'environment.created', data: { environment: { id: environmentId, projectId, name: 'production' } } },
-        { type: 'service_account', id: sa.id, event: 'service_account.created', data: { serviceAccount: sa } },
-        { type: 'user', id: user.id, event: 'user.created', data: { user: { id: user.id, userName: user.userName } } },
-        { type: 'personal_access_token', id: pat.id, event: 'personal_access_token.created', data: { token: pat } },
+        { type: 'tenant', id: tenant.id, event: { type: 'tenant.created', data: { tenant } } },
+        { type: 'project', id: projectId, event: { type: 'project.created', data: { project: { id: projectId, name: 'Console', type: 'web' } } } },
+        {
+          type: 'environment',
+          id: environmentId,
+          event: { type: 'environment.created', data: { environment: { id: environmentId, projectId, name: 'production' } } },
+        },
+        { type: 'service_account', id: sa.id, event: { type: 'service_account.created', data: { serviceAccount: sa } } },
+        { type: 'user', id: user.id, event: { type: 'user.created', data: { user: { id: user.id, userName: user.userName } } } },
+        { type: 'personal_access_token', id: pat.id, event: { type: 'personal_access_token.created', data: { token: pat } } },
       ];
       for (const c of changes) {
         await recordChange(trx, {
           actor: SYSTEM,
-          action: c.event.replace(/created$/, 'create'),
+          action: c.event.type.replace(/created$/, 'create'),
           resource: { type: c.type, id: c.id },
           scope:
             c.type === 'organization'
               ? { organizationId }
               : { ...scope, environmentId: ['user', 'personal_access_token'].includes(c.type) ? environmentId : null },
-          after: c.data as Record<string, unknown>,
-          event: { type: c.event, data: c.data },
+          after: c.event.data,
+          event: c.event,
         });
       }
       await state.put('bootstrap', { organizationId, tenantId: tenant.id, projectId, environmentId, serviceAccountId: sa.id, userId: user.id });

@@ -1,5 +1,5 @@
-// The event dispatcher: turns committed events into deliveries and starts a delivery process for each,
-// and carries out the process starts and signals of the outbox.
+// The event dispatcher: turns committed events into deliveries and starts a delivery process for each batch,
+// and carries out the process starts and signals of the outbox (the only caller of ProcessGateway start and signal).
 // Woken by NOTIFY at commit, and polling as a safety net; every step is idempotent, so a crash between
 // any two of them loses nothing (the next round redoes what was not recorded).
 import { AsyncResource } from 'node:async_hooks';
@@ -7,8 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { DatabasePool } from 'slonik';
 import { listen, type Listener } from '../db/shared/notifications.ts';
 import { createDispatchQueries } from '../db/processes/dispatch.ts';
-import { processId } from '../workflows/index.ts';
-import type { ProcessGateway, ProcessKind } from '../workflows/port.ts';
+import type { ProcessGateway } from '../workflows/port.ts';
 import { createProcessOutboxQueries } from '../db/processes/outbox.ts';
 
 const BATCH_SIZE = 1000;
@@ -46,9 +45,8 @@ export async function startDispatcher(deps: {
       let done = 0;
       for (const e of entries) {
         try {
-          if (e.action === 'start')
-            await outsideTransaction(() => deps.gateway.start(e.kind as ProcessKind, e.processId, e.payload as never, { tenantId: e.tenantId }));
-          else await outsideTransaction(() => deps.gateway.signal(e.processId, e.topic!, e.payload));
+          if (e.action === 'start') await outsideTransaction(() => deps.gateway.start(e.kind, e.processId, e.input, { tenantId: e.tenantId }));
+          else await outsideTransaction(() => deps.gateway.signal(e.kind, e.processId, e.topic, e.payload));
         } catch (error) {
           deps.onError(error); // left in the outbox: retried next round, without holding up the others
           continue;
@@ -62,15 +60,23 @@ export async function startDispatcher(deps: {
   const round = async () => {
     for (;;) {
       const { dispatched } = await deps.pool.transaction((trx) => createDispatchQueries(trx).dispatchBatch(5000));
-      // New deliveries are first attempted in batches: one process per batch, not per delivery.
+      // New deliveries are first attempted in batches: one process per batch, not per delivery, started
+      // through the outbox like every process (drained just below).
       while ((await queries.formBatch(randomUUID(), BATCH_SIZE)).rowCount === BATCH_SIZE);
       const batches = await queries.findUnstartedBatches();
-      await Promise.all(
-        batches.map(async (batchId) => {
-          await deps.gateway.start('delivery-batch', processId('delivery-batch', batchId), { batchId, scheduleMs: deps.scheduleMs }, { tenantId: null });
-          await queries.markBatchStarted(batchId);
-        }),
-      );
+      if (batches.length > 0) {
+        await deps.pool.transaction(async (trx) => {
+          for (const batchId of batches) {
+            await createProcessOutboxQueries(trx).enqueueStart({
+              kind: 'delivery-batch',
+              entityId: batchId,
+              tenantId: null,
+              input: { batchId, scheduleMs: deps.scheduleMs },
+            });
+            await createDispatchQueries(trx).markBatchStarted(batchId);
+          }
+        });
+      }
       const drained = await drainOutbox();
       if (dispatched === 0 && batches.length === 0 && drained === 0) return;
     }

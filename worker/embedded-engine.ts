@@ -9,7 +9,7 @@ import type { ActivityName, ProcessContext, ProcessDescription, ProcessGateway, 
 // DBOS resumes pending workflows only for the same application version; bump it only with a migration plan.
 export const APPLICATION_VERSION = 'iam-processes-1';
 
-function dbosContext(activities: Activities): ProcessContext {
+function dbosContext<Topics extends object>(activities: Activities): ProcessContext<Topics> {
   return {
     run: (name, input, retry?: RetryOptions) =>
       DBOS.runStep(() => (activities[name as ActivityName] as (i: unknown) => Promise<never>)(input), {
@@ -24,10 +24,14 @@ function dbosContext(activities: Activities): ProcessContext {
           : {}),
       }),
     sleep: (ms) => DBOS.sleep(ms),
-    receive: async <T>(topic: string, timeoutMs: number) => (await DBOS.recv<T>(topic, { timeoutSeconds: timeoutMs / 1000 })) ?? undefined,
+    receive: async <T extends keyof Topics & string>(topic: T, timeoutMs: number) =>
+      (await DBOS.recv<Topics[T]>(topic, { timeoutSeconds: timeoutMs / 1000 })) ?? undefined,
     now: () => DBOS.now(),
   };
 }
+
+/** Process logic as the engine registers it: each one's context is typed by its own topics, which DBOS carries as they come. */
+type Logic = (ctx: ProcessContext<object>, input: never) => Promise<unknown>;
 
 let registered: Record<string, (input: never) => Promise<unknown>> | undefined;
 
@@ -47,7 +51,7 @@ export async function startEmbeddedEngine(options: { databaseUrl: string; activi
     logLevel: options.logLevel ?? 'warn',
   });
   registered = Object.fromEntries(
-    Object.entries(processes).map(([kind, logic]) => [
+    Object.entries(processes as Record<ProcessKind, Logic>).map(([kind, logic]) => [
       kind,
       DBOS.registerWorkflow((input: never): Promise<unknown> => logic(dbosContext(options.activities), input), { name: kind }),
     ]),
@@ -61,7 +65,7 @@ export async function startEmbeddedEngine(options: { databaseUrl: string; activi
       // Starting an id that exists returns the existing workflow: process ids are idempotency keys.
       await DBOS.startWorkflow(workflow, { workflowID: processId })(input as never);
     },
-    signal: (processId, topic, payload) => DBOS.send(processId, payload, topic),
+    signal: (_kind, processId, topic, payload) => DBOS.send(processId, payload, topic),
     describe: async (processId): Promise<ProcessDescription> => {
       const status = await DBOS.getWorkflowStatus(processId);
       const map: Record<string, ProcessDescription['status']> = {

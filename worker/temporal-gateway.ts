@@ -55,7 +55,7 @@ export async function createTemporalGateway(options: { address: string; namespac
       }
     },
     // A message to a finished process is dropped; one to an id that never existed throws.
-    signal: async (processId, topic, payload) => {
+    signal: async (_kind, processId, topic, payload) => {
       try {
         await handle(processId).signal(messageSignal, topic, payload);
       } catch (error) {

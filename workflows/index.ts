@@ -1,4 +1,5 @@
-// Every durable process, by kind. The kind is the process id prefix: `<kind>:<entityId>`.
+// Every durable process, by kind. A process's id is `<kind>:<entityId>` (processId in db/processes/outbox.ts, through
+// which every process is started and signalled).
 import { delivery, deliveryBatch } from './delivery.ts';
 import { domainVerification } from './domain-verification.ts';
 import { invitationExpiry } from './invitation-expiry.ts';
@@ -9,5 +10,3 @@ export const processes = {
   'domain-verification': domainVerification,
   'invitation-expiry': invitationExpiry,
 };
-
-export const processId = (kind: keyof typeof processes, entityId: string) => `${kind}:${entityId}`;

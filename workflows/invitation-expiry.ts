@@ -10,20 +10,23 @@ export interface InvitationExpiryInput {
   expiresAt: number;
 }
 
-/** Messages on topic `invitation`: a new expiry (resend), or the end of the invitation (revoked, accepted). */
+/** A message on topic `invitation`: a new expiry (resend), or the end of the invitation (revoked, accepted). */
 export interface InvitationMessage {
   expiresAt?: number;
   revoked?: boolean;
   accepted?: boolean;
 }
 
-export const INVITATION_TOPIC = 'invitation';
+/** The topics this process receives on, with their messages. */
+export interface InvitationExpiryTopics {
+  invitation: InvitationMessage;
+}
 
-export async function invitationExpiry(ctx: ProcessContext, input: InvitationExpiryInput): Promise<'expired' | 'settled' | 'stopped'> {
+export async function invitationExpiry(ctx: ProcessContext<InvitationExpiryTopics>, input: InvitationExpiryInput): Promise<'expired' | 'settled' | 'stopped'> {
   let expiresAt = input.expiresAt;
   for (;;) {
     const remaining = expiresAt - (await ctx.now());
-    const message = remaining > 0 ? await ctx.receive<InvitationMessage>(INVITATION_TOPIC, remaining) : undefined;
+    const message = remaining > 0 ? await ctx.receive('invitation', remaining) : undefined;
     if (message) {
       if (message.revoked || message.accepted) return 'stopped';
       if (typeof message.expiresAt === 'number') expiresAt = message.expiresAt;

@@ -4,10 +4,10 @@
 import { condition, defineSignal, proxyActivities, setHandler, sleep, type RetryPolicy } from '@temporalio/workflow';
 import type { Activities } from './activities.ts';
 import { processes } from './index.ts';
-import type { ActivityName, ProcessContext, ProcessInput, ProcessKind, RetryOptions } from './port.ts';
+import type { ActivityName, ProcessContext, ProcessInput, ProcessKind, RetryOptions, Topic } from './port.ts';
 
-/** Every message to a process (ProcessGateway.signal) is this one signal, carrying its topic. */
-export const messageSignal = defineSignal<[topic: string, payload: unknown]>('message');
+/** Every message to a process (ProcessGateway.signal) is this one signal, carrying its topic (one signal per topic, one day). */
+export const messageSignal = defineSignal<[topic: Topic, payload: unknown]>('message');
 
 /** Longer than any one attempt of an activity (the webhook HTTP timeout is 15 s). */
 const ACTIVITY_TIMEOUT = '2 minutes';
@@ -18,7 +18,7 @@ const retryPolicy = (retry?: RetryOptions): RetryPolicy =>
     ? { maximumAttempts: retry.maximumAttempts, initialInterval: retry.initialIntervalMs, backoffCoefficient: retry.backoffCoefficient ?? 2 }
     : { maximumAttempts: 1 };
 
-function temporalContext(): ProcessContext {
+function temporalContext<Topics extends object>(): ProcessContext<Topics> {
   const queues = new Map<string, unknown[]>();
   const queue = (topic: string) => {
     let q = queues.get(topic);
@@ -35,10 +35,10 @@ function temporalContext(): ProcessContext {
       return (activities[name as ActivityName] as unknown as (i: unknown) => Promise<never>)(input);
     },
     sleep: (ms) => sleep(ms),
-    receive: async <T>(topic: string, timeoutMs: number) => {
+    receive: async <T extends keyof Topics & string>(topic: T, timeoutMs: number) => {
       const q = queue(topic);
       const arrived = await condition(() => q.length > 0, timeoutMs);
-      return arrived ? (q.shift() as T) : undefined;
+      return arrived ? (q.shift() as Topics[T]) : undefined;
     },
     // Date.now() is the workflow task's time inside the sandbox: deterministic on replay.
     now: () => Promise.resolve(Date.now()),

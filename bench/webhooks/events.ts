@@ -2,21 +2,22 @@
 // transaction), and reading back what the service recorded about their deliveries.
 import { sql, type DatabasePool } from 'slonik';
 import type { WebhookEvent } from '../../lib/webhook-request.ts';
-import { recordChange } from '../../db/shared/changes.ts';
+import { recordChange, type Change } from '../../db/shared/changes.ts';
+import type { Tenant } from '../../db/tenants/tenants/rows.ts';
 import { sleep } from './util.ts';
 
 export interface Fixture {
   pool: DatabasePool;
   tenantId: string;
   organizationId: string;
-  tenant: Record<string, unknown>;
+  tenant: Tenant;
 }
 
 let serial = 0;
-const change = (f: Fixture) => {
+const change = (f: Fixture): Change<'tenant.updated'> => {
   const description = `bench ${++serial}`;
   return {
-    actor: { type: 'system' as const, id: 'bench' },
+    actor: { type: 'system', id: 'bench' },
     action: 'tenant.update',
     resource: { type: 'tenant', id: f.tenantId },
     scope: { organizationId: f.organizationId, tenantId: f.tenantId },

@@ -25,7 +25,7 @@ export async function setUp(cleanups: (() => Promise<unknown>)[]) {
   const headers = { authorization: `Bearer ${await service.token()}` };
   const tenantRes = await service.app.inject({ method: 'GET', url: `/v1/tenants/${tenantId}`, headers });
   if (tenantRes.statusCode !== 200) throw new Error(`GET tenant: ${tenantRes.statusCode} ${tenantRes.body}`);
-  const f: Fixture = { pool: service.pool, tenantId, organizationId, tenant: (tenantRes.json() as { tenant: Record<string, unknown> }).tenant };
+  const f: Fixture = { pool: service.pool, tenantId, organizationId, tenant: (tenantRes.json() as { tenant: Fixture['tenant'] }).tenant };
   const created = await service.app.inject({
     method: 'POST',
     url: `/v1/tenants/${tenantId}/webhooks`,

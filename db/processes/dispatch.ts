@@ -56,6 +56,7 @@ export function createDispatchQueries(db: CommonQueryMethods) {
         SELECT DISTINCT batch_id AS b FROM deliveries WHERE NOT process_started AND batch_id IS NOT NULL`)),
     ],
 
+    /** Called in the transaction that enqueues the batch's process start (db/processes/outbox.ts). */
     markBatchStarted: (batchId: string) => db.query(sql.unsafe`UPDATE deliveries SET process_started = true WHERE batch_id = ${batchId}`),
   };
 }

@@ -2,7 +2,7 @@
 // committed (or rolled back) together with the change itself.
 import { sql } from 'slonik';
 import type { CommonQueryMethods } from 'slonik';
-import { eventTypeSchema } from '../event-catalog.ts';
+import { eventTypeSchema, type EventOf, type EventType } from '../event-catalog.ts';
 
 export interface Actor {
   type: 'service_account' | 'user' | 'organization_key' | 'system';
@@ -15,7 +15,7 @@ export interface RequestOrigin {
   requestId?: string | null;
 }
 
-export interface Change {
+export interface Change<T extends EventType = EventType> {
   actor: Actor;
   origin?: RequestOrigin;
   action: string; // e.g. tenant.create
@@ -23,8 +23,8 @@ export interface Change {
   scope: { organizationId?: string | null; tenantId?: string | null; environmentId?: string | null };
   before?: Record<string, unknown> | null;
   after?: Record<string, unknown> | null;
-  /** The event emitted with the change; `type` must be in the event catalog. */
-  event: { type: string; data: Record<string, unknown> };
+  /** The event emitted with the change: a type of the event catalog, with the data of that type. */
+  event: EventOf<T>;
 }
 
 const SECRET_FIELD = /secret|password|token|hash|private|key$/i;
@@ -43,7 +43,7 @@ export function diff(before: Record<string, unknown> | null | undefined, after: 
 }
 
 /** Throws unless the event's type is in the catalog and its data matches the catalog's schema. */
-export function checkEvent(event: Change['event']): void {
+export function checkEvent(event: { type: string; data: unknown }): void {
   const schema = eventTypeSchema(event.type);
   if (!schema) throw new Error(`event type ${event.type} is not in the event catalog`);
   const parsed = schema.safeParse(event.data);
@@ -53,7 +53,7 @@ export function checkEvent(event: Change['event']): void {
   }
 }
 
-export async function recordChange(db: CommonQueryMethods, change: Change): Promise<{ eventId: string }> {
+export async function recordChange<T extends EventType>(db: CommonQueryMethods, change: Change<T>): Promise<{ eventId: string }> {
   checkEvent(change.event);
   const { organizationId = null, tenantId = null, environmentId = null } = change.scope;
   const origin = change.origin ?? {};

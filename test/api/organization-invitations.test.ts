@@ -144,7 +144,7 @@ describe('organization invitations', () => {
     expect(again.json().code).toBe('organization_invitation.accepted');
     expect((await eventsAbout(invitation.id)).map((e) => e.type)).toEqual(['organization.invitation.created', 'organization.invitation.accepted']);
     expect((await eventsAbout(res.json().member.id)).map((e) => [e.type, e.data.invitationId])).toEqual([['organization.member.joined', invitation.id]]);
-    expect((await outboxOf(invitation.id)).at(-1)).toEqual({ action: 'signal', kind: null, topic: 'invitation', payload: { accepted: true } });
+    expect((await outboxOf(invitation.id)).at(-1)).toEqual({ action: 'signal', kind: 'invitation-expiry', topic: 'invitation', payload: { accepted: true } });
   });
 
   it('refuses a user whose verified email is not the invited one (403), a service account (403) and an unknown token (404)', async () => {
@@ -209,7 +209,7 @@ describe('organization invitations', () => {
       expect(again.statusCode).toBe(409);
       expect(again.json().code).toBe('organization_invitation.revoked');
     }
-    expect((await outboxOf(invitation.id)).at(-1)).toEqual({ action: 'signal', kind: null, topic: 'invitation', payload: { revoked: true } });
+    expect((await outboxOf(invitation.id)).at(-1)).toEqual({ action: 'signal', kind: 'invitation-expiry', topic: 'invitation', payload: { revoked: true } });
     expect((await eventsAbout(invitation.id)).map((e) => e.type)).toEqual(['organization.invitation.created', 'organization.invitation.revoked']);
   });
 
@@ -237,7 +237,7 @@ describe('organization invitations', () => {
     expect(resent.token).not.toBe(invitation.token);
     expect((await outboxOf(invitation.id)).at(-1)).toEqual({
       action: 'signal',
-      kind: null,
+      kind: 'invitation-expiry',
       topic: 'invitation',
       payload: { expiresAt: Date.parse(expiresAt) },
     });

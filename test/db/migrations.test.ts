@@ -1,7 +1,10 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { migrate } from '../../db/migrate.ts';
 import { createDatabasePool } from '../../db/pool.ts';
 import { createTestDatabase, createEmptyDatabase } from '../helpers/database.ts';
@@ -19,6 +22,66 @@ describe('migrations', () => {
     await client.end();
     expect(rows[0].n).toBe(applied.length);
     expect((await migrate(url)).applied).toEqual([]);
+  });
+});
+
+describe('migrations that do not match', () => {
+  const dirs: string[] = [];
+  afterEach(async () => {
+    for (const dir of dirs.splice(0)) await fs.rm(dir, { recursive: true, force: true });
+  });
+  /** A temporary migrations folder holding these files (name → SQL). */
+  const folder = async (files: Record<string, string>) => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'iam-migrations-'));
+    dirs.push(dir);
+    for (const [name, text] of Object.entries(files)) await fs.writeFile(path.join(dir, name), text);
+    return dir;
+  };
+  const tables = async (url: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ t: string }>("SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1");
+      return rows.map((r) => r.t);
+    } finally {
+      await client.end();
+    }
+  };
+
+  it('refuses two files with the same number, naming both, and applies nothing', async () => {
+    const url = await createEmptyDatabase();
+    const dir = await folder({ '0001_a.sql': 'CREATE TABLE a (id int);', '0002_b.sql': 'CREATE TABLE b (id int);', '0002_c.sql': 'CREATE TABLE c (id int);' });
+    await expect(migrate(url, { dir })).rejects.toThrow(`migrations 0002_b.sql and 0002_c.sql share the number 0002: renumber one of them (in ${dir})`);
+    expect(await tables(url)).toEqual([]);
+  });
+
+  it('refuses a second file with the number of a migration the database applied (it would be skipped)', async () => {
+    const url = await createEmptyDatabase();
+    const dir = await folder({ '0001_a.sql': 'CREATE TABLE a (id int);', '0009_b.sql': 'CREATE TABLE b (id int);' });
+    expect((await migrate(url, { dir })).applied).toEqual(['0001_a.sql', '0009_b.sql']);
+    await fs.writeFile(path.join(dir, '0009_c.sql'), 'CREATE TABLE c (id int);');
+    await expect(migrate(url, { dir })).rejects.toThrow(`migrations 0009_b.sql and 0009_c.sql share the number 0009: renumber one of them (in ${dir})`);
+    expect(await tables(url)).toEqual(['a', 'b', 'schema_migrations']);
+  });
+
+  it('refuses a database that applied a migration whose file is now missing or named differently', async () => {
+    const url = await createEmptyDatabase();
+    const dir = await folder({ '0001_a.sql': 'CREATE TABLE a (id int);', '0002_b.sql': 'CREATE TABLE b (id int);' });
+    await migrate(url, { dir });
+    await fs.rename(path.join(dir, '0002_b.sql'), path.join(dir, '0002_other.sql'));
+    await fs.writeFile(path.join(dir, '0003_c.sql'), 'CREATE TABLE c (id int);');
+    await expect(migrate(url, { dir })).rejects.toThrow(
+      `migration 0002_b.sql was applied to the database, but the file of number 0002 is now 0002_other.sql (in ${dir})`,
+    );
+    await fs.rm(path.join(dir, '0002_other.sql'));
+    await expect(migrate(url, { dir })).rejects.toThrow(`migration 0002_b.sql was applied to the database but its file is missing (in ${dir})`);
+    expect(await tables(url)).toEqual(['a', 'b', 'schema_migrations']); // 0003 was not applied either
+  });
+
+  it('refuses a .sql file that is not named NNNN_name.sql', async () => {
+    const url = await createEmptyDatabase();
+    const dir = await folder({ '0001_a.sql': 'CREATE TABLE a (id int);', '2_b.sql': 'CREATE TABLE b (id int);' });
+    await expect(migrate(url, { dir })).rejects.toThrow(`migration file 2_b.sql is not named NNNN_name.sql (in ${dir})`);
   });
 });
 

@@ -28,6 +28,7 @@ describe('layer import rules', () => {
     ['api/server.ts', "import { startEmbeddedProcesses } from '../worker/embedded.ts';\nexport const x = startEmbeddedProcesses;\n"],
     ['activities/index.ts', "import type { Activities } from '../workflows/activities.ts';\nexport type X = Activities;\n"],
     ['db/pool.ts', "import { loadConfig } from '../lib/config.ts';\nexport const x = loadConfig;\n"],
+    ['db/processes/outbox.ts', "import type { ProcessKind } from '../../workflows/port.ts';\nexport type X = ProcessKind;\n"],
   ])('%s may import what line 1 imports', async (file, code) => {
     expect(await restrictedImports(file, code)).toEqual([]);
   });

@@ -19,7 +19,7 @@ import { createTenantQueries } from '../../db/tenants/tenants/queries.ts';
 import { createWebhookEndpointQueries } from '../../db/events/webhooks/queries.ts';
 import { bundleWorkflows } from '../../worker/bundle.ts';
 import { createTemporalGateway, type TemporalGateway } from '../../worker/temporal-gateway.ts';
-import { processId } from '../../workflows/index.ts';
+import { processId } from '../../db/processes/outbox.ts';
 import { TenantIdKey } from '../../workflows/search-attributes.ts';
 import { createTestDatabase } from '../helpers/database.ts';
 

@@ -9,7 +9,7 @@ import { TenantSeat } from '../../tenants/seats/rows.ts';
 const key = z.looseObject({ key: OrganizationKey });
 const seat = z.looseObject({ seat: TenantSeat });
 
-export const ACCESS_EVENTS: Readonly<Record<string, EventTypeEntry>> = {
+export const ACCESS_EVENTS = {
   'organization_key.created': { description: 'An organization key was created.', data: key },
   'organization_key.revoked': { description: 'An organization key was revoked; it is refused from the next request.', data: key },
   'organization_key.tenants_updated': {
@@ -22,4 +22,4 @@ export const ACCESS_EVENTS: Readonly<Record<string, EventTypeEntry>> = {
     data: seat.extend({ previous: z.record(z.string(), z.unknown()) }),
   },
   'tenant.seat.joined': { description: 'A user joined a tenant with an invitation code and now holds the seat.', data: seat },
-};
+} as const satisfies Record<string, EventTypeEntry>;

@@ -11,7 +11,7 @@ const member = z.looseObject({ member: OrganizationMember });
 const invitation = z.looseObject({ invitation: OrganizationInvitation.extend({ token: z.null(), invitationCode: z.null() }) });
 const link = z.looseObject({ organizationId: uuid, tenant: Tenant });
 
-export const ORGANIZATION_EVENTS: Readonly<Record<string, EventTypeEntry>> = {
+export const ORGANIZATION_EVENTS = {
   'organization.created': {
     description: 'An organization was created; `tenantIds` are the tenants linked to it at creation.',
     data: z.looseObject({ organization: z.looseObject({ id: uuid, name: z.string() }), tenantIds: z.array(uuid).optional() }),
@@ -41,4 +41,4 @@ export const ORGANIZATION_EVENTS: Readonly<Record<string, EventTypeEntry>> = {
     description: 'A tenant was moved to another organization: the links through which the caller reached it were replaced by the target.',
     data: z.looseObject({ tenant: Tenant, fromOrganizationIds: z.array(uuid), toOrganizationId: uuid }),
   },
-};
+} as const satisfies Record<string, EventTypeEntry>;

@@ -15,7 +15,19 @@ const connection = z.looseObject({
     .describe('The connection, without its settings or secrets'),
 });
 
-export const PROJECT_EVENTS: Readonly<Record<string, EventTypeEntry>> = {
+/**
+ * A project or a connection as its events carry it. Name, type, provider and rank are NOT NULL columns that the public
+ * shapes leave nullable, so the events state what the columns guarantee (recordChange still checks at run time).
+ */
+export const projectEventData = <P extends { name: string | null; type: string | null }>(p: P) => ({ ...p, name: p.name!, type: p.type! });
+export const connectionEventData = <C extends { providerId: string | null; name: string | null; rank: number | null }>(c: C) => ({
+  ...c,
+  providerId: c.providerId!,
+  name: c.name!,
+  rank: c.rank!,
+});
+
+export const PROJECT_EVENTS = {
   'project.created': { description: 'A project (application) was created in a tenant, with its first environments.', data: project },
   'project.updated': { description: 'A project was changed; `previous` holds the former values of the changed fields.', data: project.extend({ previous }) },
   'project.deleted': {
@@ -41,4 +53,4 @@ export const PROJECT_EVENTS: Readonly<Record<string, EventTypeEntry>> = {
     description: 'The redirect URIs of an environment were saved.',
     data: z.looseObject({ environmentId: uuid, successRedirectUri: z.string(), errorRedirectUri: z.string().nullable() }),
   },
-};
+} as const satisfies Record<string, EventTypeEntry>;

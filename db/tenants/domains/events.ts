@@ -5,7 +5,7 @@ import { TenantDomain } from './rows.ts';
 
 const domain = z.looseObject({ domain: TenantDomain });
 
-export const DOMAIN_EVENTS: Readonly<Record<string, EventTypeEntry>> = {
+export const DOMAIN_EVENTS = {
   'tenant.domain.created': { description: 'A domain was added to a tenant; its verification process started.', data: domain },
   'tenant.domain.deleted': { description: 'A domain was removed from a tenant; `domain` is its last state.', data: domain },
   'tenant.domain.verified': {
@@ -17,4 +17,4 @@ export const DOMAIN_EVENTS: Readonly<Record<string, EventTypeEntry>> = {
       'The verification process gave up on a tenant domain (no matching TXT record in time); it stays unverified and can still be verified on request.',
     data: domain.extend({ reason: z.string().describe('Why verification failed, in a sentence') }),
   },
-};
+} as const satisfies Record<string, EventTypeEntry>;

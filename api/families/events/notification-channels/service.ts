@@ -7,6 +7,7 @@ import { type ChannelKind, secretHints } from '../../../../lib/notifications/cha
 import { postOutbound } from '../../../../lib/outbound/http-client.ts';
 import type { LookupFn } from '../../../../lib/outbound/ssrf-guard.ts';
 import { decrypt, encrypt, generateCredential } from '../../../../lib/crypto.ts';
+import type { EventType } from '../../../../db/event-catalog.ts';
 import { recordChange } from '../../../../db/shared/changes.ts';
 import { type ChannelChanges, createNotificationChannelQueries } from '../../../../db/events/notification-channels/queries.ts';
 import type { NotificationChannel } from '../../../../db/events/webhooks/rows.ts';
@@ -19,6 +20,13 @@ import { checkEventTypes } from '../webhooks/service.ts';
 
 type Db = Parameters<typeof createNotificationChannelQueries>[0];
 type Fields = Record<string, unknown>;
+type Verb = 'create' | 'update' | 'delete' | 'test';
+const EVENT_OF = {
+  create: 'notification_channel.created',
+  update: 'notification_channel.updated',
+  delete: 'notification_channel.deleted',
+  test: 'notification_channel.tested',
+} as const satisfies Record<Verb, EventType>;
 
 export interface NotificationChannelServiceDeps {
   pool: DatabasePool;
@@ -54,7 +62,7 @@ export function createNotificationChannelService(deps: NotificationChannelServic
     return channel;
   };
   const checkEnvironment = (tenantId: string, environmentId: string | null | undefined) => checkEnvironmentInTenant(pool, tenantId, environmentId);
-  const audit = (caller: Caller, verb: 'create' | 'update' | 'delete' | 'test', channel: NotificationChannel, before: NotificationChannel | null) => ({
+  const audit = (caller: Caller, verb: Verb, channel: NotificationChannel, before: NotificationChannel | null) => ({
     actor: caller.actor,
     origin: caller.origin,
     action: `notification_channel.${verb}`,
@@ -62,7 +70,7 @@ export function createNotificationChannelService(deps: NotificationChannelServic
     scope: { tenantId: channel.tenantId, environmentId: channel.environmentId },
     ...(verb === 'test' ? {} : { before, after: verb === 'delete' ? null : channel }),
     event: {
-      type: `notification_channel.${verb === 'test' ? 'tested' : `${verb}d`}`,
+      type: EVENT_OF[verb],
       data: { channel, ...(verb === 'test' ? { message: 'A test notification sent from the API.' } : {}) },
     },
   });

@@ -2,7 +2,7 @@
 // signing secrets shown once and rotated with an overlap.
 import type { DatabasePool } from 'slonik';
 import { displayPrefix, encrypt, generateCredential } from '../../../../lib/crypto.ts';
-import { EVENT_CATALOG } from '../../../../db/event-catalog.ts';
+import { EVENT_CATALOG, type EventType } from '../../../../db/event-catalog.ts';
 import { recordChange } from '../../../../db/shared/changes.ts';
 import { createDeliveryQueries } from '../../../../db/events/webhooks/deliveries.ts';
 import { createWebhookEndpointQueries, type EndpointChanges } from '../../../../db/events/webhooks/queries.ts';
@@ -12,6 +12,14 @@ import type { Caller } from '../../../access/caller.ts';
 import { checkEnvironmentInTenant, checkTargetUrl, reachableTenant } from '../../../access/reach.ts';
 
 type Db = Parameters<typeof createWebhookEndpointQueries>[0];
+type Verb = 'create' | 'update' | 'delete' | 'rotate_secret' | 'enable';
+const EVENT_OF = {
+  create: 'webhook.endpoint.created',
+  update: 'webhook.endpoint.updated',
+  delete: 'webhook.endpoint.deleted',
+  rotate_secret: 'webhook.endpoint.secret_rotated',
+  enable: 'webhook.endpoint.enabled',
+} as const satisfies Record<Verb, EventType>;
 
 export interface WebhookServiceDeps {
   pool: DatabasePool;
@@ -46,7 +54,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     await createWebhookEndpointQueries(db).insertSecret(endpointId, encrypt(deps.masterKey, secret), displayPrefix(secret));
     return secret;
   };
-  const audit = (caller: Caller, verb: string, endpoint: WebhookEndpoint, before: WebhookEndpoint | null, extra: Record<string, unknown> = {}) => ({
+  const audit = (caller: Caller, verb: Verb, endpoint: WebhookEndpoint, before: WebhookEndpoint | null, extra: Record<string, unknown> = {}) => ({
     actor: caller.actor,
     origin: caller.origin,
     action: `webhook.endpoint.${verb}`,
@@ -55,7 +63,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     before,
     after: verb === 'delete' ? null : endpoint,
     event: {
-      type: `webhook.endpoint.${{ create: 'created', update: 'updated', delete: 'deleted', rotate_secret: 'secret_rotated', enable: 'enabled' }[verb] ?? verb}`,
+      type: EVENT_OF[verb],
       data: { endpoint, ...extra },
     },
   });

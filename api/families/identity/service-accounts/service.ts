@@ -2,11 +2,21 @@ import { randomBytes } from 'node:crypto';
 import type { DatabasePool } from 'slonik';
 import { displayPrefix, generateCredential, hashSecret } from '../../../../lib/crypto.ts';
 import { recordChange } from '../../../../db/shared/changes.ts';
+import type { EventType } from '../../../../db/event-catalog.ts';
+import type { ServiceAccount } from '../../../../db/identity/credentials-rows.ts';
 import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
 import { createServiceAccountQueries } from '../../../../db/identity/service-accounts/queries.ts';
 import { invalidField, notFound } from '../../../errors.ts';
 import { narrow } from '../../../scopes.ts';
 import type { Caller } from '../../../access/caller.ts';
+
+type Verb = 'create' | 'update' | 'rotate_secret' | 'delete';
+const EVENT_OF = {
+  create: 'service_account.created',
+  update: 'service_account.updated',
+  rotate_secret: 'service_account.secret_rotated',
+  delete: 'service_account.deleted',
+} as const satisfies Record<Verb, EventType>;
 
 const newClientId = () => `sa_${randomBytes(12).toString('hex')}`;
 
@@ -26,7 +36,7 @@ export function createServiceAccountService(pool: DatabasePool) {
     if (beyond.length > 0)
       throw invalidField('body.scopes', `includes scopes the caller does not hold: ${beyond.join(', ')}`, 'service_account.scope_not_held');
   };
-  const audit = (caller: Caller, action: string, organizationId: string, id: string, before: object | null, after: object | null) => ({
+  const audit = (caller: Caller, action: Verb, organizationId: string, id: string, before: ServiceAccount | null, after: ServiceAccount | null) => ({
     actor: caller.actor,
     origin: caller.origin,
     action: `service_account.${action}`,
@@ -34,7 +44,7 @@ export function createServiceAccountService(pool: DatabasePool) {
     scope: { organizationId },
     before: before as Record<string, unknown> | null,
     after: after as Record<string, unknown> | null,
-    event: { type: `service_account.${action === 'rotate_secret' ? 'secret_rotated' : `${action}d`}`, data: { serviceAccount: after ?? before } },
+    event: { type: EVENT_OF[action], data: { serviceAccount: (after ?? before)! } },
   });
 
   return {

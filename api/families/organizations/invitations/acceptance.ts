@@ -53,7 +53,7 @@ export function createInvitationAcceptanceService(deps: OrganizationServiceDeps)
         scope,
         before,
         after: invitation,
-        event: { type: 'organization.invitation.accepted', data: { invitation } },
+        event: { type: 'organization.invitation.accepted', data: { invitation: { ...invitation, token: null, invitationCode: null } } },
       });
       await recordChange(trx, {
         actor: caller.actor,

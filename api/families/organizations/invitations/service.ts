@@ -2,6 +2,7 @@
 // Each pending invitation has an `invitation-expiry:<id>` process, started and signalled through the outbox
 // in the transaction of the change. Token and join code are returned at create and resend only.
 import type { DatabaseTransactionConnection } from 'slonik';
+import type { EventType } from '../../../../db/event-catalog.ts';
 import { recordChange } from '../../../../db/shared/changes.ts';
 import { createOperatorUserQueries } from '../../../../db/identity/users/operators.ts';
 import { createOrganizationInvitationQueries } from '../../../../db/organizations/invitations/queries.ts';
@@ -9,8 +10,7 @@ import { createOrganizationMemberQueries } from '../../../../db/organizations/me
 import { createOrganizationTenantQueries } from '../../../../db/organizations/tenant-links/queries.ts';
 import { createProcessOutboxQueries } from '../../../../db/processes/outbox.ts';
 import type { OrganizationInvitation } from '../../../../db/organizations/organizations/rows.ts';
-import { processId } from '../../../../workflows/index.ts';
-import { INVITATION_TOPIC, type InvitationMessage } from '../../../../workflows/invitation-expiry.ts';
+import type { InvitationMessage } from '../../../../workflows/invitation-expiry.ts';
 import { conflict, invalidField, notFound } from '../../../errors.ts';
 import { narrow } from '../../../scopes.ts';
 import type { Caller } from '../../../access/caller.ts';
@@ -19,7 +19,11 @@ import { reachableOrganizationRow, type OrganizationServiceDeps } from '../organ
 
 type Trx = DatabaseTransactionConnection;
 type Verb = 'create' | 'resend' | 'revoke';
-const PAST: Record<Verb, string> = { create: 'created', resend: 'resent', revoke: 'revoked' };
+const EVENT_OF = {
+  create: 'organization.invitation.created',
+  resend: 'organization.invitation.resent',
+  revoke: 'organization.invitation.revoked',
+} as const satisfies Record<Verb, EventType>;
 
 interface NewInvitation {
   email: string;
@@ -31,7 +35,7 @@ interface NewInvitation {
 }
 
 export const signalInvitation = (trx: Trx, invitationId: string, payload: InvitationMessage) =>
-  createProcessOutboxQueries(trx).enqueueSignal({ processId: processId('invitation-expiry', invitationId), topic: INVITATION_TOPIC, payload: { ...payload } });
+  createProcessOutboxQueries(trx).enqueueSignal({ kind: 'invitation-expiry', entityId: invitationId, topic: 'invitation', payload });
 
 export function createOrganizationInvitationService(deps: OrganizationServiceDeps) {
   const { pool } = deps;
@@ -43,7 +47,7 @@ export function createOrganizationInvitationService(deps: OrganizationServiceDep
     scope: { organizationId: invitation.organizationId },
     before,
     after: invitation,
-    event: { type: `organization.invitation.${PAST[verb]}`, data: { invitation } },
+    event: { type: EVENT_OF[verb], data: { invitation: { ...invitation, token: null, invitationCode: null } } },
   });
   const refuseDuplicate = async (trx: Trx, organizationId: string, email: string) => {
     if (await createOrganizationInvitationQueries(trx).hasPendingForEmail(organizationId, email)) {
@@ -64,7 +68,7 @@ export function createOrganizationInvitationService(deps: OrganizationServiceDep
     });
     await createProcessOutboxQueries(trx).enqueueStart({
       kind: 'invitation-expiry',
-      processId: processId('invitation-expiry', id),
+      entityId: id,
       tenantId: null,
       input: { invitationId: id, expiresAt: input.expiresAt },
     });

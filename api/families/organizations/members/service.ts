@@ -1,6 +1,7 @@
 // Members of an organization: list, activate/deactivate, remove. A change takes effect on the member's next
 // request (their cached principals are evicted), and an organization always keeps an active owner.
 import type { DatabaseTransactionConnection } from 'slonik';
+import type { EventOf, EventType } from '../../../../db/event-catalog.ts';
 import { recordChange } from '../../../../db/shared/changes.ts';
 import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
 import { createOrganizationMemberQueries } from '../../../../db/organizations/members/queries.ts';
@@ -25,13 +26,13 @@ export function createOrganizationMemberService(deps: OrganizationServiceDeps) {
       throw conflict('organization_member.last_owner', 'This is the last active owner of the organization; make another member owner first.');
     }
   };
-  const change = (
+  const change = <T extends EventType>(
     caller: Caller,
     verb: 'update' | 'remove',
     organization: Organization,
     member: OrganizationMember,
     before: OrganizationMember,
-    data: Record<string, unknown>,
+    event: EventOf<T>,
   ) => ({
     actor: caller.actor,
     origin: caller.origin,
@@ -40,7 +41,7 @@ export function createOrganizationMemberService(deps: OrganizationServiceDeps) {
     scope: { organizationId: organization.id },
     before,
     after: verb === 'remove' ? null : member,
-    event: { type: `organization.member.${verb}d`, data: { member, ...data } },
+    event,
   });
 
   return {
@@ -60,7 +61,13 @@ export function createOrganizationMemberService(deps: OrganizationServiceDeps) {
         await queries.setMemberActive(memberId, active);
         const member = (await queries.findMember(organizationId, memberId))!;
         await notifyCredentialChange(trx, member.userId);
-        await recordChange(trx, change(caller, 'update', organization, member, before, { previous: { active: before.active } }));
+        await recordChange(
+          trx,
+          change(caller, 'update', organization, member, before, {
+            type: 'organization.member.updated',
+            data: { member, previous: { active: before.active } },
+          }),
+        );
         return { organization, member };
       });
       deps.evict?.(result.member.userId);
@@ -73,7 +80,7 @@ export function createOrganizationMemberService(deps: OrganizationServiceDeps) {
         await keepAnOwner(trx, member);
         await createOrganizationMemberQueries(trx).deleteMember(memberId);
         await notifyCredentialChange(trx, member.userId);
-        await recordChange(trx, change(caller, 'remove', organization, member, member, {}));
+        await recordChange(trx, change(caller, 'remove', organization, member, member, { type: 'organization.member.removed', data: { member } }));
         return { organization, member };
       });
       deps.evict?.(result.member.userId);

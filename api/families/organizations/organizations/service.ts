@@ -2,6 +2,7 @@
 // account may create one without a member), update, delete
 // (refused while it still owns tenants). Shared helpers of the organization services live here too.
 import type { CommonQueryMethods, DatabasePool } from 'slonik';
+import type { EventOf, EventType } from '../../../../db/event-catalog.ts';
 import { recordChange } from '../../../../db/shared/changes.ts';
 import { createServiceStateQueries } from '../../../../db/shared/service-state.ts';
 import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
@@ -11,8 +12,6 @@ import { createOrganizationQueries, type OrganizationChanges } from '../../../..
 import { createProcessOutboxQueries } from '../../../../db/processes/outbox.ts';
 import { createTenantQueries } from '../../../../db/tenants/tenants/queries.ts';
 import type { Organization } from '../../../../db/organizations/organizations/rows.ts';
-import { processId } from '../../../../workflows/index.ts';
-import { INVITATION_TOPIC } from '../../../../workflows/invitation-expiry.ts';
 import { ApiError, conflict, invalidField, notFound } from '../../../errors.ts';
 import type { Caller } from '../../../access/caller.ts';
 import { reachableOrganization } from '../../../access/reach.ts';
@@ -54,12 +53,12 @@ export function requireUser(caller: Caller, what: string) {
 
 export function createOrganizationService(deps: OrganizationServiceDeps) {
   const { pool } = deps;
-  const audit = (
+  const audit = <T extends EventType>(
     caller: Caller,
     verb: 'create' | 'update' | 'delete',
     organization: Organization,
     before: Organization | null,
-    data: Record<string, unknown>,
+    event: EventOf<T>,
   ) => ({
     actor: caller.actor,
     origin: caller.origin,
@@ -68,7 +67,7 @@ export function createOrganizationService(deps: OrganizationServiceDeps) {
     scope: { organizationId: organization.id },
     before,
     after: verb === 'delete' ? null : organization,
-    event: { type: `organization.${verb}d`, data: { organization, ...data } },
+    event,
   });
 
   return {
@@ -100,7 +99,7 @@ export function createOrganizationService(deps: OrganizationServiceDeps) {
         for (const tenantId of tenantIds) await createOrganizationTenantQueries(trx).linkTenant(id, tenantId);
         if (userId) await queries.insertMember({ organizationId: id, userId, role: 'owner' });
         const created = (await queries.findOrganizationById(id))!;
-        await recordChange(trx, audit(caller, 'create', created, null, { tenantIds }));
+        await recordChange(trx, audit(caller, 'create', created, null, { type: 'organization.created', data: { organization: created, tenantIds } }));
         return created;
       });
       if (userId) deps.evict?.(userId);
@@ -112,7 +111,7 @@ export function createOrganizationService(deps: OrganizationServiceDeps) {
         const before = await reachableOrganizationRow(trx, caller, organizationId, true);
         const organization = await createOrganizationQueries(trx).updateOrganizationById(organizationId, changes);
         const previous = Object.fromEntries(Object.keys(changes).map((k) => [k, before[k as keyof Organization]]));
-        await recordChange(trx, audit(caller, 'update', organization, before, { previous }));
+        await recordChange(trx, audit(caller, 'update', organization, before, { type: 'organization.updated', data: { organization, previous } }));
         return organization;
       }),
 
@@ -125,15 +124,11 @@ export function createOrganizationService(deps: OrganizationServiceDeps) {
         }
         // Pending invitations go with the organization: their expiry processes stop.
         for (const id of await createOrganizationInvitationQueries(trx).pendingIdsOfOrganization(organizationId)) {
-          await createProcessOutboxQueries(trx).enqueueSignal({
-            processId: processId('invitation-expiry', id),
-            topic: INVITATION_TOPIC,
-            payload: { revoked: true },
-          });
+          await createProcessOutboxQueries(trx).enqueueSignal({ kind: 'invitation-expiry', entityId: id, topic: 'invitation', payload: { revoked: true } });
         }
         await createOrganizationQueries(trx).deleteOrganizationById(organizationId);
         await notifyCredentialChange(trx, organizationId);
-        await recordChange(trx, audit(caller, 'delete', before, before, {}));
+        await recordChange(trx, audit(caller, 'delete', before, before, { type: 'organization.deleted', data: { organization: before } }));
         return before;
       });
       deps.evict?.(organizationId);

@@ -1,6 +1,7 @@
 // Links between organizations and tenants: link, unlink (a tenant keeps at least one organization), and
 // transfer (the links through which the caller reaches a tenant are replaced by a target organization).
 import type { DatabaseTransactionConnection } from 'slonik';
+import type { EventType } from '../../../../db/event-catalog.ts';
 import { recordChange } from '../../../../db/shared/changes.ts';
 import { createServiceStateQueries } from '../../../../db/shared/service-state.ts';
 import { createOrganizationTenantQueries } from '../../../../db/organizations/tenant-links/queries.ts';
@@ -21,6 +22,8 @@ async function lockReachableTenant(trx: DatabaseTransactionConnection, caller: C
 
 const current = async (trx: DatabaseTransactionConnection, tenantId: string) => (await createTenantQueries(trx).lockTenantById(tenantId)) as Tenant;
 
+const EVENT_OF = { link: 'organization.tenant.linked', unlink: 'organization.tenant.unlinked' } as const satisfies Record<string, EventType>;
+
 export function createOrganizationTenantService(deps: OrganizationServiceDeps) {
   const { pool } = deps;
   const linkChange = (caller: Caller, verb: 'link' | 'unlink', organizationId: string, tenant: Tenant) => ({
@@ -30,7 +33,7 @@ export function createOrganizationTenantService(deps: OrganizationServiceDeps) {
     resource: { type: 'tenant', id: tenant.id },
     scope: { organizationId, tenantId: tenant.id },
     after: { organizationIds: tenant.organizationIds },
-    event: { type: `organization.tenant.${verb}ed`, data: { organizationId, tenant } },
+    event: { type: EVENT_OF[verb], data: { organizationId, tenant } },
   });
 
   return {

@@ -6,6 +6,8 @@ import type { DatabasePool } from 'slonik';
 import type { z } from 'zod';
 import type { LookupFn } from '../../../../lib/outbound/ssrf-guard.ts';
 import { decrypt, encrypt } from '../../../../lib/crypto.ts';
+import type { EventOf, EventType } from '../../../../db/event-catalog.ts';
+import { connectionEventData } from '../../../../db/projects/projects/events.ts';
 import { recordChange } from '../../../../db/shared/changes.ts';
 import { createConnectionQueries } from '../../../../db/projects/environment-settings/connections.ts';
 import { createEnvironmentQueries } from '../../../../db/projects/environments/queries.ts';
@@ -92,7 +94,14 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
     const secrets = { ...(stored ? (JSON.parse(decrypt(deps.masterKey, stored)) as Fields) : {}), ...given };
     return { config, secretsEncrypted: Object.keys(secrets).length > 0 ? encrypt(deps.masterKey, JSON.stringify(secrets)) : null };
   };
-  const audit = (caller: Caller, verb: 'save' | 'delete', c: ConnectionRecord, before: ConnectionRecord | null, tenantId: string, data: Fields) => ({
+  const audit = <T extends EventType>(
+    caller: Caller,
+    verb: 'save' | 'delete',
+    c: ConnectionRecord,
+    before: ConnectionRecord | null,
+    tenantId: string,
+    event: EventOf<T>,
+  ) => ({
     actor: caller.actor,
     origin: caller.origin,
     action: `environment.connection.${verb}`,
@@ -100,10 +109,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
     scope: { tenantId, environmentId: c.environmentId },
     before: before && { ...toConnection(before), config: before.config },
     after: verb === 'delete' ? null : { ...toConnection(c), config: c.config },
-    event: {
-      type: verb === 'save' ? 'environment.connection.saved' : 'environment.connection.deleted',
-      data: { environmentId: c.environmentId, connection: toConnection(c), ...data },
-    },
+    event,
   });
 
   return {
@@ -135,7 +141,13 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
         const connection = before
           ? await queries.update(before.id, { name, ...sealed })
           : await queries.insert(environmentId, { providerId: input.providerId, name, ...sealed });
-        await recordChange(trx, audit(caller, 'save', connection, before, tenantId, { created: !before }));
+        await recordChange(
+          trx,
+          audit(caller, 'save', connection, before, tenantId, {
+            type: 'environment.connection.saved',
+            data: { environmentId: connection.environmentId, connection: connectionEventData(toConnection(connection)), created: !before },
+          }),
+        );
         return {
           created: !before,
           tenant: { id: tenant.id, name: tenant.name },
@@ -151,7 +163,13 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
         const connection = await createConnectionQueries(trx).find(environmentId, connectionId);
         if (!connection) throw notFound('environment_connection', connectionId);
         await createConnectionQueries(trx).delete(connectionId);
-        await recordChange(trx, audit(caller, 'delete', connection, connection, tenantId, {}));
+        await recordChange(
+          trx,
+          audit(caller, 'delete', connection, connection, tenantId, {
+            type: 'environment.connection.deleted',
+            data: { environmentId: connection.environmentId, connection: connectionEventData(toConnection(connection)) },
+          }),
+        );
         return { tenant: { id: tenant.id, name: tenant.name }, environment: { id: env.id, name: env.name }, connection: toConnection(connection) };
       }),
   };

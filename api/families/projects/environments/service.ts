@@ -1,6 +1,7 @@
 // Environments of a project: created, changed and deleted with an audit entry and an event each. The default
 // environment of a project cannot be deleted, nor can the environment holding the service's operators.
 import type { CommonQueryMethods, DatabasePool } from 'slonik';
+import type { EventOf, EventType } from '../../../../db/event-catalog.ts';
 import { recordChange } from '../../../../db/shared/changes.ts';
 import { createEnvironmentQueries, type EnvironmentChanges } from '../../../../db/projects/environments/queries.ts';
 import { createProjectQueries } from '../../../../db/projects/projects/queries.ts';
@@ -67,12 +68,12 @@ export function createEnvironmentService(pool: DatabasePool) {
       throw conflict('environment.name_taken', `The project already has an environment named ${name}.`);
     }
   };
-  const audit = (
+  const audit = <T extends EventType>(
     caller: Caller,
     verb: 'create' | 'update' | 'delete',
     env: EnvironmentRecord,
     before: EnvironmentRecord | null,
-    data: Record<string, unknown>,
+    event: EventOf<T>,
   ) => ({
     actor: caller.actor,
     origin: caller.origin,
@@ -81,7 +82,7 @@ export function createEnvironmentService(pool: DatabasePool) {
     scope: { tenantId: env.tenantId, environmentId: env.id },
     before: before && toEnvironment(before),
     after: verb === 'delete' ? null : toEnvironment(env),
-    event: { type: `environment.${verb === 'create' ? 'created' : verb === 'update' ? 'updated' : 'deleted'}`, data },
+    event,
   });
   const mutation = (tenant: { id: string; name: string }, env: EnvironmentRecord) => ({
     tenant: { id: tenant.id, name: tenant.name },
@@ -109,7 +110,7 @@ export function createEnvironmentService(pool: DatabasePool) {
           isLive: input.isLive ?? false,
         });
         const env = await createEnvironmentQueries(trx).byId(id);
-        await recordChange(trx, audit(caller, 'create', env, null, { environment: environmentEventData(env) }));
+        await recordChange(trx, audit(caller, 'create', env, null, { type: 'environment.created', data: { environment: environmentEventData(env) } }));
         return mutation(tenant, env);
       }),
 
@@ -121,7 +122,10 @@ export function createEnvironmentService(pool: DatabasePool) {
         const changes: EnvironmentChanges = { name: input.name, description: input.description, weight: input.weight, isLive: input.isLive };
         const env = await createEnvironmentQueries(trx).update(environmentId, changes);
         const previous = previousValues(toEnvironment(before), toEnvironment(env), CHANGED);
-        await recordChange(trx, audit(caller, 'update', env, before, { environment: environmentEventData(env), previous }));
+        await recordChange(
+          trx,
+          audit(caller, 'update', env, before, { type: 'environment.updated', data: { environment: environmentEventData(env), previous } }),
+        );
         return mutation(tenant, env);
       }),
 
@@ -136,7 +140,7 @@ export function createEnvironmentService(pool: DatabasePool) {
           throw conflict('environment.protected', "This environment holds the service's operators and cannot be deleted.");
         }
         await createEnvironmentQueries(trx).delete(env.id);
-        await recordChange(trx, audit(caller, 'delete', env, env, { environment: environmentEventData(env) }));
+        await recordChange(trx, audit(caller, 'delete', env, env, { type: 'environment.deleted', data: { environment: environmentEventData(env) } }));
         return mutation(tenant, env);
       }),
   };

@@ -1,6 +1,8 @@
 // Projects (applications) of a tenant. A new project gets a development environment (its default) and a
 // production one; deleting a project deletes its environments and everything in them, with an event for each.
 import type { CommonQueryMethods, DatabasePool } from 'slonik';
+import type { EventOf, EventType } from '../../../../db/event-catalog.ts';
+import { projectEventData } from '../../../../db/projects/projects/events.ts';
 import { recordChange, type Change } from '../../../../db/shared/changes.ts';
 import { createEnvironmentQueries } from '../../../../db/projects/environments/queries.ts';
 import { createProjectQueries } from '../../../../db/projects/projects/queries.ts';
@@ -36,15 +38,14 @@ export function createProjectService(pool: DatabasePool) {
   const withEnvironments = async (db: CommonQueryMethods, project: TenantProject): Promise<Project> => {
     return { ...project, environments: (await environmentsOf(db, project.id)).map(toProjectEnvironment) };
   };
-  const change = (
+  const change = <T extends EventType>(
     caller: Caller,
     tenant: Tenant,
     verb: string,
-    event: string,
     project: TenantProject,
     before: TenantProject | null,
-    data: Record<string, unknown>,
-  ): Change => ({
+    event: EventOf<T>,
+  ): Change<T> => ({
     actor: caller.actor,
     origin: caller.origin,
     action: `project.${verb}`,
@@ -52,7 +53,7 @@ export function createProjectService(pool: DatabasePool) {
     scope: { organizationId: tenant.organizationIds[0] ?? null, tenantId: tenant.id },
     before,
     after: verb === 'delete' ? null : project,
-    event: { type: event, data },
+    event,
   });
 
   const create = (caller: Caller, tenantId: string, input: SaveProjectInput) =>
@@ -70,7 +71,7 @@ export function createProjectService(pool: DatabasePool) {
       for (const env of FIRST_ENVIRONMENTS) environmentIds.push(await queries.insertEnvironment({ tenantId, projectId: id, ...env }));
       await queries.setDefaultEnvironment(id, environmentIds[0]!);
       const project = await withEnvironments(trx, (await queries.findProject(tenantId, id))!);
-      await recordChange(trx, change(caller, tenant, 'create', 'project.created', project, null, { project }));
+      await recordChange(trx, change(caller, tenant, 'create', project, null, { type: 'project.created', data: { project: projectEventData(project) } }));
       for (const env of await environmentsOf(trx, id)) {
         await recordChange(trx, {
           actor: caller.actor,
@@ -96,7 +97,10 @@ export function createProjectService(pool: DatabasePool) {
       });
       const previous = previousValues(before, updated, ['name', 'description', 'link', 'type']);
       const project = await withEnvironments(trx, updated);
-      await recordChange(trx, change(caller, tenant, 'update', 'project.updated', updated, before, { project, previous }));
+      await recordChange(
+        trx,
+        change(caller, tenant, 'update', updated, before, { type: 'project.updated', data: { project: projectEventData(project), previous } }),
+      );
       return { created: false, project };
     });
 
@@ -132,7 +136,7 @@ export function createProjectService(pool: DatabasePool) {
             event: { type: 'environment.deleted', data: { environment: environmentEventData(env) } },
           });
         }
-        await recordChange(trx, change(caller, tenant, 'delete', 'project.deleted', found, found, { project }));
+        await recordChange(trx, change(caller, tenant, 'delete', found, found, { type: 'project.deleted', data: { project: projectEventData(project) } }));
         return project;
       }),
 
@@ -147,10 +151,9 @@ export function createProjectService(pool: DatabasePool) {
         const project = await withEnvironments(trx, after);
         await recordChange(
           trx,
-          change(caller, tenant, 'set_default_environment', 'project.default_environment_set', after, before, {
-            project,
-            environmentId,
-            previousEnvironmentId: before.defaultEnvironmentId,
+          change(caller, tenant, 'set_default_environment', after, before, {
+            type: 'project.default_environment_set',
+            data: { project: projectEventData(project), environmentId, previousEnvironmentId: before.defaultEnvironmentId },
           }),
         );
         return project;

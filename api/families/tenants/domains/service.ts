@@ -9,8 +9,6 @@ import { createProcessOutboxQueries } from '../../../../db/processes/outbox.ts';
 import { createTenantDomainQueries } from '../../../../db/tenants/domains/queries.ts';
 import type { Tenant } from '../../../../db/tenants/tenants/rows.ts';
 import type { TenantDomain } from '../../../../db/tenants/domains/rows.ts';
-import { processId } from '../../../../workflows/index.ts';
-import type { ProcessInput } from '../../../../workflows/port.ts';
 import { conflict, notFound } from '../../../errors.ts';
 import type { Caller } from '../../../access/caller.ts';
 import { reachableTenant } from '../../../access/reach.ts';
@@ -63,16 +61,11 @@ export function createTenantDomainService(deps: TenantDomainServiceDeps) {
             validationToken: newToken(),
           });
           await recordChange(trx, { ...audit(caller, tenant, 'create', domain), event: { type: 'tenant.domain.created', data: { domain } } });
-          const processInput: ProcessInput<'domain-verification'> = {
-            domainId: domain.id,
-            intervalsMs: deps.verification.intervalsMs,
-            giveUpAfterMs: deps.verification.giveUpAfterMs,
-          };
           await createProcessOutboxQueries(trx).enqueueStart({
             kind: 'domain-verification',
-            processId: processId('domain-verification', domain.id),
+            entityId: domain.id,
             tenantId,
-            input: { ...processInput },
+            input: { domainId: domain.id, intervalsMs: deps.verification.intervalsMs, giveUpAfterMs: deps.verification.giveUpAfterMs },
           });
           return domain;
         });
