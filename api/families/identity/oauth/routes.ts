@@ -31,7 +31,8 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
 
 export function oauthRoutes(app: App, tokens: OAuthTokenService) {
   app.post('/v1/oauth/token', {
-    config: { public: true },
+    // Nothing the token endpoint answers may be cached, its errors included.
+    config: { public: true, noStore: true },
     schema: {
       tags: ['Service accounts'],
       summary: 'Get an access token (OAuth 2.0 client credentials)',
