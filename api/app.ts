@@ -31,6 +31,9 @@ export const REDACTED_PATHS = ['req.headers.authorization', '*.clientSecret', '*
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** TRUST_PROXY for Fastify, which no longer takes a hop count itself: trust the nearest `n` addresses, whoever they are. */
+const trustProxy = (value: Config['trustProxy']) => (typeof value === 'number' ? (_address: string, hop: number) => hop < value : value);
+
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, pool, keys } = deps;
   const app = Fastify({
@@ -41,7 +44,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    trustProxy: false,
+    // Behind a reverse proxy, the client address comes from X-Forwarded-For (rate limits, audit origin).
+    trustProxy: trustProxy(config.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -9,7 +9,8 @@ const Jwks = z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).meta
 
 export function metaRoutes(app: App, deps: { pool: DatabasePool; keys: SigningKeys }) {
   app.get('/v1/health', {
-    config: { public: true },
+    // Never rate limited: a client behind the same address spending its budget must not make the service look down.
+    config: { public: true, rateLimit: false },
     schema: { tags: ['Health'], summary: 'Liveness and database reachability', response: { 200: Probe, 503: Probe } },
     handler: async (_request, reply) => {
       try {
