@@ -9,6 +9,8 @@ import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
+import { registerRequestTextCheck } from './plugins/request-text.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { createAuthenticator } from './access/principals.ts';
 import { FAMILIES } from './families/index.ts';
 import type { SigningKeys } from './families/identity/signing-keys/service.ts';
@@ -30,6 +32,9 @@ export const REDACTED_PATHS = ['req.headers.authorization', '*.clientSecret', '*
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** TRUST_PROXY for Fastify, which no longer takes a hop count itself: trust the nearest `n` addresses, whoever they are. */
+const trustProxy = (value: Config['trustProxy']) => (typeof value === 'number' ? (_address: string, hop: number) => hop < value : value);
+
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, pool, keys } = deps;
   const app = Fastify({
@@ -40,7 +45,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    trustProxy: false,
+    // Behind a reverse proxy, the client address comes from X-Forwarded-For (rate limits, audit origin).
+    trustProxy: trustProxy(config.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -68,6 +74,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   registerErrorHandling(app);
   registerAuth(app, authenticator);
+  registerRequestTextCheck(app);
+  await registerSecurityHeaders(app);
   await registerOpenApi(app, config.publicBaseUrl, `${config.publicBaseUrl}/v1/oauth/token`);
   if (config.rateLimit.enabled) await registerRateLimit(app, config.rateLimit);
 

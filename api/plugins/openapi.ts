@@ -107,5 +107,6 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
     transform: jsonSchemaTransform,
     transformObject: (input) => tidy(jsonSchemaTransformObject(input)),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  // No validator badge: it would load an image from validator.swagger.io, which the CSP (security-headers.ts) refuses.
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', validatorUrl: null } });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameProblem } from '../text.ts';
 
 export const CHANNEL_KINDS = ['webhook', 'slack', 'teams', 'pagerduty', 'datadog'] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
@@ -13,7 +14,15 @@ export const EVENT_TYPE_PATTERN = new RegExp(`^(?:\\*|${SEGMENTS}|${SEGMENTS}\\.
 // http is accepted so local receivers work; egress policy is enforced where requests are sent.
 const webUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
 const secret = z.string().trim().min(1, 'is required').max(1024);
-const label = z.string().trim().min(1).max(200);
+const label = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .superRefine((value, ctx) => {
+    const problem = nameProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 const hostname = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 // Datadog tags start with a letter; only alphanumerics, `_ - : . /` are kept by Datadog.
 const ddTag = z

@@ -27,6 +27,10 @@ const LABELS: Record<string, string> = {
   multicast: 'multicast',
 };
 
+// RFC 8215 local-use NAT64 (64:ff9b:1::/48): a network's own translator may put the IPv4 address anywhere in the
+// low 80 bits (RFC 6052 allows /48 to /96 prefixes), so no fixed slice tells where the packet ends up. Refuse it all.
+const LOCAL_USE_NAT64 = ipaddr.IPv6.parseCIDR('64:ff9b:1::/48');
+
 // IPv6 ranges whose low bits embed an IPv4 address that the packet may end up at.
 const EMBEDS_V4_LOW32 = new Set(['ipv4Mapped', 'rfc6145', 'rfc6052']);
 
@@ -42,6 +46,7 @@ function forbiddenKind(ip: string): string | null {
     const v6 = addr as ipaddr.IPv6;
     const range = v6.range();
     const p = v6.parts;
+    if (v6.match(LOCAL_USE_NAT64)) return 'local-use NAT64';
     if (EMBEDS_V4_LOW32.has(range)) {
       return forbiddenKind(`${p[6]! >> 8}.${p[6]! & 255}.${p[7]! >> 8}.${p[7]! & 255}`);
     }

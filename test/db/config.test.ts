@@ -16,6 +16,8 @@ describe('configuration', () => {
     [{ ALLOW_PRIVATE_NETWORK_TARGETS: 'maybe' }, /ALLOW_PRIVATE_NETWORK_TARGETS must be true or false/],
     [{ PROCESS_ENGINE: 'temporal' }, /TEMPORAL_ADDRESS is required/],
     [{ MASTER_KEY: 'short' }, /^Invalid configuration: MASTER_KEY must be 32 bytes[^"]*$/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /^Invalid configuration: TRUST_PROXY must be true, false, a number of proxy hops, or a comma-separated list/],
+    [{ TRUST_PROXY: 'proxy.internal' }, /TRUST_PROXY must be true, false/],
   ])('refuses %o with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
     try {
@@ -23,6 +25,16 @@ describe('configuration', () => {
     } catch (error) {
       expect((error as Error).message.split('\n')).toHaveLength(1);
     }
+  });
+
+  it.each([
+    [undefined, false],
+    ['true', true],
+    ['FALSE', false],
+    ['2', 2],
+    ['10.0.0.0/8, 192.168.1.10,fd00::/8 , loopback', ['10.0.0.0/8', '192.168.1.10', 'fd00::/8', 'loopback']],
+  ])('reads TRUST_PROXY=%s as %o', (value, trustProxy) => {
+    expect(loadConfig(value === undefined ? {} : { TRUST_PROXY: value }).trustProxy).toEqual(trustProxy);
   });
 
   it('selects Temporal when TEMPORAL_ADDRESS is set', () => {

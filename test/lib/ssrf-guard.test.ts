@@ -53,7 +53,13 @@ describe('isForbiddenAddress', () => {
     ['64:ff9b::10.0.0.1', true],
     ['2002:c0a8:0101::1', true],
     ['::ffff:93.184.216.34', false],
+    ['64:ff9b::8.8.8.8', false],
   ])('embedded IPv4 %s → %s', (ip, forbidden) => expect(isForbiddenAddress(ip)).toBe(forbidden));
+
+  // RFC 8215 local-use NAT64: the operator's translator decides where the IPv4 address sits, so none is trusted.
+  it.each(['64:ff9b:1::8.8.8.8', '64:ff9b:1::808:808', '64:ff9b:1:a00:5::', '64:ff9b:1:ffff:ffff:ffff:ffff:ffff'])('local-use NAT64 %s → true', (ip) =>
+    expect(isForbiddenAddress(ip)).toBe(true),
+  );
 
   it('fails closed on garbage', () => expect(isForbiddenAddress('not-an-ip')).toBe(true));
 });
@@ -72,6 +78,7 @@ describe('checkOutboundUrl', () => {
     await refuse('http://169.254.169.254/latest', 'forbidden_address', /169\.254\.169\.254, a cloud metadata address/);
     await refuse('http://[::ffff:10.0.0.5]/', 'forbidden_address', /private networks are refused/);
     await refuse('http://2130706433/', 'forbidden_address', /127\.0\.0\.1/); // WHATWG URL normalises it
+    await refuse('http://[64:ff9b:1::808:808]/', 'forbidden_address', /points to 64:ff9b:1::808:808, a local-use NAT64 address/);
   });
 
   it('refuses localhost through the real resolver', async () => {

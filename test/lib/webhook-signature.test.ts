@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
+import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
+import { buildWebhookRequest } from '../../lib/webhook-request.ts';
 import { signWebhookPayload, verifyWebhookSignature } from '../../lib/webhook-signature.js';
 
 const secretA = 'whsec_c2VjcmV0LWEtMDEyMzQ1Njc4OWFiY2RlZg';
@@ -53,5 +55,33 @@ describe('webhook signatures', () => {
   it('matches an independent HMAC-SHA256 over `${t}.${rawBody}` (Stripe scheme)', () => {
     const expected = createHmac('sha256', Buffer.from(secretA, 'utf8')).update(`${t}.${body}`, 'utf8').digest('hex');
     expect(signWebhookPayload(body, [secretA], t)).toBe(`t=${t}, v1=${expected}`);
+  });
+});
+
+// README "Webhooks" documents exactly this: Stripe's verifier splits the header on "," without trimming, so the
+// space the SPEC puts after the comma hides every v1; removing it is the whole adaptation.
+describe("Stripe's verifier (stripe.webhooks.constructEvent) on our header", () => {
+  const event = { id: '6f1c2b9e-0d3a-4e59-9a7b-2c8d1e4f5a60', type: 'tenant.created', occurredAt: '2025-01-01T00:00:00.000Z', data: { é: '✓' } };
+
+  it('refuses the header as sent: no v1 is found behind the space', () => {
+    const { body: sent, headers } = buildWebhookRequest(event, 'd-1', [secretA]);
+    expect(headers['x-service-signature']).toMatch(/^t=\d+, v1=[0-9a-f]{64}$/);
+    expect(() => Stripe.webhooks.constructEvent(sent, headers['x-service-signature'], secretA)).toThrow(
+      expect.objectContaining({ type: 'StripeSignatureVerificationError', message: 'No signatures found with expected scheme' }),
+    );
+  });
+
+  it('accepts it with the space removed, for every secret of a rotation', () => {
+    const { body: sent, headers } = buildWebhookRequest(event, 'd-1', [secretA, secretB]);
+    const adapted = headers['x-service-signature'].replaceAll(', ', ',');
+    for (const secret of [secretA, secretB]) {
+      expect(Stripe.webhooks.constructEvent(sent, adapted, secret)).toEqual({ id: event.id, type: event.type, createdAt: event.occurredAt, data: event.data });
+    }
+    expect(() => Stripe.webhooks.constructEvent(sent, adapted, 'whsec_other')).toThrow(
+      expect.objectContaining({ message: expect.stringMatching(/^No signatures found matching the expected signature for payload/) }),
+    );
+    // Our own verifier takes either form.
+    expect(verifyWebhookSignature(sent, adapted, secretA)).toBe(true);
+    expect(verifyWebhookSignature(sent, headers['x-service-signature'], secretA)).toBe(true);
   });
 });

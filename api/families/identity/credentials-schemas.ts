@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayName } from '../../common/schemas.ts';
 import { PersonalAccessToken as PersonalAccessTokenRow, ServiceAccount as ServiceAccountRow } from '../../../db/identity/credentials-rows.ts';
 import { isKnownScope } from '../../scopes.ts';
 
@@ -11,7 +12,7 @@ export const PersonalAccessToken = PersonalAccessTokenRow.extend({ active: z.boo
 
 export const ScopeList = z.array(z.string().refine(isKnownScope, { error: (i) => `${String(i.input)} is not a known scope` })).max(100);
 
-const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const name = displayName(200);
 
 export const PersonalAccessTokensList = z.object({ tokens: z.array(PersonalAccessToken), total: z.number().int() }).meta({ id: 'PersonalAccessTokensList' });
 export const CreatePersonalAccessTokenBody = z

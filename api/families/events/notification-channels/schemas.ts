@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayName } from '../../../common/schemas.ts';
 import { CHANNEL_KINDS, type ChannelKind, channelConfigSchemas, channelSecretSchemas } from '../../../../lib/notifications/channel-kinds.ts';
 import { NotificationChannel } from '../../../../db/events/webhooks/rows.ts';
 import { ApiError, type ErrorDetail } from '../../../errors.ts';
@@ -7,7 +8,7 @@ import { EventTypePatterns } from '../webhooks/schemas.ts';
 export { NotificationChannel };
 export { DeliveriesList, DeliveriesQuery, DeliveryDetail } from '../webhooks/schemas.ts';
 
-const name = z.string().trim().min(1, 'must not be empty').max(200);
+const name = displayName(200);
 // Checked against the kind's own schema by the service, so errors name e.g. body.config.site.
 const config = z
   .record(z.string(), z.unknown())

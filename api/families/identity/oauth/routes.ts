@@ -18,7 +18,12 @@ const TokenResponse = z
   .object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int(), scope: z.string() })
   .meta({ id: 'TokenResponse' });
 
-const OAuthErrorBody = z.object({ error: z.string(), error_description: z.string() }).meta({ id: 'OAuthError' });
+const OAuthErrorBody = z
+  .object({
+    error: z.string().describe('An RFC 6749 §5.2 code, or `rate_limited` (429, which RFC 6749 does not cover)'),
+    error_description: z.string(),
+  })
+  .meta({ id: 'OAuthError' });
 
 function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
   const match = header ? /^Basic ([A-Za-z0-9+/=]+)$/i.exec(header) : null;
@@ -26,12 +31,19 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return undefined;
-  return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  // RFC 6749 §2.3.1: both parts are form-urlencoded; a broken escape (`%`) or a NUL is no credential at all.
+  try {
+    const credentials = { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+    return credentials.id.includes('\u0000') || credentials.secret.includes('\u0000') ? undefined : credentials;
+  } catch {
+    return undefined;
+  }
 }
 
 export function oauthRoutes(app: App, tokens: OAuthTokenService) {
   app.post('/v1/oauth/token', {
-    config: { public: true },
+    // Every failure, including validation and rate limiting, in RFC 6749 form; nothing of it may be cached.
+    config: { public: true, oauthErrors: true, noStore: true },
     schema: {
       tags: ['Authentication'],
       operationId: 'issueAccessToken',
@@ -42,7 +54,7 @@ export function oauthRoutes(app: App, tokens: OAuthTokenService) {
         '(`invalid_request`, `unsupported_grant_type`, `invalid_scope`) or 401 (`invalid_client`).',
       consumes: ['application/x-www-form-urlencoded', 'application/json'],
       body: TokenBody,
-      response: { 200: TokenResponse, 400: OAuthErrorBody, 401: OAuthErrorBody },
+      response: { 200: TokenResponse, 400: OAuthErrorBody, 401: OAuthErrorBody, 429: OAuthErrorBody },
     },
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
@@ -50,7 +62,7 @@ export function oauthRoutes(app: App, tokens: OAuthTokenService) {
       try {
         const basic = basicCredentials(request.headers.authorization);
         if (request.headers.authorization && !basic)
-          throw new OAuthError('invalid_client', 'The Authorization header must use the Basic scheme with client_id:client_secret.');
+          throw new OAuthError('invalid_client', 'The Authorization header must use the Basic scheme with the URL-encoded client_id:client_secret.');
         if (basic && (body.client_secret || (body.client_id && body.client_id !== basic.id))) {
           throw new OAuthError('invalid_request', 'Use one client authentication method, not both.');
         }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { displayName } from '../../../common/schemas.ts';
 import { OrganizationKey } from '../../../../db/organizations/organization-keys/rows.ts';
 import { ManagementMeta } from '../../../common/schemas.ts';
 
 export { OrganizationKey };
 
-const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const name = displayName(200);
 const tenantIds = z.array(z.uuid()).max(1000).describe('Tenants of the organization the key is limited to');
 const allTenants = z.boolean().describe('Reach every tenant of the organization, now and later. Defaults to true unless tenantIds are given');
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { displayName } from '../../../common/schemas.ts';
 import { Organization, OrganizationMember } from '../../../../db/organizations/organizations/rows.ts';
 
 export { Organization, OrganizationMember };
 
-const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const name = displayName(200);
 const description = z.string().max(2000, 'must be at most 2000 characters').nullable();
 const billingEmail = z.email({ error: 'must be an email address' }).max(320).nullable();
 

@@ -12,7 +12,8 @@ const OpenApiDocument = z
 
 export function metaRoutes(app: App, deps: { pool: DatabasePool; keys: SigningKeys }) {
   app.get('/v1/health', {
-    config: { public: true },
+    // Never rate limited: a client behind the same address spending its budget must not make the service look down.
+    config: { public: true, rateLimit: false },
     schema: {
       tags: ['Health'],
       operationId: 'getHealth',

@@ -2,7 +2,7 @@
 // enterprise SSO (service provider) metadata and the SDK configuration.
 import { z } from 'zod';
 import { EnvironmentConnection } from '../../../../db/projects/projects/rows.ts';
-import { ManagementMeta } from '../../../common/schemas.ts';
+import { displayName, ManagementMeta } from '../../../common/schemas.ts';
 import { describeProviders, PROVIDER_IDS, SSO_PROVIDER_IDS } from './connection-providers.ts';
 
 export { EnvironmentConnection };
@@ -25,7 +25,7 @@ export const SaveConnectionBody = z
         `The provider's settings as a JSON object in a string. Per providerId: ${describeProviders()}. Secrets (clientSecret) are write-only and kept when left out of an update.`,
       ),
     connectionId: z.uuid().nullable().optional().describe('A connection of this environment to update; a new one is appended when absent'),
-    name: z.string().trim().min(1, 'must not be empty').max(200).optional().describe("Defaults to the provider's name"),
+    name: displayName(200).optional().describe("Defaults to the provider's name"),
   })
   .meta({ id: 'SaveEnvironmentConnectionRequest' });
 

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { Environment } from '../../../../db/projects/projects/rows.ts';
-import { ManagementMeta } from '../../../common/schemas.ts';
+import { displayName, ManagementMeta } from '../../../common/schemas.ts';
 
 export { Environment };
 
 export const EnvironmentParams = z.strictObject({ tenantId: z.uuid(), projectId: z.uuid(), environmentId: z.uuid() });
 
 const fields = {
-  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  name: displayName(100),
   description: z.string().max(2000, 'must be at most 2000 characters').nullable().optional(),
   weight: z.int('must be an integer').min(-1_000_000).max(1_000_000).nullable().optional().describe('Display order: lower first'),
   isLive: z.boolean().optional().describe('Serves real users (production); false by default'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PROJECT_TYPES, Project, ProjectEnvironment, TenantProject } from '../../../../db/projects/projects/rows.ts';
 import { Tenant } from '../../../../db/tenants/tenants/rows.ts';
-import { ManagementMeta } from '../../../common/schemas.ts';
+import { displayName, ManagementMeta } from '../../../common/schemas.ts';
 
 export { Project, ProjectEnvironment, TenantProject };
 
@@ -12,7 +12,7 @@ export const webUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute 
 export const SaveProjectBody = z
   .strictObject({
     id: z.uuid().optional().describe('The project to update; a new project (with development and production environments) is created when absent'),
-    name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+    name: displayName(200),
     description: z.string().max(2000, 'must be at most 2000 characters').nullable().optional(),
     url: webUrl.nullable().optional().describe("The application's URL, returned as `link`"),
     type: z.enum(PROJECT_TYPES).optional().describe('`web` (the default on create), `m2m` or `mcp`'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayName } from '../../../common/schemas.ts';
 import { Tenant } from '../../../../db/tenants/tenants/rows.ts';
 
 export { Tenant };
@@ -7,18 +8,18 @@ export const TenantsList = z.object({ tenants: z.array(Tenant), total: z.number(
 export const TenantResponse = z.object({ tenant: Tenant }).meta({ id: 'TenantResponse' });
 export const TenantParams = z.strictObject({ tenantId: z.uuid() });
 
-const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const name = displayName(200);
 const text = z.string().max(2000, 'must be at most 2000 characters').nullable();
 
 export const CreateTenantBody = z
   .strictObject({
     name,
     description: text.optional(),
-    company: z.string().max(200).nullable().optional(),
+    company: displayName(200).nullable().optional(),
     organizationId: z.uuid().optional().describe("Organization that owns the new tenant; defaults to the caller's own"),
   })
   .meta({ id: 'CreateTenantRequest' });
 
 export const UpdateTenantBody = z
-  .strictObject({ name: name.optional(), description: text.optional(), company: z.string().max(200).nullable().optional() })
+  .strictObject({ name: name.optional(), description: text.optional(), company: displayName(200).nullable().optional() })
   .meta({ id: 'UpdateTenantRequest' });

@@ -1,0 +1,62 @@
+// Every string a request carries (body, query string, path parameters; values and field names) must be text
+// Postgres can store: no U+0000 and no unpaired UTF-16 surrogate (a `\ud800` JSON escape). Checked once for
+// every route, after parsing (JSON and form bodies) and before validation, so no schema has to remember it.
+// Bodies nested deeper than any shape of the API are refused here too, before anything recurses into them.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError, type ErrorDetail } from '../errors.ts';
+
+export const MAX_NESTING = 32;
+/** Enough to name the problem without echoing a huge body back. */
+const MAX_DETAILS = 10;
+
+/** What makes `text` unstorable, if anything. */
+function textProblem(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'U+0000 (NUL)';
+  if (!text.isWellFormed()) return 'an unpaired UTF-16 surrogate';
+  return undefined;
+}
+
+/** A path segment for a field name: as is, or JSON-escaped when the name itself is the problem. */
+const segment = (key: string) => (textProblem(key) ? JSON.stringify(key).slice(1, -1) : key);
+
+/** The problems of the strings below `value`, each at its path (`body.config.url`); iterative, so depth cannot overflow. */
+export function requestTextProblems(where: string, value: unknown): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  const stack: { path: string; value: unknown; depth: number; top: string }[] = [{ path: where, value, depth: 0, top: where }];
+  while (stack.length > 0 && details.length < MAX_DETAILS) {
+    const { path, value: current, depth, top } = stack.pop()!;
+    if (typeof current === 'string') {
+      const problem = textProblem(current);
+      if (problem) details.push({ path, message: `must not contain ${problem}` });
+    } else if (current !== null && typeof current === 'object') {
+      if (depth >= MAX_NESTING) {
+        details.push({ path: top, message: `is nested more than ${MAX_NESTING} levels deep` });
+        break;
+      }
+      const entries = Object.entries(current);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!;
+        const childPath = `${path}.${segment(key)}`;
+        const keyProblem = textProblem(key);
+        if (keyProblem) details.push({ path: childPath, message: `is a field name containing ${keyProblem}` });
+        stack.push({ path: childPath, value: child, depth: depth + 1, top: depth === 0 ? childPath : top });
+      }
+    }
+  }
+  return details.slice(0, MAX_DETAILS);
+}
+
+function check(request: FastifyRequest) {
+  const details = [
+    ...requestTextProblems('params', request.params),
+    ...requestTextProblems('querystring', request.query),
+    ...requestTextProblems('body', request.body),
+  ].slice(0, MAX_DETAILS);
+  if (details.length > 0) {
+    throw new ApiError(400, 'request.invalid', `Invalid request: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}.`, { details });
+  }
+}
+
+export function registerRequestTextCheck(app: FastifyInstance) {
+  app.addHook('preValidation', async (request) => check(request));
+}
