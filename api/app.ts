@@ -9,6 +9,7 @@ import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
+import { registerScope } from './plugins/scope.ts';
 import { createAuthenticator } from './access/principals.ts';
 import { FAMILIES } from './families/index.ts';
 import type { SigningKeys } from './families/identity/signing-keys/service.ts';
@@ -61,6 +62,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   registerErrorHandling(app);
   registerAuth(app, authenticator);
+  registerScope(app, pool);
   await registerOpenApi(app, config.publicBaseUrl, `${config.publicBaseUrl}/v1/oauth/token`);
   if (config.rateLimit.enabled) await registerRateLimit(app, config.rateLimit);
 

@@ -11,11 +11,6 @@ export const ErrorResponse = z
 
 export const Probe = z.object({ ok: z.boolean() }).meta({ id: 'Probe' });
 
-export const PageQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
-});
-
 /** Error responses documented on every authenticated operation, plus the extra ones given. */
 export function errorResponses(...statuses: number[]) {
   const all = [400, 401, 403, 429, 500, ...statuses];

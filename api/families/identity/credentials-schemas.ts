@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PersonalAccessToken, ServiceAccount } from '../../../db/identity/credentials-rows.ts';
 import { isKnownScope } from '../../scopes.ts';
+import { pageOf } from '../../common/pages.ts';
 
 export { PersonalAccessToken, ServiceAccount };
 
@@ -8,7 +9,7 @@ export const ScopeList = z.array(z.string().refine(isKnownScope, { error: (i) =>
 
 const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 
-export const PersonalAccessTokensList = z.object({ tokens: z.array(PersonalAccessToken), total: z.number().int() }).meta({ id: 'PersonalAccessTokensList' });
+export const PersonalAccessTokensList = pageOf('tokens', PersonalAccessToken).meta({ id: 'PersonalAccessTokensList' });
 export const CreatePersonalAccessTokenBody = z
   .strictObject({
     name,
@@ -22,7 +23,7 @@ export const CreatePersonalAccessTokenResponse = z
 export const RevokePersonalAccessTokenResponse = z.object({ token: PersonalAccessToken.nullable() }).meta({ id: 'RevokePersonalAccessTokenResponse' });
 export const TokenParams = z.strictObject({ tokenId: z.uuid() });
 
-export const ServiceAccountsList = z.object({ serviceAccounts: z.array(ServiceAccount), total: z.number().int() }).meta({ id: 'ServiceAccountsList' });
+export const ServiceAccountsList = pageOf('serviceAccounts', ServiceAccount).meta({ id: 'ServiceAccountsList' });
 export const ServiceAccountResponse = z.object({ serviceAccount: ServiceAccount }).meta({ id: 'ServiceAccountResponse' });
 export const CreateServiceAccountResponse = z
   .object({ serviceAccount: ServiceAccount, clientSecret: z.string().describe('Shown only in this response; prefix adsa_') })

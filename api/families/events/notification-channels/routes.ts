@@ -1,5 +1,6 @@
 import { callerOf, requires } from '../../../plugins/auth.ts';
-import { errorResponses, PageQuery } from '../../../common/schemas.ts';
+import { errorResponses } from '../../../common/schemas.ts';
+import { PageQuery } from '../../../common/pages.ts';
 import {
   ChannelDeliveryParams,
   ChannelParams,
@@ -32,7 +33,7 @@ export function notificationChannelRoutes(app: App, channels: NotificationChanne
       querystring: PageQuery,
       response: { 200: ChannelsList, ...errorResponses(404) },
     },
-    handler: (r) => channels.list(callerOf(r), r.params.tenantId, r.query),
+    handler: (r) => channels.list(callerOf(r, 'tenant'), r.query),
   });
   app.post(base, {
     schema: {
@@ -43,11 +44,11 @@ export function notificationChannelRoutes(app: App, channels: NotificationChanne
       body: CreateChannelBody,
       response: { 201: ChannelWithSecretResponse, ...errorResponses(404) },
     },
-    handler: async (r, reply) => reply.status(201).send(await channels.create(callerOf(r), r.params.tenantId, r.body)),
+    handler: async (r, reply) => reply.status(201).send(await channels.create(callerOf(r, 'tenant'), r.body)),
   });
   app.get(`${base}/:channelId`, {
     schema: { tags, summary: 'Get a notification channel', security: read, params: ChannelParams, response: { 200: ChannelResponse, ...errorResponses(404) } },
-    handler: async (r) => ({ channel: await channels.find(callerOf(r), r.params.tenantId, r.params.channelId) }),
+    handler: async (r) => ({ channel: await channels.find(callerOf(r, 'tenant'), r.params.channelId) }),
   });
   app.patch(`${base}/:channelId`, {
     schema: {
@@ -58,7 +59,7 @@ export function notificationChannelRoutes(app: App, channels: NotificationChanne
       body: UpdateChannelBody,
       response: { 200: ChannelWithSecretResponse, ...errorResponses(404) },
     },
-    handler: (r) => channels.update(callerOf(r), r.params.tenantId, r.params.channelId, r.body),
+    handler: (r) => channels.update(callerOf(r, 'tenant'), r.params.channelId, r.body),
   });
   app.delete(`${base}/:channelId`, {
     schema: {
@@ -68,7 +69,7 @@ export function notificationChannelRoutes(app: App, channels: NotificationChanne
       params: ChannelParams,
       response: { 200: ChannelResponse, ...errorResponses(404) },
     },
-    handler: async (r) => ({ channel: await channels.remove(callerOf(r), r.params.tenantId, r.params.channelId) }),
+    handler: async (r) => ({ channel: await channels.remove(callerOf(r, 'tenant'), r.params.channelId) }),
   });
   app.post(`${base}/:channelId/test`, {
     schema: {
@@ -78,7 +79,7 @@ export function notificationChannelRoutes(app: App, channels: NotificationChanne
       params: ChannelParams,
       response: { 200: ChannelTestResult, ...errorResponses(404) },
     },
-    handler: (r) => channels.test(callerOf(r), r.params.tenantId, r.params.channelId),
+    handler: (r) => channels.test(callerOf(r, 'tenant'), r.params.channelId),
   });
   app.get(`${base}/:channelId/deliveries`, {
     schema: {
@@ -89,7 +90,7 @@ export function notificationChannelRoutes(app: App, channels: NotificationChanne
       querystring: DeliveriesQuery,
       response: { 200: DeliveriesList, ...errorResponses(404) },
     },
-    handler: (r) => channels.deliveries(callerOf(r), r.params.tenantId, r.params.channelId, r.query),
+    handler: (r) => channels.deliveries(callerOf(r, 'tenant'), r.params.channelId, r.query),
   });
   app.get(`${base}/:channelId/deliveries/:deliveryId`, {
     schema: {
@@ -99,6 +100,6 @@ export function notificationChannelRoutes(app: App, channels: NotificationChanne
       params: ChannelDeliveryParams,
       response: { 200: DeliveryDetail, ...errorResponses(404) },
     },
-    handler: (r) => channels.delivery(callerOf(r), r.params.tenantId, r.params.channelId, r.params.deliveryId),
+    handler: (r) => channels.delivery(callerOf(r, 'tenant'), r.params.channelId, r.params.deliveryId),
   });
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CHANNEL_KINDS, type ChannelKind, channelConfigSchemas, channelSecretSchemas } from '../../../../lib/notifications/channel-kinds.ts';
 import { NotificationChannel } from '../../../../db/events/webhooks/rows.ts';
 import { ApiError, type ErrorDetail } from '../../../errors.ts';
+import { pageOf } from '../../../common/pages.ts';
 import { EventTypePatterns } from '../webhooks/schemas.ts';
 
 export { NotificationChannel };
@@ -51,7 +52,7 @@ export const ChannelWithSecretResponse = z
     signingSecret: z.string().optional().describe('The whsec_ signing secret the service generated for a webhook channel, shown only in this response'),
   })
   .meta({ id: 'NotificationChannelWithSecretResponse' });
-export const ChannelsList = z.object({ channels: z.array(NotificationChannel), total: z.number().int() }).meta({ id: 'NotificationChannelsList' });
+export const ChannelsList = pageOf('channels', NotificationChannel).meta({ id: 'NotificationChannelsList' });
 
 export const ChannelTestResult = z
   .object({

@@ -1,5 +1,6 @@
 import { callerOf, requires } from '../../../plugins/auth.ts';
-import { errorResponses, PageQuery } from '../../../common/schemas.ts';
+import { errorResponses } from '../../../common/schemas.ts';
+import { PageQuery } from '../../../common/pages.ts';
 import { TenantParams } from '../../tenants/tenants/schemas.ts';
 import {
   CreateWebhookBody,
@@ -35,7 +36,7 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       querystring: PageQuery,
       response: { 200: WebhooksList, ...errorResponses(404) },
     },
-    handler: (r) => webhooks.list(callerOf(r), r.params.tenantId, r.query),
+    handler: (r) => webhooks.list(callerOf(r, 'tenant'), r.query),
   });
   app.post(base, {
     schema: {
@@ -46,11 +47,11 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       body: CreateWebhookBody,
       response: { 201: WebhookWithSecretResponse, ...errorResponses(404) },
     },
-    handler: async (r, reply) => reply.status(201).send(await webhooks.create(callerOf(r), r.params.tenantId, r.body)),
+    handler: async (r, reply) => reply.status(201).send(await webhooks.create(callerOf(r, 'tenant'), r.body)),
   });
   app.get(`${base}/:webhookId`, {
     schema: { tags, summary: 'Get a webhook endpoint', security: read, params: WebhookParams, response: { 200: WebhookResponse, ...errorResponses(404) } },
-    handler: async (r) => ({ endpoint: await webhooks.find(callerOf(r), r.params.tenantId, r.params.webhookId) }),
+    handler: async (r) => ({ endpoint: await webhooks.find(callerOf(r, 'tenant'), r.params.webhookId) }),
   });
   app.patch(`${base}/:webhookId`, {
     schema: {
@@ -61,7 +62,7 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       body: UpdateWebhookBody,
       response: { 200: WebhookResponse, ...errorResponses(404) },
     },
-    handler: async (r) => ({ endpoint: await webhooks.update(callerOf(r), r.params.tenantId, r.params.webhookId, r.body) }),
+    handler: async (r) => ({ endpoint: await webhooks.update(callerOf(r, 'tenant'), r.params.webhookId, r.body) }),
   });
   app.delete(`${base}/:webhookId`, {
     schema: {
@@ -71,7 +72,7 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       params: WebhookParams,
       response: { 200: WebhookResponse, ...errorResponses(404) },
     },
-    handler: async (r) => ({ endpoint: await webhooks.remove(callerOf(r), r.params.tenantId, r.params.webhookId) }),
+    handler: async (r) => ({ endpoint: await webhooks.remove(callerOf(r, 'tenant'), r.params.webhookId) }),
   });
   app.post(`${base}/:webhookId/rotate-secret`, {
     schema: {
@@ -81,7 +82,7 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       params: WebhookParams,
       response: { 200: WebhookWithSecretResponse, ...errorResponses(404) },
     },
-    handler: (r) => webhooks.rotateSecret(callerOf(r), r.params.tenantId, r.params.webhookId),
+    handler: (r) => webhooks.rotateSecret(callerOf(r, 'tenant'), r.params.webhookId),
   });
   app.post(`${base}/:webhookId/test`, {
     schema: {
@@ -91,7 +92,7 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       params: WebhookParams,
       response: { 202: DeliveryResponse, ...errorResponses(404, 409) },
     },
-    handler: async (r, reply) => reply.status(202).send({ delivery: await deliveries.test(callerOf(r), r.params.tenantId, r.params.webhookId) }),
+    handler: async (r, reply) => reply.status(202).send({ delivery: await deliveries.test(callerOf(r, 'tenant'), r.params.webhookId) }),
   });
   app.post(`${base}/:webhookId/recover`, {
     schema: {
@@ -102,8 +103,7 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       body: RecoverBody,
       response: { 202: RecoverResponse, ...errorResponses(404, 409) },
     },
-    handler: async (r, reply) =>
-      reply.status(202).send({ deliveries: await deliveries.recover(callerOf(r), r.params.tenantId, r.params.webhookId, r.body.since) }),
+    handler: async (r, reply) => reply.status(202).send({ deliveries: await deliveries.recover(callerOf(r, 'tenant'), r.params.webhookId, r.body.since) }),
   });
   app.get(`${base}/:webhookId/deliveries`, {
     schema: {
@@ -114,7 +114,7 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       querystring: DeliveriesQuery,
       response: { 200: DeliveriesList, ...errorResponses(404) },
     },
-    handler: (r) => deliveries.list(callerOf(r), r.params.tenantId, r.params.webhookId, r.query),
+    handler: (r) => deliveries.list(callerOf(r, 'tenant'), r.params.webhookId, r.query),
   });
   app.get(`${base}/:webhookId/deliveries/:deliveryId`, {
     schema: {
@@ -124,7 +124,7 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       params: DeliveryParams,
       response: { 200: DeliveryDetail, ...errorResponses(404) },
     },
-    handler: (r) => deliveries.get(callerOf(r), r.params.tenantId, r.params.webhookId, r.params.deliveryId),
+    handler: (r) => deliveries.get(callerOf(r, 'tenant'), r.params.webhookId, r.params.deliveryId),
   });
   app.post(`${base}/:webhookId/deliveries/:deliveryId/redeliver`, {
     schema: {
@@ -135,6 +135,6 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       response: { 202: DeliveryResponse, ...errorResponses(404) },
     },
     handler: async (r, reply) =>
-      reply.status(202).send({ delivery: await deliveries.redeliver(callerOf(r), r.params.tenantId, r.params.webhookId, r.params.deliveryId) }),
+      reply.status(202).send({ delivery: await deliveries.redeliver(callerOf(r, 'tenant'), r.params.webhookId, r.params.deliveryId) }),
   });
 }

@@ -1,5 +1,6 @@
 import { callerOf, requires } from '../../../plugins/auth.ts';
-import { errorResponses, PageQuery } from '../../../common/schemas.ts';
+import { errorResponses } from '../../../common/schemas.ts';
+import { PageQuery } from '../../../common/pages.ts';
 import {
   CreatePersonalAccessTokenBody,
   CreatePersonalAccessTokenResponse,

@@ -1,5 +1,6 @@
 import { callerOf, requires } from '../../../plugins/auth.ts';
-import { errorResponses, PageQuery } from '../../../common/schemas.ts';
+import { errorResponses } from '../../../common/schemas.ts';
+import { PageQuery } from '../../../common/pages.ts';
 import { OrganizationParams } from '../../identity/credentials-schemas.ts';
 import {
   CreateOrganizationKeyBody,
@@ -30,7 +31,7 @@ export function organizationKeyRoutes(app: App, keys: OrganizationKeyService) {
       querystring: PageQuery,
       response: { 200: OrganizationKeysResponse, ...errorResponses(404) },
     },
-    handler: (request) => keys.list(callerOf(request), request.params.organizationId, request.query),
+    handler: (request) => keys.list(callerOf(request, 'organization'), request.query),
   });
 
   app.post(base, {
@@ -43,7 +44,7 @@ export function organizationKeyRoutes(app: App, keys: OrganizationKeyService) {
       body: CreateOrganizationKeyBody,
       response: { 201: OrganizationKeyWithTokenResponse, ...errorResponses(404) },
     },
-    handler: async (request, reply) => reply.status(201).send(await keys.create(callerOf(request), request.params.organizationId, request.body)),
+    handler: async (request, reply) => reply.status(201).send(await keys.create(callerOf(request, 'organization'), request.body)),
   });
 
   app.get(`${base}/:keyId`, {
@@ -54,7 +55,7 @@ export function organizationKeyRoutes(app: App, keys: OrganizationKeyService) {
       params: OrganizationKeyParams,
       response: { 200: OrganizationKeyResponse, ...errorResponses(404) },
     },
-    handler: async (request) => ({ key: await keys.get(callerOf(request), request.params.organizationId, request.params.keyId) }),
+    handler: async (request) => ({ key: await keys.get(callerOf(request, 'organization'), request.params.keyId) }),
   });
 
   app.delete(`${base}/:keyId`, {
@@ -65,7 +66,7 @@ export function organizationKeyRoutes(app: App, keys: OrganizationKeyService) {
       params: OrganizationKeyParams,
       response: { 200: OrganizationKeyResponse, ...errorResponses(404) },
     },
-    handler: async (request) => ({ key: await keys.revoke(callerOf(request), request.params.organizationId, request.params.keyId) }),
+    handler: async (request) => ({ key: await keys.revoke(callerOf(request, 'organization'), request.params.keyId) }),
   });
 
   app.put(`${base}/:keyId/tenants`, {
@@ -77,6 +78,6 @@ export function organizationKeyRoutes(app: App, keys: OrganizationKeyService) {
       body: UpdateOrganizationKeyTenantsBody,
       response: { 200: OrganizationKeyResponse, ...errorResponses(404) },
     },
-    handler: async (request) => ({ key: await keys.updateTenants(callerOf(request), request.params.organizationId, request.params.keyId, request.body) }),
+    handler: async (request) => ({ key: await keys.updateTenants(callerOf(request, 'organization'), request.params.keyId, request.body) }),
   });
 }

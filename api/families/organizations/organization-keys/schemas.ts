@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OrganizationKey } from '../../../../db/organizations/organization-keys/rows.ts';
+import { pageOf } from '../../../common/pages.ts';
 
 export { OrganizationKey };
 
@@ -26,7 +27,5 @@ export const UpdateOrganizationKeyTenantsBody = z
 export const OrganizationKeyWithTokenResponse = z
   .object({ key: OrganizationKey.nullable(), fullToken: z.string().nullable().describe('The key itself (adok_…), shown only in this response') })
   .meta({ id: 'OrganizationKeyWithTokenResponse' });
-export const OrganizationKeysResponse = z
-  .object({ keys: z.array(OrganizationKey).nullable(), total: z.number().int() })
-  .meta({ id: 'OrganizationKeysResponse' });
+export const OrganizationKeysResponse = pageOf('keys', OrganizationKey, { nullable: true }).meta({ id: 'OrganizationKeysResponse' });
 export const OrganizationKeyResponse = z.object({ key: OrganizationKey.nullable() }).meta({ id: 'OrganizationKeyResponse' });

@@ -1,5 +1,6 @@
 import { callerOf, requires } from '../../../plugins/auth.ts';
-import { errorResponses, PageQuery } from '../../../common/schemas.ts';
+import { errorResponses } from '../../../common/schemas.ts';
+import { PageQuery } from '../../../common/pages.ts';
 import { CreateTenantBody, TenantParams, TenantResponse, TenantsList, UpdateTenantBody } from './schemas.ts';
 import type { TenantService } from './service.ts';
 import type { App } from '../../../types.ts';
@@ -37,7 +38,7 @@ export function tenantRoutes(app: App, tenants: TenantService) {
       params: TenantParams,
       response: { 200: TenantResponse, ...errorResponses(404) },
     },
-    handler: async (request) => ({ tenant: await tenants.get(callerOf(request), request.params.tenantId) }),
+    handler: (request) => ({ tenant: tenants.get(callerOf(request, 'tenant')) }),
   });
 
   app.patch('/v1/tenants/:tenantId', {
@@ -49,7 +50,7 @@ export function tenantRoutes(app: App, tenants: TenantService) {
       body: UpdateTenantBody,
       response: { 200: TenantResponse, ...errorResponses(404) },
     },
-    handler: async (request) => ({ tenant: await tenants.update(callerOf(request), request.params.tenantId, request.body) }),
+    handler: async (request) => ({ tenant: await tenants.update(callerOf(request, 'tenant'), request.body) }),
   });
 
   app.delete('/v1/tenants/:tenantId', {
@@ -60,6 +61,6 @@ export function tenantRoutes(app: App, tenants: TenantService) {
       params: TenantParams,
       response: { 200: TenantResponse, ...errorResponses(404) },
     },
-    handler: async (request) => ({ tenant: await tenants.remove(callerOf(request), request.params.tenantId) }),
+    handler: async (request) => ({ tenant: await tenants.remove(callerOf(request, 'tenant')) }),
   });
 }

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { Tenant } from '../../../../db/tenants/tenants/rows.ts';
+import { pageOf } from '../../../common/pages.ts';
 
 export { Tenant };
 
-export const TenantsList = z.object({ tenants: z.array(Tenant), total: z.number().int() }).meta({ id: 'TenantsList' });
+export const TenantsList = pageOf('tenants', Tenant).meta({ id: 'TenantsList' });
 export const TenantResponse = z.object({ tenant: Tenant }).meta({ id: 'TenantResponse' });
 export const TenantParams = z.strictObject({ tenantId: z.uuid() });
 
