@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PersonalAccessToken, ServiceAccount } from '../../../db/identity/credentials-rows.ts';
 import { isKnownScope } from '../../scopes.ts';
-import { pageOf } from '../../common/pages.ts';
+import { pageOf } from '../../common/schemas.ts';
 
 export { PersonalAccessToken, ServiceAccount };
 

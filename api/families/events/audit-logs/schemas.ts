@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AuditLogEntry } from '../../../../db/events/audit-logs/queries.ts';
-import { cursorPageOf, cursorParam, encodeCursor } from '../../../common/pages.ts';
+import { cursorPageOf, cursorParam, encodeCursor } from '../../../common/schemas.ts';
 
 export { AuditLogEntry };
 

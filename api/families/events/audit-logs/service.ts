@@ -1,7 +1,7 @@
 import type { DatabasePool } from 'slonik';
 import { createAuditLogQueries, type AuditFilter, type AuditLogEntry, type AuditScope } from '../../../../db/events/audit-logs/queries.ts';
 import { encodeAuditCursor, type AuditLogsQuery } from './schemas.ts';
-import { keysetPage } from '../../../common/pages.ts';
+import { keysetPage } from '../../../common/schemas.ts';
 
 const EXPORT_PAGE = 500;
 

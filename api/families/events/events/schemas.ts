@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StreamPosition } from '../../../../db/events/events/queries.ts';
-import { cursorPageOf, cursorParam, encodeCursor } from '../../../common/pages.ts';
+import { cursorPageOf, cursorParam, encodeCursor } from '../../../common/schemas.ts';
 
 // Stream positions are `<tx id>.<sequence>` (see db/events/events/queries.ts for why both).
 const POSITION = /^(0|[1-9]\d{0,19})\.(0|[1-9]\d{0,18})$/;

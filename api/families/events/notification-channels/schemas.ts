@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { CHANNEL_KINDS, type ChannelKind, channelConfigSchemas, channelSecretSchemas } from '../../../../lib/notifications/channel-kinds.ts';
 import { NotificationChannel } from '../../../../db/events/webhooks/rows.ts';
 import { ApiError, type ErrorDetail } from '../../../errors.ts';
-import { pageOf } from '../../../common/pages.ts';
 import { EventTypePatterns } from '../webhooks/schemas.ts';
+import { pageOf } from '../../../common/schemas.ts';
 
 export { NotificationChannel };
 export { DeliveriesList, DeliveriesQuery, DeliveryDetail } from '../webhooks/schemas.ts';

@@ -10,13 +10,13 @@ import { decrypt, encrypt, generateCredential } from '../../../../lib/crypto.ts'
 import { type ChannelChanges, createNotificationChannelQueries } from '../../../../db/events/notification-channels/queries.ts';
 import type { NotificationChannel } from '../../../../db/events/webhooks/rows.ts';
 import { orNotFound } from '../../../errors.ts';
-import { listPage, type PageQuery } from '../../../common/pages.ts';
 import { parseChannelFields } from './schemas.ts';
 import { record, type CallerChange, type TenantCaller } from '../../../access/caller.ts';
 import { deliveryWithAttempts, pageDeliveries } from '../webhooks/deliveries.ts';
 import type { DeliveriesQuery } from '../webhooks/schemas.ts';
 import { checkEnvironmentInTenant, checkTargetUrl } from '../../../access/reach.ts';
 import { checkEventTypes } from '../webhooks/service.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 type Db = Parameters<typeof createNotificationChannelQueries>[0];
 type Fields = Record<string, unknown>;

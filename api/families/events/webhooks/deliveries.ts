@@ -4,10 +4,10 @@ import type { DatabasePool } from 'slonik';
 import { ApiError, orNotFound } from '../../../errors.ts';
 import { createDeliveryQueries } from '../../../../db/events/webhooks/deliveries.ts';
 import type { CommonQueryMethods } from 'slonik';
-import { keysetPage } from '../../../common/pages.ts';
 import { record, type TenantCaller } from '../../../access/caller.ts';
 import { encodeDeliveryCursor, type DeliveriesQuery } from './schemas.ts';
 import type { WebhookService } from './service.ts';
+import { keysetPage } from '../../../common/schemas.ts';
 
 type Target = { endpointId: string } | { channelId: string };
 

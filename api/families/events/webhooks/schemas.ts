@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Cursor } from '../../../../db/events/webhooks/deliveries.ts';
 import { Delivery, DeliveryAttempt, WebhookEndpoint } from '../../../../db/events/webhooks/rows.ts';
-import { cursorPageOf, cursorParam, encodeCursor, pageOf } from '../../../common/pages.ts';
+import { cursorPageOf, cursorParam, encodeCursor, pageOf } from '../../../common/schemas.ts';
 
 export { Delivery, DeliveryAttempt, WebhookEndpoint };
 

@@ -7,9 +7,9 @@ import { createDeliveryQueries } from '../../../../db/events/webhooks/deliveries
 import { createWebhookEndpointQueries, type EndpointChanges } from '../../../../db/events/webhooks/queries.ts';
 import type { WebhookEndpoint } from '../../../../db/events/webhooks/rows.ts';
 import { invalidField, orNotFound } from '../../../errors.ts';
-import { listPage, type PageQuery } from '../../../common/pages.ts';
 import { record, type CallerChange, type TenantCaller } from '../../../access/caller.ts';
 import { checkEnvironmentInTenant, checkTargetUrl } from '../../../access/reach.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 type Db = Parameters<typeof createWebhookEndpointQueries>[0];
 

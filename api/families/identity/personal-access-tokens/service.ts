@@ -3,10 +3,10 @@ import { displayPrefix, generateCredential, hashSecret } from '../../../../lib/c
 import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
 import { createPersonalAccessTokenQueries } from '../../../../db/identity/personal-access-tokens/queries.ts';
 import { createUserQueries } from '../../../../db/identity/users/queries.ts';
-import { ApiError, invalidField, notFound } from '../../../errors.ts';
+import { ApiError, invalidField, notFound, orNotFound } from '../../../errors.ts';
 import { narrow } from '../../../scopes.ts';
-import { listPage, type PageQuery } from '../../../common/pages.ts';
 import { record, type Caller } from '../../../access/caller.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 export const slugify = (name: string) =>
   name
@@ -64,8 +64,7 @@ export function createPersonalAccessTokenService(pool: DatabasePool) {
     revoke: (caller: Caller, tokenId: string) => {
       const { userId, environmentId } = userOf(caller);
       return pool.transaction(async (trx) => {
-        const before = await createPersonalAccessTokenQueries(trx).findPersonalAccessTokenOfUser(tokenId, userId);
-        if (!before) throw notFound('personal_access_token', tokenId);
+        const before = await orNotFound(createPersonalAccessTokenQueries(trx).findPersonalAccessTokenOfUser(tokenId, userId), 'personal_access_token', tokenId);
         const token = await createPersonalAccessTokenQueries(trx).revokePersonalAccessToken(tokenId);
         if (!before.revokedAt) {
           await notifyCredentialChange(trx, tokenId);

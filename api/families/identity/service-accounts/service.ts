@@ -5,8 +5,8 @@ import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
 import { createServiceAccountQueries } from '../../../../db/identity/service-accounts/queries.ts';
 import { invalidField, notFound } from '../../../errors.ts';
 import { narrow } from '../../../scopes.ts';
-import { listPage, type PageQuery } from '../../../common/pages.ts';
 import { record, type Caller, type CallerChange, type OrganizationCaller } from '../../../access/caller.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 const newClientId = () => `sa_${randomBytes(12).toString('hex')}`;
 

@@ -12,10 +12,10 @@ import { processId } from '../../../../workflows/index.ts';
 import { INVITATION_TOPIC, type InvitationMessage } from '../../../../workflows/invitation-expiry.ts';
 import { conflict, invalidField, orNotFound } from '../../../errors.ts';
 import { narrow } from '../../../scopes.ts';
-import { listPage, type PageQuery } from '../../../common/pages.ts';
 import { record, type CallerChange, type OrganizationCaller } from '../../../access/caller.ts';
 import { expiryOf, newInvitationSecrets, refuseUnlessPending } from './secrets.ts';
 import { scopedOrganization, type OrganizationServiceDeps } from '../organizations/service.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 type Trx = DatabaseTransactionConnection;
 type Verb = 'create' | 'resend' | 'revoke';

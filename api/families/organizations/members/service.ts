@@ -5,9 +5,9 @@ import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
 import { createOrganizationMemberQueries } from '../../../../db/organizations/members/queries.ts';
 import type { OrganizationMember } from '../../../../db/organizations/organizations/rows.ts';
 import { conflict, orNotFound } from '../../../errors.ts';
-import { listPage, type PageQuery } from '../../../common/pages.ts';
 import { record, type CallerChange, type OrganizationCaller } from '../../../access/caller.ts';
 import { scopedOrganization, type OrganizationServiceDeps } from '../organizations/service.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 export function createOrganizationMemberService(deps: OrganizationServiceDeps) {
   const { pool } = deps;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OrganizationKey } from '../../../../db/organizations/organization-keys/rows.ts';
-import { pageOf } from '../../../common/pages.ts';
+import { pageOf } from '../../../common/schemas.ts';
 
 export { OrganizationKey };
 

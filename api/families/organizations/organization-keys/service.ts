@@ -5,8 +5,8 @@ import { createOrganizationKeyQueries } from '../../../../db/organizations/organ
 import type { OrganizationKey } from '../../../../db/organizations/organization-keys/rows.ts';
 import { invalidField, orNotFound } from '../../../errors.ts';
 import { grants, SCOPE_FAMILIES } from '../../../scopes.ts';
-import { listPage, type PageQuery } from '../../../common/pages.ts';
 import { record, type CallerChange, type OrganizationCaller } from '../../../access/caller.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 // A key acts for its organization in its tenants, but manages no credentials or principals: no service
 // accounts, keys, PATs or signing keys, and organizations read-only (no members, invitations or tenant links).

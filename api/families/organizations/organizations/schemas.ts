@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Organization, OrganizationMember } from '../../../../db/organizations/organizations/rows.ts';
-import { pageOf } from '../../../common/pages.ts';
+import { pageOf } from '../../../common/schemas.ts';
 
 export { Organization, OrganizationMember };
 

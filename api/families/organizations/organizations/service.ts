@@ -10,9 +10,9 @@ import type { Organization } from '../../../../db/organizations/organizations/ro
 import { processId } from '../../../../workflows/index.ts';
 import { INVITATION_TOPIC } from '../../../../workflows/invitation-expiry.ts';
 import { ApiError, conflict, invalidField, orNotFound } from '../../../errors.ts';
-import { listPage, type PageQuery } from '../../../common/pages.ts';
 import { record, type Caller, type CallerChange, type OrganizationCaller } from '../../../access/caller.ts';
 import { findReachableTenant } from '../../../access/reach.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 export interface OrganizationServiceDeps {
   pool: DatabasePool;
@@ -26,13 +26,6 @@ export function scopedOrganization(db: CommonQueryMethods, caller: OrganizationC
   const id = caller.scope.organizationId;
   return orNotFound(lock ? queries.lockOrganizationById(id) : queries.findOrganizationById(id), 'organization', id);
 }
-
-/**
- * The tenant, if the caller reaches it through one of its organizations (within an organization key's tenant
- * list). A tenant seat does not count: it gives access to the tenant, not a say over its organizations.
- */
-export const tenantOfCallerOrganizations = (db: CommonQueryMethods, caller: Caller, tenantId: string) =>
-  findReachableTenant(db, caller.principal, tenantId, { viaSeats: false });
 
 /** Operations that make the caller a member of something need a user: a service account belongs to one organization. */
 export function requireUser(caller: Caller, what: string) {
@@ -72,7 +65,8 @@ export function createOrganizationService(deps: OrganizationServiceDeps) {
       const userId = requireUser(caller, 'create an organization (its creator becomes its owner)');
       const organization = await pool.transaction(async (trx) => {
         for (const [i, tenantId] of input.tenantIds.entries()) {
-          if (!(await tenantOfCallerOrganizations(trx, caller, tenantId))) {
+          // A tenant seat gives access to the tenant, not a say over its organizations.
+          if (!(await findReachableTenant(trx, caller.principal, tenantId, { viaSeats: false }))) {
             throw invalidField(`body.tenantIds.${i}`, 'is not a tenant the caller can reach', 'organization.tenant_unreachable');
           }
         }

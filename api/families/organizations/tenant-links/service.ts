@@ -7,13 +7,16 @@ import { createTenantQueries } from '../../../../db/tenants/tenants/queries.ts';
 import type { Tenant } from '../../../../db/tenants/tenants/rows.ts';
 import { conflict, invalidField, notFound, orNotFound } from '../../../errors.ts';
 import { record, type Caller, type CallerChange, type OrganizationCaller, type TenantCaller } from '../../../access/caller.ts';
-import { reachesOrganization } from '../../../access/reach.ts';
-import { scopedOrganization, tenantOfCallerOrganizations, type OrganizationServiceDeps } from '../organizations/service.ts';
+import { findReachableTenant, reachesOrganization } from '../../../access/reach.ts';
+import { scopedOrganization, type OrganizationServiceDeps } from '../organizations/service.ts';
 
-/** Locks the tenant row (its links change under this lock only) and returns it if the caller reaches it through its organizations. */
+/**
+ * Locks the tenant row (its links change under this lock only) and returns it if the caller reaches it through its
+ * organizations: a tenant seat gives access to the tenant, not a say over its organizations.
+ */
 async function lockReachableTenant(trx: DatabaseTransactionConnection, caller: Caller, tenantId: string) {
   await createTenantQueries(trx).lockTenantById(tenantId);
-  return orNotFound(tenantOfCallerOrganizations(trx, caller, tenantId), 'tenant', tenantId);
+  return orNotFound(findReachableTenant(trx, caller.principal, tenantId, { viaSeats: false }), 'tenant', tenantId);
 }
 
 const current = async (trx: DatabaseTransactionConnection, tenantId: string) => (await createTenantQueries(trx).lockTenantById(tenantId)) as Tenant;

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { PROJECT_TYPES, Project, ProjectEnvironment, TenantProject } from '../../../../db/projects/projects/rows.ts';
 import { Tenant } from '../../../../db/tenants/tenants/rows.ts';
-import { ManagementMeta } from '../../../common/schemas.ts';
-import { pageOf } from '../../../common/pages.ts';
+import { ManagementMeta, pageOf } from '../../../common/schemas.ts';
 
 export { Project, ProjectEnvironment, TenantProject };
 

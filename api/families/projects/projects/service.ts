@@ -5,9 +5,9 @@ import { createEnvironmentQueries } from '../../../../db/projects/environments/q
 import { createProjectQueries } from '../../../../db/projects/projects/queries.ts';
 import type { Project, ProjectType, TenantProject } from '../../../../db/projects/projects/rows.ts';
 import { conflict, invalidField, orNotFound } from '../../../errors.ts';
-import { listPage, type PageQuery } from '../../../common/pages.ts';
 import { record, type CallerChange, type TenantCaller } from '../../../access/caller.ts';
 import { environmentEventData, previousValues, toEnvironment, toProjectEnvironment } from '../environments/service.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 export interface SaveProjectInput {
   id?: string;

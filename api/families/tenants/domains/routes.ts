@@ -1,6 +1,5 @@
 import { callerOf, requires } from '../../../plugins/auth.ts';
-import { errorResponses } from '../../../common/schemas.ts';
-import { PageQuery } from '../../../common/pages.ts';
+import { errorResponses, PageQuery } from '../../../common/schemas.ts';
 import {
   CreateTenantDomainBody,
   CreateTenantDomainResponse,

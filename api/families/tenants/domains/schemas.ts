@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TenantDomain } from '../../../../db/tenants/domains/rows.ts';
 import { TenantParams } from '../tenants/schemas.ts';
-import { pageOf } from '../../../common/pages.ts';
+import { pageOf } from '../../../common/schemas.ts';
 
 export { TenantDomain };
 

@@ -10,8 +10,8 @@ import type { TenantDomain } from '../../../../db/tenants/domains/rows.ts';
 import { processId } from '../../../../workflows/index.ts';
 import type { ProcessInput } from '../../../../workflows/port.ts';
 import { conflict, orNotFound } from '../../../errors.ts';
-import { listPage, type PageQuery } from '../../../common/pages.ts';
 import { record, type CallerChange, type TenantCaller } from '../../../access/caller.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 export interface TenantDomainServiceDeps {
   pool: DatabasePool;

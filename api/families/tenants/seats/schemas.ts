@@ -3,7 +3,7 @@ import { TenantSeat } from '../../../../db/tenants/seats/rows.ts';
 import { User } from '../../../../db/identity/users/rows.ts';
 import { ScopeList } from '../../identity/credentials-schemas.ts';
 import { Tenant } from '../tenants/schemas.ts';
-import { pageOf } from '../../../common/pages.ts';
+import { pageOf } from '../../../common/schemas.ts';
 
 export { TenantSeat };
 

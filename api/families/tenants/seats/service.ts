@@ -8,10 +8,10 @@ import { createUserQueries } from '../../../../db/identity/users/queries.ts';
 import type { TenantSeat } from '../../../../db/tenants/seats/rows.ts';
 import { ApiError, conflict, invalidField, notFound, orNotFound } from '../../../errors.ts';
 import { narrow } from '../../../scopes.ts';
-import { listPage, type PageQuery } from '../../../common/pages.ts';
 import { record, type Caller, type TenantCaller } from '../../../access/caller.ts';
 import { seatScopes } from '../../../access/principals.ts';
 import { visibleTenant } from '../../../access/reach.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 /** A join code may be used for a week (or until the seat's validUntil, if sooner). */
 const CODE_TTL_MS = 7 * 24 * 3600_000;

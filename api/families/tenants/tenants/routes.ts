@@ -1,6 +1,5 @@
 import { callerOf, requires } from '../../../plugins/auth.ts';
-import { errorResponses } from '../../../common/schemas.ts';
-import { PageQuery } from '../../../common/pages.ts';
+import { errorResponses, PageQuery } from '../../../common/schemas.ts';
 import { CreateTenantBody, TenantParams, TenantResponse, TenantsList, UpdateTenantBody } from './schemas.ts';
 import type { TenantService } from './service.ts';
 import type { App } from '../../../types.ts';

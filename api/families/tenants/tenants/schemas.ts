@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Tenant } from '../../../../db/tenants/tenants/rows.ts';
-import { pageOf } from '../../../common/pages.ts';
+import { pageOf } from '../../../common/schemas.ts';
 
 export { Tenant };
 

@@ -2,9 +2,9 @@ import type { DatabasePool } from 'slonik';
 import { createTenantQueries, type TenantChanges } from '../../../../db/tenants/tenants/queries.ts';
 import type { Tenant } from '../../../../db/tenants/tenants/rows.ts';
 import { ApiError, orNotFound } from '../../../errors.ts';
-import { listPage, type PageQuery } from '../../../common/pages.ts';
 import { record, type Caller, type TenantCaller } from '../../../access/caller.ts';
 import { reachableTenants } from '../../../access/reach.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 export function createTenantService(pool: DatabasePool) {
   /** The tenant, locked: its row changes under this lock only. */
