@@ -11,6 +11,7 @@ import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerRequestTextCheck } from './plugins/request-text.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { registerScope } from './plugins/scope.ts';
 import { createAuthenticator } from './access/principals.ts';
 import { FAMILIES } from './families/index.ts';
 import type { SigningKeys } from './families/identity/signing-keys/service.ts';
@@ -76,6 +77,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerAuth(app, authenticator);
   registerRequestTextCheck(app);
   await registerSecurityHeaders(app);
+  registerScope(app, pool);
   await registerOpenApi(app, config.publicBaseUrl, `${config.publicBaseUrl}/v1/oauth/token`);
   if (config.rateLimit.enabled) await registerRateLimit(app, config.rateLimit);
 

@@ -22,6 +22,13 @@ export class ApiError extends Error {
 export const notFound = (resource: string, id?: string) =>
   new ApiError(404, `${resource}.not_found`, id ? `No ${resource.replace(/_/g, ' ')} with id ${id}.` : `${resource.replace(/_/g, ' ')} not found.`);
 
+/** A child resource looked up within its resolved tenant or organization, or 404 naming it. */
+export async function orNotFound<T>(row: Promise<T | null | undefined>, resource: string, id: string): Promise<T> {
+  const found = await row;
+  if (found === null || found === undefined) throw notFound(resource, id);
+  return found;
+}
+
 export const invalidField = (path: string, message: string, code = 'request.invalid') =>
   new ApiError(400, code, `Invalid request: ${path} ${message}.`, { details: [{ path, message }] });
 

@@ -4,13 +4,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor, RequestOrigin } from '../../db/shared/changes.ts';
 import { ApiError } from '../errors.ts';
 import { grants } from '../scopes.ts';
-import type { Caller } from '../access/caller.ts';
-import { AuthenticationError, seatScopes, type Authenticator, type Principal } from '../access/principals.ts';
+import type { Caller, EnvironmentCaller, OrganizationCaller, RequestScope, TenantCaller } from '../access/caller.ts';
+import { AuthenticationError, type Authenticator, type Principal } from '../access/principals.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
     authFailure: ApiError | null;
+    /** What the route addresses, resolved by the scope guard (./scope.ts). */
+    scope: RequestScope | null;
   }
   interface FastifyContextConfig {
     /** No token needed (health, OpenAPI, docs, JWKS, the token endpoint). */
@@ -29,14 +31,19 @@ export const requires = (scope: string): Record<string, string[]>[] => [{ [BEARE
 const unauthorized = (code: string, message: string, attributes: string) =>
   new ApiError(401, code, message, { headers: { 'www-authenticate': `Bearer realm="iam"${attributes}` } });
 
-function requiredScope(request: FastifyRequest): string | undefined {
+/** The scope the route declares in its OpenAPI security requirement. */
+export function requiredScope(request: FastifyRequest): string | undefined {
   const security = request.routeOptions.schema?.security as Record<string, string[]>[] | undefined;
   return security?.[0]?.[BEARER]?.[0];
 }
 
+export const insufficientScope = (scope: string, code: string, message: string) =>
+  new ApiError(403, code, message, { headers: { 'www-authenticate': `Bearer realm="iam", error="insufficient_scope", scope="${scope}"` } });
+
 export function registerAuth(app: FastifyInstance, authenticator: Authenticator) {
   app.decorateRequest('principal', null);
   app.decorateRequest('authFailure', null);
+  app.decorateRequest('scope', null);
 
   app.addHook('onRoute', (route) => {
     const security = route.schema?.security as Record<string, string[]>[] | undefined;
@@ -71,18 +78,9 @@ export function registerAuth(app: FastifyInstance, authenticator: Authenticator)
     const scope = requiredScope(request);
     if (!scope || !request.principal) return;
     if (!grants(request.principal.scopes, scope)) {
-      throw new ApiError(403, 'auth.insufficient_scope', `This operation needs the scope ${scope}, which the token does not carry.`, {
-        headers: { 'www-authenticate': `Bearer realm="iam", error="insufficient_scope", scope="${scope}"` },
-      });
+      throw insufficientScope(scope, 'auth.insufficient_scope', `This operation needs the scope ${scope}, which the token does not carry.`);
     }
-    // In a tenant reached through a tenant seat, the seat's scopes narrow the token's.
-    const tenantId = (request.params as { tenantId?: unknown } | undefined)?.tenantId;
-    const narrowed = typeof tenantId === 'string' ? seatScopes(request.principal, tenantId) : null;
-    if (narrowed && !grants(narrowed, scope)) {
-      throw new ApiError(403, 'auth.insufficient_seat_scope', `This operation needs the scope ${scope}, which the tenant seat does not grant.`, {
-        headers: { 'www-authenticate': `Bearer realm="iam", error="insufficient_scope", scope="${scope}"` },
-      });
-    }
+    // A tenant seat's narrowing is decided by the scope guard, once it knows the tenant the route addresses.
   });
 }
 
@@ -92,10 +90,22 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
-/** The acting principal with its audit identity and request origin. */
-export function callerOf(request: FastifyRequest): Caller {
+const NO_SCOPE: RequestScope = { tenant: null, organizationId: null, environmentId: null };
+
+/**
+ * The acting principal with its audit identity, request origin and the scope the guard resolved. Given what the
+ * route addresses, the caller's type says it is resolved (and a route that does not address it is a bug).
+ */
+export function callerOf(request: FastifyRequest): Caller;
+export function callerOf(request: FastifyRequest, addresses: 'tenant'): TenantCaller;
+export function callerOf(request: FastifyRequest, addresses: 'organization'): OrganizationCaller;
+export function callerOf(request: FastifyRequest, addresses: 'environment'): EnvironmentCaller;
+export function callerOf(request: FastifyRequest, addresses?: 'tenant' | 'organization' | 'environment'): Caller {
   const principal = principalOf(request);
   const actor: Actor = { type: principal.type, id: principal.id };
   const origin: RequestOrigin = { ip: request.ip, userAgent: request.headers['user-agent'] ?? null, requestId: request.id };
-  return { principal, actor, origin };
+  const scope = request.scope ?? NO_SCOPE;
+  const resolved = { tenant: scope.tenant, organization: scope.organizationId, environment: scope.environmentId };
+  if (addresses && !resolved[addresses]) throw new Error(`${request.method} ${request.routeOptions.url} does not address a ${addresses}`);
+  return { principal, actor, origin, scope };
 }

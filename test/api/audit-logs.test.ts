@@ -16,6 +16,7 @@ interface Entry {
 interface Page {
   auditLogs: Entry[];
   nextCursor: string | null;
+  hasMore: boolean;
 }
 
 let t: TestApp;
@@ -109,13 +110,16 @@ describe('GET /v1/tenants/{tenantId}/audit-logs', () => {
     const seen: string[] = [];
     let cursor: string | null = '';
     const cursors: (string | null)[] = [];
+    const hasMore: boolean[] = [];
     while (cursor !== null) {
       const page: Page = await list(`/v1/tenants/${tenant.id}/audit-logs?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
       seen.push(...page.auditLogs.map((e) => e.action));
       cursors.push((cursor = page.nextCursor));
+      hasMore.push(page.hasMore);
     }
     expect(seen).toEqual(['widget.step3', 'widget.step2', 'widget.step1', 'widget.step0', 'tenant.create']);
     expect(cursors.map((c) => c === null)).toEqual([false, false, true]);
+    expect(hasMore).toEqual([true, true, false]);
   });
 
   it('hides tenants the caller cannot reach', async () => {

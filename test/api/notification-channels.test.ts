@@ -50,7 +50,7 @@ describe('notification channels', () => {
       updatedAt: expect.any(String),
     });
     const list = await call('GET', `${base}?limit=10`);
-    expect(list.json()).toEqual({ channels: [channel], total: 1 });
+    expect(list.json()).toEqual({ channels: [channel], total: 1, nextCursor: null, hasMore: false });
     expect((await call('GET', `${base}/${channel.id}`)).json()).toEqual({ channel });
 
     const newKey = 'N3WR0UT1NGKEY-9876543210-abcd';

@@ -78,7 +78,13 @@ describe('organization invitations', () => {
     const invitation = body.invitation as Invitation;
     const list = await call(pat, 'GET', inv());
     expect(list.statusCode).toBe(200);
-    expect(list.json()).toEqual({ organization: body.organization, invitations: [{ ...invitation, token: null, invitationCode: null }], total: 1 });
+    expect(list.json()).toEqual({
+      organization: body.organization,
+      invitations: [{ ...invitation, token: null, invitationCode: null }],
+      total: 1,
+      nextCursor: null,
+      hasMore: false,
+    });
 
     expect(await outboxOf(invitation.id)).toEqual([
       { action: 'start', kind: 'invitation-expiry', topic: null, payload: { invitationId: invitation.id, expiresAt } },

@@ -53,7 +53,7 @@ describe('organization keys', () => {
 
     const list = await get(`${keys}${org}/keys`, admin);
     expect(list.statusCode).toBe(200);
-    expect(list.json()).toEqual({ keys: [key], total: 1 });
+    expect(list.json()).toEqual({ keys: [key], total: 1, nextCursor: null, hasMore: false });
     expect(list.body).not.toContain(fullToken);
     const one = await get(`${keys}${org}/keys/${key.id}`, admin);
     expect(one.json()).toEqual({ key });

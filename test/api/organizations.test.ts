@@ -55,7 +55,7 @@ describe('organizations', () => {
     for (const token of [pat, saToken]) {
       const res = await call(token, 'GET', '/organizations');
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ organizations: [defaultOrg()], total: 1 });
+      expect(res.json()).toEqual({ organizations: [defaultOrg()], total: 1, nextCursor: null, hasMore: false });
     }
   });
 
@@ -94,6 +94,8 @@ describe('organizations', () => {
         },
       ],
       total: 1,
+      nextCursor: null,
+      hasMore: false,
     });
     const [event] = await eventsAbout(organization.id);
     expect(event).toEqual({
@@ -334,6 +336,8 @@ describe('isolation', () => {
     expect((await call(other.token, 'GET', '/organizations')).json()).toEqual({
       organizations: [expect.objectContaining({ id: other.organizationId })],
       total: 1,
+      nextCursor: null,
+      hasMore: false,
     });
     expect((await call(pat, 'GET', o)).json().organization).toEqual(organization);
   });

@@ -41,7 +41,7 @@ describe('tenant invites and join', () => {
   it('invites an email (code shown once), and the user who joins with it reaches that one tenant', async () => {
     const guest = await seatUser(t, { email: 'Guest.One@Example.com' });
     expect(await reach(guest.token)).toBe(404);
-    expect((await get('/v1/tenants', guest.token)).json()).toEqual({ tenants: [], total: 0 });
+    expect((await get('/v1/tenants', guest.token)).json()).toEqual({ tenants: [], total: 0, nextCursor: null, hasMore: false });
 
     const invited = await invite(tenantA, { email: 'Guest.One@Example.com', scopes: ['tenants:read', 'events:read'] });
     expect(invited.statusCode).toBe(201);
@@ -185,7 +185,13 @@ describe('tenant invites and join', () => {
   it('lists seats with the tenant, and records events without codes', async () => {
     const list = await get(`/v1/tenants/${tenantA}/seats`, admin);
     expect(list.statusCode).toBe(200);
-    expect(list.json()).toEqual({ tenant: expect.objectContaining({ id: tenantA }), seats: expect.any(Array), total: list.json().seats.length });
+    expect(list.json()).toEqual({
+      tenant: expect.objectContaining({ id: tenantA }),
+      seats: expect.any(Array),
+      total: list.json().seats.length,
+      nextCursor: null,
+      hasMore: false,
+    });
     const events = await t.pool.any(sql.type(z.object({ type: z.string(), data: z.any() }))`
       SELECT type, data FROM events WHERE type IN ('tenant.invite.created', 'tenant.seat.updated', 'tenant.seat.joined')`);
     expect(new Set(events.map((e) => e.type))).toEqual(new Set(['tenant.invite.created', 'tenant.seat.updated', 'tenant.seat.joined']));

@@ -36,7 +36,12 @@ describe('tenants', () => {
   it('lists the reachable tenants with total', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/tenants', headers: bearer(token) });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ tenants: [tenantShape({ id: t.credentials.tenantId, name: 'Default', description: 'Created on first start' })], total: 1 });
+    expect(res.json()).toEqual({
+      tenants: [tenantShape({ id: t.credentials.tenantId, name: 'Default', description: 'Created on first start' })],
+      total: 1,
+      nextCursor: null,
+      hasMore: false,
+    });
   });
 
   it('creates, reads, updates and deletes a tenant, auditing and emitting each change', async () => {
@@ -78,11 +83,21 @@ describe('tenants', () => {
     expect(events[1]!.data).toEqual({ tenant: patched.json().tenant, previous: { description: null, company: 'Acme Inc.' } });
   });
 
-  it('pages with limit and offset', async () => {
+  it('pages with limit and offset, or with the opaque cursor of the previous page', async () => {
     for (const name of ['p1', 'p2', 'p3']) await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(token), payload: { name } });
-    const page = await t.app.inject({ method: 'GET', url: '/v1/tenants?limit=2&offset=1', headers: bearer(token) });
-    expect(page.json().total).toBe(4);
-    expect(page.json().tenants.map((x: { name: string }) => x.name)).toEqual(['p1', 'p2']);
+    const list = async (query: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/v1/tenants?${query}`, headers: bearer(token) });
+      expect(res.statusCode).toBe(200);
+      const { tenants, ...page } = res.json();
+      return { names: tenants.map((x: { name: string }) => x.name), ...page };
+    };
+    const page = await list('limit=2&offset=1');
+    expect(page).toEqual({ names: ['p1', 'p2'], total: 4, nextCursor: expect.stringMatching(/^[A-Za-z0-9_-]+$/), hasMore: true });
+    expect(await list(`limit=2&cursor=${page.nextCursor}`)).toEqual({ names: ['p3'], total: 4, nextCursor: null, hasMore: false });
+    expect(await list('limit=2&offset=4')).toEqual({ names: [], total: 4, nextCursor: null, hasMore: false });
+    const bad = await t.app.inject({ method: 'GET', url: '/v1/tenants?cursor=nonsense', headers: bearer(token) });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details).toEqual([{ path: 'querystring.cursor', message: 'is not a cursor returned by this API' }]);
   });
 
   it('404s a missing tenant and changes nothing on invalid input', async () => {
@@ -109,7 +124,7 @@ describe('tenants', () => {
     const mine = (await t.app.inject({ method: 'GET', url: '/v1/tenants?limit=200', headers: bearer(token) })).json();
     expect(mine.tenants.map((x: { id: string }) => x.id)).not.toContain(theirs.id);
     const theirList = (await t.app.inject({ method: 'GET', url: '/v1/tenants', headers: bearer(other.token) })).json();
-    expect(theirList).toEqual({ tenants: [{ ...theirs }], total: 1 });
+    expect(theirList).toEqual({ tenants: [{ ...theirs }], total: 1, nextCursor: null, hasMore: false });
     const foreignOrg = await t.app.inject({
       method: 'POST',
       url: '/v1/tenants',

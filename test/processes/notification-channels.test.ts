@@ -122,7 +122,7 @@ describe('notification channel deliveries', () => {
       [2, 200],
     ]);
     expect(requestsTo('/teams-flaky')).toHaveLength(2);
-    expect((await api('GET', `/${channel.id}/deliveries?status=failed`)).json()).toEqual({ deliveries: [], nextCursor: null });
+    expect((await api('GET', `/${channel.id}/deliveries?status=failed`)).json()).toEqual({ deliveries: [], nextCursor: null, hasMore: false });
     expect((await api('GET', `/${channel.id}/deliveries/${crypto.randomUUID()}`)).statusCode).toBe(404);
   });
 

@@ -183,9 +183,10 @@ describe('webhook delivery', () => {
     await settled(endpoint.id, 3);
     const first = (await api('GET', `/webhooks/${endpoint.id}/deliveries?limit=2`)).json();
     expect(first.deliveries).toHaveLength(2);
+    expect(first.hasMore).toBe(true);
     const second = (await api('GET', `/webhooks/${endpoint.id}/deliveries?limit=2&cursor=${first.nextCursor}`)).json();
     expect(second.deliveries).toHaveLength(1);
-    expect(second.nextCursor).toBeNull();
+    expect(second).toMatchObject({ nextCursor: null, hasMore: false });
     const ids = [...first.deliveries, ...second.deliveries].map((d: { id: string }) => d.id);
     expect(new Set(ids).size).toBe(3);
     expect((await api('GET', `/webhooks/${endpoint.id}/deliveries?status=failed`)).json().deliveries).toEqual([]);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { displayName } from '../../common/schemas.ts';
 import { PersonalAccessToken as PersonalAccessTokenRow, ServiceAccount as ServiceAccountRow } from '../../../db/identity/credentials-rows.ts';
 import { isKnownScope } from '../../scopes.ts';
+import { pageOf } from '../../common/schemas.ts';
 
 // The public shapes (SPEC "Service accounts and personal access tokens"): `active`, and a token's `scopes`, may be null
 // there, though the service always fills them in.
@@ -14,7 +15,7 @@ export const ScopeList = z.array(z.string().refine(isKnownScope, { error: (i) =>
 
 const name = displayName(200);
 
-export const PersonalAccessTokensList = z.object({ tokens: z.array(PersonalAccessToken), total: z.number().int() }).meta({ id: 'PersonalAccessTokensList' });
+export const PersonalAccessTokensList = pageOf('tokens', PersonalAccessToken).meta({ id: 'PersonalAccessTokensList' });
 export const CreatePersonalAccessTokenBody = z
   .strictObject({
     name,
@@ -28,7 +29,7 @@ export const CreatePersonalAccessTokenResponse = z
 export const RevokePersonalAccessTokenResponse = z.object({ token: PersonalAccessToken.nullable() }).meta({ id: 'RevokePersonalAccessTokenResponse' });
 export const TokenParams = z.strictObject({ tokenId: z.uuid() });
 
-export const ServiceAccountsList = z.object({ serviceAccounts: z.array(ServiceAccount), total: z.number().int() }).meta({ id: 'ServiceAccountsList' });
+export const ServiceAccountsList = pageOf('serviceAccounts', ServiceAccount).meta({ id: 'ServiceAccountsList' });
 export const ServiceAccountResponse = z.object({ serviceAccount: ServiceAccount }).meta({ id: 'ServiceAccountResponse' });
 export const CreateServiceAccountResponse = z
   .object({ serviceAccount: ServiceAccount, clientSecret: z.string().describe('Shown only in this response; prefix adsa_') })

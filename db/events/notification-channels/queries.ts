@@ -1,6 +1,7 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { NotificationChannel } from '../webhooks/rows.ts';
+import { selectPage, type PageRequest } from '../../shared/pages.ts';
 
 const columns = sql.fragment`
   c.id, c.tenant_id AS "tenantId", c.environment_id AS "environmentId", c.kind, c.name, c.event_types AS "eventTypes",
@@ -38,14 +39,14 @@ export function createNotificationChannelQueries(db: CommonQueryMethods) {
 
     lockChannel: (id: string) => db.query(sql.unsafe`SELECT 1 FROM notification_channels WHERE id = ${id} FOR UPDATE`),
 
-    findChannels: async (tenantId: string, page: { limit: number; offset: number }) => {
-      const [channels, total] = await Promise.all([
-        db.any(sql.type(NotificationChannel)`
-          SELECT ${columns} FROM notification_channels c WHERE c.tenant_id = ${tenantId} ORDER BY c.created_at, c.id LIMIT ${page.limit} OFFSET ${page.offset}`),
-        db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM notification_channels WHERE tenant_id = ${tenantId}`),
-      ]);
-      return { channels: [...channels], total };
-    },
+    findChannels: (tenantId: string, page: PageRequest) =>
+      selectPage(
+        db,
+        NotificationChannel,
+        sql.fragment`SELECT ${columns} FROM notification_channels c WHERE c.tenant_id = ${tenantId}`,
+        sql.fragment`c.created_at, c.id`,
+        page,
+      ),
 
     insertChannel: (c: {
       tenantId: string;

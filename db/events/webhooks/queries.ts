@@ -1,6 +1,7 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { WebhookEndpoint } from './rows.ts';
+import { selectPage, type PageRequest } from '../../shared/pages.ts';
 
 const columns = sql.fragment`
   w.id, w.tenant_id AS "tenantId", w.environment_id AS "environmentId", w.url, w.description, w.event_types AS "eventTypes",
@@ -24,17 +25,14 @@ export function createWebhookEndpointQueries(db: CommonQueryMethods) {
 
     lockEndpoint: (id: string) => db.query(sql.unsafe`SELECT 1 FROM webhook_endpoints WHERE id = ${id} FOR UPDATE`),
 
-    findEndpoints: async (tenantId: string, page: { limit: number; offset: number }) => {
-      const [endpoints, total] = await Promise.all([
-        db.any(
-          sql.type(
-            WebhookEndpoint,
-          )`SELECT ${columns} FROM webhook_endpoints w WHERE w.tenant_id = ${tenantId} ORDER BY w.created_at, w.id LIMIT ${page.limit} OFFSET ${page.offset}`,
-        ),
-        db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM webhook_endpoints WHERE tenant_id = ${tenantId}`),
-      ]);
-      return { endpoints: [...endpoints], total };
-    },
+    findEndpoints: (tenantId: string, page: PageRequest) =>
+      selectPage(
+        db,
+        WebhookEndpoint,
+        sql.fragment`SELECT ${columns} FROM webhook_endpoints w WHERE w.tenant_id = ${tenantId}`,
+        sql.fragment`w.created_at, w.id`,
+        page,
+      ),
 
     insertEndpoint: async (e: {
       tenantId: string;

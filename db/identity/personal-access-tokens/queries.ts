@@ -1,6 +1,6 @@
 import { sql, type CommonQueryMethods } from 'slonik';
-import { z } from 'zod';
 import { PersonalAccessToken } from '../credentials-rows.ts';
+import { selectPage, type PageRequest } from '../../shared/pages.ts';
 
 const columns = sql.fragment`
   id, name, environment_id AS "environmentId", user_id AS "userId", slug, prefix, expires_at AS "expiresAt",
@@ -26,15 +26,14 @@ export function createPersonalAccessTokenQueries(db: CommonQueryMethods) {
     findPersonalAccessTokenOfUser: (id: string, userId: string) =>
       db.maybeOne(sql.type(PersonalAccessToken)`SELECT ${columns} FROM personal_access_tokens WHERE id = ${id} AND user_id = ${userId}`),
 
-    findPersonalAccessTokensOfUser: async (userId: string, page: { limit: number; offset: number }) => {
-      const [tokens, total] = await Promise.all([
-        db.any(sql.type(PersonalAccessToken)`
-          SELECT ${columns} FROM personal_access_tokens WHERE user_id = ${userId}
-          ORDER BY created_at DESC, id LIMIT ${page.limit} OFFSET ${page.offset}`),
-        db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM personal_access_tokens WHERE user_id = ${userId}`),
-      ]);
-      return { tokens: [...tokens], total };
-    },
+    findPersonalAccessTokensOfUser: (userId: string, page: PageRequest) =>
+      selectPage(
+        db,
+        PersonalAccessToken,
+        sql.fragment`SELECT ${columns} FROM personal_access_tokens WHERE user_id = ${userId}`,
+        sql.fragment`created_at DESC, id`,
+        page,
+      ),
 
     insertPersonalAccessToken: (pat: NewPersonalAccessToken) =>
       db.one(sql.type(PersonalAccessToken)`

@@ -1,6 +1,7 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { ServiceAccount } from '../credentials-rows.ts';
+import { selectPage, type PageRequest } from '../../shared/pages.ts';
 
 const columns = sql.fragment`
   id, organization_id AS "organizationId", client_id AS "clientId", name, description, last_used_at AS "lastUsedAt",
@@ -40,15 +41,14 @@ export function createServiceAccountQueries(db: CommonQueryMethods) {
       db.maybeOne(sql.type(ServiceAccountAccess)`
         SELECT id, organization_id AS "organizationId", scopes, active, token_generation AS "tokenGeneration" FROM service_accounts WHERE id = ${id}`),
 
-    findServiceAccountsByOrganization: async (organizationId: string, page: { limit: number; offset: number }) => {
-      const [serviceAccounts, total] = await Promise.all([
-        db.any(sql.type(ServiceAccount)`
-          SELECT ${columns} FROM service_accounts WHERE organization_id = ${organizationId}
-          ORDER BY created_at, id LIMIT ${page.limit} OFFSET ${page.offset}`),
-        db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM service_accounts WHERE organization_id = ${organizationId}`),
-      ]);
-      return { serviceAccounts: [...serviceAccounts], total };
-    },
+    findServiceAccountsByOrganization: (organizationId: string, page: PageRequest) =>
+      selectPage(
+        db,
+        ServiceAccount,
+        sql.fragment`SELECT ${columns} FROM service_accounts WHERE organization_id = ${organizationId}`,
+        sql.fragment`created_at, id`,
+        page,
+      ),
 
     insertServiceAccount: (sa: NewServiceAccount) =>
       db.one(sql.type(ServiceAccount)`

@@ -4,8 +4,8 @@ import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { OrganizationInvitation } from '../organizations/rows.ts';
 import { organizationUserOf } from '../members/queries.ts';
+import { selectPage, type PageRequest } from '../../shared/pages.ts';
 
-const Count = z.object({ n: z.number() });
 const Id = z.object({ id: z.uuid() });
 const Ref = z.object({ id: z.uuid(), organizationId: z.uuid(), validFrom: z.string().nullable() });
 
@@ -39,14 +39,8 @@ export function createOrganizationInvitationQueries(db: CommonQueryMethods) {
     findInvitation: (organizationId: string, id: string) =>
       db.maybeOne(sql.type(OrganizationInvitation)`${select} WHERE i.organization_id = ${organizationId} AND i.id = ${id}`),
 
-    findInvitations: async (organizationId: string, page: { limit: number; offset: number }) => {
-      const [invitations, total] = await Promise.all([
-        db.any(sql.type(OrganizationInvitation)`${select} WHERE i.organization_id = ${organizationId}
-          ORDER BY i.created_at DESC, i.id LIMIT ${page.limit} OFFSET ${page.offset}`),
-        db.oneFirst(sql.type(Count)`SELECT count(*)::int AS n FROM organization_invitations WHERE organization_id = ${organizationId}`),
-      ]);
-      return { invitations: [...invitations], total };
-    },
+    findInvitations: (organizationId: string, page: PageRequest) =>
+      selectPage(db, OrganizationInvitation, sql.fragment`${select} WHERE i.organization_id = ${organizationId}`, sql.fragment`i.created_at DESC, i.id`, page),
 
     /** Locks the row and returns it, so status checks and the change that follows see the same state. */
     lockInvitation: async (id: string) => {

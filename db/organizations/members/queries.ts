@@ -2,6 +2,7 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { OrganizationMember } from '../organizations/rows.ts';
+import { selectPage, type PageRequest } from '../../shared/pages.ts';
 
 const Count = z.object({ n: z.number() });
 const Id = z.object({ id: z.uuid() });
@@ -18,14 +19,8 @@ const select = sql.fragment`
 
 export function createOrganizationMemberQueries(db: CommonQueryMethods) {
   return {
-    findMembers: async (organizationId: string, page: { limit: number; offset: number }) => {
-      const [members, total] = await Promise.all([
-        db.any(sql.type(OrganizationMember)`${select} WHERE m.organization_id = ${organizationId}
-          ORDER BY m.created_at, m.id LIMIT ${page.limit} OFFSET ${page.offset}`),
-        db.oneFirst(sql.type(Count)`SELECT count(*)::int AS n FROM organization_members WHERE organization_id = ${organizationId}`),
-      ]);
-      return { members: [...members], total };
-    },
+    findMembers: (organizationId: string, page: PageRequest) =>
+      selectPage(db, OrganizationMember, sql.fragment`${select} WHERE m.organization_id = ${organizationId}`, sql.fragment`m.created_at, m.id`, page),
 
     findMember: (organizationId: string, id: string) =>
       db.maybeOne(sql.type(OrganizationMember)`${select} WHERE m.organization_id = ${organizationId} AND m.id = ${id}`),

@@ -1,6 +1,7 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { OrganizationKey } from './rows.ts';
+import { selectPage, type PageRequest } from '../../shared/pages.ts';
 
 const columns = sql.fragment`
   k.id, k.organization_id AS "organizationId", k.name, k.prefix, k.description, k.expires_at AS "expiresAt",
@@ -58,15 +59,14 @@ export function createOrganizationKeyQueries(db: CommonQueryMethods) {
         SELECT ${columns} FROM organization_keys k WHERE k.id = ${id} AND k.organization_id = ${organizationId}
         ${lock ? sql.fragment`FOR UPDATE OF k` : sql.fragment``}`),
 
-    findKeysOfOrganization: async (organizationId: string, page: { limit: number; offset: number }) => {
-      const [keys, total] = await Promise.all([
-        db.any(sql.type(OrganizationKey)`
-          SELECT ${columns} FROM organization_keys k WHERE k.organization_id = ${organizationId}
-          ORDER BY k.created_at DESC, k.id LIMIT ${page.limit} OFFSET ${page.offset}`),
-        db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM organization_keys WHERE organization_id = ${organizationId}`),
-      ]);
-      return { keys: [...keys], total };
-    },
+    findKeysOfOrganization: (organizationId: string, page: PageRequest) =>
+      selectPage(
+        db,
+        OrganizationKey,
+        sql.fragment`SELECT ${columns} FROM organization_keys k WHERE k.organization_id = ${organizationId}`,
+        sql.fragment`k.created_at DESC, k.id`,
+        page,
+      ),
 
     /** The ids among `tenantIds` that are linked to the organization. */
     findLinkedTenantIds: async (organizationId: string, tenantIds: readonly string[]) =>

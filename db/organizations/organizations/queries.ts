@@ -1,9 +1,9 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { Organization } from './rows.ts';
+import { selectPage, type PageRequest } from '../../shared/pages.ts';
 
 const Id = z.object({ id: z.uuid() });
-const Count = z.object({ n: z.number() });
 
 const columns = sql.fragment`
   o.id, o.name, o.description, o.billing_email AS "billingEmail", o.logo_uri AS "logoUri", o.active,
@@ -34,15 +34,14 @@ export function createOrganizationQueries(db: CommonQueryMethods) {
     lockOrganizationById: (id: string) => db.maybeOne(sql.type(Organization)`SELECT ${columns} FROM organizations o WHERE o.id = ${id} FOR UPDATE`),
 
     /** The organizations among `ids` (the caller's), oldest first. */
-    findOrganizationsAmong: async (ids: readonly string[], page: { limit: number; offset: number }) => {
-      const among = sql.fragment`o.id = ANY(${sql.array(ids, 'uuid')})`;
-      const [organizations, total] = await Promise.all([
-        db.any(sql.type(Organization)`
-          SELECT ${columns} FROM organizations o WHERE ${among} ORDER BY o.created_at, o.id LIMIT ${page.limit} OFFSET ${page.offset}`),
-        db.oneFirst(sql.type(Count)`SELECT count(*)::int AS n FROM organizations o WHERE ${among}`),
-      ]);
-      return { organizations: [...organizations], total };
-    },
+    findOrganizationsAmong: (ids: readonly string[], page: PageRequest) =>
+      selectPage(
+        db,
+        Organization,
+        sql.fragment`SELECT ${columns} FROM organizations o WHERE o.id = ANY(${sql.array(ids, 'uuid')})`,
+        sql.fragment`o.created_at, o.id`,
+        page,
+      ),
 
     updateOrganizationById: (id: string, changes: OrganizationChanges) => {
       const sets = (Object.keys(COLUMN) as (keyof OrganizationChanges)[])

@@ -1,6 +1,7 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { TenantProject, type ProjectType } from './rows.ts';
+import { selectPage, type PageRequest } from '../../shared/pages.ts';
 
 const Id = z.object({ id: z.uuid() });
 
@@ -29,20 +30,11 @@ export function createProjectQueries(db: CommonQueryMethods) {
         INSERT INTO environments (tenant_id, project_id, name, is_live, weight, description)
         VALUES (${env.tenantId}, ${env.projectId}, ${env.name}, ${env.isLive}, ${env.weight ?? null}, ${env.description ?? null}) RETURNING id`),
 
-    environmentInTenant: (environmentId: string, tenantId: string) =>
-      db.exists(sql.type(Id)`SELECT id FROM environments WHERE id = ${environmentId} AND tenant_id = ${tenantId}`),
-
     setDefaultEnvironment: (projectId: string, environmentId: string) =>
       db.query(sql.unsafe`UPDATE projects SET default_environment_id = ${environmentId}, updated_at = now() WHERE id = ${projectId}`),
 
-    findProjects: async (tenantId: string, page: { limit: number; offset: number }) => {
-      const [projects, total] = await Promise.all([
-        db.any(sql.type(TenantProject)`
-          SELECT ${columns} FROM projects p WHERE p.tenant_id = ${tenantId} ORDER BY p.created_at, p.id LIMIT ${page.limit} OFFSET ${page.offset}`),
-        db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM projects WHERE tenant_id = ${tenantId}`),
-      ]);
-      return { projects: [...projects], total };
-    },
+    findProjects: (tenantId: string, page: PageRequest) =>
+      selectPage(db, TenantProject, sql.fragment`SELECT ${columns} FROM projects p WHERE p.tenant_id = ${tenantId}`, sql.fragment`p.created_at, p.id`, page),
 
     findProject: (tenantId: string, id: string) =>
       db.maybeOne(sql.type(TenantProject)`SELECT ${columns} FROM projects p WHERE p.id = ${id} AND p.tenant_id = ${tenantId}`),

@@ -1,6 +1,7 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { TenantDomain } from './rows.ts';
+import { selectPage, type PageRequest } from '../../shared/pages.ts';
 
 const columns = sql.fragment`
   d.id, d.tenant_id AS "tenantId", d.domain, d.validation_method AS "validationMethod", d.verified,
@@ -25,14 +26,14 @@ export function createTenantDomainQueries(db: CommonQueryMethods) {
     /** Locks the row for a verification decision; null when it was deleted. */
     lockDomainById: (id: string) => db.maybeOne(sql.type(TenantDomain)`SELECT ${columns} FROM tenant_domains d WHERE d.id = ${id} FOR UPDATE`),
 
-    findDomains: async (tenantId: string, page: { limit: number; offset: number }) => {
-      const [domains, total] = await Promise.all([
-        db.any(sql.type(TenantDomain)`
-          SELECT ${columns} FROM tenant_domains d WHERE d.tenant_id = ${tenantId} ORDER BY d.created_at, d.id LIMIT ${page.limit} OFFSET ${page.offset}`),
-        db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM tenant_domains WHERE tenant_id = ${tenantId}`),
-      ]);
-      return { domains: [...domains], total };
-    },
+    findDomains: (tenantId: string, page: PageRequest) =>
+      selectPage(
+        db,
+        TenantDomain,
+        sql.fragment`SELECT ${columns} FROM tenant_domains d WHERE d.tenant_id = ${tenantId}`,
+        sql.fragment`d.created_at, d.id`,
+        page,
+      ),
 
     existsInTenant: async (tenantId: string, domain: string) =>
       (await db.maybeOneFirst(sql.type(z.object({ one: z.number() }))`

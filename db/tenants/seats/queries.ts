@@ -1,6 +1,7 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { TenantSeat } from './rows.ts';
+import { selectPage, type PageRequest } from '../../shared/pages.ts';
 
 // Each stored scope string is shown as a TenantSeatScope of kind `scope`.
 const columns = sql.fragment`
@@ -43,15 +44,8 @@ export function createTenantSeatQueries(db: CommonQueryMethods) {
     findSeatByEmail: (tenantId: string, email: string) =>
       db.maybeOne(sql.type(TenantSeat)`SELECT ${columns} FROM tenant_seats s WHERE s.tenant_id = ${tenantId} AND s.email = ${email} FOR UPDATE OF s`),
 
-    findSeatsOfTenant: async (tenantId: string, page: { limit: number; offset: number }) => {
-      const [seats, total] = await Promise.all([
-        db.any(sql.type(TenantSeat)`
-          SELECT ${columns} FROM tenant_seats s WHERE s.tenant_id = ${tenantId}
-          ORDER BY s.created_at, s.id LIMIT ${page.limit} OFFSET ${page.offset}`),
-        db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM tenant_seats WHERE tenant_id = ${tenantId}`),
-      ]);
-      return { seats: [...seats], total };
-    },
+    findSeatsOfTenant: (tenantId: string, page: PageRequest) =>
+      selectPage(db, TenantSeat, sql.fragment`SELECT ${columns} FROM tenant_seats s WHERE s.tenant_id = ${tenantId}`, sql.fragment`s.created_at, s.id`, page),
 
     /** The pending seat a join code opens, locked; `codeExpired` when the code is too old to use. */
     findPendingSeatByCode: (codeHash: Buffer) =>

@@ -1,6 +1,7 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { Tenant } from './rows.ts';
+import { selectPage, type PageRequest } from '../../shared/pages.ts';
 
 const columns = sql.fragment`
   t.id, t.name, t.description, t.company, t.active, t.created_at AS "createdAt", t.updated_at AS "updatedAt",
@@ -30,15 +31,14 @@ export function createTenantQueries(db: CommonQueryMethods) {
     findReachableTenantById: (id: string, organizationIds: readonly string[], access?: TenantAccess) =>
       db.maybeOne(sql.type(Tenant)`SELECT ${columns} FROM tenants t WHERE t.id = ${id} AND ${reachable(organizationIds, access)}`),
 
-    findReachableTenants: async (organizationIds: readonly string[], page: { limit: number; offset: number }, access?: TenantAccess) => {
-      const [tenants, total] = await Promise.all([
-        db.any(sql.type(Tenant)`
-          SELECT ${columns} FROM tenants t WHERE ${reachable(organizationIds, access)}
-          ORDER BY t.created_at, t.id LIMIT ${page.limit} OFFSET ${page.offset}`),
-        db.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM tenants t WHERE ${reachable(organizationIds, access)}`),
-      ]);
-      return { tenants: [...tenants], total };
-    },
+    findReachableTenants: (organizationIds: readonly string[], page: PageRequest, access?: TenantAccess) =>
+      selectPage(
+        db,
+        Tenant,
+        sql.fragment`SELECT ${columns} FROM tenants t WHERE ${reachable(organizationIds, access)}`,
+        sql.fragment`t.created_at, t.id`,
+        page,
+      ),
 
     insertTenant: async (tenant: { name: string; description: string | null; company: string | null }, organizationId: string) => {
       const id = await db.oneFirst(sql.type(z.object({ id: z.uuid() }))`

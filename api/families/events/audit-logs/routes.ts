@@ -29,9 +29,8 @@ async function* lines(entries: AsyncIterable<unknown>) {
 export function auditLogRoutes(app: App, deps: { pool: DatabasePool }) {
   const audit = createAuditLogService(deps.pool);
   const serve = async (request: FastifyRequest, reply: FastifyReply, target: AuditScope, query: AuditLogsQuery) => {
-    const caller = callerOf(request);
-    if (!wantsNdjson(request)) return audit.list(caller, target, query);
-    return reply.type(NDJSON).send(Readable.from(lines(await audit.export(caller, target, query))));
+    if (!wantsNdjson(request)) return audit.list(target, query);
+    return reply.type(NDJSON).send(Readable.from(lines(audit.export(target, query))));
   };
 
   app.get('/v1/tenants/:tenantId/audit-logs', {
@@ -45,7 +44,7 @@ export function auditLogRoutes(app: App, deps: { pool: DatabasePool }) {
       querystring: AuditLogsQuery,
       response: { 200: ok, ...errorResponses(404) },
     },
-    handler: (request, reply) => serve(request, reply, { tenantId: request.params.tenantId }, request.query),
+    handler: (request, reply) => serve(request, reply, { tenantId: callerOf(request, 'tenant').scope.tenant.id }, request.query),
   });
 
   app.get('/v1/organizations/:organizationId/audit-logs', {
@@ -59,6 +58,6 @@ export function auditLogRoutes(app: App, deps: { pool: DatabasePool }) {
       querystring: AuditLogsQuery,
       response: { 200: ok, ...errorResponses(404) },
     },
-    handler: (request, reply) => serve(request, reply, { organizationId: request.params.organizationId }, request.query),
+    handler: (request, reply) => serve(request, reply, { organizationId: callerOf(request, 'organization').scope.organizationId }, request.query),
   });
 }

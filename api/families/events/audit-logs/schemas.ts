@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AuditLogEntry } from '../../../../db/events/audit-logs/queries.ts';
-import { cursorParam, encodeCursor } from '../events/schemas.ts';
+import { cursorPageOf, cursorParam, encodeCursor } from '../../../common/schemas.ts';
 
 export { AuditLogEntry };
 
@@ -23,12 +23,7 @@ export const AuditLogsQuery = z.strictObject({
 });
 export type AuditLogsQuery = z.infer<typeof AuditLogsQuery>;
 
-export const AuditLogsPage = z
-  .object({
-    auditLogs: z.array(AuditLogEntry),
-    nextCursor: z.string().nullable().describe('Pass as `cursor` for older entries; null at the end of the log'),
-  })
-  .meta({ id: 'AuditLogsPage' });
+export const AuditLogsPage = cursorPageOf('auditLogs', AuditLogEntry).meta({ id: 'AuditLogsPage' });
 
 export const TenantAuditParams = z.strictObject({ tenantId: z.uuid() });
 export const OrganizationAuditParams = z.strictObject({ organizationId: z.uuid() });

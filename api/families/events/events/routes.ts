@@ -23,7 +23,7 @@ export function eventRoutes(app: App, deps: { pool: DatabasePool }) {
       querystring: EventsQuery,
       response: { 200: EventsPage, ...errorResponses(404) },
     },
-    handler: (request) => events.list(callerOf(request), request.params.tenantId, request.query),
+    handler: (request) => events.list(callerOf(request, 'tenant'), request.query),
   });
 
   app.get('/v1/event-types', {

@@ -1,24 +1,6 @@
 import { z } from 'zod';
 import type { StreamPosition } from '../../../../db/events/events/queries.ts';
-
-/** An opaque cursor: base64url of a small text token that `pattern` must match entirely. */
-export const encodeCursor = (token: string) => Buffer.from(token, 'utf8').toString('base64url');
-
-/** A query parameter holding an opaque cursor, decoded to `T` (a 400 naming the parameter when it is not one). */
-export function cursorParam<T>(pattern: RegExp, decode: (match: RegExpExecArray) => T) {
-  return z
-    .string()
-    .max(200)
-    .transform((value, ctx) => {
-      const match = /^[A-Za-z0-9_-]+$/.test(value) ? pattern.exec(Buffer.from(value, 'base64url').toString('utf8')) : null;
-      if (!match || encodeCursor(match[0]) !== value) {
-        ctx.addIssue({ code: 'custom', message: 'is not a cursor returned by this API' });
-        return z.NEVER;
-      }
-      return decode(match);
-    })
-    .describe('Opaque cursor from a previous page (`nextCursor`)');
-}
+import { cursorPageOf, cursorParam, encodeCursor } from '../../../common/schemas.ts';
 
 // Stream positions are `<tx id>.<sequence>` (see db/events/events/queries.ts for why both).
 const POSITION = /^(0|[1-9]\d{0,19})\.(0|[1-9]\d{0,18})$/;
@@ -60,9 +42,9 @@ export const Event = z
   })
   .meta({ id: 'Event' });
 
-export const EventsPage = z
-  .object({
-    events: z.array(Event),
+// A stream: the next cursor is never null, so a reader can poll for what is committed later.
+export const EventsPage = cursorPageOf('events', Event)
+  .extend({
     nextCursor: z.string().describe('Pass as `cursor` to continue; equal to the given cursor when no event was returned'),
     hasMore: z.boolean().describe('Whether another page is available right now'),
   })

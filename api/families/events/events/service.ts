@@ -2,8 +2,7 @@ import type { DatabasePool } from 'slonik';
 import { describeCatalog } from '../../../../db/event-catalog.ts';
 import { createEventQueries, type EventFilter, type StoredEvent } from '../../../../db/events/events/queries.ts';
 import { encodePosition, START, type EventsQuery } from './schemas.ts';
-import type { Caller } from '../../../access/caller.ts';
-import { reachableTenant } from '../../../access/reach.ts';
+import type { TenantCaller } from '../../../access/caller.ts';
 
 function filterOf(query: EventsQuery): EventFilter {
   const patterns = query.type === undefined ? [] : [query.type].flat();
@@ -22,10 +21,9 @@ const view = ({ txId: _txId, ...event }: StoredEvent) => event;
 export function createEventService(pool: DatabasePool) {
   return {
     /** A page of the tenant's stream after the cursor; see db/events/events/queries.ts for the no-skip guarantee. */
-    list: async (caller: Caller, tenantId: string, query: EventsQuery) => {
-      await reachableTenant(pool, caller, tenantId);
+    list: async (caller: TenantCaller, query: EventsQuery) => {
       const after = query.cursor ?? START;
-      const rows = await createEventQueries(pool).findTenantEventsAfter(tenantId, after, filterOf(query), query.limit + 1);
+      const rows = await createEventQueries(pool).findTenantEventsAfter(caller.scope.tenant.id, after, filterOf(query), query.limit + 1);
       const page = rows.slice(0, query.limit);
       const last = page.at(-1);
       return {

@@ -34,7 +34,7 @@ export function notificationChannelRoutes(app: App, channels: NotificationChanne
       querystring: PageQuery,
       response: { 200: ChannelsList, ...errorResponses(404) },
     },
-    handler: (r) => channels.list(callerOf(r), r.params.tenantId, r.query),
+    handler: (r) => channels.list(callerOf(r, 'tenant'), r.query),
   });
   app.post(base, {
     schema: {
@@ -48,7 +48,7 @@ export function notificationChannelRoutes(app: App, channels: NotificationChanne
       body: CreateChannelBody,
       response: { 201: ChannelWithSecretResponse, ...errorResponses(404) },
     },
-    handler: async (r, reply) => reply.status(201).send(await channels.create(callerOf(r), r.params.tenantId, r.body)),
+    handler: async (r, reply) => reply.status(201).send(await channels.create(callerOf(r, 'tenant'), r.body)),
   });
   app.get(`${base}/:channelId`, {
     schema: {
@@ -60,7 +60,7 @@ export function notificationChannelRoutes(app: App, channels: NotificationChanne
       params: ChannelParams,
       response: { 200: ChannelResponse, ...errorResponses(404) },
     },
-    handler: async (r) => ({ channel: await channels.find(callerOf(r), r.params.tenantId, r.params.channelId) }),
+    handler: async (r) => ({ channel: await channels.find(callerOf(r, 'tenant'), r.params.channelId) }),
   });
   app.patch(`${base}/:channelId`, {
     schema: {
@@ -74,7 +74,7 @@ export function notificationChannelRoutes(app: App, channels: NotificationChanne
       body: UpdateChannelBody,
       response: { 200: ChannelWithSecretResponse, ...errorResponses(404) },
     },
-    handler: (r) => channels.update(callerOf(r), r.params.tenantId, r.params.channelId, r.body),
+    handler: (r) => channels.update(callerOf(r, 'tenant'), r.params.channelId, r.body),
   });
   app.delete(`${base}/:channelId`, {
     schema: {
@@ -86,7 +86,7 @@ export function notificationChannelRoutes(app: App, channels: NotificationChanne
       params: ChannelParams,
       response: { 200: ChannelResponse, ...errorResponses(404) },
     },
-    handler: async (r) => ({ channel: await channels.remove(callerOf(r), r.params.tenantId, r.params.channelId) }),
+    handler: async (r) => ({ channel: await channels.remove(callerOf(r, 'tenant'), r.params.channelId) }),
   });
   app.post(`${base}/:channelId/test`, {
     schema: {
@@ -99,7 +99,7 @@ export function notificationChannelRoutes(app: App, channels: NotificationChanne
       params: ChannelParams,
       response: { 200: ChannelTestResult, ...errorResponses(404) },
     },
-    handler: (r) => channels.test(callerOf(r), r.params.tenantId, r.params.channelId),
+    handler: (r) => channels.test(callerOf(r, 'tenant'), r.params.channelId),
   });
   app.get(`${base}/:channelId/deliveries`, {
     schema: {
@@ -112,7 +112,7 @@ export function notificationChannelRoutes(app: App, channels: NotificationChanne
       querystring: DeliveriesQuery,
       response: { 200: DeliveriesList, ...errorResponses(404) },
     },
-    handler: (r) => channels.deliveries(callerOf(r), r.params.tenantId, r.params.channelId, r.query),
+    handler: (r) => channels.deliveries(callerOf(r, 'tenant'), r.params.channelId, r.query),
   });
   app.get(`${base}/:channelId/deliveries/:deliveryId`, {
     schema: {
@@ -124,6 +124,6 @@ export function notificationChannelRoutes(app: App, channels: NotificationChanne
       params: ChannelDeliveryParams,
       response: { 200: DeliveryDetail, ...errorResponses(404) },
     },
-    handler: (r) => channels.delivery(callerOf(r), r.params.tenantId, r.params.channelId, r.params.deliveryId),
+    handler: (r) => channels.delivery(callerOf(r, 'tenant'), r.params.channelId, r.params.deliveryId),
   });
 }

@@ -4,6 +4,7 @@ import { CHANNEL_KINDS, type ChannelKind, channelConfigSchemas, channelSecretSch
 import { NotificationChannel } from '../../../../db/events/webhooks/rows.ts';
 import { ApiError, type ErrorDetail } from '../../../errors.ts';
 import { EventTypePatterns } from '../webhooks/schemas.ts';
+import { pageOf } from '../../../common/schemas.ts';
 
 export { NotificationChannel };
 export { DeliveriesList, DeliveriesQuery, DeliveryDetail } from '../webhooks/schemas.ts';
@@ -52,7 +53,7 @@ export const ChannelWithSecretResponse = z
     signingSecret: z.string().optional().describe('The whsec_ signing secret the service generated for a webhook channel, shown only in this response'),
   })
   .meta({ id: 'NotificationChannelWithSecretResponse' });
-export const ChannelsList = z.object({ channels: z.array(NotificationChannel), total: z.number().int() }).meta({ id: 'NotificationChannelsList' });
+export const ChannelsList = pageOf('channels', NotificationChannel).meta({ id: 'NotificationChannelsList' });
 
 export const ChannelTestResult = z
   .object({

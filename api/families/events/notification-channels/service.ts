@@ -8,15 +8,16 @@ import { postOutbound } from '../../../../lib/outbound/http-client.ts';
 import type { LookupFn } from '../../../../lib/outbound/ssrf-guard.ts';
 import { decrypt, encrypt, generateCredential } from '../../../../lib/crypto.ts';
 import type { EventType } from '../../../../db/event-catalog.ts';
-import { recordChange } from '../../../../db/shared/changes.ts';
 import { type ChannelChanges, createNotificationChannelQueries } from '../../../../db/events/notification-channels/queries.ts';
 import type { NotificationChannel } from '../../../../db/events/webhooks/rows.ts';
-import { notFound } from '../../../errors.ts';
+import { orNotFound } from '../../../errors.ts';
 import { parseChannelFields } from './schemas.ts';
-import type { Caller } from '../../../access/caller.ts';
+import { record, type CallerChange, type TenantCaller } from '../../../access/caller.ts';
 import { deliveryWithAttempts, pageDeliveries } from '../webhooks/deliveries.ts';
-import { checkEnvironmentInTenant, checkTargetUrl, reachableTenant } from '../../../access/reach.ts';
+import type { DeliveriesQuery } from '../webhooks/schemas.ts';
+import { checkEnvironmentInTenant, checkTargetUrl } from '../../../access/reach.ts';
 import { checkEventTypes } from '../webhooks/service.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 type Db = Parameters<typeof createNotificationChannelQueries>[0];
 type Fields = Record<string, unknown>;
@@ -54,20 +55,14 @@ export function createNotificationChannelService(deps: NotificationChannelServic
     const stored = sealed && { encrypted: encrypt(deps.masterKey, JSON.stringify(sealed)), hints: secretHints(kind, sealed) };
     return { config, secrets: stored, signingSecret };
   };
-  const reachTenant = (db: Db, caller: Caller, tenantId: string) => reachableTenant(db, caller, tenantId);
-  const find = async (db: Db, caller: Caller, tenantId: string, id: string) => {
-    await reachTenant(db, caller, tenantId);
-    const channel = await createNotificationChannelQueries(db).findChannel(tenantId, id);
-    if (!channel) throw notFound('notification_channel', id);
-    return channel;
-  };
-  const checkEnvironment = (tenantId: string, environmentId: string | null | undefined) => checkEnvironmentInTenant(pool, tenantId, environmentId);
-  const audit = (caller: Caller, verb: Verb, channel: NotificationChannel, before: NotificationChannel | null) => ({
-    actor: caller.actor,
-    origin: caller.origin,
+  const find = (db: Db, caller: TenantCaller, id: string) =>
+    orNotFound(createNotificationChannelQueries(db).findChannel(caller.scope.tenant.id, id), 'notification_channel', id);
+  const checkEnvironment = (caller: TenantCaller, environmentId: string | null | undefined) =>
+    checkEnvironmentInTenant(pool, caller.scope.tenant.id, environmentId);
+  const audit = (verb: Verb, channel: NotificationChannel, before: NotificationChannel | null): CallerChange => ({
     action: `notification_channel.${verb}`,
     resource: { type: 'notification_channel', id: channel.id },
-    scope: { tenantId: channel.tenantId, environmentId: channel.environmentId },
+    scope: { environmentId: channel.environmentId },
     ...(verb === 'test' ? {} : { before, after: verb === 'delete' ? null : channel }),
     event: {
       type: EVENT_OF[verb],
@@ -76,26 +71,22 @@ export function createNotificationChannelService(deps: NotificationChannelServic
   });
 
   return {
-    find: (caller: Caller, tenantId: string, id: string) => find(pool, caller, tenantId, id),
+    find: (caller: TenantCaller, id: string) => find(pool, caller, id),
 
-    list: async (caller: Caller, tenantId: string, page: { limit: number; offset: number }) => {
-      await reachTenant(pool, caller, tenantId);
-      return createNotificationChannelQueries(pool).findChannels(tenantId, page);
-    },
+    list: (caller: TenantCaller, query: PageQuery) =>
+      listPage('channels', query, (page) => createNotificationChannelQueries(pool).findChannels(caller.scope.tenant.id, page)),
 
     create: async (
-      caller: Caller,
-      tenantId: string,
+      caller: TenantCaller,
       input: { kind: ChannelKind; name: string; eventTypes: string[]; config: Fields; secrets: Fields; environmentId?: string | null; active?: boolean },
     ) => {
-      await reachTenant(pool, caller, tenantId);
       checkEventTypes(input.eventTypes);
-      await checkEnvironment(tenantId, input.environmentId);
+      await checkEnvironment(caller, input.environmentId);
       const { config, secrets, signingSecret } = await prepare(input.kind, input);
       return pool.transaction(async (trx) => {
         const queries = createNotificationChannelQueries(trx);
         const id = await queries.insertChannel({
-          tenantId,
+          tenantId: caller.scope.tenant.id,
           environmentId: input.environmentId ?? null,
           kind: input.kind,
           name: input.name,
@@ -106,38 +97,38 @@ export function createNotificationChannelService(deps: NotificationChannelServic
           active: input.active ?? true,
         });
         const channel = await queries.findChannelById(id);
-        await recordChange(trx, audit(caller, 'create', channel, null));
+        await record(trx, caller, audit('create', channel, null));
         return { channel, ...(signingSecret ? { signingSecret } : {}) };
       });
     },
 
-    update: async (caller: Caller, tenantId: string, id: string, input: Omit<ChannelChanges, 'secrets'> & { secrets?: Fields }) => {
-      const current = await find(pool, caller, tenantId, id);
+    update: async (caller: TenantCaller, id: string, input: Omit<ChannelChanges, 'secrets'> & { secrets?: Fields }) => {
+      const current = await find(pool, caller, id);
       if (input.eventTypes) checkEventTypes(input.eventTypes);
-      await checkEnvironment(tenantId, input.environmentId);
+      await checkEnvironment(caller, input.environmentId);
       const { config, secrets, signingSecret } = await prepare(current.kind, input);
       return pool.transaction(async (trx) => {
         await createNotificationChannelQueries(trx).lockChannel(id);
-        const before = await find(trx, caller, tenantId, id);
+        const before = await find(trx, caller, id);
         const channel = await createNotificationChannelQueries(trx).updateChannel(id, { ...input, config, secrets });
-        await recordChange(trx, audit(caller, 'update', channel, before));
+        await record(trx, caller, audit('update', channel, before));
         return { channel, ...(signingSecret ? { signingSecret } : {}) };
       });
     },
 
-    remove: (caller: Caller, tenantId: string, id: string) =>
+    remove: (caller: TenantCaller, id: string) =>
       pool.transaction(async (trx) => {
-        const before = await find(trx, caller, tenantId, id);
+        const before = await find(trx, caller, id);
         await createNotificationChannelQueries(trx).deleteChannel(id);
-        await recordChange(trx, audit(caller, 'delete', before, before));
+        await record(trx, caller, audit('delete', before, before));
         return before;
       }),
 
     /** Records a notification_channel.tested event and sends it to this channel now (not through a delivery). */
-    test: async (caller: Caller, tenantId: string, id: string) => {
-      const channel = await find(pool, caller, tenantId, id);
+    test: async (caller: TenantCaller, id: string) => {
+      const channel = await find(pool, caller, id);
       const event = await pool.transaction(async (trx) => {
-        const { eventId } = await recordChange(trx, audit(caller, 'test', channel, null));
+        const { eventId } = await record(trx, caller, audit('test', channel, null));
         return createNotificationChannelQueries(trx).findChannelEvent(eventId);
       });
       const secrets = JSON.parse(decrypt(deps.masterKey, await createNotificationChannelQueries(pool).findSecretsEncrypted(id))) as Fields;
@@ -160,13 +151,13 @@ export function createNotificationChannelService(deps: NotificationChannelServic
       };
     },
 
-    deliveries: async (caller: Caller, tenantId: string, channelId: string, query: { cursor?: string; limit: number; status?: string }) => {
-      await find(pool, caller, tenantId, channelId);
+    deliveries: async (caller: TenantCaller, channelId: string, query: DeliveriesQuery) => {
+      await find(pool, caller, channelId);
       return pageDeliveries(pool, { channelId }, query);
     },
 
-    delivery: async (caller: Caller, tenantId: string, channelId: string, deliveryId: string) => {
-      await find(pool, caller, tenantId, channelId);
+    delivery: async (caller: TenantCaller, channelId: string, deliveryId: string) => {
+      await find(pool, caller, channelId);
       return deliveryWithAttempts(pool, { channelId }, deliveryId);
     },
   };

@@ -37,7 +37,7 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       querystring: PageQuery,
       response: { 200: WebhooksList, ...errorResponses(404) },
     },
-    handler: (r) => webhooks.list(callerOf(r), r.params.tenantId, r.query),
+    handler: (r) => webhooks.list(callerOf(r, 'tenant'), r.query),
   });
   app.post(base, {
     schema: {
@@ -51,7 +51,7 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       body: CreateWebhookBody,
       response: { 201: WebhookWithSecretResponse, ...errorResponses(404) },
     },
-    handler: async (r, reply) => reply.status(201).send(await webhooks.create(callerOf(r), r.params.tenantId, r.body)),
+    handler: async (r, reply) => reply.status(201).send(await webhooks.create(callerOf(r, 'tenant'), r.body)),
   });
   app.get(`${base}/:webhookId`, {
     schema: {
@@ -63,7 +63,7 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       params: WebhookParams,
       response: { 200: WebhookResponse, ...errorResponses(404) },
     },
-    handler: async (r) => ({ endpoint: await webhooks.find(callerOf(r), r.params.tenantId, r.params.webhookId) }),
+    handler: async (r) => ({ endpoint: await webhooks.find(callerOf(r, 'tenant'), r.params.webhookId) }),
   });
   app.patch(`${base}/:webhookId`, {
     schema: {
@@ -77,7 +77,7 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       body: UpdateWebhookBody,
       response: { 200: WebhookResponse, ...errorResponses(404) },
     },
-    handler: async (r) => ({ endpoint: await webhooks.update(callerOf(r), r.params.tenantId, r.params.webhookId, r.body) }),
+    handler: async (r) => ({ endpoint: await webhooks.update(callerOf(r, 'tenant'), r.params.webhookId, r.body) }),
   });
   app.delete(`${base}/:webhookId`, {
     schema: {
@@ -89,7 +89,7 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       params: WebhookParams,
       response: { 200: WebhookResponse, ...errorResponses(404) },
     },
-    handler: async (r) => ({ endpoint: await webhooks.remove(callerOf(r), r.params.tenantId, r.params.webhookId) }),
+    handler: async (r) => ({ endpoint: await webhooks.remove(callerOf(r, 'tenant'), r.params.webhookId) }),
   });
   app.post(`${base}/:webhookId/rotate-secret`, {
     schema: {
@@ -102,7 +102,7 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       params: WebhookParams,
       response: { 200: WebhookWithSecretResponse, ...errorResponses(404) },
     },
-    handler: (r) => webhooks.rotateSecret(callerOf(r), r.params.tenantId, r.params.webhookId),
+    handler: (r) => webhooks.rotateSecret(callerOf(r, 'tenant'), r.params.webhookId),
   });
   app.post(`${base}/:webhookId/test`, {
     schema: {
@@ -115,7 +115,7 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       params: WebhookParams,
       response: { 202: DeliveryResponse, ...errorResponses(404, 409) },
     },
-    handler: async (r, reply) => reply.status(202).send({ delivery: await deliveries.test(callerOf(r), r.params.tenantId, r.params.webhookId) }),
+    handler: async (r, reply) => reply.status(202).send({ delivery: await deliveries.test(callerOf(r, 'tenant'), r.params.webhookId) }),
   });
   app.post(`${base}/:webhookId/recover`, {
     schema: {
@@ -129,8 +129,7 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       body: RecoverBody,
       response: { 202: RecoverResponse, ...errorResponses(404, 409) },
     },
-    handler: async (r, reply) =>
-      reply.status(202).send({ deliveries: await deliveries.recover(callerOf(r), r.params.tenantId, r.params.webhookId, r.body.since) }),
+    handler: async (r, reply) => reply.status(202).send({ deliveries: await deliveries.recover(callerOf(r, 'tenant'), r.params.webhookId, r.body.since) }),
   });
   app.get(`${base}/:webhookId/deliveries`, {
     schema: {
@@ -143,7 +142,7 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       querystring: DeliveriesQuery,
       response: { 200: DeliveriesList, ...errorResponses(404) },
     },
-    handler: (r) => deliveries.list(callerOf(r), r.params.tenantId, r.params.webhookId, r.query),
+    handler: (r) => deliveries.list(callerOf(r, 'tenant'), r.params.webhookId, r.query),
   });
   app.get(`${base}/:webhookId/deliveries/:deliveryId`, {
     schema: {
@@ -155,7 +154,7 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       params: DeliveryParams,
       response: { 200: DeliveryDetail, ...errorResponses(404) },
     },
-    handler: (r) => deliveries.get(callerOf(r), r.params.tenantId, r.params.webhookId, r.params.deliveryId),
+    handler: (r) => deliveries.get(callerOf(r, 'tenant'), r.params.webhookId, r.params.deliveryId),
   });
   app.post(`${base}/:webhookId/deliveries/:deliveryId/redeliver`, {
     schema: {
@@ -169,6 +168,6 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       response: { 202: DeliveryResponse, ...errorResponses(404) },
     },
     handler: async (r, reply) =>
-      reply.status(202).send({ delivery: await deliveries.redeliver(callerOf(r), r.params.tenantId, r.params.webhookId, r.params.deliveryId) }),
+      reply.status(202).send({ delivery: await deliveries.redeliver(callerOf(r, 'tenant'), r.params.webhookId, r.params.deliveryId) }),
   });
 }

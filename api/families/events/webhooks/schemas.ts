@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { Cursor } from '../../../../db/events/webhooks/deliveries.ts';
 import { Delivery, DeliveryAttempt, WebhookEndpoint } from '../../../../db/events/webhooks/rows.ts';
+import { cursorPageOf, cursorParam, encodeCursor, pageOf } from '../../../common/schemas.ts';
 
 export { Delivery, DeliveryAttempt, WebhookEndpoint };
 
@@ -37,14 +39,18 @@ export const WebhookResponse = z.object({ endpoint: WebhookEndpoint }).meta({ id
 export const WebhookWithSecretResponse = z
   .object({ endpoint: WebhookEndpoint, secret: z.string().describe('The whsec_ signing secret, shown only in this response') })
   .meta({ id: 'WebhookEndpointWithSecretResponse' });
-export const WebhooksList = z.object({ endpoints: z.array(WebhookEndpoint), total: z.number().int() }).meta({ id: 'WebhookEndpointsList' });
+export const WebhooksList = pageOf('endpoints', WebhookEndpoint).meta({ id: 'WebhookEndpointsList' });
+
+// Delivery cursors are `d:<id>`: the last (oldest) delivery returned.
+export const encodeDeliveryCursor = (last: Cursor) => encodeCursor(`d:${last.id}`);
 
 export const DeliveriesQuery = z.strictObject({
-  cursor: z.string().max(200).optional(),
+  cursor: cursorParam(/^d:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/, (m): Cursor => ({ id: m[1]! })).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   status: z.enum(['pending', 'succeeded', 'failed']).optional(),
 });
-export const DeliveriesList = z.object({ deliveries: z.array(Delivery), nextCursor: z.string().nullable() }).meta({ id: 'WebhookDeliveriesList' });
+export type DeliveriesQuery = z.infer<typeof DeliveriesQuery>;
+export const DeliveriesList = cursorPageOf('deliveries', Delivery).meta({ id: 'WebhookDeliveriesList' });
 export const DeliveryResponse = z.object({ delivery: Delivery }).meta({ id: 'WebhookDeliveryResponse' });
 export const DeliveryDetail = z.object({ delivery: Delivery, attempts: z.array(DeliveryAttempt) }).meta({ id: 'WebhookDeliveryDetail' });
 export const RecoverBody = z

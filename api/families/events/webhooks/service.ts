@@ -3,13 +3,13 @@
 import type { DatabasePool } from 'slonik';
 import { displayPrefix, encrypt, generateCredential } from '../../../../lib/crypto.ts';
 import { EVENT_CATALOG, type EventType } from '../../../../db/event-catalog.ts';
-import { recordChange } from '../../../../db/shared/changes.ts';
 import { createDeliveryQueries } from '../../../../db/events/webhooks/deliveries.ts';
 import { createWebhookEndpointQueries, type EndpointChanges } from '../../../../db/events/webhooks/queries.ts';
 import type { WebhookEndpoint } from '../../../../db/events/webhooks/rows.ts';
-import { invalidField, notFound } from '../../../errors.ts';
-import type { Caller } from '../../../access/caller.ts';
-import { checkEnvironmentInTenant, checkTargetUrl, reachableTenant } from '../../../access/reach.ts';
+import { invalidField, orNotFound } from '../../../errors.ts';
+import { record, type CallerChange, type TenantCaller } from '../../../access/caller.ts';
+import { checkEnvironmentInTenant, checkTargetUrl } from '../../../access/reach.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 type Db = Parameters<typeof createWebhookEndpointQueries>[0];
 type Verb = 'create' | 'update' | 'delete' | 'rotate_secret' | 'enable';
@@ -41,25 +41,19 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   const { pool } = deps;
 
   const checkUrl = (url: string) => checkTargetUrl(url, { allowPrivate: deps.allowPrivateNetworkTargets, path: 'body.url', code: 'webhook.url_refused' });
-  const reachTenant = (db: Db, caller: Caller, tenantId: string) => reachableTenant(db, caller, tenantId);
-  const find = async (db: Db, caller: Caller, tenantId: string, id: string) => {
-    await reachTenant(db, caller, tenantId);
-    const endpoint = await createWebhookEndpointQueries(db).findEndpoint(tenantId, id);
-    if (!endpoint) throw notFound('webhook', id);
-    return endpoint;
-  };
-  const checkEnvironment = (tenantId: string, environmentId: string | null | undefined) => checkEnvironmentInTenant(pool, tenantId, environmentId);
+  const find = (db: Db, caller: TenantCaller, id: string) =>
+    orNotFound(createWebhookEndpointQueries(db).findEndpoint(caller.scope.tenant.id, id), 'webhook', id);
+  const checkEnvironment = (caller: TenantCaller, environmentId: string | null | undefined) =>
+    checkEnvironmentInTenant(pool, caller.scope.tenant.id, environmentId);
   const newSecret = async (db: Db, endpointId: string) => {
     const secret = generateCredential('whsec');
     await createWebhookEndpointQueries(db).insertSecret(endpointId, encrypt(deps.masterKey, secret), displayPrefix(secret));
     return secret;
   };
-  const audit = (caller: Caller, verb: Verb, endpoint: WebhookEndpoint, before: WebhookEndpoint | null, extra: Record<string, unknown> = {}) => ({
-    actor: caller.actor,
-    origin: caller.origin,
+  const audit = (verb: Verb, endpoint: WebhookEndpoint, before: WebhookEndpoint | null, extra: Record<string, unknown> = {}): CallerChange => ({
     action: `webhook.endpoint.${verb}`,
     resource: { type: 'webhook_endpoint', id: endpoint.id },
-    scope: { tenantId: endpoint.tenantId, environmentId: endpoint.environmentId },
+    scope: { environmentId: endpoint.environmentId },
     before,
     after: verb === 'delete' ? null : endpoint,
     event: {
@@ -69,27 +63,22 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   });
 
   return {
-    find: (caller: Caller, tenantId: string, id: string) => find(pool, caller, tenantId, id),
-    reachTenant: (caller: Caller, tenantId: string) => reachTenant(pool, caller, tenantId),
+    find: (caller: TenantCaller, id: string) => find(pool, caller, id),
 
-    list: async (caller: Caller, tenantId: string, page: { limit: number; offset: number }) => {
-      await reachTenant(pool, caller, tenantId);
-      return createWebhookEndpointQueries(pool).findEndpoints(tenantId, page);
-    },
+    list: (caller: TenantCaller, query: PageQuery) =>
+      listPage('endpoints', query, (page) => createWebhookEndpointQueries(pool).findEndpoints(caller.scope.tenant.id, page)),
 
     create: async (
-      caller: Caller,
-      tenantId: string,
+      caller: TenantCaller,
       input: { url: string; description?: string | null; eventTypes: string[]; environmentId?: string | null; active?: boolean },
     ) => {
-      await reachTenant(pool, caller, tenantId);
       checkEventTypes(input.eventTypes);
-      await checkEnvironment(tenantId, input.environmentId);
+      await checkEnvironment(caller, input.environmentId);
       await checkUrl(input.url);
       return pool.transaction(async (trx) => {
         const queries = createWebhookEndpointQueries(trx);
         const id = await queries.insertEndpoint({
-          tenantId,
+          tenantId: caller.scope.tenant.id,
           environmentId: input.environmentId ?? null,
           url: input.url,
           description: input.description ?? null,
@@ -98,46 +87,46 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         });
         const secret = await newSecret(trx, id);
         const endpoint = (await queries.findEndpointById(id))!;
-        await recordChange(trx, audit(caller, 'create', endpoint, null));
+        await record(trx, caller, audit('create', endpoint, null));
         return { endpoint, secret };
       });
     },
 
-    update: async (caller: Caller, tenantId: string, id: string, changes: EndpointChanges) => {
+    update: async (caller: TenantCaller, id: string, changes: EndpointChanges) => {
       if (changes.eventTypes) checkEventTypes(changes.eventTypes);
-      await checkEnvironment(tenantId, changes.environmentId);
+      await checkEnvironment(caller, changes.environmentId);
       if (changes.url) await checkUrl(changes.url);
       return pool.transaction(async (trx) => {
         await createWebhookEndpointQueries(trx).lockEndpoint(id);
-        const before = await find(trx, caller, tenantId, id);
+        const before = await find(trx, caller, id);
         const endpoint = await createWebhookEndpointQueries(trx).updateEndpoint(id, changes);
-        await recordChange(trx, audit(caller, 'update', endpoint, before));
+        await record(trx, caller, audit('update', endpoint, before));
         if (changes.active && !before.active) {
           // Re-enabling resumes: what the disabling cut short is delivered again.
           const cut = await createDeliveryQueries(trx).findFailedSince(id, '-infinity', 'endpoint disabled');
           for (const d of cut) await createDeliveryQueries(trx).insertRedelivery(d);
-          await recordChange(trx, audit(caller, 'enable', endpoint, before, { redelivered: cut.length }));
+          await record(trx, caller, audit('enable', endpoint, before, { redelivered: cut.length }));
         }
         return endpoint;
       });
     },
 
-    remove: (caller: Caller, tenantId: string, id: string) =>
+    remove: (caller: TenantCaller, id: string) =>
       pool.transaction(async (trx) => {
-        const before = await find(trx, caller, tenantId, id);
+        const before = await find(trx, caller, id);
         await createWebhookEndpointQueries(trx).deleteEndpoint(id);
-        await recordChange(trx, audit(caller, 'delete', before, before));
+        await record(trx, caller, audit('delete', before, before));
         return before;
       }),
 
-    rotateSecret: (caller: Caller, tenantId: string, id: string) =>
+    rotateSecret: (caller: TenantCaller, id: string) =>
       pool.transaction(async (trx) => {
         await createWebhookEndpointQueries(trx).lockEndpoint(id);
-        const before = await find(trx, caller, tenantId, id);
+        const before = await find(trx, caller, id);
         await createWebhookEndpointQueries(trx).expireCurrentSecrets(id, deps.secretOverlapMs / 1000);
         const secret = await newSecret(trx, id);
         const endpoint = (await createWebhookEndpointQueries(trx).findEndpointById(id))!;
-        await recordChange(trx, audit(caller, 'rotate_secret', endpoint, before));
+        await record(trx, caller, audit('rotate_secret', endpoint, before));
         return { endpoint, secret };
       }),
   };

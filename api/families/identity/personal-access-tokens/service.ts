@@ -1,12 +1,12 @@
 import type { DatabasePool } from 'slonik';
 import { displayPrefix, generateCredential, hashSecret } from '../../../../lib/crypto.ts';
-import { recordChange } from '../../../../db/shared/changes.ts';
 import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
 import { createPersonalAccessTokenQueries } from '../../../../db/identity/personal-access-tokens/queries.ts';
 import { createUserQueries } from '../../../../db/identity/users/queries.ts';
-import { ApiError, invalidField, notFound } from '../../../errors.ts';
+import { ApiError, invalidField, notFound, orNotFound } from '../../../errors.ts';
 import { narrow } from '../../../scopes.ts';
-import type { Caller } from '../../../access/caller.ts';
+import { record, type Caller } from '../../../access/caller.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 export const slugify = (name: string) =>
   name
@@ -25,8 +25,8 @@ function userOf(caller: Caller) {
 
 export function createPersonalAccessTokenService(pool: DatabasePool) {
   return {
-    list: (caller: Caller, page: { limit: number; offset: number }) =>
-      createPersonalAccessTokenQueries(pool).findPersonalAccessTokensOfUser(userOf(caller).userId, page),
+    list: (caller: Caller, query: PageQuery) =>
+      listPage('tokens', query, (page) => createPersonalAccessTokenQueries(pool).findPersonalAccessTokensOfUser(userOf(caller).userId, page)),
 
     create: async (caller: Caller, input: { name: string; expiresAt?: string | null; scopes?: string[] }) => {
       const { userId, environmentId } = userOf(caller);
@@ -50,9 +50,7 @@ export function createPersonalAccessTokenService(pool: DatabasePool) {
           scopes,
           expiresAt: input.expiresAt ?? null,
         });
-        await recordChange(trx, {
-          actor: caller.actor,
-          origin: caller.origin,
+        await record(trx, caller, {
           action: 'personal_access_token.create',
           resource: { type: 'personal_access_token', id: token.id },
           scope: { environmentId },
@@ -66,14 +64,11 @@ export function createPersonalAccessTokenService(pool: DatabasePool) {
     revoke: (caller: Caller, tokenId: string) => {
       const { userId, environmentId } = userOf(caller);
       return pool.transaction(async (trx) => {
-        const before = await createPersonalAccessTokenQueries(trx).findPersonalAccessTokenOfUser(tokenId, userId);
-        if (!before) throw notFound('personal_access_token', tokenId);
+        const before = await orNotFound(createPersonalAccessTokenQueries(trx).findPersonalAccessTokenOfUser(tokenId, userId), 'personal_access_token', tokenId);
         const token = await createPersonalAccessTokenQueries(trx).revokePersonalAccessToken(tokenId);
         if (!before.revokedAt) {
           await notifyCredentialChange(trx, tokenId);
-          await recordChange(trx, {
-            actor: caller.actor,
-            origin: caller.origin,
+          await record(trx, caller, {
             action: 'personal_access_token.revoke',
             resource: { type: 'personal_access_token', id: tokenId },
             scope: { environmentId },

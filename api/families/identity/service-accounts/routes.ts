@@ -28,7 +28,7 @@ export function serviceAccountRoutes(app: App, accounts: ServiceAccountService) 
       querystring: PageQuery,
       response: { 200: ServiceAccountsList, ...errorResponses(404) },
     },
-    handler: (request) => accounts.list(callerOf(request), request.params.organizationId, request.query),
+    handler: (request) => accounts.list(callerOf(request, 'organization'), request.query),
   });
 
   app.post(base, {
@@ -43,7 +43,7 @@ export function serviceAccountRoutes(app: App, accounts: ServiceAccountService) 
       body: CreateServiceAccountBody,
       response: { 201: CreateServiceAccountResponse, ...errorResponses(404) },
     },
-    handler: async (request, reply) => reply.status(201).send(await accounts.create(callerOf(request), request.params.organizationId, request.body)),
+    handler: async (request, reply) => reply.status(201).send(await accounts.create(callerOf(request, 'organization'), request.body)),
   });
 
   app.get(`${base}/:serviceAccountId`, {
@@ -56,7 +56,7 @@ export function serviceAccountRoutes(app: App, accounts: ServiceAccountService) 
       params: ServiceAccountParams,
       response: { 200: ServiceAccountResponse, ...errorResponses(404) },
     },
-    handler: async (request) => ({ serviceAccount: await accounts.get(callerOf(request), request.params.organizationId, request.params.serviceAccountId) }),
+    handler: async (request) => ({ serviceAccount: await accounts.get(callerOf(request, 'organization'), request.params.serviceAccountId) }),
   });
 
   app.patch(`${base}/:serviceAccountId`, {
@@ -72,7 +72,7 @@ export function serviceAccountRoutes(app: App, accounts: ServiceAccountService) 
       response: { 200: ServiceAccountResponse, ...errorResponses(404) },
     },
     handler: async (request) => ({
-      serviceAccount: await accounts.update(callerOf(request), request.params.organizationId, request.params.serviceAccountId, request.body),
+      serviceAccount: await accounts.update(callerOf(request, 'organization'), request.params.serviceAccountId, request.body),
     }),
   });
 
@@ -87,7 +87,7 @@ export function serviceAccountRoutes(app: App, accounts: ServiceAccountService) 
       params: ServiceAccountParams,
       response: { 200: CreateServiceAccountResponse, ...errorResponses(404) },
     },
-    handler: (request) => accounts.rotateSecret(callerOf(request), request.params.organizationId, request.params.serviceAccountId),
+    handler: (request) => accounts.rotateSecret(callerOf(request, 'organization'), request.params.serviceAccountId),
   });
 
   app.delete(`${base}/:serviceAccountId`, {
@@ -100,6 +100,6 @@ export function serviceAccountRoutes(app: App, accounts: ServiceAccountService) 
       params: ServiceAccountParams,
       response: { 200: ServiceAccountResponse, ...errorResponses(404) },
     },
-    handler: async (request) => ({ serviceAccount: await accounts.remove(callerOf(request), request.params.organizationId, request.params.serviceAccountId) }),
+    handler: async (request) => ({ serviceAccount: await accounts.remove(callerOf(request, 'organization'), request.params.serviceAccountId) }),
   });
 }

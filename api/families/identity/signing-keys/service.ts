@@ -5,10 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import type { DatabasePool } from 'slonik';
 import { decrypt, encrypt } from '../../../../lib/crypto.ts';
-import { recordChange } from '../../../../db/shared/changes.ts';
 import { createServiceStateQueries } from '../../../../db/shared/service-state.ts';
 import { createSigningKeyQueries, type SigningKeyRow } from '../../../../db/identity/signing-keys/queries.ts';
-import type { Caller } from '../../../access/caller.ts';
+import { record, type Caller } from '../../../access/caller.ts';
 import { ApiError } from '../../../errors.ts';
 
 export interface SigningKeys {
@@ -80,9 +79,7 @@ export async function createSigningKeys(pool: DatabasePool, masterKey: Buffer, g
         await createSigningKeyQueries(trx).lockKeys();
         const created = await addKey(trx);
         await createSigningKeyQueries(trx).retireKeysExcept(created);
-        await recordChange(trx, {
-          actor: caller.actor,
-          origin: caller.origin,
+        await record(trx, caller, {
           action: 'signing_key.rotate',
           resource: { type: 'signing_key', id: created },
           scope: { organizationId: operators.organizationId },

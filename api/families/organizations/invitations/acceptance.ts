@@ -2,14 +2,13 @@
 // verified email is the invited one. They become an active member with the invited role, at once.
 import type { DatabaseTransactionConnection } from 'slonik';
 import { hashSecret } from '../../../../lib/crypto.ts';
-import { recordChange } from '../../../../db/shared/changes.ts';
 import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
 import { createOperatorUserQueries } from '../../../../db/identity/users/operators.ts';
 import { createOrganizationInvitationQueries } from '../../../../db/organizations/invitations/queries.ts';
 import { createOrganizationMemberQueries } from '../../../../db/organizations/members/queries.ts';
 import { createOrganizationQueries } from '../../../../db/organizations/organizations/queries.ts';
 import { ApiError, conflict, notFound } from '../../../errors.ts';
-import type { Caller } from '../../../access/caller.ts';
+import { record, type Caller } from '../../../access/caller.ts';
 import { codeHash, refuseUnlessPending } from './secrets.ts';
 import { signalInvitation } from './service.ts';
 import { requireUser, type OrganizationServiceDeps } from '../organizations/service.ts';
@@ -45,9 +44,7 @@ export function createInvitationAcceptanceService(deps: OrganizationServiceDeps)
       const organization = await createOrganizationQueries(trx).findOrganizationById(before.organizationId);
       if (!organization) throw notFound('organization', before.organizationId);
       const scope = { organizationId: organization.id };
-      await recordChange(trx, {
-        actor: caller.actor,
-        origin: caller.origin,
+      await record(trx, caller, {
         action: 'organization.invitation.accept',
         resource: { type: 'organization_invitation', id: ref.id },
         scope,
@@ -55,9 +52,7 @@ export function createInvitationAcceptanceService(deps: OrganizationServiceDeps)
         after: invitation,
         event: { type: 'organization.invitation.accepted', data: { invitation: { ...invitation, token: null, invitationCode: null } } },
       });
-      await recordChange(trx, {
-        actor: caller.actor,
-        origin: caller.origin,
+      await record(trx, caller, {
         action: 'organization.member.join',
         resource: { type: 'organization_member', id: member.id },
         scope,

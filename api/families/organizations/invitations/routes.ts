@@ -35,7 +35,7 @@ export function organizationInvitationRoutes(app: App, invitations: Organization
       querystring: PageQuery,
       response: { 200: OrganizationInvitationsResponse, ...errorResponses(404) },
     },
-    handler: (request) => invitations.list(callerOf(request), request.params.organizationId, request.query),
+    handler: (request) => invitations.list(callerOf(request, 'organization'), request.query),
   });
 
   app.post(base, {
@@ -50,7 +50,7 @@ export function organizationInvitationRoutes(app: App, invitations: Organization
       body: CreateInvitationBody,
       response: { 201: OrganizationInvitationResponse, ...errorResponses(404, 409) },
     },
-    handler: async (request, reply) => reply.status(201).send(await invitations.create(callerOf(request), request.params.organizationId, request.body)),
+    handler: async (request, reply) => reply.status(201).send(await invitations.create(callerOf(request, 'organization'), request.body)),
   });
 
   app.delete(`${base}/:invitationId`, {
@@ -63,7 +63,7 @@ export function organizationInvitationRoutes(app: App, invitations: Organization
       params: InvitationParams,
       response: { 200: OrganizationInvitationResponse, ...errorResponses(404, 409) },
     },
-    handler: (request) => invitations.revoke(callerOf(request), request.params.organizationId, request.params.invitationId),
+    handler: (request) => invitations.revoke(callerOf(request, 'organization'), request.params.invitationId),
   });
 
   app.post(`${base}/:invitationId/resend`, {
@@ -83,7 +83,7 @@ export function organizationInvitationRoutes(app: App, invitations: Organization
       request.body ??= {};
       done();
     },
-    handler: (request) => invitations.resend(callerOf(request), request.params.organizationId, request.params.invitationId, request.body),
+    handler: (request) => invitations.resend(callerOf(request, 'organization'), request.params.invitationId, request.body),
   });
 
   app.post('/v1/organizations/:organizationId/invites', {
@@ -98,7 +98,7 @@ export function organizationInvitationRoutes(app: App, invitations: Organization
       body: SendInviteBody,
       response: { 201: SendInviteResponse, ...errorResponses(404, 409) },
     },
-    handler: async (request, reply) => reply.status(201).send(await invitations.sendInvite(callerOf(request), request.params.organizationId, request.body)),
+    handler: async (request, reply) => reply.status(201).send(await invitations.sendInvite(callerOf(request, 'organization'), request.body)),
   });
 
   app.post('/v1/organizations/invitations/accept', {

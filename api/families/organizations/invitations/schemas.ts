@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MEMBER_ROLES, Organization, OrganizationInvitation, OrganizationMember, OrganizationUser } from '../../../../db/organizations/organizations/rows.ts';
 import { ScopeList } from '../../identity/credentials-schemas.ts';
+import { pageOf } from '../../../common/schemas.ts';
 
 // Permissive on purpose: operators of a self-hosted service may have addresses such as admin@localhost.
 const email = z
@@ -12,8 +13,8 @@ const dateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date
 
 export const InvitationParams = z.strictObject({ organizationId: z.uuid(), invitationId: z.uuid() });
 
-export const OrganizationInvitationsResponse = z
-  .object({ organization: Organization, invitations: z.array(OrganizationInvitation), total: z.number().int() })
+export const OrganizationInvitationsResponse = pageOf('invitations', OrganizationInvitation)
+  .extend({ organization: Organization })
   .meta({ id: 'OrganizationInvitationsResponse' });
 export const OrganizationInvitationResponse = z
   .object({ organization: Organization.optional(), invitation: OrganizationInvitation.optional() })

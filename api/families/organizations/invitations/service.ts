@@ -3,7 +3,6 @@
 // in the transaction of the change. Token and join code are returned at create and resend only.
 import type { DatabaseTransactionConnection } from 'slonik';
 import type { EventType } from '../../../../db/event-catalog.ts';
-import { recordChange } from '../../../../db/shared/changes.ts';
 import { createOperatorUserQueries } from '../../../../db/identity/users/operators.ts';
 import { createOrganizationInvitationQueries } from '../../../../db/organizations/invitations/queries.ts';
 import { createOrganizationMemberQueries } from '../../../../db/organizations/members/queries.ts';
@@ -11,11 +10,12 @@ import { createOrganizationTenantQueries } from '../../../../db/organizations/te
 import { createProcessOutboxQueries } from '../../../../db/processes/outbox.ts';
 import type { OrganizationInvitation } from '../../../../db/organizations/organizations/rows.ts';
 import type { InvitationMessage } from '../../../../workflows/invitation-expiry.ts';
-import { conflict, invalidField, notFound } from '../../../errors.ts';
+import { conflict, invalidField, orNotFound } from '../../../errors.ts';
 import { narrow } from '../../../scopes.ts';
-import type { Caller } from '../../../access/caller.ts';
+import { record, type CallerChange, type OrganizationCaller } from '../../../access/caller.ts';
 import { expiryOf, newInvitationSecrets, refuseUnlessPending } from './secrets.ts';
-import { reachableOrganizationRow, type OrganizationServiceDeps } from '../organizations/service.ts';
+import { scopedOrganization, type OrganizationServiceDeps } from '../organizations/service.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 type Trx = DatabaseTransactionConnection;
 type Verb = 'create' | 'resend' | 'revoke';
@@ -39,12 +39,9 @@ export const signalInvitation = (trx: Trx, invitationId: string, payload: Invita
 
 export function createOrganizationInvitationService(deps: OrganizationServiceDeps) {
   const { pool } = deps;
-  const change = (caller: Caller, verb: Verb, invitation: OrganizationInvitation, before: OrganizationInvitation | null) => ({
-    actor: caller.actor,
-    origin: caller.origin,
+  const change = (verb: Verb, invitation: OrganizationInvitation, before: OrganizationInvitation | null): CallerChange => ({
     action: `organization.invitation.${verb}`,
     resource: { type: 'organization_invitation', id: invitation.id },
-    scope: { organizationId: invitation.organizationId },
     before,
     after: invitation,
     event: { type: EVENT_OF[verb], data: { invitation: { ...invitation, token: null, invitationCode: null } } },
@@ -54,7 +51,8 @@ export function createOrganizationInvitationService(deps: OrganizationServiceDep
       throw conflict('organization_invitation.already_pending', 'A pending invitation for this email exists; resend or revoke it.');
     }
   };
-  const issue = async (trx: Trx, caller: Caller, organizationId: string, input: NewInvitation) => {
+  const issue = async (trx: Trx, caller: OrganizationCaller, input: NewInvitation) => {
+    const { organizationId } = caller.scope;
     const secrets = newInvitationSecrets();
     const queries = createOrganizationInvitationQueries(trx);
     const id = await queries.insertInvitation({
@@ -73,32 +71,32 @@ export function createOrganizationInvitationService(deps: OrganizationServiceDep
       input: { invitationId: id, expiresAt: input.expiresAt },
     });
     const invitation = await queries.findInvitationById(id);
-    await recordChange(trx, change(caller, 'create', invitation, null));
+    await record(trx, caller, change('create', invitation, null));
     return { ...invitation, token: secrets.token, invitationCode: secrets.code };
   };
   /** The pending invitation, locked; 404 unless it is in an organization of the caller, 409 unless pending. */
-  const findPending = async (trx: Trx, caller: Caller, organizationId: string, id: string) => {
-    const organization = await reachableOrganizationRow(trx, caller, organizationId);
+  const findPending = async (trx: Trx, caller: OrganizationCaller, id: string) => {
+    const organization = await scopedOrganization(trx, caller);
     const queries = createOrganizationInvitationQueries(trx);
-    if (!(await queries.findInvitation(organizationId, id))) throw notFound('organization_invitation', id);
+    await orNotFound(queries.findInvitation(organization.id, id), 'organization_invitation', id);
     const invitation = await queries.lockInvitation(id);
     refuseUnlessPending(invitation);
     return { organization, invitation };
   };
 
   return {
-    list: async (caller: Caller, organizationId: string, page: { limit: number; offset: number }) => {
-      const organization = await reachableOrganizationRow(pool, caller, organizationId);
-      return { organization, ...(await createOrganizationInvitationQueries(pool).findInvitations(organizationId, page)) };
+    list: async (caller: OrganizationCaller, query: PageQuery) => {
+      const organization = await scopedOrganization(pool, caller);
+      return {
+        organization,
+        ...(await listPage('invitations', query, (page) => createOrganizationInvitationQueries(pool).findInvitations(organization.id, page))),
+      };
     },
 
-    create: (
-      caller: Caller,
-      organizationId: string,
-      input: { email: string; role?: string; expiresAt?: string; tenantAccess?: string[]; message?: string | null },
-    ) =>
+    create: (caller: OrganizationCaller, input: { email: string; role?: string; expiresAt?: string; tenantAccess?: string[]; message?: string | null }) =>
       pool.transaction(async (trx) => {
-        const organization = await reachableOrganizationRow(trx, caller, organizationId, true);
+        const organization = await scopedOrganization(trx, caller, true);
+        const organizationId = organization.id;
         const expiresAt = expiryOf(input.expiresAt, 'body.expiresAt');
         const tenantAccess = [...new Set(input.tenantAccess ?? [])];
         for (const [i, tenantId] of (input.tenantAccess ?? []).entries()) {
@@ -110,7 +108,7 @@ export function createOrganizationInvitationService(deps: OrganizationServiceDep
           throw conflict('organization_invitation.already_member', 'A member of the organization already has this email.');
         }
         await refuseDuplicate(trx, organizationId, input.email);
-        const invitation = await issue(trx, caller, organizationId, {
+        const invitation = await issue(trx, caller, {
           email: input.email,
           role: input.role ?? 'member',
           message: input.message ?? null,
@@ -121,27 +119,27 @@ export function createOrganizationInvitationService(deps: OrganizationServiceDep
         return { organization, invitation };
       }),
 
-    revoke: (caller: Caller, organizationId: string, id: string) =>
+    revoke: (caller: OrganizationCaller, id: string) =>
       pool.transaction(async (trx) => {
-        const { organization, invitation: before } = await findPending(trx, caller, organizationId, id);
+        const { organization, invitation: before } = await findPending(trx, caller, id);
         const queries = createOrganizationInvitationQueries(trx);
         await queries.markRevoked(id);
         await signalInvitation(trx, id, { revoked: true });
         const invitation = await queries.findInvitationById(id);
-        await recordChange(trx, change(caller, 'revoke', invitation, before));
+        await record(trx, caller, change('revoke', invitation, before));
         return { organization, invitation };
       }),
 
-    resend: (caller: Caller, organizationId: string, id: string, input: { expiresAt?: string } = {}) =>
+    resend: (caller: OrganizationCaller, id: string, input: { expiresAt?: string } = {}) =>
       pool.transaction(async (trx) => {
-        const { organization, invitation: before } = await findPending(trx, caller, organizationId, id);
+        const { organization, invitation: before } = await findPending(trx, caller, id);
         const expiresAt = expiryOf(input.expiresAt, 'body.expiresAt');
         const secrets = newInvitationSecrets();
         const queries = createOrganizationInvitationQueries(trx);
         await queries.replaceSecrets(id, secrets.tokenHash, secrets.codeHash, new Date(expiresAt).toISOString());
         await signalInvitation(trx, id, { expiresAt });
         const invitation = await queries.findInvitationById(id);
-        await recordChange(trx, change(caller, 'resend', invitation, before));
+        await record(trx, caller, change('resend', invitation, before));
         return { organization, invitation: { ...invitation, token: secrets.token, invitationCode: secrets.code } };
       }),
 
@@ -151,14 +149,15 @@ export function createOrganizationInvitationService(deps: OrganizationServiceDep
      * organization: no member, no user in the response, no entry but the invitation's. Operators are shared by
      * every organization, so whether an email already had an account is not the inviter's to learn.
      */
-    sendInvite: (caller: Caller, organizationId: string, input: { email: string; scopes?: string[]; validFrom?: string; validUntil?: string }) => {
+    sendInvite: (caller: OrganizationCaller, input: { email: string; scopes?: string[]; validFrom?: string; validUntil?: string }) => {
       const beyond = (input.scopes ?? []).filter((s) => narrow(caller.principal.scopes, [s]).length === 0);
       if (beyond.length > 0)
         throw invalidField('body.scopes', `includes scopes the caller does not hold: ${beyond.join(', ')}`, 'organization_invitation.scope_not_held');
       const expiresAt = expiryOf(input.validUntil, 'body.validUntil');
       if (input.validFrom && Date.parse(input.validFrom) >= expiresAt) throw invalidField('body.validFrom', 'must be before validUntil');
       return pool.transaction(async (trx) => {
-        const organization = await reachableOrganizationRow(trx, caller, organizationId, true);
+        const organization = await scopedOrganization(trx, caller, true);
+        const organizationId = organization.id;
         if (await createOrganizationMemberQueries(trx).hasActiveMemberWithEmail(organizationId, input.email)) {
           throw conflict('organization_invitation.already_member', 'A member of the organization already has this email.');
         }
@@ -169,7 +168,7 @@ export function createOrganizationInvitationService(deps: OrganizationServiceDep
         if (!(await operators.findUserIdByEmail(home.environmentId, input.email))) {
           await operators.insertInvitedUser({ environmentId: home.environmentId, email: input.email, managementScopes: input.scopes ?? [] });
         }
-        const invitation = await issue(trx, caller, organizationId, {
+        const invitation = await issue(trx, caller, {
           email: input.email,
           role: 'member',
           message: null,

@@ -2,22 +2,21 @@
 // request (their cached principals are evicted), and an organization always keeps an active owner.
 import type { DatabaseTransactionConnection } from 'slonik';
 import type { EventOf, EventType } from '../../../../db/event-catalog.ts';
-import { recordChange } from '../../../../db/shared/changes.ts';
 import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
 import { createOrganizationMemberQueries } from '../../../../db/organizations/members/queries.ts';
-import type { Organization, OrganizationMember } from '../../../../db/organizations/organizations/rows.ts';
-import { conflict, notFound } from '../../../errors.ts';
-import type { Caller } from '../../../access/caller.ts';
-import { reachableOrganizationRow, type OrganizationServiceDeps } from '../organizations/service.ts';
+import type { OrganizationMember } from '../../../../db/organizations/organizations/rows.ts';
+import { conflict, orNotFound } from '../../../errors.ts';
+import { record, type CallerChange, type OrganizationCaller } from '../../../access/caller.ts';
+import { scopedOrganization, type OrganizationServiceDeps } from '../organizations/service.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 export function createOrganizationMemberService(deps: OrganizationServiceDeps) {
   const { pool } = deps;
 
   /** Locks the organization (member changes of one organization are serialised) and finds the member. */
-  const find = async (trx: DatabaseTransactionConnection, caller: Caller, organizationId: string, memberId: string) => {
-    const organization = await reachableOrganizationRow(trx, caller, organizationId, true);
-    const member = await createOrganizationMemberQueries(trx).findMember(organizationId, memberId);
-    if (!member) throw notFound('organization_member', memberId);
+  const find = async (trx: DatabaseTransactionConnection, caller: OrganizationCaller, memberId: string) => {
+    const organization = await scopedOrganization(trx, caller, true);
+    const member = await orNotFound(createOrganizationMemberQueries(trx).findMember(organization.id, memberId), 'organization_member', memberId);
     return { organization, member };
   };
   const keepAnOwner = async (trx: DatabaseTransactionConnection, member: OrganizationMember) => {
@@ -27,46 +26,39 @@ export function createOrganizationMemberService(deps: OrganizationServiceDeps) {
     }
   };
   const change = <T extends EventType>(
-    caller: Caller,
     verb: 'update' | 'remove',
-    organization: Organization,
     member: OrganizationMember,
     before: OrganizationMember,
     event: EventOf<T>,
-  ) => ({
-    actor: caller.actor,
-    origin: caller.origin,
+  ): CallerChange<T> => ({
     action: `organization.member.${verb}`,
     resource: { type: 'organization_member', id: member.id },
-    scope: { organizationId: organization.id },
     before,
     after: verb === 'remove' ? null : member,
     event,
   });
 
   return {
-    list: async (caller: Caller, organizationId: string, page: { limit: number; offset: number }) => {
-      const organization = await reachableOrganizationRow(pool, caller, organizationId);
-      return { organization, ...(await createOrganizationMemberQueries(pool).findMembers(organizationId, page)) };
+    list: async (caller: OrganizationCaller, query: PageQuery) => {
+      const organization = await scopedOrganization(pool, caller);
+      return { organization, ...(await listPage('members', query, (page) => createOrganizationMemberQueries(pool).findMembers(organization.id, page))) };
     },
 
-    setActive: async (caller: Caller, organizationId: string, memberId: string, active: boolean) => {
+    setActive: async (caller: OrganizationCaller, memberId: string, active: boolean) => {
       const result = await pool.transaction(async (trx) => {
-        const { organization, member: before } = await find(trx, caller, organizationId, memberId);
+        const { organization, member: before } = await find(trx, caller, memberId);
         if (active && !before.joinedAt) {
           throw conflict('organization_member.not_joined', 'This member has not accepted their invitation yet; it becomes active when they do.');
         }
         if (!active) await keepAnOwner(trx, before);
         const queries = createOrganizationMemberQueries(trx);
         await queries.setMemberActive(memberId, active);
-        const member = (await queries.findMember(organizationId, memberId))!;
+        const member = (await queries.findMember(organization.id, memberId))!;
         await notifyCredentialChange(trx, member.userId);
-        await recordChange(
+        await record(
           trx,
-          change(caller, 'update', organization, member, before, {
-            type: 'organization.member.updated',
-            data: { member, previous: { active: before.active } },
-          }),
+          caller,
+          change('update', member, before, { type: 'organization.member.updated', data: { member, previous: { active: before.active } } }),
         );
         return { organization, member };
       });
@@ -74,13 +66,13 @@ export function createOrganizationMemberService(deps: OrganizationServiceDeps) {
       return result;
     },
 
-    remove: async (caller: Caller, organizationId: string, memberId: string) => {
+    remove: async (caller: OrganizationCaller, memberId: string) => {
       const result = await pool.transaction(async (trx) => {
-        const { organization, member } = await find(trx, caller, organizationId, memberId);
+        const { organization, member } = await find(trx, caller, memberId);
         await keepAnOwner(trx, member);
         await createOrganizationMemberQueries(trx).deleteMember(memberId);
         await notifyCredentialChange(trx, member.userId);
-        await recordChange(trx, change(caller, 'remove', organization, member, member, { type: 'organization.member.removed', data: { member } }));
+        await record(trx, caller, change('remove', member, member, { type: 'organization.member.removed', data: { member } }));
         return { organization, member };
       });
       deps.evict?.(result.member.userId);

@@ -32,7 +32,7 @@ export function organizationKeyRoutes(app: App, keys: OrganizationKeyService) {
       querystring: PageQuery,
       response: { 200: OrganizationKeysResponse, ...errorResponses(404) },
     },
-    handler: (request) => keys.list(callerOf(request), request.params.organizationId, request.query),
+    handler: (request) => keys.list(callerOf(request, 'organization'), request.query),
   });
 
   app.post(base, {
@@ -46,7 +46,7 @@ export function organizationKeyRoutes(app: App, keys: OrganizationKeyService) {
       body: CreateOrganizationKeyBody,
       response: { 201: OrganizationKeyWithTokenResponse, ...errorResponses(404) },
     },
-    handler: async (request, reply) => reply.status(201).send(await keys.create(callerOf(request), request.params.organizationId, request.body)),
+    handler: async (request, reply) => reply.status(201).send(await keys.create(callerOf(request, 'organization'), request.body)),
   });
 
   app.get(`${base}/:keyId`, {
@@ -59,7 +59,7 @@ export function organizationKeyRoutes(app: App, keys: OrganizationKeyService) {
       params: OrganizationKeyParams,
       response: { 200: OrganizationKeyResponse, ...errorResponses(404) },
     },
-    handler: async (request) => ({ key: await keys.get(callerOf(request), request.params.organizationId, request.params.keyId) }),
+    handler: async (request) => ({ key: await keys.get(callerOf(request, 'organization'), request.params.keyId) }),
   });
 
   app.delete(`${base}/:keyId`, {
@@ -72,7 +72,7 @@ export function organizationKeyRoutes(app: App, keys: OrganizationKeyService) {
       params: OrganizationKeyParams,
       response: { 200: OrganizationKeyResponse, ...errorResponses(404) },
     },
-    handler: async (request) => ({ key: await keys.revoke(callerOf(request), request.params.organizationId, request.params.keyId) }),
+    handler: async (request) => ({ key: await keys.revoke(callerOf(request, 'organization'), request.params.keyId) }),
   });
 
   app.put(`${base}/:keyId/tenants`, {
@@ -87,6 +87,6 @@ export function organizationKeyRoutes(app: App, keys: OrganizationKeyService) {
       body: UpdateOrganizationKeyTenantsBody,
       response: { 200: OrganizationKeyResponse, ...errorResponses(404) },
     },
-    handler: async (request) => ({ key: await keys.updateTenants(callerOf(request), request.params.organizationId, request.params.keyId, request.body) }),
+    handler: async (request) => ({ key: await keys.updateTenants(callerOf(request, 'organization'), request.params.keyId, request.body) }),
   });
 }

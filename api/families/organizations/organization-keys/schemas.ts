@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { displayName } from '../../../common/schemas.ts';
 import { OrganizationKey } from '../../../../db/organizations/organization-keys/rows.ts';
 import { ManagementMeta } from '../../../common/schemas.ts';
+import { pageOf } from '../../../common/schemas.ts';
 
 export { OrganizationKey };
 
@@ -32,7 +33,5 @@ export const OrganizationKeyWithTokenResponse = z
     meta: ManagementMeta.optional(),
   })
   .meta({ id: 'OrganizationKeyWithTokenResponse' });
-export const OrganizationKeysResponse = z
-  .object({ keys: z.array(OrganizationKey).nullable(), total: z.number().int() })
-  .meta({ id: 'OrganizationKeysResponse' });
+export const OrganizationKeysResponse = pageOf('keys', OrganizationKey, { nullable: true }).meta({ id: 'OrganizationKeysResponse' });
 export const OrganizationKeyResponse = z.object({ key: OrganizationKey.nullable(), meta: ManagementMeta.optional() }).meta({ id: 'OrganizationKeyResponse' });

@@ -1,13 +1,12 @@
 import type { CommonQueryMethods, DatabasePool } from 'slonik';
 import { displayPrefix, generateCredential, hashSecret } from '../../../../lib/crypto.ts';
-import { recordChange } from '../../../../db/shared/changes.ts';
 import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
 import { createOrganizationKeyQueries } from '../../../../db/organizations/organization-keys/queries.ts';
 import type { OrganizationKey } from '../../../../db/organizations/organization-keys/rows.ts';
-import { invalidField, notFound } from '../../../errors.ts';
+import { invalidField, orNotFound } from '../../../errors.ts';
 import { grants, SCOPE_FAMILIES } from '../../../scopes.ts';
-import type { Caller } from '../../../access/caller.ts';
-import { reachableOrganization } from '../../../access/reach.ts';
+import { record, type CallerChange, type OrganizationCaller } from '../../../access/caller.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 // A key acts for its organization in its tenants, but manages no credentials or principals: no service
 // accounts, keys, PATs or signing keys, and organizations read-only (no members, invitations or tenant links).
@@ -30,12 +29,8 @@ interface TenantChoice {
 const tenantsOf = (key: OrganizationKey) => ({ allTenants: key.allTenants, tenantIds: (key.tenants ?? []).map((t) => t.tenantId) });
 
 export function createOrganizationKeyService(pool: DatabasePool) {
-  const find = async (db: CommonQueryMethods, caller: Caller, organizationId: string, keyId: string, lock = false) => {
-    reachableOrganization(caller, organizationId, { wholeOrganization: true });
-    const key = await createOrganizationKeyQueries(db).findKeyOfOrganization(keyId, organizationId, lock);
-    if (!key) throw notFound('organization_key', keyId);
-    return key;
-  };
+  const find = (db: CommonQueryMethods, caller: OrganizationCaller, keyId: string, lock = false) =>
+    orNotFound(createOrganizationKeyQueries(db).findKeyOfOrganization(keyId, caller.scope.organizationId, lock), 'organization_key', keyId);
 
   /** The tenant limit asked for, checked: listed tenants must be linked to the organization. */
   const checkTenants = async (db: CommonQueryMethods, organizationId: string, input: TenantChoice) => {
@@ -49,32 +44,21 @@ export function createOrganizationKeyService(pool: DatabasePool) {
     return { allTenants, tenantIds: [...new Set(listed)] };
   };
 
-  const audit = (
-    caller: Caller,
-    organizationId: string,
-    action: 'create' | 'revoke' | 'update_tenants',
-    before: OrganizationKey | null,
-    key: OrganizationKey,
-  ) => ({
-    actor: caller.actor,
-    origin: caller.origin,
+  const audit = (action: 'create' | 'revoke' | 'update_tenants', before: OrganizationKey | null, key: OrganizationKey): Omit<CallerChange, 'event'> => ({
     action: `organization_key.${action}`,
     resource: { type: 'organization_key', id: key.id },
-    scope: { organizationId },
     before,
     after: key,
   });
 
   return {
-    list: (caller: Caller, organizationId: string, page: { limit: number; offset: number }) => {
-      reachableOrganization(caller, organizationId, { wholeOrganization: true });
-      return createOrganizationKeyQueries(pool).findKeysOfOrganization(organizationId, page);
-    },
+    list: (caller: OrganizationCaller, query: PageQuery) =>
+      listPage('keys', query, (page) => createOrganizationKeyQueries(pool).findKeysOfOrganization(caller.scope.organizationId, page)),
 
-    get: (caller: Caller, organizationId: string, keyId: string) => find(pool, caller, organizationId, keyId),
+    get: (caller: OrganizationCaller, keyId: string) => find(pool, caller, keyId),
 
-    create: async (caller: Caller, organizationId: string, input: { name: string; description?: string | null; expiresAt?: string | null } & TenantChoice) => {
-      reachableOrganization(caller, organizationId, { wholeOrganization: true });
+    create: async (caller: OrganizationCaller, input: { name: string; description?: string | null; expiresAt?: string | null } & TenantChoice) => {
+      const { organizationId } = caller.scope;
       if (input.expiresAt && Date.parse(input.expiresAt) <= Date.now()) throw invalidField('body.expiresAt', 'must be in the future');
       const fullToken = generateCredential('adok');
       return pool.transaction(async (trx) => {
@@ -89,32 +73,32 @@ export function createOrganizationKeyService(pool: DatabasePool) {
           ...tenants,
           expiresAt: input.expiresAt ?? null,
         });
-        await recordChange(trx, { ...audit(caller, organizationId, 'create', null, key), event: { type: 'organization_key.created', data: { key } } });
+        await record(trx, caller, { ...audit('create', null, key), event: { type: 'organization_key.created', data: { key } } });
         return { key, fullToken };
       });
     },
 
-    updateTenants: (caller: Caller, organizationId: string, keyId: string, input: TenantChoice) =>
+    updateTenants: (caller: OrganizationCaller, keyId: string, input: TenantChoice) =>
       pool.transaction(async (trx) => {
         if (input.allTenants === undefined && input.tenantIds === undefined) throw invalidField('body', 'must give allTenants or tenantIds');
-        const before = await find(trx, caller, organizationId, keyId, true);
-        const tenants = await checkTenants(trx, organizationId, input);
+        const before = await find(trx, caller, keyId, true);
+        const tenants = await checkTenants(trx, caller.scope.organizationId, input);
         const key = await createOrganizationKeyQueries(trx).replaceKeyTenants(keyId, tenants.allTenants, tenants.tenantIds);
         await notifyCredentialChange(trx, keyId);
-        await recordChange(trx, {
-          ...audit(caller, organizationId, 'update_tenants', before, key),
+        await record(trx, caller, {
+          ...audit('update_tenants', before, key),
           event: { type: 'organization_key.tenants_updated', data: { key, previous: tenantsOf(before) } },
         });
         return key;
       }),
 
-    revoke: (caller: Caller, organizationId: string, keyId: string) =>
+    revoke: (caller: OrganizationCaller, keyId: string) =>
       pool.transaction(async (trx) => {
-        const before = await find(trx, caller, organizationId, keyId, true);
+        const before = await find(trx, caller, keyId, true);
         if (before.revokedAt) return before;
         const key = await createOrganizationKeyQueries(trx).revokeKey(keyId);
         await notifyCredentialChange(trx, keyId);
-        await recordChange(trx, { ...audit(caller, organizationId, 'revoke', before, key), event: { type: 'organization_key.revoked', data: { key } } });
+        await record(trx, caller, { ...audit('revoke', before, key), event: { type: 'organization_key.revoked', data: { key } } });
         return key;
       }),
   };

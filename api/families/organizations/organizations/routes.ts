@@ -58,7 +58,7 @@ export function organizationRoutes(app: App, organizations: OrganizationService,
       params: OrganizationParams,
       response: { 200: OrganizationResponse, ...errorResponses(404) },
     },
-    handler: async (request) => ({ organization: await organizations.get(callerOf(request), request.params.organizationId) }),
+    handler: async (request) => ({ organization: await organizations.get(callerOf(request, 'organization')) }),
   });
 
   app.patch(one, {
@@ -72,7 +72,7 @@ export function organizationRoutes(app: App, organizations: OrganizationService,
       body: UpdateOrganizationBody,
       response: { 200: OrganizationResponse, ...errorResponses(404) },
     },
-    handler: async (request) => ({ organization: await organizations.update(callerOf(request), request.params.organizationId, request.body) }),
+    handler: async (request) => ({ organization: await organizations.update(callerOf(request, 'organization'), request.body) }),
   });
 
   app.delete(one, {
@@ -86,7 +86,7 @@ export function organizationRoutes(app: App, organizations: OrganizationService,
       params: OrganizationParams,
       response: { 200: OrganizationResponse, ...errorResponses(404, 409) },
     },
-    handler: async (request) => ({ organization: await organizations.remove(callerOf(request), request.params.organizationId) }),
+    handler: async (request) => ({ organization: await organizations.remove(callerOf(request, 'organization')) }),
   });
 
   app.get(`${one}/members`, {
@@ -100,7 +100,7 @@ export function organizationRoutes(app: App, organizations: OrganizationService,
       querystring: PageQuery,
       response: { 200: OrganizationMembersResponse, ...errorResponses(404) },
     },
-    handler: (request) => members.list(callerOf(request), request.params.organizationId, request.query),
+    handler: (request) => members.list(callerOf(request, 'organization'), request.query),
   });
 
   app.patch(`${one}/members/:memberId`, {
@@ -115,7 +115,7 @@ export function organizationRoutes(app: App, organizations: OrganizationService,
       body: SetMemberActiveBody,
       response: { 200: OrganizationMemberResponse, ...errorResponses(404, 409) },
     },
-    handler: (request) => members.setActive(callerOf(request), request.params.organizationId, request.params.memberId, request.body.active),
+    handler: (request) => members.setActive(callerOf(request, 'organization'), request.params.memberId, request.body.active),
   });
 
   app.delete(`${one}/members/:memberId`, {
@@ -129,6 +129,6 @@ export function organizationRoutes(app: App, organizations: OrganizationService,
       params: MemberParams,
       response: { 200: OrganizationMemberResponse, ...errorResponses(404, 409) },
     },
-    handler: (request) => members.remove(callerOf(request), request.params.organizationId, request.params.memberId),
+    handler: (request) => members.remove(callerOf(request, 'organization'), request.params.memberId),
   });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { displayName } from '../../../common/schemas.ts';
 import { Organization, OrganizationMember } from '../../../../db/organizations/organizations/rows.ts';
+import { pageOf } from '../../../common/schemas.ts';
 
 export { Organization, OrganizationMember };
 
@@ -13,7 +14,7 @@ export const MemberParams = z.strictObject({ organizationId: z.uuid(), memberId:
 export const OrganizationTenantParams = z.strictObject({ organizationId: z.uuid(), tenantId: z.uuid() });
 export const TransferParams = z.strictObject({ tenantId: z.uuid() });
 
-export const OrganizationsList = z.object({ organizations: z.array(Organization), total: z.number().int() }).meta({ id: 'OrganizationsList' });
+export const OrganizationsList = pageOf('organizations', Organization).meta({ id: 'OrganizationsList' });
 export const OrganizationResponse = z.object({ organization: Organization }).meta({ id: 'OrganizationResponse' });
 
 export const CreateOrganizationBody = z
@@ -29,8 +30,8 @@ export const UpdateOrganizationBody = z
   .strictObject({ name: name.optional(), description: description.optional(), billingEmail: billingEmail.optional() })
   .meta({ id: 'UpdateOrganizationRequest' });
 
-export const OrganizationMembersResponse = z
-  .object({ organization: Organization, members: z.array(OrganizationMember), total: z.number().int() })
+export const OrganizationMembersResponse = pageOf('members', OrganizationMember)
+  .extend({ organization: Organization })
   .meta({ id: 'OrganizationMembersResponse' });
 export const OrganizationMemberResponse = z.object({ organization: Organization, member: OrganizationMember }).meta({ id: 'OrganizationMemberResponse' });
 export const SetMemberActiveBody = z

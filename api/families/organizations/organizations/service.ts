@@ -3,18 +3,17 @@
 // (refused while it still owns tenants). Shared helpers of the organization services live here too.
 import type { CommonQueryMethods, DatabasePool } from 'slonik';
 import type { EventOf, EventType } from '../../../../db/event-catalog.ts';
-import { recordChange } from '../../../../db/shared/changes.ts';
 import { createServiceStateQueries } from '../../../../db/shared/service-state.ts';
 import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
 import { createOrganizationInvitationQueries } from '../../../../db/organizations/invitations/queries.ts';
 import { createOrganizationTenantQueries } from '../../../../db/organizations/tenant-links/queries.ts';
 import { createOrganizationQueries, type OrganizationChanges } from '../../../../db/organizations/organizations/queries.ts';
 import { createProcessOutboxQueries } from '../../../../db/processes/outbox.ts';
-import { createTenantQueries } from '../../../../db/tenants/tenants/queries.ts';
 import type { Organization } from '../../../../db/organizations/organizations/rows.ts';
-import { ApiError, conflict, invalidField, notFound } from '../../../errors.ts';
-import type { Caller } from '../../../access/caller.ts';
-import { reachableOrganization } from '../../../access/reach.ts';
+import { ApiError, conflict, invalidField, orNotFound } from '../../../errors.ts';
+import { record, type Caller, type CallerChange, type OrganizationCaller } from '../../../access/caller.ts';
+import { findReachableTenant } from '../../../access/reach.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 export interface OrganizationServiceDeps {
   pool: DatabasePool;
@@ -22,22 +21,12 @@ export interface OrganizationServiceDeps {
   evict?: (id: string) => void;
 }
 
-/** The organization, if the caller belongs to it (404 otherwise, never 403); `lock` holds its row until commit. */
-export async function reachableOrganizationRow(db: CommonQueryMethods, caller: Caller, organizationId: string, lock = false) {
-  // Organization-level data spans every tenant: a credential limited to some tenants does not reach it.
-  reachableOrganization(caller, organizationId, { wholeOrganization: true });
+/** The organization the route addresses (the scope guard checked the caller reaches it); `lock` holds its row until commit. */
+export function scopedOrganization(db: CommonQueryMethods, caller: OrganizationCaller, lock = false) {
   const queries = createOrganizationQueries(db);
-  const organization = lock ? await queries.lockOrganizationById(organizationId) : await queries.findOrganizationById(organizationId);
-  if (!organization) throw notFound('organization', organizationId);
-  return organization;
+  const id = caller.scope.organizationId;
+  return orNotFound(lock ? queries.lockOrganizationById(id) : queries.findOrganizationById(id), 'organization', id);
 }
-
-/**
- * The tenant, if the caller reaches it through one of its organizations (within an organization key's tenant
- * list). A tenant seat does not count: it gives access to the tenant, not a say over its organizations.
- */
-export const tenantOfCallerOrganizations = (db: CommonQueryMethods, caller: Caller, tenantId: string) =>
-  createTenantQueries(db).findReachableTenantById(tenantId, caller.principal.organizationIds, { tenantIds: caller.principal.tenantIds });
 
 /** Operations that make the caller a member of something need a user: a service account belongs to one organization. */
 export function requireUser(caller: Caller, what: string) {
@@ -54,14 +43,11 @@ export function requireUser(caller: Caller, what: string) {
 export function createOrganizationService(deps: OrganizationServiceDeps) {
   const { pool } = deps;
   const audit = <T extends EventType>(
-    caller: Caller,
     verb: 'create' | 'update' | 'delete',
     organization: Organization,
     before: Organization | null,
     event: EventOf<T>,
-  ) => ({
-    actor: caller.actor,
-    origin: caller.origin,
+  ): CallerChange<T> => ({
     action: `organization.${verb}`,
     resource: { type: 'organization', id: organization.id },
     scope: { organizationId: organization.id },
@@ -71,10 +57,10 @@ export function createOrganizationService(deps: OrganizationServiceDeps) {
   });
 
   return {
-    list: (caller: Caller, page: { limit: number; offset: number }) =>
-      createOrganizationQueries(pool).findOrganizationsAmong(caller.principal.organizationIds, page),
+    list: (caller: Caller, query: PageQuery) =>
+      listPage('organizations', query, (page) => createOrganizationQueries(pool).findOrganizationsAmong(caller.principal.organizationIds, page)),
 
-    get: (caller: Caller, organizationId: string) => reachableOrganizationRow(pool, caller, organizationId),
+    get: (caller: OrganizationCaller) => scopedOrganization(pool, caller),
 
     /**
      * A user creates an organization and becomes its owner. A service account of the operator (bootstrap)
@@ -89,7 +75,8 @@ export function createOrganizationService(deps: OrganizationServiceDeps) {
           requireUser(caller, 'create an organization (its creator becomes its owner), unless it is a principal of the operator organization');
         }
         for (const [i, tenantId] of input.tenantIds.entries()) {
-          if (!(await tenantOfCallerOrganizations(trx, caller, tenantId))) {
+          // A tenant seat gives access to the tenant, not a say over its organizations.
+          if (!(await findReachableTenant(trx, caller.principal, tenantId, { viaSeats: false }))) {
             throw invalidField(`body.tenantIds.${i}`, 'is not a tenant the caller can reach', 'organization.tenant_unreachable');
           }
         }
@@ -99,25 +86,26 @@ export function createOrganizationService(deps: OrganizationServiceDeps) {
         for (const tenantId of tenantIds) await createOrganizationTenantQueries(trx).linkTenant(id, tenantId);
         if (userId) await queries.insertMember({ organizationId: id, userId, role: 'owner' });
         const created = (await queries.findOrganizationById(id))!;
-        await recordChange(trx, audit(caller, 'create', created, null, { type: 'organization.created', data: { organization: created, tenantIds } }));
+        await record(trx, caller, audit('create', created, null, { type: 'organization.created', data: { organization: created, tenantIds } }));
         return created;
       });
       if (userId) deps.evict?.(userId);
       return organization;
     },
 
-    update: (caller: Caller, organizationId: string, changes: OrganizationChanges) =>
+    update: (caller: OrganizationCaller, changes: OrganizationChanges) =>
       pool.transaction(async (trx) => {
-        const before = await reachableOrganizationRow(trx, caller, organizationId, true);
-        const organization = await createOrganizationQueries(trx).updateOrganizationById(organizationId, changes);
+        const before = await scopedOrganization(trx, caller, true);
+        const organization = await createOrganizationQueries(trx).updateOrganizationById(before.id, changes);
         const previous = Object.fromEntries(Object.keys(changes).map((k) => [k, before[k as keyof Organization]]));
-        await recordChange(trx, audit(caller, 'update', organization, before, { type: 'organization.updated', data: { organization, previous } }));
+        await record(trx, caller, audit('update', organization, before, { type: 'organization.updated', data: { organization, previous } }));
         return organization;
       }),
 
-    remove: async (caller: Caller, organizationId: string) => {
+    remove: async (caller: OrganizationCaller) => {
+      const organizationId = caller.scope.organizationId;
       const organization = await pool.transaction(async (trx) => {
-        const before = await reachableOrganizationRow(trx, caller, organizationId, true);
+        const before = await scopedOrganization(trx, caller, true);
         const tenants = await createOrganizationTenantQueries(trx).countTenantsOfOrganization(organizationId);
         if (tenants > 0) {
           throw conflict('organization.has_tenants', `The organization still owns ${tenants} tenant(s); transfer, unlink or delete them first.`);
@@ -128,7 +116,7 @@ export function createOrganizationService(deps: OrganizationServiceDeps) {
         }
         await createOrganizationQueries(trx).deleteOrganizationById(organizationId);
         await notifyCredentialChange(trx, organizationId);
-        await recordChange(trx, audit(caller, 'delete', before, before, { type: 'organization.deleted', data: { organization: before } }));
+        await record(trx, caller, audit('delete', before, before, { type: 'organization.deleted', data: { organization: before } }));
         return before;
       });
       deps.evict?.(organizationId);

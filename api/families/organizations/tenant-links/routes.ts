@@ -26,7 +26,7 @@ export function organizationTenantRoutes(app: App, links: OrganizationTenantServ
       body: LinkTenantBody,
       response: { 200: LinkTenantResponse, ...errorResponses(404, 409) },
     },
-    handler: async (request) => ({ organization: await links.link(callerOf(request), request.params.organizationId, request.body.tenantId) }),
+    handler: async (request) => ({ organization: await links.link(callerOf(request, 'organization'), request.body.tenantId) }),
   });
 
   app.delete('/v1/organizations/:organizationId/tenants/:tenantId', {
@@ -40,7 +40,7 @@ export function organizationTenantRoutes(app: App, links: OrganizationTenantServ
       params: OrganizationTenantParams,
       response: { 200: OrganizationResponse, ...errorResponses(404, 409) },
     },
-    handler: async (request) => ({ organization: await links.unlink(callerOf(request), request.params.organizationId, request.params.tenantId) }),
+    handler: async (request) => ({ organization: await links.unlink(callerOf(request, 'organization'), request.params.tenantId) }),
   });
 
   app.post('/v1/tenants/:tenantId/transfer', {
@@ -55,6 +55,6 @@ export function organizationTenantRoutes(app: App, links: OrganizationTenantServ
       body: TransferTenantBody,
       response: { 200: TenantResponse, ...errorResponses(404, 409) },
     },
-    handler: async (request) => ({ tenant: await links.transfer(callerOf(request), request.params.tenantId, request.body) }),
+    handler: async (request) => ({ tenant: await links.transfer(callerOf(request, 'tenant'), request.body) }),
   });
 }

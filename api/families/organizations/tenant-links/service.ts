@@ -2,22 +2,24 @@
 // transfer (the links through which the caller reaches a tenant are replaced by a target organization).
 import type { DatabaseTransactionConnection } from 'slonik';
 import type { EventType } from '../../../../db/event-catalog.ts';
-import { recordChange } from '../../../../db/shared/changes.ts';
 import { createServiceStateQueries } from '../../../../db/shared/service-state.ts';
 import { createOrganizationTenantQueries } from '../../../../db/organizations/tenant-links/queries.ts';
+import { createOrganizationQueries } from '../../../../db/organizations/organizations/queries.ts';
 import { createTenantQueries } from '../../../../db/tenants/tenants/queries.ts';
 import type { Tenant } from '../../../../db/tenants/tenants/rows.ts';
-import { conflict, invalidField, notFound } from '../../../errors.ts';
-import type { Caller } from '../../../access/caller.ts';
+import { conflict, invalidField, notFound, orNotFound } from '../../../errors.ts';
+import { record, type Caller, type CallerChange, type OrganizationCaller, type TenantCaller } from '../../../access/caller.ts';
+import { findReachableTenant, reachesOrganization } from '../../../access/reach.ts';
 import { operatorTenant } from '../../tenants/tenants/service.ts';
-import { reachableOrganizationRow, tenantOfCallerOrganizations, type OrganizationServiceDeps } from '../organizations/service.ts';
+import { scopedOrganization, type OrganizationServiceDeps } from '../organizations/service.ts';
 
-/** Locks the tenant row (its links change under this lock only) and returns it if the caller reaches it through its organizations. */
+/**
+ * Locks the tenant row (its links change under this lock only) and returns it if the caller reaches it through its
+ * organizations: a tenant seat gives access to the tenant, not a say over its organizations.
+ */
 async function lockReachableTenant(trx: DatabaseTransactionConnection, caller: Caller, tenantId: string) {
   await createTenantQueries(trx).lockTenantById(tenantId);
-  const tenant = await tenantOfCallerOrganizations(trx, caller, tenantId);
-  if (!tenant) throw notFound('tenant', tenantId);
-  return tenant;
+  return orNotFound(findReachableTenant(trx, caller.principal, tenantId, { viaSeats: false }), 'tenant', tenantId);
 }
 
 const current = async (trx: DatabaseTransactionConnection, tenantId: string) => (await createTenantQueries(trx).lockTenantById(tenantId)) as Tenant;
@@ -26,31 +28,31 @@ const EVENT_OF = { link: 'organization.tenant.linked', unlink: 'organization.ten
 
 export function createOrganizationTenantService(deps: OrganizationServiceDeps) {
   const { pool } = deps;
-  const linkChange = (caller: Caller, verb: 'link' | 'unlink', organizationId: string, tenant: Tenant) => ({
-    actor: caller.actor,
-    origin: caller.origin,
+  const linkChange = (verb: 'link' | 'unlink', organizationId: string, tenant: Tenant): CallerChange => ({
     action: `organization.tenant.${verb}`,
     resource: { type: 'tenant', id: tenant.id },
-    scope: { organizationId, tenantId: tenant.id },
+    scope: { tenantId: tenant.id },
     after: { organizationIds: tenant.organizationIds },
     event: { type: EVENT_OF[verb], data: { organizationId, tenant } },
   });
 
   return {
-    link: (caller: Caller, organizationId: string, tenantId: string) =>
+    link: (caller: OrganizationCaller, tenantId: string) =>
       pool.transaction(async (trx) => {
-        const organization = await reachableOrganizationRow(trx, caller, organizationId);
+        const organization = await scopedOrganization(trx, caller);
+        const organizationId = organization.id;
         await lockReachableTenant(trx, caller, tenantId);
         if (!(await createOrganizationTenantQueries(trx).linkTenant(organizationId, tenantId))) {
           throw conflict('organization.tenant_already_linked', 'The tenant is already linked to this organization.');
         }
-        await recordChange(trx, linkChange(caller, 'link', organizationId, await current(trx, tenantId)));
+        await record(trx, caller, linkChange('link', organizationId, await current(trx, tenantId)));
         return organization;
       }),
 
-    unlink: (caller: Caller, organizationId: string, tenantId: string) =>
+    unlink: (caller: OrganizationCaller, tenantId: string) =>
       pool.transaction(async (trx) => {
-        const organization = await reachableOrganizationRow(trx, caller, organizationId);
+        const organization = await scopedOrganization(trx, caller);
+        const organizationId = organization.id;
         const tenant = await createTenantQueries(trx).lockTenantById(tenantId);
         if (!tenant || !tenant.organizationIds.includes(organizationId)) throw notFound('tenant', tenantId);
         const operators = await createServiceStateQueries(trx).findBootstrap();
@@ -62,16 +64,22 @@ export function createOrganizationTenantService(deps: OrganizationServiceDeps) {
           );
         }
         await createOrganizationTenantQueries(trx).unlinkTenant(organizationId, tenantId);
-        await recordChange(trx, linkChange(caller, 'unlink', organizationId, await current(trx, tenantId)));
+        await record(trx, caller, linkChange('unlink', organizationId, await current(trx, tenantId)));
         return organization;
       }),
 
-    transfer: (caller: Caller, tenantId: string, input: { targetOrganizationId: string; confirmationName: string }) =>
+    transfer: (caller: TenantCaller, input: { targetOrganizationId: string; confirmationName: string }) =>
       pool.transaction(async (trx) => {
+        const tenantId = caller.scope.tenant.id;
         const before = await lockReachableTenant(trx, caller, tenantId);
         const through = before.organizationIds.filter((id) => caller.principal.organizationIds.includes(id));
         if (through.length === 0) throw notFound('tenant', tenantId);
-        const target = await reachableOrganizationRow(trx, caller, input.targetOrganizationId);
+        if (!reachesOrganization(caller.principal, input.targetOrganizationId)) throw notFound('organization', input.targetOrganizationId);
+        const target = await orNotFound(
+          createOrganizationQueries(trx).findOrganizationById(input.targetOrganizationId),
+          'organization',
+          input.targetOrganizationId,
+        );
         if (input.confirmationName !== before.name) {
           throw invalidField('body.confirmationName', 'must be the name of the tenant, exactly', 'tenant.confirmation_mismatch');
         }
@@ -83,12 +91,10 @@ export function createOrganizationTenantService(deps: OrganizationServiceDeps) {
         for (const id of from) await links.unlinkTenant(id, tenantId);
         await links.linkTenant(target.id, tenantId);
         const tenant = await current(trx, tenantId);
-        await recordChange(trx, {
-          actor: caller.actor,
-          origin: caller.origin,
+        await record(trx, caller, {
           action: 'tenant.transfer',
           resource: { type: 'tenant', id: tenantId },
-          scope: { organizationId: target.id, tenantId },
+          scope: { organizationId: target.id },
           before: { organizationIds: before.organizationIds },
           after: { organizationIds: tenant.organizationIds },
           event: { type: 'tenant.transferred', data: { tenant, fromOrganizationIds: from, toOrganizationId: target.id } },

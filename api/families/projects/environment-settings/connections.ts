@@ -8,14 +8,13 @@ import type { LookupFn } from '../../../../lib/outbound/ssrf-guard.ts';
 import { decrypt, encrypt } from '../../../../lib/crypto.ts';
 import type { EventOf, EventType } from '../../../../db/event-catalog.ts';
 import { connectionEventData } from '../../../../db/projects/projects/events.ts';
-import { recordChange } from '../../../../db/shared/changes.ts';
 import { createConnectionQueries } from '../../../../db/projects/environment-settings/connections.ts';
 import { createEnvironmentQueries } from '../../../../db/projects/environments/queries.ts';
 import type { ConnectionRecord, EnvironmentConnection } from '../../../../db/projects/projects/rows.ts';
-import { ApiError, invalidField, notFound, type ErrorDetail } from '../../../errors.ts';
+import { ApiError, invalidField, orNotFound, type ErrorDetail } from '../../../errors.ts';
 import { formPayloadSchema, providerOf, type ProviderId } from './connection-providers.ts';
-import type { Caller } from '../../../access/caller.ts';
-import { reachableEnvironment } from '../environments/service.ts';
+import { record, type CallerChange, type EnvironmentCaller } from '../../../access/caller.ts';
+import { scopedEnvironment } from '../environments/service.ts';
 import { checkTargetUrl } from '../../../access/reach.ts';
 import { parseIdpMetadataAt } from './saml-metadata.ts';
 
@@ -94,28 +93,18 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
     const secrets = { ...(stored ? (JSON.parse(decrypt(deps.masterKey, stored)) as Fields) : {}), ...given };
     return { config, secretsEncrypted: Object.keys(secrets).length > 0 ? encrypt(deps.masterKey, JSON.stringify(secrets)) : null };
   };
-  const audit = <T extends EventType>(
-    caller: Caller,
-    verb: 'save' | 'delete',
-    c: ConnectionRecord,
-    before: ConnectionRecord | null,
-    tenantId: string,
-    event: EventOf<T>,
-  ) => ({
-    actor: caller.actor,
-    origin: caller.origin,
+  const audit = <T extends EventType>(verb: 'save' | 'delete', c: ConnectionRecord, before: ConnectionRecord | null, event: EventOf<T>): CallerChange<T> => ({
     action: `environment.connection.${verb}`,
     resource: { type: 'environment_connection', id: c.id },
-    scope: { tenantId, environmentId: c.environmentId },
     before: before && { ...toConnection(before), config: before.config },
     after: verb === 'delete' ? null : { ...toConnection(c), config: c.config },
     event,
   });
 
   return {
-    list: async (caller: Caller, tenantId: string, environmentId: string) => {
-      const { environment: env } = await reachableEnvironment(pool, caller, tenantId, environmentId);
-      const connections = await createConnectionQueries(pool).findByEnvironment(environmentId);
+    list: async (caller: EnvironmentCaller) => {
+      const env = await scopedEnvironment(pool, caller);
+      const connections = await createConnectionQueries(pool).findByEnvironment(env.id);
       return {
         project: { id: env.projectId, name: env.projectName, type: env.projectType },
         environment: { id: env.id, name: env.name },
@@ -123,16 +112,17 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       };
     },
 
-    save: async (caller: Caller, tenantId: string, environmentId: string, input: SaveConnectionInput) => {
-      await reachableEnvironment(pool, caller, tenantId, environmentId);
+    save: async (caller: EnvironmentCaller, input: SaveConnectionInput) => {
+      const { tenant, environmentId } = caller.scope;
       const payload = parseFormPayload(input.providerId, input.formPayload, input.connectionId ? 'update' : 'create');
       await checkSources(input.providerId, payload);
       return pool.transaction(async (trx) => {
-        const { tenant, environment: env } = await reachableEnvironment(trx, caller, tenantId, environmentId);
         await createEnvironmentQueries(trx).lock(environmentId);
+        const env = await scopedEnvironment(trx, caller);
         const queries = createConnectionQueries(trx);
-        const before = input.connectionId ? await queries.find(environmentId, input.connectionId) : null;
-        if (input.connectionId && !before) throw notFound('environment_connection', input.connectionId);
+        const before = input.connectionId
+          ? await orNotFound(queries.find(environmentId, input.connectionId), 'environment_connection', input.connectionId)
+          : null;
         if (before && before.providerId !== input.providerId) {
           throw invalidField('body.providerId', `cannot change: connection ${before.id} uses ${before.providerId}`, 'environment_connection.provider_changed');
         }
@@ -141,9 +131,10 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
         const connection = before
           ? await queries.update(before.id, { name, ...sealed })
           : await queries.insert(environmentId, { providerId: input.providerId, name, ...sealed });
-        await recordChange(
+        await record(
           trx,
-          audit(caller, 'save', connection, before, tenantId, {
+          caller,
+          audit('save', connection, before, {
             type: 'environment.connection.saved',
             data: { environmentId: connection.environmentId, connection: connectionEventData(toConnection(connection)), created: !before },
           }),
@@ -157,15 +148,16 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       });
     },
 
-    remove: (caller: Caller, tenantId: string, environmentId: string, connectionId: string) =>
+    remove: (caller: EnvironmentCaller, connectionId: string) =>
       pool.transaction(async (trx) => {
-        const { tenant, environment: env } = await reachableEnvironment(trx, caller, tenantId, environmentId);
-        const connection = await createConnectionQueries(trx).find(environmentId, connectionId);
-        if (!connection) throw notFound('environment_connection', connectionId);
+        const { tenant } = caller.scope;
+        const env = await scopedEnvironment(trx, caller);
+        const connection = await orNotFound(createConnectionQueries(trx).find(env.id, connectionId), 'environment_connection', connectionId);
         await createConnectionQueries(trx).delete(connectionId);
-        await recordChange(
+        await record(
           trx,
-          audit(caller, 'delete', connection, connection, tenantId, {
+          caller,
+          audit('delete', connection, connection, {
             type: 'environment.connection.deleted',
             data: { environmentId: connection.environmentId, connection: connectionEventData(toConnection(connection)) },
           }),

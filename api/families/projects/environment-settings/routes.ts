@@ -37,7 +37,7 @@ export function environmentSettingRoutes(app: App, connections: ConnectionServic
       params,
       response: { 200: ApplicationEnvironmentConnectionsResponse, ...errorResponses(404) },
     },
-    handler: (r) => connections.list(callerOf(r), r.params.tenantId, r.params.environmentId),
+    handler: (r) => connections.list(callerOf(r, 'environment')),
   });
   app.post(`${base}/connections`, {
     schema: {
@@ -52,7 +52,7 @@ export function environmentSettingRoutes(app: App, connections: ConnectionServic
       response: { 200: SaveEnvironmentConnectionResponse, 201: SaveEnvironmentConnectionResponse, ...errorResponses(404) },
     },
     handler: async (r, reply) => {
-      const { created, ...saved } = await connections.save(callerOf(r), r.params.tenantId, r.params.environmentId, r.body);
+      const { created, ...saved } = await connections.save(callerOf(r, 'environment'), r.body);
       return reply.status(created ? 201 : 200).send(saved);
     },
   });
@@ -66,7 +66,7 @@ export function environmentSettingRoutes(app: App, connections: ConnectionServic
       params: ConnectionParams,
       response: { 200: DeleteEnvironmentConnectionResponse, ...errorResponses(404) },
     },
-    handler: (r) => connections.remove(callerOf(r), r.params.tenantId, r.params.environmentId, r.params.connectionId),
+    handler: (r) => connections.remove(callerOf(r, 'environment'), r.params.connectionId),
   });
   app.get(`${base}/redirect-uris`, {
     schema: {
@@ -78,7 +78,7 @@ export function environmentSettingRoutes(app: App, connections: ConnectionServic
       params,
       response: { 200: EnvironmentRedirectUrisResponse, ...errorResponses(404) },
     },
-    handler: (r) => settings.redirectUris(callerOf(r), r.params.tenantId, r.params.environmentId),
+    handler: (r) => settings.redirectUris(callerOf(r, 'environment')),
   });
   app.put(`${base}/redirect-uris`, {
     schema: {
@@ -91,7 +91,7 @@ export function environmentSettingRoutes(app: App, connections: ConnectionServic
       body: SaveRedirectUrisBody,
       response: { 200: EnvironmentRedirectUrisResponse, ...errorResponses(404) },
     },
-    handler: (r) => settings.saveRedirectUris(callerOf(r), r.params.tenantId, r.params.environmentId, r.body),
+    handler: (r) => settings.saveRedirectUris(callerOf(r, 'environment'), r.body),
   });
   app.post(`${base}/saml/resolve-metadata`, {
     schema: {
@@ -105,7 +105,7 @@ export function environmentSettingRoutes(app: App, connections: ConnectionServic
       body: ResolveSamlMetadataBody,
       response: { 200: SamlIdpMetadataResponse, ...errorResponses(404) },
     },
-    handler: (r) => settings.resolveSamlMetadata(callerOf(r), r.params.tenantId, r.params.environmentId, r.body),
+    handler: (r) => settings.resolveSamlMetadata(r.body),
   });
   app.get(`${base}/sso/:providerId/metadata`, {
     schema: {
@@ -118,7 +118,7 @@ export function environmentSettingRoutes(app: App, connections: ConnectionServic
       params: SsoParams,
       response: { 200: EnterpriseSsoMetadataResponse, ...errorResponses(404) },
     },
-    handler: (r) => settings.ssoMetadata(callerOf(r), r.params.tenantId, r.params.environmentId, r.params.providerId),
+    handler: (r) => settings.ssoMetadata(callerOf(r, 'environment'), r.params.providerId),
   });
   app.get(`${base}/sdk-config`, {
     schema: {
@@ -131,6 +131,6 @@ export function environmentSettingRoutes(app: App, connections: ConnectionServic
       params,
       response: { 200: EnvironmentSdkConfig, ...errorResponses(404) },
     },
-    handler: (r) => settings.sdkConfig(callerOf(r), r.params.tenantId, r.params.environmentId),
+    handler: (r) => settings.sdkConfig(callerOf(r, 'environment')),
   });
 }

@@ -2,14 +2,13 @@
 // service provider metadata to give an IdP, and the configuration an SDK needs.
 import { exportSPKI, importJWK, type CryptoKey } from 'jose';
 import type { DatabasePool } from 'slonik';
-import { recordChange } from '../../../../db/shared/changes.ts';
 import { createConnectionQueries } from '../../../../db/projects/environment-settings/connections.ts';
 import { createEnvironmentQueries } from '../../../../db/projects/environments/queries.ts';
 import type { EnvironmentRecord } from '../../../../db/projects/projects/rows.ts';
 import type { ProviderId } from './connection-providers.ts';
 import type { EnvironmentSdkConfig } from './schemas.ts';
-import type { Caller } from '../../../access/caller.ts';
-import { reachableEnvironment } from '../environments/service.ts';
+import { record, type EnvironmentCaller } from '../../../access/caller.ts';
+import { scopedEnvironment } from '../environments/service.ts';
 import { resolveIdpMetadata } from './saml-metadata.ts';
 import type { SigningKeys } from '../../identity/signing-keys/service.ts';
 import { enterpriseSsoMetadata } from './sso-metadata.ts';
@@ -35,24 +34,20 @@ export function createEnvironmentSettingsService(deps: EnvironmentSettingsDeps) 
   };
 
   return {
-    redirectUris: async (caller: Caller, tenantId: string, environmentId: string) =>
-      redirectView((await reachableEnvironment(pool, caller, tenantId, environmentId)).environment),
+    redirectUris: async (caller: EnvironmentCaller) => redirectView(await scopedEnvironment(pool, caller)),
 
-    saveRedirectUris: (caller: Caller, tenantId: string, environmentId: string, input: { successRedirectUri: string; errorRedirectUri?: string | null }) =>
+    saveRedirectUris: (caller: EnvironmentCaller, input: { successRedirectUri: string; errorRedirectUri?: string | null }) =>
       pool.transaction(async (trx) => {
-        await reachableEnvironment(trx, caller, tenantId, environmentId);
+        const { environmentId } = caller.scope;
         await createEnvironmentQueries(trx).lock(environmentId);
-        const before = await createEnvironmentQueries(trx).byId(environmentId);
+        const before = await scopedEnvironment(trx, caller);
         const env = await createEnvironmentQueries(trx).setRedirectUris(environmentId, {
           successRedirectUri: input.successRedirectUri,
           errorRedirectUri: input.errorRedirectUri ?? null,
         });
-        await recordChange(trx, {
-          actor: caller.actor,
-          origin: caller.origin,
+        await record(trx, caller, {
           action: 'environment.redirect_uris.save',
           resource: { type: 'environment', id: env.id },
-          scope: { tenantId, environmentId },
           before: uris(before),
           after: uris(env),
           event: {
@@ -63,19 +58,16 @@ export function createEnvironmentSettingsService(deps: EnvironmentSettingsDeps) 
         return redirectView(env);
       }),
 
-    resolveSamlMetadata: async (caller: Caller, tenantId: string, environmentId: string, input: { metadataUrl?: string; metadataXml?: string }) => {
-      await reachableEnvironment(pool, caller, tenantId, environmentId);
-      return { metadata: await resolveIdpMetadata(input, { allowPrivate: deps.allowPrivateNetworkTargets }) };
-    },
+    resolveSamlMetadata: async (input: { metadataUrl?: string; metadataXml?: string }) => ({
+      metadata: await resolveIdpMetadata(input, { allowPrivate: deps.allowPrivateNetworkTargets }),
+    }),
 
-    ssoMetadata: async (caller: Caller, tenantId: string, environmentId: string, providerId: ProviderId) => {
-      await reachableEnvironment(pool, caller, tenantId, environmentId);
-      return { metadata: enterpriseSsoMetadata(base, environmentId, providerId) };
-    },
+    ssoMetadata: (caller: EnvironmentCaller, providerId: ProviderId) => ({ metadata: enterpriseSsoMetadata(base, caller.scope.environmentId, providerId) }),
 
-    sdkConfig: async (caller: Caller, tenantId: string, environmentId: string): Promise<EnvironmentSdkConfig> => {
-      const { environment: env } = await reachableEnvironment(pool, caller, tenantId, environmentId);
-      const settings = `/v1/tenants/${tenantId}/environments/${environmentId}`;
+    sdkConfig: async (caller: EnvironmentCaller): Promise<EnvironmentSdkConfig> => {
+      const env = await scopedEnvironment(pool, caller);
+      const environmentId = env.id;
+      const settings = `/v1/tenants/${caller.scope.tenant.id}/environments/${environmentId}`;
       const warnings = [
         ...(env.successRedirectUri ? [] : [`No redirect URI is set: users have nowhere to return after signing in (PUT ${settings}/redirect-uris).`]),
         ...((await createConnectionQueries(pool).countActive(environmentId)) > 0

@@ -21,7 +21,7 @@ export function environmentRoutes(app: App, environments: EnvironmentService) {
       params: ProjectParams,
       response: { 200: ApplicationEnvironmentsResponse, ...errorResponses(404) },
     },
-    handler: (r) => environments.list(callerOf(r), r.params.tenantId, r.params.projectId),
+    handler: (r) => environments.list(callerOf(r, 'tenant'), r.params.projectId),
   });
   app.post(base, {
     schema: {
@@ -34,7 +34,7 @@ export function environmentRoutes(app: App, environments: EnvironmentService) {
       body: CreateEnvironmentBody,
       response: { 201: EnvironmentMutationResponse, ...errorResponses(404, 409) },
     },
-    handler: async (r, reply) => reply.status(201).send(await environments.create(callerOf(r), r.params.tenantId, r.params.projectId, r.body)),
+    handler: async (r, reply) => reply.status(201).send(await environments.create(callerOf(r, 'tenant'), r.params.projectId, r.body)),
   });
   app.patch(`${base}/:environmentId`, {
     schema: {
@@ -48,7 +48,7 @@ export function environmentRoutes(app: App, environments: EnvironmentService) {
       body: UpdateEnvironmentBody,
       response: { 200: EnvironmentMutationResponse, ...errorResponses(404, 409) },
     },
-    handler: (r) => environments.update(callerOf(r), r.params.tenantId, r.params.projectId, r.params.environmentId, r.body),
+    handler: (r) => environments.update(callerOf(r, 'tenant'), r.params.projectId, r.params.environmentId, r.body),
   });
   app.delete(`${base}/:environmentId`, {
     schema: {
@@ -61,6 +61,6 @@ export function environmentRoutes(app: App, environments: EnvironmentService) {
       params: EnvironmentParams,
       response: { 200: EnvironmentMutationResponse, ...errorResponses(404, 409) },
     },
-    handler: (r) => environments.remove(callerOf(r), r.params.tenantId, r.params.projectId, r.params.environmentId),
+    handler: (r) => environments.remove(callerOf(r, 'tenant'), r.params.projectId, r.params.environmentId),
   });
 }

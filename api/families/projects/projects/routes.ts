@@ -22,7 +22,7 @@ export function projectRoutes(app: App, projects: ProjectService) {
       querystring: PageQuery,
       response: { 200: TenantProjectsResponse, ...errorResponses(404) },
     },
-    handler: (r) => projects.list(callerOf(r), r.params.tenantId, r.query),
+    handler: (r) => projects.list(callerOf(r, 'tenant'), r.query),
   });
   app.post(base, {
     schema: {
@@ -37,7 +37,7 @@ export function projectRoutes(app: App, projects: ProjectService) {
       response: { 200: SaveApplicationResponse, 201: SaveApplicationResponse, ...errorResponses(404) },
     },
     handler: async (r, reply) => {
-      const { created, project } = await projects.save(callerOf(r), r.params.tenantId, r.body);
+      const { created, project } = await projects.save(callerOf(r, 'tenant'), r.body);
       return reply.status(created ? 201 : 200).send({ project, environments: project.environments ?? [] });
     },
   });
@@ -51,7 +51,7 @@ export function projectRoutes(app: App, projects: ProjectService) {
       params: ProjectParams,
       response: { 200: ProjectResponse, ...errorResponses(404) },
     },
-    handler: async (r) => ({ project: await projects.get(callerOf(r), r.params.tenantId, r.params.projectId) }),
+    handler: async (r) => ({ project: await projects.get(callerOf(r, 'tenant'), r.params.projectId) }),
   });
   app.delete(`${base}/:projectId`, {
     schema: {
@@ -64,7 +64,7 @@ export function projectRoutes(app: App, projects: ProjectService) {
       params: ProjectParams,
       response: { 200: ProjectResponse, ...errorResponses(404, 409) },
     },
-    handler: async (r) => ({ project: await projects.remove(callerOf(r), r.params.tenantId, r.params.projectId) }),
+    handler: async (r) => ({ project: await projects.remove(callerOf(r, 'tenant'), r.params.projectId) }),
   });
   app.put(`${base}/:projectId/default-environment`, {
     schema: {
@@ -77,6 +77,6 @@ export function projectRoutes(app: App, projects: ProjectService) {
       body: SetDefaultEnvironmentBody,
       response: { 200: ProjectResponse, ...errorResponses(404) },
     },
-    handler: async (r) => ({ project: await projects.setDefaultEnvironment(callerOf(r), r.params.tenantId, r.params.projectId, r.body.environmentId) }),
+    handler: async (r) => ({ project: await projects.setDefaultEnvironment(callerOf(r, 'tenant'), r.params.projectId, r.body.environmentId) }),
   });
 }

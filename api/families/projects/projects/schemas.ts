@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PROJECT_TYPES, Project, ProjectEnvironment, TenantProject } from '../../../../db/projects/projects/rows.ts';
 import { Tenant } from '../../../../db/tenants/tenants/rows.ts';
-import { displayName, ManagementMeta } from '../../../common/schemas.ts';
+import { displayName, ManagementMeta, pageOf } from '../../../common/schemas.ts';
 
 export { Project, ProjectEnvironment, TenantProject };
 
@@ -23,9 +23,7 @@ export const SetDefaultEnvironmentBody = z
   .strictObject({ environmentId: z.uuid().describe('An environment of this project') })
   .meta({ id: 'SetDefaultEnvironmentRequest' });
 
-export const TenantProjectsResponse = z
-  .object({ tenant: Tenant.nullable(), projects: z.array(TenantProject), total: z.number().int() })
-  .meta({ id: 'TenantProjectsResponse' });
+export const TenantProjectsResponse = pageOf('projects', TenantProject).extend({ tenant: Tenant.nullable() }).meta({ id: 'TenantProjectsResponse' });
 
 export const ProjectResponse = z.object({ project: Project.nullable(), meta: ManagementMeta.optional() }).meta({ id: 'ProjectResponse' });
 

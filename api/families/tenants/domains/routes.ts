@@ -29,7 +29,7 @@ export function tenantDomainRoutes(app: App, domains: TenantDomainService) {
       querystring: PageQuery,
       response: { 200: TenantDomainsResponse, ...errorResponses(404) },
     },
-    handler: (r) => domains.list(callerOf(r), r.params.tenantId, r.query),
+    handler: (r) => domains.list(callerOf(r, 'tenant'), r.query),
   });
   app.post(base, {
     schema: {
@@ -46,7 +46,7 @@ export function tenantDomainRoutes(app: App, domains: TenantDomainService) {
       body: CreateTenantDomainBody,
       response: { 201: CreateTenantDomainResponse, ...errorResponses(404, 409) },
     },
-    handler: async (r, reply) => reply.status(201).send({ domain: await domains.create(callerOf(r), r.params.tenantId, r.body) }),
+    handler: async (r, reply) => reply.status(201).send({ domain: await domains.create(callerOf(r, 'tenant'), r.body) }),
   });
   app.delete(`${base}/:domainId`, {
     schema: {
@@ -58,7 +58,7 @@ export function tenantDomainRoutes(app: App, domains: TenantDomainService) {
       params: TenantDomainParams,
       response: { 200: TenantDomainResponse, ...errorResponses(404) },
     },
-    handler: async (r) => ({ domain: await domains.remove(callerOf(r), r.params.tenantId, r.params.domainId) }),
+    handler: async (r) => ({ domain: await domains.remove(callerOf(r, 'tenant'), r.params.domainId) }),
   });
   app.post(`${base}/:domainId/verify`, {
     schema: {
@@ -70,6 +70,6 @@ export function tenantDomainRoutes(app: App, domains: TenantDomainService) {
       params: TenantDomainParams,
       response: { 200: RetryTenantDomainVerificationResponse, ...errorResponses(404) },
     },
-    handler: (r) => domains.verify(callerOf(r), r.params.tenantId, r.params.domainId),
+    handler: (r) => domains.verify(callerOf(r, 'tenant'), r.params.domainId),
   });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TenantDomain } from '../../../../db/tenants/domains/rows.ts';
 import { TenantParams } from '../tenants/schemas.ts';
+import { pageOf } from '../../../common/schemas.ts';
 
 export { TenantDomain };
 
@@ -47,7 +48,7 @@ export const TenantDomainParams = TenantParams.extend({ domainId: z.uuid() });
 
 export const CreateTenantDomainResponse = z.object({ domain: TenantDomain }).meta({ id: 'CreateTenantDomainResponse' });
 export const TenantDomainResponse = z.object({ domain: TenantDomain }).meta({ id: 'TenantDomainResponse' });
-export const TenantDomainsResponse = z.object({ domains: z.array(TenantDomain), total: z.number().int() }).meta({ id: 'TenantDomainsResponse' });
+export const TenantDomainsResponse = pageOf('domains', TenantDomain).meta({ id: 'TenantDomainsResponse' });
 export const RetryTenantDomainVerificationResponse = z
   .object({
     success: z.boolean().describe('Whether the domain is verified after this check'),

@@ -4,14 +4,12 @@
 import { randomBytes } from 'node:crypto';
 import { UniqueIntegrityConstraintViolationError, type DatabasePool } from 'slonik';
 import { verifyDomainNow } from '../../../../db/tenants/domains/verification.ts';
-import { recordChange } from '../../../../db/shared/changes.ts';
 import { createProcessOutboxQueries } from '../../../../db/processes/outbox.ts';
 import { createTenantDomainQueries } from '../../../../db/tenants/domains/queries.ts';
-import type { Tenant } from '../../../../db/tenants/tenants/rows.ts';
 import type { TenantDomain } from '../../../../db/tenants/domains/rows.ts';
-import { conflict, notFound } from '../../../errors.ts';
-import type { Caller } from '../../../access/caller.ts';
-import { reachableTenant } from '../../../access/reach.ts';
+import { conflict, orNotFound } from '../../../errors.ts';
+import { record, type CallerChange, type TenantCaller } from '../../../access/caller.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 export interface TenantDomainServiceDeps {
   pool: DatabasePool;
@@ -26,30 +24,21 @@ const duplicate = (domain: string) => conflict('tenant_domain.already_exists', `
 export function createTenantDomainService(deps: TenantDomainServiceDeps) {
   const { pool } = deps;
 
-  const find = async (db: Parameters<typeof createTenantDomainQueries>[0], caller: Caller, tenantId: string, id: string) => {
-    const tenant = await reachableTenant(db, caller, tenantId);
-    const domain = await createTenantDomainQueries(db).findDomain(tenantId, id);
-    if (!domain) throw notFound('tenant_domain', id);
-    return { tenant, domain };
-  };
-  const audit = (caller: Caller, tenant: Tenant, verb: 'create' | 'delete', domain: TenantDomain) => ({
-    actor: caller.actor,
-    origin: caller.origin,
+  const find = (db: Parameters<typeof createTenantDomainQueries>[0], caller: TenantCaller, id: string) =>
+    orNotFound(createTenantDomainQueries(db).findDomain(caller.scope.tenant.id, id), 'tenant_domain', id);
+  const audit = (verb: 'create' | 'delete', domain: TenantDomain): Omit<CallerChange, 'event'> => ({
     action: `tenant.domain.${verb}`,
     resource: { type: 'tenant_domain', id: domain.id },
-    scope: { organizationId: tenant.organizationIds[0] ?? null, tenantId: tenant.id },
     before: verb === 'delete' ? domain : null,
     after: verb === 'create' ? domain : null,
   });
 
   return {
-    list: async (caller: Caller, tenantId: string, page: { limit: number; offset: number }) => {
-      await reachableTenant(pool, caller, tenantId);
-      return createTenantDomainQueries(pool).findDomains(tenantId, page);
-    },
+    list: (caller: TenantCaller, query: PageQuery) =>
+      listPage('domains', query, (page) => createTenantDomainQueries(pool).findDomains(caller.scope.tenant.id, page)),
 
-    create: async (caller: Caller, tenantId: string, input: { domain: string; validationMethod: 'dns_txt' }) => {
-      const tenant = await reachableTenant(pool, caller, tenantId);
+    create: async (caller: TenantCaller, input: { domain: string; validationMethod: 'dns_txt' }) => {
+      const tenantId = caller.scope.tenant.id;
       if (await createTenantDomainQueries(pool).existsInTenant(tenantId, input.domain)) throw duplicate(input.domain);
       try {
         return await pool.transaction(async (trx) => {
@@ -60,7 +49,7 @@ export function createTenantDomainService(deps: TenantDomainServiceDeps) {
             validationSubDomain: `${CHALLENGE_LABEL}.${input.domain}`,
             validationToken: newToken(),
           });
-          await recordChange(trx, { ...audit(caller, tenant, 'create', domain), event: { type: 'tenant.domain.created', data: { domain } } });
+          await record(trx, caller, { ...audit('create', domain), event: { type: 'tenant.domain.created', data: { domain } } });
           await createProcessOutboxQueries(trx).enqueueStart({
             kind: 'domain-verification',
             entityId: domain.id,
@@ -75,16 +64,16 @@ export function createTenantDomainService(deps: TenantDomainServiceDeps) {
       }
     },
 
-    remove: (caller: Caller, tenantId: string, id: string) =>
+    remove: (caller: TenantCaller, id: string) =>
       pool.transaction(async (trx) => {
-        const { tenant, domain } = await find(trx, caller, tenantId, id);
+        const domain = await find(trx, caller, id);
         await createTenantDomainQueries(trx).deleteDomain(id);
-        await recordChange(trx, { ...audit(caller, tenant, 'delete', domain), event: { type: 'tenant.domain.deleted', data: { domain } } });
+        await record(trx, caller, { ...audit('delete', domain), event: { type: 'tenant.domain.deleted', data: { domain } } });
         return domain; // its verification process ends at its next check
       }),
 
-    verify: async (caller: Caller, tenantId: string, id: string) => {
-      await find(pool, caller, tenantId, id);
+    verify: async (caller: TenantCaller, id: string) => {
+      await find(pool, caller, id);
       return verifyDomainNow(deps, id, { actor: caller.actor, origin: caller.origin });
     },
   };

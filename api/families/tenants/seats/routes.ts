@@ -47,7 +47,7 @@ export function tenantSeatRoutes(app: App, seats: TenantSeatService) {
       description: `Creates a pending seat (or re-issues the code of the pending seat of that email). No email is sent: the response carries the join code once. ${seatRules}`,
       response: { 201: TenantInviteResponse, ...errorResponses(404, 409) },
     },
-    handler: async (request, reply) => reply.status(201).send(await seats.invite(callerOf(request), request.params.tenantId, request.body)),
+    handler: async (request, reply) => reply.status(201).send(await seats.invite(callerOf(request, 'tenant'), request.body)),
   });
 
   app.get('/v1/tenants/:tenantId/seats', {
@@ -61,7 +61,7 @@ export function tenantSeatRoutes(app: App, seats: TenantSeatService) {
       querystring: PageQuery,
       response: { 200: TenantSeatsResponse, ...errorResponses(404) },
     },
-    handler: (request) => seats.list(callerOf(request), request.params.tenantId, request.query),
+    handler: (request) => seats.list(callerOf(request, 'tenant'), request.query),
   });
 
   app.patch('/v1/tenants/:tenantId/seats/:seatId', {
@@ -75,6 +75,6 @@ export function tenantSeatRoutes(app: App, seats: TenantSeatService) {
       body: UpdateTenantSeatBody,
       response: { 200: TenantSeatMutationResponse, ...errorResponses(404) },
     },
-    handler: (request) => seats.update(callerOf(request), request.params.tenantId, request.params.seatId, request.body),
+    handler: (request) => seats.update(callerOf(request, 'tenant'), request.params.seatId, request.body),
   });
 }

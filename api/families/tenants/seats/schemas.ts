@@ -3,6 +3,7 @@ import { TenantSeat } from '../../../../db/tenants/seats/rows.ts';
 import { User } from '../../../../db/identity/users/rows.ts';
 import { ScopeList } from '../../identity/credentials-schemas.ts';
 import { Tenant } from '../tenants/schemas.ts';
+import { pageOf } from '../../../common/schemas.ts';
 
 export { TenantSeat };
 
@@ -32,8 +33,6 @@ export const TenantInviteResponse = z
     invitationCode: z.string().describe('The join code for POST /v1/tenants/join, shown only in this response (no email is sent yet): hand it to the invitee'),
   })
   .meta({ id: 'TenantInviteResponse' });
-export const TenantSeatsResponse = z
-  .object({ tenant: Tenant.nullable(), seats: z.array(TenantSeat).nullable(), total: z.number().int() })
-  .meta({ id: 'TenantSeatsResponse' });
+export const TenantSeatsResponse = pageOf('seats', TenantSeat, { nullable: true }).extend({ tenant: Tenant.nullable() }).meta({ id: 'TenantSeatsResponse' });
 export const TenantSeatMutationResponse = z.object({ tenant: Tenant.nullable(), seat: TenantSeat.nullable() }).meta({ id: 'TenantSeatMutationResponse' });
 export const TenantMembershipResponse = z.object({ tenant: Tenant.nullable(), user: User.nullable() }).meta({ id: 'TenantMembershipResponse' });

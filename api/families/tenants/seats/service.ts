@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { DatabasePool } from 'slonik';
 import { hashSecret } from '../../../../lib/crypto.ts';
-import { recordChange } from '../../../../db/shared/changes.ts';
 import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
 import { createTenantSeatQueries, type SeatChanges } from '../../../../db/tenants/seats/queries.ts';
 import { createTenantQueries } from '../../../../db/tenants/tenants/queries.ts';
 import { createUserQueries } from '../../../../db/identity/users/queries.ts';
 import type { TenantSeat } from '../../../../db/tenants/seats/rows.ts';
-import { ApiError, conflict, invalidField, notFound } from '../../../errors.ts';
+import { ApiError, conflict, invalidField, notFound, orNotFound } from '../../../errors.ts';
 import { narrow } from '../../../scopes.ts';
-import type { Caller } from '../../../access/caller.ts';
+import { record, type Caller, type TenantCaller } from '../../../access/caller.ts';
 import { seatInForce, seatScopes, type SeatGrant } from '../../../access/principals.ts';
-import { reachableTenant, visibleTenant } from '../../../access/reach.ts';
+import { visibleTenant } from '../../../access/reach.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 /** A join code may be used for a week (or until the seat's validUntil, if sooner). */
 const CODE_TTL_MS = 7 * 24 * 3600_000;
@@ -86,12 +86,14 @@ function checkSeatHolderChange(caller: Caller, own: SeatGrant, before: TenantSea
 
 export function createTenantSeatService(pool: DatabasePool) {
   return {
-    list: async (caller: Caller, tenantId: string, page: { limit: number; offset: number }) => {
-      const tenant = await reachableTenant(pool, caller, tenantId);
-      return { tenant, ...(await createTenantSeatQueries(pool).findSeatsOfTenant(tenantId, page)) };
-    },
+    list: async (caller: TenantCaller, query: PageQuery) => ({
+      tenant: caller.scope.tenant,
+      ...(await listPage('seats', query, (page) => createTenantSeatQueries(pool).findSeatsOfTenant(caller.scope.tenant.id, page))),
+    }),
 
-    invite: (caller: Caller, tenantId: string, input: { email: string; scopes?: string[] } & Window) => {
+    invite: (caller: TenantCaller, input: { email: string; scopes?: string[] } & Window) => {
+      const { tenant } = caller.scope;
+      const tenantId = tenant.id;
       const scopes = seatScopesFrom(caller, tenantId, input.scopes ?? []);
       // A seat holder's invitee gets no more than the inviter's seat: its end by default, never a later one.
       const own = actingSeat(caller, tenantId);
@@ -104,7 +106,6 @@ export function createTenantSeatService(pool: DatabasePool) {
       const invitationCode = randomBytes(32).toString('base64url');
       const codeExpiresAt = new Date(Math.min(Date.now() + CODE_TTL_MS, validUntil ? Date.parse(validUntil) : Infinity)).toISOString();
       return pool.transaction(async (trx) => {
-        const tenant = await reachableTenant(trx, caller, tenantId);
         const seats = createTenantSeatQueries(trx);
         if ((await seats.findSeatByEmail(tenantId, email))?.accountId)
           throw conflict('tenant_seat.already_joined', `${email} already holds a seat in this tenant.`);
@@ -117,12 +118,9 @@ export function createTenantSeatService(pool: DatabasePool) {
             expiresAt: codeExpiresAt,
           },
         );
-        await recordChange(trx, {
-          actor: caller.actor,
-          origin: caller.origin,
+        await record(trx, caller, {
           action: 'tenant.invite.create',
           resource: { type: 'tenant_seat', id: seat.id },
-          scope: { organizationId: tenant.organizationIds[0] ?? null, tenantId },
           after: seat,
           event: { type: 'tenant.invite.created', data: { seat } },
         });
@@ -130,14 +128,13 @@ export function createTenantSeatService(pool: DatabasePool) {
       });
     },
 
-    update: (caller: Caller, tenantId: string, seatId: string, changes: SeatChanges) => {
-      if (changes.scopes) changes = { ...changes, scopes: seatScopesFrom(caller, tenantId, changes.scopes) };
+    update: (caller: TenantCaller, seatId: string, changes: SeatChanges) => {
+      const { tenant } = caller.scope;
+      if (changes.scopes) changes = { ...changes, scopes: seatScopesFrom(caller, tenant.id, changes.scopes) };
       return pool.transaction(async (trx) => {
-        const tenant = await reachableTenant(trx, caller, tenantId);
         const seats = createTenantSeatQueries(trx);
-        const before = await seats.findSeatOfTenant(seatId, tenantId);
-        if (!before) throw notFound('tenant_seat', seatId);
-        const own = actingSeat(caller, tenantId);
+        const before = await orNotFound(seats.findSeatOfTenant(seatId, tenant.id), 'tenant_seat', seatId);
+        const own = actingSeat(caller, tenant.id);
         if (own) checkSeatHolderChange(caller, own, before, changes);
         checkWindow(
           {
@@ -150,12 +147,9 @@ export function createTenantSeatService(pool: DatabasePool) {
         // The seat's user sees the change on its next request.
         if (seat.accountId) await notifyCredentialChange(trx, seat.accountId);
         const previous = Object.fromEntries(Object.keys(changes).map((k) => [k, k === 'scopes' ? scopeIds(before) : before[k as keyof TenantSeat]]));
-        await recordChange(trx, {
-          actor: caller.actor,
-          origin: caller.origin,
+        await record(trx, caller, {
           action: 'tenant.seat.update',
           resource: { type: 'tenant_seat', id: seatId },
-          scope: { organizationId: tenant.organizationIds[0] ?? null, tenantId },
           before,
           after: seat,
           event: { type: 'tenant.seat.updated', data: { seat, previous } },
@@ -184,9 +178,7 @@ export function createTenantSeatService(pool: DatabasePool) {
         await notifyCredentialChange(trx, user.id);
         const tenant = await createTenantQueries(trx).lockTenantById(pending.tenantId);
         if (!tenant) throw notFound('tenant', pending.tenantId);
-        await recordChange(trx, {
-          actor: caller.actor,
-          origin: caller.origin,
+        await record(trx, caller, {
           action: 'tenant.seat.join',
           resource: { type: 'tenant_seat', id: seat.id },
           scope: { organizationId: tenant.organizationIds[0] ?? null, tenantId: tenant.id },

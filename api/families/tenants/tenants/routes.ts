@@ -45,7 +45,7 @@ export function tenantRoutes(app: App, tenants: TenantService) {
       params: TenantParams,
       response: { 200: TenantResponse, ...errorResponses(404) },
     },
-    handler: async (request) => ({ tenant: await tenants.get(callerOf(request), request.params.tenantId) }),
+    handler: (request) => ({ tenant: tenants.get(callerOf(request, 'tenant')) }),
   });
 
   app.patch('/v1/tenants/:tenantId', {
@@ -59,7 +59,7 @@ export function tenantRoutes(app: App, tenants: TenantService) {
       body: UpdateTenantBody,
       response: { 200: TenantResponse, ...errorResponses(404) },
     },
-    handler: async (request) => ({ tenant: await tenants.update(callerOf(request), request.params.tenantId, request.body) }),
+    handler: async (request) => ({ tenant: await tenants.update(callerOf(request, 'tenant'), request.body) }),
   });
 
   app.delete('/v1/tenants/:tenantId', {
@@ -72,6 +72,6 @@ export function tenantRoutes(app: App, tenants: TenantService) {
       params: TenantParams,
       response: { 200: TenantResponse, ...errorResponses(404) },
     },
-    handler: async (request) => ({ tenant: await tenants.remove(callerOf(request), request.params.tenantId) }),
+    handler: async (request) => ({ tenant: await tenants.remove(callerOf(request, 'tenant')) }),
   });
 }

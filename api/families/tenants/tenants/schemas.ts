@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { displayName } from '../../../common/schemas.ts';
 import { Tenant } from '../../../../db/tenants/tenants/rows.ts';
+import { pageOf } from '../../../common/schemas.ts';
 
 export { Tenant };
 
-export const TenantsList = z.object({ tenants: z.array(Tenant), total: z.number().int() }).meta({ id: 'TenantsList' });
+export const TenantsList = pageOf('tenants', Tenant).meta({ id: 'TenantsList' });
 export const TenantResponse = z.object({ tenant: Tenant }).meta({ id: 'TenantResponse' });
 export const TenantParams = z.strictObject({ tenantId: z.uuid() });
 

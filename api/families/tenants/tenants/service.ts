@@ -1,22 +1,24 @@
 import type { DatabasePool } from 'slonik';
-import { recordChange } from '../../../../db/shared/changes.ts';
 import { createServiceStateQueries } from '../../../../db/shared/service-state.ts';
 import { createTenantQueries, type TenantChanges } from '../../../../db/tenants/tenants/queries.ts';
 import type { Tenant } from '../../../../db/tenants/tenants/rows.ts';
-import { ApiError, conflict } from '../../../errors.ts';
-import type { Caller } from '../../../access/caller.ts';
-import { reachableTenant, reachableTenants } from '../../../access/reach.ts';
+import { ApiError, conflict, orNotFound } from '../../../errors.ts';
+import { record, type Caller, type TenantCaller } from '../../../access/caller.ts';
+import { reachableTenants } from '../../../access/reach.ts';
+import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 /** The tenant created on first start holds the operators' environment: it is never deleted nor taken from the operator organization. */
 export const operatorTenant = () => conflict('tenant.protected', "This tenant holds the service's operators and cannot be deleted or moved.");
 
 export function createTenantService(pool: DatabasePool) {
-  const reachable = reachableTenant;
+  /** The tenant, locked: its row changes under this lock only. */
+  const lock = (db: Parameters<typeof createTenantQueries>[0], caller: TenantCaller) =>
+    orNotFound(createTenantQueries(db).lockTenantById(caller.scope.tenant.id), 'tenant', caller.scope.tenant.id);
 
   return {
-    list: (caller: Caller, page: { limit: number; offset: number }) => reachableTenants(pool, caller, page),
+    list: (caller: Caller, query: PageQuery) => listPage('tenants', query, (page) => reachableTenants(pool, caller.principal, page)),
 
-    get: (caller: Caller, tenantId: string) => reachable(pool, caller, tenantId),
+    get: (caller: TenantCaller) => caller.scope.tenant,
 
     create: (caller: Caller, input: { name: string; description?: string | null; company?: string | null; organizationId?: string }) => {
       if (caller.principal.tenantIds !== null) {
@@ -34,9 +36,7 @@ export function createTenantService(pool: DatabasePool) {
           { name: input.name, description: input.description ?? null, company: input.company ?? null },
           organizationId,
         );
-        await recordChange(trx, {
-          actor: caller.actor,
-          origin: caller.origin,
+        await record(trx, caller, {
           action: 'tenant.create',
           resource: { type: 'tenant', id: tenant.id },
           scope: { organizationId, tenantId: tenant.id },
@@ -47,17 +47,13 @@ export function createTenantService(pool: DatabasePool) {
       });
     },
 
-    update: (caller: Caller, tenantId: string, changes: TenantChanges) =>
+    update: (caller: TenantCaller, changes: TenantChanges) =>
       pool.transaction(async (trx) => {
-        await createTenantQueries(trx).lockTenantById(tenantId);
-        const before = await reachable(trx, caller, tenantId);
-        const tenant = await createTenantQueries(trx).updateTenantById(tenantId, changes);
-        await recordChange(trx, {
-          actor: caller.actor,
-          origin: caller.origin,
+        const before = await lock(trx, caller);
+        const tenant = await createTenantQueries(trx).updateTenantById(before.id, changes);
+        await record(trx, caller, {
           action: 'tenant.update',
-          resource: { type: 'tenant', id: tenantId },
-          scope: { organizationId: tenant.organizationIds[0] ?? null, tenantId },
+          resource: { type: 'tenant', id: tenant.id },
           before,
           after: tenant,
           event: { type: 'tenant.updated', data: { tenant, previous: pickChanged(before, changes) } },
@@ -65,21 +61,18 @@ export function createTenantService(pool: DatabasePool) {
         return tenant;
       }),
 
-    remove: (caller: Caller, tenantId: string) =>
+    remove: (caller: TenantCaller) =>
       pool.transaction(async (trx) => {
-        const before = await reachable(trx, caller, tenantId);
-        if ((await createServiceStateQueries(trx).findBootstrap())?.tenantId === tenantId) throw operatorTenant();
-        await createTenantQueries(trx).deleteTenantById(tenantId);
-        await recordChange(trx, {
-          actor: caller.actor,
-          origin: caller.origin,
+        const before = await lock(trx, caller);
+        if ((await createServiceStateQueries(trx).findBootstrap())?.tenantId === before.id) throw operatorTenant();
+        await createTenantQueries(trx).deleteTenantById(before.id);
+        await record(trx, caller, {
           action: 'tenant.delete',
-          resource: { type: 'tenant', id: tenantId },
-          scope: { organizationId: before.organizationIds[0] ?? null, tenantId },
-          before,
-          event: { type: 'tenant.deleted', data: { tenant: before } },
+          resource: { type: 'tenant', id: before.id },
+          before: caller.scope.tenant,
+          event: { type: 'tenant.deleted', data: { tenant: caller.scope.tenant } },
         });
-        return before;
+        return caller.scope.tenant;
       }),
   };
 }

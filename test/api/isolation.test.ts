@@ -1,0 +1,126 @@
+// Every operation of the OpenAPI document, called by a principal of another organization holding `*` on real
+// resources of this one: each is 404 naming the tenant or organization it addresses, unless it is in ALLOWLIST
+// (operations that address no tenant or organization). A new route is covered without anyone remembering to: it
+// either answers 404 here or is listed below with its reason.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDeliveryQueries } from '../../db/events/webhooks/deliveries.ts';
+import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { otherOrganization } from '../helpers/fixtures.ts';
+
+const ALLOWLIST: Record<string, string> = {
+  'GET /v1/health': 'public',
+  'GET /.well-known/jwks.json': 'public',
+  'POST /v1/oauth/token': 'public: client credentials authenticate themselves',
+  'GET /v1/userinfo': "the caller's own user",
+  'GET /v1/tenants': 'lists what the caller reaches',
+  'POST /v1/tenants': "creates a tenant in the caller's own organization (another one in the body is a 400)",
+  'POST /v1/tenants/join': 'the invitation code is the authorization',
+  'GET /v1/organizations': "lists the caller's organizations",
+  'POST /v1/organizations': 'creates an organization over tenants the caller reaches (others in the body are a 400)',
+  'POST /v1/organizations/invitations/accept': 'the invitation token is the authorization',
+  'POST /v1/organizations/join': 'the invitation code is the authorization',
+  'GET /v1/personal-access-tokens': "the caller's own tokens",
+  'POST /v1/personal-access-tokens': "the caller's own tokens",
+  'POST /v1/personal-access-tokens/{tokenId}/revoke': "the caller's own tokens (another's is 404 among them)",
+  'GET /v1/signing-keys': 'service-wide token signing keys',
+  'POST /v1/signing-keys/rotate': 'service-wide token signing keys',
+  'GET /v1/event-types': 'the event catalog',
+};
+
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
+
+let t: TestApp;
+let ours: string;
+let theirs: string;
+const ids: Record<string, string> = {};
+let operations: { method: string; path: string }[];
+
+async function call(token: string, method: string, url: string, payload?: object) {
+  const res = await t.app.inject({ method: method as 'GET', url, headers: bearer(token), ...(payload ? { payload } : {}) });
+  return { status: res.statusCode, body: res.body ? res.json() : undefined };
+}
+
+/** Creates a resource of organization A through the API and returns the response body. */
+async function create(url: string, payload?: object) {
+  const res = await call(ours, 'POST', url, payload);
+  expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+  return res.body;
+}
+
+beforeAll(async () => {
+  t = await startTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'true' });
+  ours = await t.token();
+  theirs = (await otherOrganization(t)).token;
+
+  const o = `/v1/organizations/${(ids.organizationId = t.credentials.organizationId)}`;
+  const tenantId: string = (await create('/v1/tenants', { name: 'A' })).tenant.id;
+  const tn = `/v1/tenants/${(ids.tenantId = tenantId)}`;
+  const saved = await create(`${tn}/projects`, { name: 'A app' });
+  ids.projectId = saved.project.id;
+  ids.environmentId = saved.environments[0].id;
+  ids.webhookId = (await create(`${tn}/webhooks`, { url: 'http://127.0.0.1:9/hook', eventTypes: ['webhook.test'] })).endpoint.id;
+  ids.webhookDeliveryId = (await create(`${tn}/webhooks/${ids.webhookId}/test`)).delivery.id;
+  const channel = await create(`${tn}/notification-channels`, {
+    kind: 'webhook',
+    name: 'A',
+    eventTypes: ['webhook.test'],
+    config: { url: 'http://127.0.0.1:9/c' },
+  });
+  ids.channelId = channel.channel.id;
+  // A channel delivery is made by the dispatcher, which does not run here: the test event's delivery row is written directly.
+  const { eventId } = (await call(ours, 'POST', `${tn}/notification-channels/${ids.channelId}/test`)).body;
+  ids.channelDeliveryId = await createDeliveryQueries(t.pool).insertDelivery({ tenantId, eventId, channelId: ids.channelId });
+  ids.domainId = (await create(`${tn}/domains`, { domain: 'a.example.com', validationMethod: 'dns_txt' })).domain.id;
+  await create(`${tn}/invites`, { email: 'seat@example.com' });
+  ids.seatId = (await call(ours, 'GET', `${tn}/seats`)).body.seats[0].id;
+  ids.connectionId = (await create(`${tn}/environments/${ids.environmentId}/connections`, { providerId: 'email_password', formPayload: '{}' })).connection.id;
+  ids.providerId = 'saml';
+  ids.invitationId = (await create(`${o}/invitations`, { email: 'invitee@example.com' })).invitation.id;
+  ids.keyId = (await create(`${o}/keys`, { name: 'A key' })).key.id;
+  ids.serviceAccountId = (await create(`${o}/service-accounts`, { name: 'A robot' })).serviceAccount.id;
+  ids.memberId = (await call(ours, 'GET', `${o}/members`)).body.members[0].id;
+
+  const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi' })).json() as { paths: Record<string, Record<string, unknown>> };
+  operations = Object.entries(document.paths)
+    .filter(([path]) => !path.startsWith('/docs'))
+    .flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((method) => ({ method: method.toUpperCase(), path })));
+});
+afterAll(() => t.close());
+
+/** The path with A's ids; a delivery is the webhook's or the channel's, as the path says. */
+function urlOf(path: string) {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const key = name === 'deliveryId' ? (path.includes('/notification-channels/') ? 'channelDeliveryId' : 'webhookDeliveryId') : name;
+    const id = ids[key];
+    if (!id) throw new Error(`${path}: no resource of organization A for {${name}}; create one in beforeAll`);
+    return id;
+  });
+}
+
+const addressed = () => operations.filter(({ method, path }) => !(`${method} ${path}` in ALLOWLIST));
+
+describe('isolation between organizations', () => {
+  it('walks a document with the operations it expects', () => {
+    expect(addressed().length).toBeGreaterThan(60);
+    const listed = new Set(operations.map(({ method, path }) => `${method} ${path}`));
+    expect(Object.keys(ALLOWLIST).filter((op) => !listed.has(op))).toEqual([]);
+  });
+
+  it("answers 404, naming what it addresses, for every operation on another organization's tenant or organization", async () => {
+    const answers: string[] = [];
+    for (const { method, path } of addressed()) {
+      const payload = ['POST', 'PUT', 'PATCH'].includes(method) ? {} : undefined;
+      const { status, body } = await call(theirs, method, urlOf(path), payload);
+      const first = /\{(\w+)\}/.exec(path)?.[1];
+      const named = first === 'tenantId' ? 'tenant' : first === 'organizationId' ? 'organization' : '*';
+      answers.push(`${method} ${path} ${status} ${status === 404 && (named === '*' || body.code === `${named}.not_found`) ? 'ok' : body?.code}`);
+    }
+    expect(answers.filter((a) => !a.endsWith(' 404 ok'))).toEqual([]);
+  });
+
+  it('uses real resources: organization A reads each of them', async () => {
+    const reads = addressed().filter(({ method }) => method === 'GET');
+    const statuses = await Promise.all(reads.map(async ({ path }) => `${path} ${(await call(ours, 'GET', urlOf(path))).status}`));
+    expect(statuses.filter((s) => !s.endsWith(' 200'))).toEqual([]);
+  });
+});
