@@ -2,6 +2,7 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { auditEntries, tenantEvents } from '../helpers/events.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 
 let t: TestApp;
@@ -23,20 +24,31 @@ const tenantShape = (fields: Record<string, unknown>) => ({
   ...fields,
 });
 
-const Audit = z.object({ action: z.string(), actorType: z.string(), actorId: z.string().nullable(), requestId: z.string().nullable(), changes: z.any() });
-const auditOf = (resourceId: string) =>
-  t.pool.any(sql.type(Audit)`
-  SELECT action, actor_type AS "actorType", actor_id AS "actorId", request_id AS "requestId", changes FROM audit_logs
-  WHERE resource_id = ${resourceId} ORDER BY sequence`);
-const eventsOf = (tenantId: string) =>
-  t.pool.any(sql.type(z.object({ type: z.string(), data: z.any(), actor: z.any() }))`
-  SELECT type, data, actor FROM events WHERE tenant_id = ${tenantId} ORDER BY sequence`);
+/** The audit entries of a tenant (of the default organization), oldest first; they outlive the tenant. */
+const auditOf = (resourceId: string) => auditEntries(t, { organizationId: t.credentials.organizationId }, { resourceType: 'tenant', resourceId });
 
 describe('tenants', () => {
   it('lists the reachable tenants with total', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/v1/tenants', headers: bearer(token) });
+    // An organization of its own, so that tenants other tests create never show in its list.
+    const org = await otherOrganization(t);
+    const create = (name: string) => t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(org.token), payload: { name } });
+    const acme = (await create('Acme')).json().tenant;
+    const globex = (await create('Globex')).json().tenant;
+    const res = await t.app.inject({ method: 'GET', url: '/v1/tenants', headers: bearer(org.token) });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ tenants: [tenantShape({ id: t.credentials.tenantId, name: 'Default', description: 'Created on first start' })], total: 1 });
+    expect(res.json()).toEqual({
+      tenants: [
+        tenantShape({ id: acme.id, name: 'Acme', organizationIds: [org.organizationId] }),
+        tenantShape({ id: globex.id, name: 'Globex', organizationIds: [org.organizationId] }),
+      ],
+      total: 2,
+    });
+  });
+
+  it('lists the tenant made on first start', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/tenants?limit=200', headers: bearer(token) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().tenants[0]).toEqual(tenantShape({ id: t.credentials.tenantId, name: 'Default', description: 'Created on first start' }));
   });
 
   it('creates, reads, updates and deletes a tenant, auditing and emitting each change', async () => {
@@ -61,6 +73,7 @@ describe('tenants', () => {
     });
     expect(patched.statusCode).toBe(200);
     expect(patched.json().tenant).toEqual({ ...tenant, description: 'Rockets', company: null, updatedAt: expect.any(String) });
+    const events = await tenantEvents(t, tenant.id);
 
     const deleted = await t.app.inject({ method: 'DELETE', url: `/v1/tenants/${tenant.id}`, headers: bearer(token) });
     expect(deleted.statusCode).toBe(200);
@@ -68,21 +81,25 @@ describe('tenants', () => {
 
     const audit = await auditOf(tenant.id);
     expect(audit.map((a) => a.action)).toEqual(['tenant.create', 'tenant.update', 'tenant.delete']);
-    expect(audit[0]).toMatchObject({ actorType: 'service_account', requestId: 'req-create-1' });
+    expect(audit[0]).toMatchObject({ actor: { type: 'service_account' }, requestId: 'req-create-1' });
     expect(audit[1]!.changes).toEqual({
       before: { description: null, company: 'Acme Inc.', updatedAt: expect.any(String) },
       after: { description: 'Rockets', company: null, updatedAt: expect.any(String) },
     });
-    const events = await eventsOf(tenant.id);
-    expect(events.map((e) => e.type)).toEqual(['tenant.created', 'tenant.updated', 'tenant.deleted']);
+    expect(events.map((e) => e.type)).toEqual(['tenant.created', 'tenant.updated']);
     expect(events[1]!.data).toEqual({ tenant: patched.json().tenant, previous: { description: null, company: 'Acme Inc.' } });
+    // No API shows the stream of a deleted tenant: its last event is read from the table.
+    const deletedEvents = await t.pool.anyFirst(sql.type(z.object({ type: z.string() }))`
+      SELECT type FROM events WHERE tenant_id = ${tenant.id} AND type = 'tenant.deleted'`);
+    expect(deletedEvents).toEqual(['tenant.deleted']);
   });
 
   it('pages with limit and offset', async () => {
-    for (const name of ['p1', 'p2', 'p3']) await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(token), payload: { name } });
-    const page = await t.app.inject({ method: 'GET', url: '/v1/tenants?limit=2&offset=1', headers: bearer(token) });
-    expect(page.json().total).toBe(4);
-    expect(page.json().tenants.map((x: { name: string }) => x.name)).toEqual(['p1', 'p2']);
+    const org = await otherOrganization(t);
+    for (const name of ['p1', 'p2', 'p3']) await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(org.token), payload: { name } });
+    const page = await t.app.inject({ method: 'GET', url: '/v1/tenants?limit=2&offset=1', headers: bearer(org.token) });
+    expect(page.json().total).toBe(3);
+    expect(page.json().tenants.map((x: { name: string }) => x.name)).toEqual(['p2', 'p3']);
   });
 
   it('404s a missing tenant and changes nothing on invalid input', async () => {
