@@ -3,8 +3,9 @@ import { DOMParser } from '@xmldom/xmldom';
 import { compactVerify, CompactSign } from 'jose';
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { tenantEvents } from '../helpers/events.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 
 let t: TestApp;
@@ -14,6 +15,9 @@ let base: string;
 beforeAll(async () => {
   t = await startTestApp({ PUBLIC_BASE_URL: 'https://iam.example.com' });
   token = await t.token();
+});
+// An environment of its own for every test: the settings one test saves never show in another.
+beforeEach(async () => {
   const { project } = (
     await t.app.inject({ method: 'POST', url: `/v1/tenants/${t.credentials.tenantId}/projects`, headers: bearer(token), payload: { name: 'Settings' } })
   ).json();
@@ -42,9 +46,8 @@ describe('environment redirect URIs', () => {
     expect((await get('/redirect-uris')).json()).toEqual(res.json());
     const replaced = await putUris({ successRedirectUri: 'https://app.example.com/done' });
     expect(replaced.json().config).toEqual({ id: environmentId, successRedirectUri: 'https://app.example.com/done', errorRedirectUri: null });
-    const events = await t.pool.anyFirst(sql.type(z.object({ data: z.any() }))`
-      SELECT data FROM events WHERE type = 'environment.redirect_uris.saved' AND environment_id = ${environmentId} ORDER BY sequence`);
-    expect(events).toEqual([
+    const events = await tenantEvents(t, t.credentials.tenantId, { type: 'environment.redirect_uris.saved', environmentId });
+    expect(events.map((e) => e.data)).toEqual([
       { environmentId, successRedirectUri: 'https://app.example.com/callback?x=1', errorRedirectUri: 'http://localhost:3000/error' },
       { environmentId, successRedirectUri: 'https://app.example.com/done', errorRedirectUri: null },
     ]);

@@ -1,7 +1,6 @@
-import { sql } from 'slonik';
-import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { auditEntries, tenantEvents } from '../helpers/events.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 
 let t: TestApp;
@@ -11,6 +10,9 @@ let base: string;
 beforeAll(async () => {
   t = await startTestApp();
   token = await t.token();
+});
+// A project of its own for every test: what one test adds to it never shows in another's lists.
+beforeEach(async () => {
   project = (
     await t.app.inject({
       method: 'POST',
@@ -25,9 +27,7 @@ afterAll(() => t.close());
 
 const ts = expect.any(String);
 const create = (payload: object, url = base, headers = bearer(token)) => t.app.inject({ method: 'POST', url, headers, payload });
-const eventsOf = (id: string) =>
-  t.pool.any(sql.type(z.object({ type: z.string(), data: z.any(), environmentId: z.string().nullable() }))`
-  SELECT type, data, environment_id AS "environmentId" FROM events WHERE subject->>'id' = ${id} ORDER BY sequence`);
+const eventsOf = async (id: string) => (await tenantEvents(t, t.credentials.tenantId)).filter((e) => e.subject?.id === id);
 
 describe('environments', () => {
   it('lists the environments of a project in weight order, marking the default', async () => {
@@ -76,10 +76,8 @@ describe('environments', () => {
     ]);
     expect(events[0]!.data.environment).toEqual({ ...environment, projectId: project.id });
     expect(events[1]!.data.previous).toEqual({ name: 'staging', isLive: false });
-    const audit = await t.pool.anyFirst(
-      sql.type(z.object({ action: z.string() }))`SELECT action FROM audit_logs WHERE resource_id = ${environment.id} ORDER BY sequence`,
-    );
-    expect(audit).toEqual(['environment.create', 'environment.update', 'environment.delete']);
+    const audit = await auditEntries(t, { tenantId: t.credentials.tenantId }, { resourceId: environment.id });
+    expect(audit.map((a) => a.action)).toEqual(['environment.create', 'environment.update', 'environment.delete']);
   });
 
   it('keeps environment names unique in a project, ignoring case', async () => {

@@ -10,6 +10,7 @@ import { otherOrganization } from '../helpers/fixtures.ts';
 const ALLOWLIST: Record<string, string> = {
   'GET /v1/health': 'public',
   'GET /.well-known/jwks.json': 'public',
+  'GET /v1/openapi': 'public',
   'POST /v1/oauth/token': 'public: client credentials authenticate themselves',
   'GET /v1/userinfo': "the caller's own user",
   'GET /v1/tenants': 'lists what the caller reaches',

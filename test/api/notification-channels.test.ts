@@ -1,7 +1,6 @@
-import { sql } from 'slonik';
-import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { auditEntries, tenantEvents } from '../helpers/events.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 
 let t: TestApp;
@@ -16,29 +15,31 @@ afterAll(() => t.close());
 
 const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, headers = bearer(token)) =>
   t.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
-const create = (payload: object) => call('POST', base, payload);
+const create = (payload: object, url = base) => call('POST', url, payload);
 const ROUTING_KEY = 'R0UT1NGKEY-0123456789-wxyz';
 const SLACK_URL = 'https://93.184.216.34/services/T0000/B0000/XXXXXXXXslak';
 
-/** Every stored trace of a channel: its events and audit rows. */
-const tracesOf = async (id: string) => ({
-  events: await t.pool.any(
-    sql.type(z.object({ type: z.string(), data: z.any() }))`SELECT type, data FROM events WHERE subject->>'id' = ${id} ORDER BY sequence`,
-  ),
-  audit: await t.pool.any(
-    sql.type(z.object({ action: z.string(), changes: z.any() }))`SELECT action, changes FROM audit_logs WHERE resource_id = ${id} ORDER BY sequence`,
-  ),
+/** Every recorded trace of a channel: its events and audit entries. */
+const tracesOf = async (id: string, tenantId = t.credentials.tenantId) => ({
+  events: (await tenantEvents(t, tenantId)).filter((e) => e.subject?.id === id),
+  audit: await auditEntries(t, { tenantId }, { resourceId: id }),
 });
 
 describe('notification channels', () => {
   it('creates, lists, gets, updates and deletes a channel, never returning or recording its secrets', async () => {
-    const res = await create({ kind: 'pagerduty', name: 'On call', eventTypes: ['tenant.*'], config: { source: 'iam' }, secrets: { routingKey: ROUTING_KEY } });
+    // A tenant of its own, so that channels other tests create never show in its list.
+    const tenant = (await call('POST', '/v1/tenants', { name: 'Channels' })).json().tenant;
+    const base = `/v1/tenants/${tenant.id}/notification-channels`;
+    const res = await create(
+      { kind: 'pagerduty', name: 'On call', eventTypes: ['tenant.*'], config: { source: 'iam' }, secrets: { routingKey: ROUTING_KEY } },
+      base,
+    );
     expect(res.statusCode).toBe(201);
     const { channel } = res.json();
     expect(res.json()).toEqual({ channel });
     expect(channel).toEqual({
       id: expect.any(String),
-      tenantId: t.credentials.tenantId,
+      tenantId: tenant.id,
       environmentId: null,
       kind: 'pagerduty',
       name: 'On call',
@@ -63,7 +64,7 @@ describe('notification channels', () => {
     expect(deleted.json().channel).toMatchObject({ id: channel.id, name: 'Paging' });
     expect((await call('GET', `${base}/${channel.id}`)).statusCode).toBe(404);
 
-    const { events, audit } = await tracesOf(channel.id);
+    const { events, audit } = await tracesOf(channel.id, tenant.id);
     expect(events.map((e) => e.type)).toEqual(['notification_channel.created', 'notification_channel.updated', 'notification_channel.deleted']);
     expect(events[1]!.data.channel).toMatchObject({ name: 'Paging', secretHints: { routingKey: '…abcd' } });
     expect(audit.map((a) => a.action)).toEqual(['notification_channel.create', 'notification_channel.update', 'notification_channel.delete']);

@@ -2,6 +2,7 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { auditEntries, tenantEvents } from '../helpers/events.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 import { userPrincipal } from '../helpers/users.ts';
 
@@ -31,13 +32,16 @@ const orgShape = (fields: Record<string, unknown>) => ({
 });
 const defaultOrg = () => orgShape({ id: t.credentials.organizationId, name: 'Default organization' });
 
+// Organization and member events belong to no tenant, so no event stream shows them: they are read from the table.
 const Event = z.object({ type: z.string(), data: z.any(), actor: z.any(), organizationId: z.string().nullable(), tenantId: z.string().nullable() });
-const eventsAbout = (subjectId: string) =>
+const organizationEventsAbout = (subjectId: string) =>
   t.pool.any(sql.type(Event)`
-  SELECT type, data, actor, organization_id AS "organizationId", tenant_id AS "tenantId" FROM events WHERE subject->>'id' = ${subjectId} ORDER BY sequence`);
-const auditOf = (resourceId: string) =>
-  t.pool.anyFirst(sql.type(z.object({ action: z.string() }))`
-  SELECT action FROM audit_logs WHERE resource_id = ${resourceId} ORDER BY sequence`);
+  SELECT type, data, actor, organization_id AS "organizationId", tenant_id AS "tenantId" FROM events
+  WHERE subject->>'id' = ${subjectId} AND tenant_id IS NULL ORDER BY sequence`);
+/** The events about a tenant in its stream, read by the bootstrap user (who reaches every organization it creates). */
+const tenantEventsAbout = async (tenantId: string) => (await tenantEvents(t, tenantId, {}, pat)).filter((e) => e.subject?.id === tenantId);
+const auditActions = async (scope: { tenantId: string } | { organizationId: string }, resourceId: string) =>
+  (await auditEntries(t, scope, { resourceId }, pat)).map((a) => a.action);
 
 async function createOrg(name: string, tenantIds = [t.credentials.tenantId], token = pat) {
   const res = await call(token, 'POST', '/organizations', { name, tenantIds });
@@ -52,7 +56,9 @@ async function createTenant(name: string, organizationId = t.credentials.organiz
 
 describe('organizations', () => {
   it('lists the organizations the caller belongs to', async () => {
-    for (const token of [pat, saToken]) {
+    // A member of the default organization only: the organizations other tests create are not theirs.
+    const member = await userPrincipal(t, { organizationId: t.credentials.organizationId });
+    for (const token of [member.token, saToken]) {
       const res = await call(token, 'GET', '/organizations');
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ organizations: [defaultOrg()], total: 1, nextCursor: null, hasMore: false });
@@ -60,11 +66,12 @@ describe('organizations', () => {
   });
 
   it('creates an organization over reachable tenants; the creating user is its owner and reaches it on the next request', async () => {
+    const over = await createTenant('Acme tenant');
     const res = await call(pat, 'POST', '/organizations', {
       name: 'Acme',
       description: 'Rockets',
       billingEmail: 'billing@acme.test',
-      tenantIds: [t.credentials.tenantId],
+      tenantIds: [over.id],
     });
     expect(res.statusCode).toBe(201);
     const organization = res.json().organization;
@@ -73,7 +80,7 @@ describe('organizations', () => {
     expect((await call(pat, 'GET', `/organizations/${organization.id}`)).json()).toEqual({ organization });
     const list = (await call(pat, 'GET', '/organizations')).json();
     expect(list.organizations.map((o: { id: string }) => o.id)).toContain(organization.id);
-    const tenant = (await call(pat, 'GET', `/tenants/${t.credentials.tenantId}`)).json().tenant;
+    const tenant = (await call(pat, 'GET', `/tenants/${over.id}`)).json().tenant;
     expect(tenant.organizationIds).toEqual([t.credentials.organizationId, organization.id]);
 
     const members = (await call(pat, 'GET', `/organizations/${organization.id}/members`)).json();
@@ -97,15 +104,15 @@ describe('organizations', () => {
       nextCursor: null,
       hasMore: false,
     });
-    const [event] = await eventsAbout(organization.id);
+    const [event] = await organizationEventsAbout(organization.id);
     expect(event).toEqual({
       type: 'organization.created',
-      data: { organization, tenantIds: [t.credentials.tenantId] },
+      data: { organization, tenantIds: [over.id] },
       actor: { type: 'user', id: t.credentials.userId },
       organizationId: organization.id,
       tenantId: null,
     });
-    expect(await auditOf(organization.id)).toEqual(['organization.create']);
+    expect(await auditActions({ organizationId: organization.id }, organization.id)).toEqual(['organization.create']);
   });
 
   it('lets a service account of the operator organization create an organization, with no member; refuses those of others', async () => {
@@ -115,7 +122,7 @@ describe('organizations', () => {
     const organization = res.json().organization;
     expect(organization).toEqual(orgShape({ name: 'Robots' }));
     expect((await call(saToken, 'GET', `/tenants/${tenant.id}`)).json().tenant.organizationIds).toEqual([t.credentials.organizationId, organization.id]);
-    const [event] = await eventsAbout(organization.id);
+    const [event] = await organizationEventsAbout(organization.id);
     expect(event).toMatchObject({ type: 'organization.created', actor: { type: 'service_account' }, organizationId: organization.id });
     // No member was made: the service account belongs to its one organization and does not reach the new one.
     const members = await t.pool.oneFirst(sql.type(z.object({ n: z.number() }))`
@@ -159,7 +166,7 @@ describe('organizations', () => {
     const res = await call(pat, 'PATCH', `/organizations/${organization.id}`, { name: 'After', billingEmail: 'b@x.test' });
     expect(res.statusCode).toBe(200);
     expect(res.json().organization).toEqual({ ...organization, name: 'After', billingEmail: 'b@x.test', updatedAt: expect.any(String) });
-    const events = await eventsAbout(organization.id);
+    const events = await organizationEventsAbout(organization.id);
     expect(events.map((e) => e.type)).toEqual(['organization.created', 'organization.updated']);
     expect(events[1]!.data).toEqual({ organization: res.json().organization, previous: { name: 'Before', billingEmail: null } });
   });
@@ -174,7 +181,7 @@ describe('organizations', () => {
     expect(deleted.statusCode).toBe(200);
     expect(deleted.json().organization).toMatchObject({ id: organization.id, name: 'Short-lived' });
     expect((await call(pat, 'GET', `/organizations/${organization.id}`)).statusCode).toBe(404);
-    expect((await eventsAbout(organization.id)).map((e) => e.type)).toEqual(['organization.created', 'organization.deleted']);
+    expect((await organizationEventsAbout(organization.id)).map((e) => e.type)).toEqual(['organization.created', 'organization.deleted']);
   });
 
   it('needs organizations:write to change and organizations:read to read', async () => {
@@ -213,7 +220,7 @@ describe('organization members', () => {
     await expect.poll(async () => (await call(token, 'GET', `/organizations/${organization.id}`)).statusCode, { timeout: 2000, interval: 20 }).toBe(404);
     expect((await call(pat, 'GET', url)).json().total).toBe(1);
 
-    const events = await eventsAbout(member.id);
+    const events = await organizationEventsAbout(member.id);
     expect(events.map((e) => e.type)).toEqual(['organization.member.updated', 'organization.member.updated', 'organization.member.removed']);
     expect(events[0]!.data).toEqual({ member: off.json().member, previous: { active: true } });
   });
@@ -264,7 +271,7 @@ describe('tenant links and transfer', () => {
     expect(last.json().code).toBe('organization.last_organization_of_tenant');
     expect((await call(pat, 'DELETE', `/organizations/${t.credentials.organizationId}/tenants/${tenant.id}`)).statusCode).toBe(404);
 
-    const events = await eventsAbout(tenant.id);
+    const events = await tenantEventsAbout(tenant.id);
     expect(events.map((e) => [e.type, e.organizationId])).toEqual([
       ['tenant.created', t.credentials.organizationId],
       ['organization.tenant.linked', organization.id],
@@ -296,14 +303,14 @@ describe('tenant links and transfer', () => {
     expect(again.json().code).toBe('tenant.already_in_organization');
     // The service account of the default organization no longer reaches the tenant.
     expect((await call(saToken, 'GET', `/tenants/${tenant.id}`)).statusCode).toBe(404);
-    const event = (await eventsAbout(tenant.id)).at(-1);
+    const event = (await tenantEventsAbout(tenant.id)).at(-1);
     expect(event).toMatchObject({
       type: 'tenant.transferred',
       organizationId: target.id,
       tenantId: tenant.id,
       data: { tenant: moved.json().tenant, fromOrganizationIds: [t.credentials.organizationId], toOrganizationId: target.id },
     });
-    expect(await auditOf(tenant.id)).toEqual(['tenant.create', 'tenant.transfer']);
+    expect(await auditActions({ tenantId: tenant.id }, tenant.id)).toEqual(['tenant.create', 'tenant.transfer']);
   });
 });
 

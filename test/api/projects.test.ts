@@ -2,6 +2,7 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { auditEntries, tenantEvents } from '../helpers/events.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 
 let t: TestApp;
@@ -25,12 +26,9 @@ const environmentShape = (name: string, isLive: boolean, weight: number | null) 
   weight,
   isLive,
 });
-const eventsOf = (subjectIds: string[]) =>
-  t.pool.any(sql.type(z.object({ type: z.string(), data: z.any(), environmentId: z.string().nullable() }))`
-  SELECT type, data, environment_id AS "environmentId" FROM events WHERE subject->>'id' = ANY(${sql.array(subjectIds, 'text')}) ORDER BY sequence`);
-const auditOf = (resourceId: string) =>
-  t.pool.anyFirst(sql.type(z.object({ action: z.string() }))`
-  SELECT action FROM audit_logs WHERE resource_id = ${resourceId} ORDER BY sequence`);
+const eventsOf = async (subjectIds: string[]) =>
+  (await tenantEvents(t, t.credentials.tenantId)).filter((e) => e.subject?.id && subjectIds.includes(e.subject.id));
+const auditOf = async (resourceId: string) => (await auditEntries(t, { tenantId: t.credentials.tenantId }, { resourceId })).map((a) => a.action);
 
 describe('projects', () => {
   it('lists the projects of a tenant, the bootstrap console first, with the tenant and a total', async () => {

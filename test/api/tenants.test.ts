@@ -2,6 +2,7 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { auditEntries, tenantEvents } from '../helpers/events.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 
 let t: TestApp;
@@ -23,25 +24,33 @@ const tenantShape = (fields: Record<string, unknown>) => ({
   ...fields,
 });
 
-const Audit = z.object({ action: z.string(), actorType: z.string(), actorId: z.string().nullable(), requestId: z.string().nullable(), changes: z.any() });
-const auditOf = (resourceId: string) =>
-  t.pool.any(sql.type(Audit)`
-  SELECT action, actor_type AS "actorType", actor_id AS "actorId", request_id AS "requestId", changes FROM audit_logs
-  WHERE resource_id = ${resourceId} ORDER BY sequence`);
-const eventsOf = (tenantId: string) =>
-  t.pool.any(sql.type(z.object({ type: z.string(), data: z.any(), actor: z.any() }))`
-  SELECT type, data, actor FROM events WHERE tenant_id = ${tenantId} ORDER BY sequence`);
+/** The audit entries of a tenant (of the default organization), oldest first; they outlive the tenant. */
+const auditOf = (resourceId: string) => auditEntries(t, { organizationId: t.credentials.organizationId }, { resourceType: 'tenant', resourceId });
 
 describe('tenants', () => {
   it('lists the reachable tenants with total', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/v1/tenants', headers: bearer(token) });
+    // An organization of its own, so that tenants other tests create never show in its list.
+    const org = await otherOrganization(t);
+    const create = (name: string) => t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(org.token), payload: { name } });
+    const acme = (await create('Acme')).json().tenant;
+    const globex = (await create('Globex')).json().tenant;
+    const res = await t.app.inject({ method: 'GET', url: '/v1/tenants', headers: bearer(org.token) });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
-      tenants: [tenantShape({ id: t.credentials.tenantId, name: 'Default', description: 'Created on first start' })],
-      total: 1,
+      tenants: [
+        tenantShape({ id: acme.id, name: 'Acme', organizationIds: [org.organizationId] }),
+        tenantShape({ id: globex.id, name: 'Globex', organizationIds: [org.organizationId] }),
+      ],
+      total: 2,
       nextCursor: null,
       hasMore: false,
     });
+  });
+
+  it('lists the tenant made on first start', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/tenants?limit=200', headers: bearer(token) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().tenants[0]).toEqual(tenantShape({ id: t.credentials.tenantId, name: 'Default', description: 'Created on first start' }));
   });
 
   it('creates, reads, updates and deletes a tenant, auditing and emitting each change', async () => {
@@ -66,6 +75,7 @@ describe('tenants', () => {
     });
     expect(patched.statusCode).toBe(200);
     expect(patched.json().tenant).toEqual({ ...tenant, description: 'Rockets', company: null, updatedAt: expect.any(String) });
+    const events = await tenantEvents(t, tenant.id);
 
     const deleted = await t.app.inject({ method: 'DELETE', url: `/v1/tenants/${tenant.id}`, headers: bearer(token) });
     expect(deleted.statusCode).toBe(200);
@@ -73,29 +83,34 @@ describe('tenants', () => {
 
     const audit = await auditOf(tenant.id);
     expect(audit.map((a) => a.action)).toEqual(['tenant.create', 'tenant.update', 'tenant.delete']);
-    expect(audit[0]).toMatchObject({ actorType: 'service_account', requestId: 'req-create-1' });
+    expect(audit[0]).toMatchObject({ actor: { type: 'service_account' }, requestId: 'req-create-1' });
     expect(audit[1]!.changes).toEqual({
       before: { description: null, company: 'Acme Inc.', updatedAt: expect.any(String) },
       after: { description: 'Rockets', company: null, updatedAt: expect.any(String) },
     });
-    const events = await eventsOf(tenant.id);
-    expect(events.map((e) => e.type)).toEqual(['tenant.created', 'tenant.updated', 'tenant.deleted']);
+    expect(events.map((e) => e.type)).toEqual(['tenant.created', 'tenant.updated']);
     expect(events[1]!.data).toEqual({ tenant: patched.json().tenant, previous: { description: null, company: 'Acme Inc.' } });
+    // No API shows the stream of a deleted tenant: its last event is read from the table.
+    const deletedEvents = await t.pool.anyFirst(sql.type(z.object({ type: z.string() }))`
+      SELECT type FROM events WHERE tenant_id = ${tenant.id} AND type = 'tenant.deleted'`);
+    expect(deletedEvents).toEqual(['tenant.deleted']);
   });
 
   it('pages with limit and offset, or with the opaque cursor of the previous page', async () => {
-    for (const name of ['p1', 'p2', 'p3']) await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(token), payload: { name } });
+    const org = await otherOrganization(t);
+    for (const name of ['p1', 'p2', 'p3']) await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(org.token), payload: { name } });
     const list = async (query: string) => {
-      const res = await t.app.inject({ method: 'GET', url: `/v1/tenants?${query}`, headers: bearer(token) });
+      const res = await t.app.inject({ method: 'GET', url: `/v1/tenants?${query}`, headers: bearer(org.token) });
       expect(res.statusCode).toBe(200);
       const { tenants, ...page } = res.json();
       return { names: tenants.map((x: { name: string }) => x.name), ...page };
     };
-    const page = await list('limit=2&offset=1');
-    expect(page).toEqual({ names: ['p1', 'p2'], total: 4, nextCursor: expect.stringMatching(/^[A-Za-z0-9_-]+$/), hasMore: true });
-    expect(await list(`limit=2&cursor=${page.nextCursor}`)).toEqual({ names: ['p3'], total: 4, nextCursor: null, hasMore: false });
-    expect(await list('limit=2&offset=4')).toEqual({ names: [], total: 4, nextCursor: null, hasMore: false });
-    const bad = await t.app.inject({ method: 'GET', url: '/v1/tenants?cursor=nonsense', headers: bearer(token) });
+    expect(await list('limit=2&offset=1')).toEqual({ names: ['p2', 'p3'], total: 3, nextCursor: null, hasMore: false });
+    const first = await list('limit=2');
+    expect(first).toEqual({ names: ['p1', 'p2'], total: 3, nextCursor: expect.stringMatching(/^[A-Za-z0-9_-]+$/), hasMore: true });
+    expect(await list(`limit=2&cursor=${first.nextCursor}`)).toEqual({ names: ['p3'], total: 3, nextCursor: null, hasMore: false });
+    expect(await list('limit=2&offset=3')).toEqual({ names: [], total: 3, nextCursor: null, hasMore: false });
+    const bad = await t.app.inject({ method: 'GET', url: '/v1/tenants?cursor=nonsense', headers: bearer(org.token) });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().details).toEqual([{ path: 'querystring.cursor', message: 'is not a cursor returned by this API' }]);
   });
@@ -156,7 +171,7 @@ describe('tenants', () => {
     // The operators' environment is intact: their tokens work and invites find it.
     expect((await t.app.inject({ method: 'GET', url: '/v1/tenants', headers: bearer(pat) })).statusCode).toBe(200);
     expect((await call(pat, 'POST', `/organizations/${org}/invites`, { email: 'after.attempts@example.com' })).statusCode).toBe(201);
-    expect((await eventsOf(operators)).map((e) => e.type)).not.toContain('tenant.deleted');
+    expect((await tenantEvents(t, operators)).map((e) => e.type)).not.toContain('tenant.deleted');
     // The other organization's link is an ordinary one.
     expect((await call(pat, 'DELETE', `/organizations/${linked.id}/tenants/${operators}`)).statusCode).toBe(200);
     expect((await call(pat, 'DELETE', `/organizations/${linked.id}`)).statusCode).toBe(200);

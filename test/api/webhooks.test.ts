@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatchQueries } from '../../db/processes/dispatch.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { tenantEvents } from '../helpers/events.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 
 let t: TestApp;
@@ -15,16 +16,19 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const create = (payload: object, headers = bearer(token)) => t.app.inject({ method: 'POST', url: base, headers, payload });
+const create = (payload: object, headers = bearer(token), url = base) => t.app.inject({ method: 'POST', url, headers, payload });
 
 describe('webhook endpoints', () => {
   it('creates an endpoint with a secret shown once, then lists, updates and deletes it, auditing each change', async () => {
-    const res = await create({ url: 'https://93.184.216.34/hooks', description: 'billing', eventTypes: ['tenant.*', 'webhook.test'] });
+    // A tenant of its own, so that the endpoints other tests create never show in its list.
+    const tenant = (await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(token), payload: { name: 'Hooks' } })).json().tenant;
+    const base = `/v1/tenants/${tenant.id}/webhooks`;
+    const res = await create({ url: 'https://93.184.216.34/hooks', description: 'billing', eventTypes: ['tenant.*', 'webhook.test'] }, bearer(token), base);
     expect(res.statusCode).toBe(201);
     const { endpoint, secret } = res.json();
     expect(endpoint).toEqual({
       id: expect.any(String),
-      tenantId: t.credentials.tenantId,
+      tenantId: tenant.id,
       environmentId: null,
       url: 'https://93.184.216.34/hooks',
       description: 'billing',
@@ -44,9 +48,7 @@ describe('webhook endpoints', () => {
     expect(patched.json().endpoint).toMatchObject({ active: false, disabledReason: 'manual' });
     expect((await t.app.inject({ method: 'DELETE', url: `${base}/${endpoint.id}`, headers: bearer(token) })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: `${base}/${endpoint.id}`, headers: bearer(token) })).statusCode).toBe(404);
-    const events = await t.pool.any(
-      sql.type(z.object({ type: z.string(), data: z.any() }))`SELECT type, data FROM events WHERE subject->>'id' = ${endpoint.id} ORDER BY sequence`,
-    );
+    const events = (await tenantEvents(t, tenant.id)).filter((e) => e.subject?.id === endpoint.id);
     expect(events.map((e) => e.type)).toEqual(['webhook.endpoint.created', 'webhook.endpoint.updated', 'webhook.endpoint.deleted']);
     expect(JSON.stringify(events)).not.toContain(secret);
   });

@@ -150,8 +150,14 @@ describe('notification channel deliveries', () => {
   it('delivers a test once even to a channel subscribed to notification_channel.tested', async () => {
     const { channel } = await createChannel('slack', { webhookUrl: `${receiver.url}/slack-self` }, {}, ['notification_channel.*']);
     expect((await api('POST', `/${channel.id}/test`)).json().success).toBe(true);
-    await t.processes.dispatcher.runOnce();
-    await new Promise((r) => setTimeout(r, 800));
+    // A later event the channel subscribes to: once it is delivered, the dispatcher has passed the test event.
+    expect((await api('PATCH', `/${channel.id}`, { name: 'slack channel, renamed' })).statusCode).toBe(200);
+    await expect
+      .poll(async () => (await deliveriesOf(channel.id)).filter((d) => d.eventType === 'notification_channel.updated' && d.status !== 'pending').length, {
+        timeout: 15_000,
+        interval: 50,
+      })
+      .toBe(1);
     const tests = requestsTo('/slack-self').filter((r) => JSON.parse(r.body).blocks[0].text.text === 'Notification channel tested');
     expect(tests).toHaveLength(1);
     expect((await deliveriesOf(channel.id)).filter((d) => d.eventType === 'notification_channel.tested')).toEqual([]);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../lib/webhook-signature.js';
 import { bearer } from '../helpers/app.ts';
+import { tenantEvents } from '../helpers/events.ts';
 import { startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
@@ -33,8 +34,14 @@ const emitTenantEvent = async (name: string) => {
   expect(res.statusCode).toBe(200);
 };
 const requestsTo = (path: string) => receiver.received.filter((r) => r.path === path);
-const deliveriesOf = async (endpointId: string) =>
-  (await api('GET', `/webhooks/${endpointId}/deliveries`)).json().deliveries as { id: string; status: string }[];
+interface Delivery {
+  id: string;
+  status: string;
+  attemptCount: number;
+  nextAttemptAt: string | null;
+}
+const deliveriesOf = async (endpointId: string) => (await api('GET', `/webhooks/${endpointId}/deliveries`)).json().deliveries as Delivery[];
+const processStatus = async (processId: string) => (await t.processes.engine.gateway.describe(processId)).status;
 const settled = async (endpointId: string, count = 1) => {
   await expect
     .poll(async () => (await deliveriesOf(endpointId)).filter((d) => d.status !== 'pending').length, { timeout: 15_000, interval: 100 })
@@ -98,14 +105,39 @@ describe('webhook delivery', () => {
 
   it('finishes a delivery exactly once when the engine restarts in the middle of its retry schedule', async () => {
     const { endpoint } = await createEndpoint('/restart');
-    receiver.script('/restart', 503);
+    // Attempt 1 fails and asks for a 5 s pause before attempt 2: the window the restart must land in.
+    receiver.script('/restart', { status: 503, headers: { 'retry-after': '5' } });
     await emitTenantEvent('restart');
-    await expect.poll(() => requestsTo('/restart').length, { timeout: 10_000, interval: 20 }).toBe(1);
-    await t.restartProcesses(); // while the process sleeps before attempt 2
+    // The delivery waits for attempt 2: attempt 1 recorded, attempt 2 due later, and its process started.
+    await expect
+      .poll(async () => (await deliveriesOf(endpoint.id))[0], { timeout: 10_000, interval: 20 })
+      .toMatchObject({ status: 'pending', attemptCount: 1, nextAttemptAt: expect.any(String) });
+    const [waiting] = await deliveriesOf(endpoint.id);
+    const processId = `webhook-delivery:${waiting!.id}`;
+    await expect.poll(() => processStatus(processId), { timeout: 10_000, interval: 20 }).toBe('running');
+    const due = Date.parse(waiting!.nextAttemptAt!);
+
+    expect(requestsTo('/restart')).toHaveLength(1);
+    expect(Date.now()).toBeLessThan(due);
+    await t.restartProcesses();
+    const restartedAt = Date.now();
+    // The restart ended inside the pause: before attempt 2 was due, with attempt 2 not made.
+    expect(restartedAt, 'the restart outlasted the pause before attempt 2').toBeLessThan(due);
+    expect(requestsTo('/restart')).toHaveLength(1);
+    expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: 'pending', attemptCount: 1 });
+
+    // The restarted engine resumes the pause and makes attempt 2, once.
     const [delivery] = await settled(endpoint.id);
-    expect(delivery!.status).toBe('succeeded');
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(requestsTo('/restart')).toHaveLength(2);
+    expect(delivery).toMatchObject({ status: 'succeeded', attemptCount: 2 });
+    await expect.poll(() => processStatus(processId), { timeout: 10_000, interval: 20 }).toBe('completed'); // nothing is left to run
+    const received = requestsTo('/restart');
+    expect(received).toHaveLength(2);
+    expect(received[1]!.at).toBeGreaterThanOrEqual(restartedAt);
+    const detail = (await api('GET', `/webhooks/${endpoint.id}/deliveries/${delivery!.id}`)).json();
+    expect(detail.attempts.map((a: { attempt: number; statusCode: number | null }) => [a.attempt, a.statusCode])).toEqual([
+      [1, 503],
+      [2, 200],
+    ]);
   });
 
   it('honours Retry-After', async () => {
@@ -138,13 +170,18 @@ describe('webhook delivery', () => {
     await settled(endpoint.id);
     const disabled = (await api('GET', `/webhooks/${endpoint.id}`)).json().endpoint;
     expect(disabled).toMatchObject({ active: false, disabledReason: 'gone', disabledAt: expect.any(String) });
-    const events = await t.pool.any(
-      sql.type(z.object({ type: z.string() }))`SELECT type FROM events WHERE type = 'webhook.endpoint.disabled' AND subject->>'id' = ${endpoint.id}`,
-    );
-    expect(events).toHaveLength(1);
+    const events = await tenantEvents(t, tenantId(), { type: 'webhook.endpoint.disabled' });
+    expect(events.filter((e) => e.subject?.id === endpoint.id)).toHaveLength(1);
+    // An event while it is disabled makes no delivery to it: once another endpoint has received that
+    // event, the dispatcher has passed it, and the disabled endpoint still has its one delivery.
+    const witness = await createEndpoint('/gone-witness');
     await emitTenantEvent('while disabled');
-    await new Promise((r) => setTimeout(r, 600));
+    await expect
+      .poll(() => requestsTo('/gone-witness').some((r) => JSON.parse(r.body).data.tenant.description === 'while disabled'), { timeout: 10_000, interval: 20 })
+      .toBe(true);
+    expect(await deliveriesOf(endpoint.id)).toHaveLength(1);
     expect(requestsTo('/gone')).toHaveLength(1);
+    await api('DELETE', `/webhooks/${witness.endpoint.id}`);
     const enabled = await api('PATCH', `/webhooks/${endpoint.id}`, { active: true });
     expect(enabled.json().endpoint).toMatchObject({ active: true, disabledReason: null });
     await emitTenantEvent('after enable');
