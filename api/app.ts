@@ -68,9 +68,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onClose', () => listener.close());
   // A change answers only once this instance has handled the credential notifications of its commit, so the
   // caller's next request never meets a cached principal the change removed, disabled or narrowed.
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (!SAFE_METHODS.has(request.method) && reply.statusCode < 400 && !(await listener.sync())) authenticator.clear();
-    return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (SAFE_METHODS.has(request.method) || reply.statusCode >= 400) return done(null, payload);
+    listener.sync().then((synced) => {
+      if (!synced) authenticator.clear();
+      done(null, payload);
+    }, done);
   });
 
   registerErrorHandling(app);

@@ -18,9 +18,10 @@ export async function registerSecurityHeaders(app: FastifyInstance) {
     contentSecurityPolicy: { directives: { frameAncestors: ["'none'"], upgradeInsecureRequests: null } },
     frameguard: { action: 'deny' },
   });
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const config = request.routeOptions.config;
     const cacheable = config?.public && !config.noStore;
     if (!cacheable && !request.url.startsWith('/docs')) reply.header('cache-control', 'no-store');
+    done();
   });
 }
