@@ -95,6 +95,10 @@ describe('tenant invites and join', () => {
     const writer = await joinedGuest({ scopes: ['tenants:write'] });
     expect((await invite(tenantA, { email: 'x@example.com', scopes: ['events:read'] }, writer.token)).json().code).toBe('tenant_seat.scope_not_held');
     expect((await invite(tenantA, { email: 'y@example.com' }, writer.token)).statusCode).toBe(201);
+    // What it changes it sees as a seat holder sees the tenant: without the tenant's organizations.
+    const renamed = await t.app.inject({ method: 'PATCH', url: `/v1/tenants/${tenantA}`, headers: bearer(writer.token), payload: { company: 'Seat Co' } });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json().tenant).toMatchObject({ id: tenantA, company: 'Seat Co', organizationIds: [] });
     expect((await seatOf('y@example.com')).scopes.map((x: { id: string }) => x.id)).toEqual(['tenants:write']);
     expect((await patchSeat(guest.seat.id, { scopes: [] })).statusCode).toBe(200);
     await poll(async () => (await get(`/v1/tenants/${tenantA}/events`, guest.token)).statusCode).toBe(200);

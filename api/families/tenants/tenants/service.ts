@@ -4,7 +4,7 @@ import { createTenantQueries, type TenantChanges } from '../../../../db/tenants/
 import type { Tenant } from '../../../../db/tenants/tenants/rows.ts';
 import { ApiError, conflict, orNotFound } from '../../../errors.ts';
 import { record, type Caller, type TenantCaller } from '../../../access/caller.ts';
-import { reachableTenants } from '../../../access/reach.ts';
+import { reachableTenants, visibleTenant } from '../../../access/reach.ts';
 import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 /** The tenant created on first start holds the operators' environment: it is never deleted nor taken from the operator organization. */
@@ -58,7 +58,8 @@ export function createTenantService(pool: DatabasePool) {
           after: tenant,
           event: { type: 'tenant.updated', data: { tenant, previous: pickChanged(before, changes) } },
         });
-        return tenant;
+        // A caller reaching the tenant only through a seat sees no organizations, as GET shows it.
+        return visibleTenant(caller.principal, tenant);
       }),
 
     remove: (caller: TenantCaller) =>
