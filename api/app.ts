@@ -84,10 +84,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerOpenApi(app, config.publicBaseUrl, `${config.publicBaseUrl}/v1/oauth/token`);
   if (config.rateLimit.enabled) await registerRateLimit(app, config.rateLimit);
 
-  const evict = (id: string) => authenticator.evict(id);
   for (const family of FAMILIES) {
     await app.register(async (scope) =>
-      family.register(scope.withTypeProvider<ZodTypeProvider>(), { config, pool, keys, masterKey: deps.masterKey, issuer, audience, evict }),
+      family.register(scope.withTypeProvider<ZodTypeProvider>(), { config, pool, keys, masterKey: deps.masterKey, issuer, audience }),
     );
   }
 

@@ -13,8 +13,6 @@ export interface FamilyDeps {
   /** The token endpoint's issuer and the audience of management tokens. */
   issuer: string;
   audience: string;
-  /** Drops cached verifications of a principal, credential or organization on this instance at once. */
-  evict: (id: string) => void;
 }
 
 export interface Family {

@@ -1,13 +1,10 @@
 // Credential changes are broadcast with NOTIFY (delivered at commit) so every API instance drops its
 // cached verification of the affected principal before the next request. Triggers on the credential tables
-// (migration 0009) send them; `notifyCredentialChange` is for changes no trigger sees.
+// (migration 0009) send them, so no code path has to remember to.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { sql, type CommonQueryMethods } from 'slonik';
 
 export const CREDENTIALS_CHANNEL = 'iam_credentials';
-
-export const notifyCredentialChange = (db: CommonQueryMethods, id: string) => db.query(sql.unsafe`SELECT pg_notify(${CREDENTIALS_CHANNEL}, ${id})`);
 
 export interface Listener {
   /**

@@ -1,6 +1,5 @@
 import type { DatabasePool } from 'slonik';
 import { displayPrefix, generateCredential, hashSecret } from '../../../../lib/crypto.ts';
-import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
 import { createPersonalAccessTokenQueries } from '../../../../db/identity/personal-access-tokens/queries.ts';
 import { createUserQueries } from '../../../../db/identity/users/queries.ts';
 import { ApiError, invalidField, notFound, orNotFound } from '../../../errors.ts';
@@ -67,7 +66,6 @@ export function createPersonalAccessTokenService(pool: DatabasePool) {
         const before = await orNotFound(createPersonalAccessTokenQueries(trx).findPersonalAccessTokenOfUser(tokenId, userId), 'personal_access_token', tokenId);
         const token = await createPersonalAccessTokenQueries(trx).revokePersonalAccessToken(tokenId);
         if (!before.revokedAt) {
-          await notifyCredentialChange(trx, tokenId);
           await record(trx, caller, {
             action: 'personal_access_token.revoke',
             resource: { type: 'personal_access_token', id: tokenId },

@@ -3,7 +3,6 @@ import type { DatabasePool } from 'slonik';
 import { displayPrefix, generateCredential, hashSecret } from '../../../../lib/crypto.ts';
 import type { EventType } from '../../../../db/event-catalog.ts';
 import type { ServiceAccount } from '../../../../db/identity/credentials-rows.ts';
-import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
 import { createServiceAccountQueries } from '../../../../db/identity/service-accounts/queries.ts';
 import { invalidField, notFound } from '../../../errors.ts';
 import { narrow } from '../../../scopes.ts';
@@ -75,7 +74,6 @@ export function createServiceAccountService(pool: DatabasePool) {
       return pool.transaction(async (trx) => {
         const before = await find(trx, caller, id);
         const after = await createServiceAccountQueries(trx).updateServiceAccountById(id, changes);
-        if (changes.active !== undefined || changes.scopes) await notifyCredentialChange(trx, id);
         await record(trx, caller, audit('update', id, before, after));
         return after;
       });
@@ -94,7 +92,6 @@ export function createServiceAccountService(pool: DatabasePool) {
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id);
         await createServiceAccountQueries(trx).deleteServiceAccountById(id);
-        await notifyCredentialChange(trx, id);
         await record(trx, caller, audit('delete', id, before, null));
         return before;
       }),

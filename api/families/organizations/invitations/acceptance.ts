@@ -2,7 +2,6 @@
 // verified email is the invited one. They become an active member with the invited role, at once.
 import type { DatabaseTransactionConnection } from 'slonik';
 import { hashSecret } from '../../../../lib/crypto.ts';
-import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
 import { createOperatorUserQueries } from '../../../../db/identity/users/operators.ts';
 import { createOrganizationInvitationQueries } from '../../../../db/organizations/invitations/queries.ts';
 import { createOrganizationMemberQueries } from '../../../../db/organizations/members/queries.ts';
@@ -38,7 +37,6 @@ export function createInvitationAcceptanceService(deps: OrganizationServiceDeps)
       const memberId = await createOrganizationMemberQueries(trx).joinMember(before.organizationId, userId, before.role ?? 'member');
       await invitations.markAccepted(ref.id, userId);
       await signalInvitation(trx, ref.id, { accepted: true });
-      await notifyCredentialChange(trx, userId);
       const invitation = await invitations.findInvitationById(ref.id);
       const member = (await createOrganizationMemberQueries(trx).findMember(before.organizationId, memberId))!;
       const organization = await createOrganizationQueries(trx).findOrganizationById(before.organizationId);
@@ -61,7 +59,6 @@ export function createInvitationAcceptanceService(deps: OrganizationServiceDeps)
       });
       return { organization, member };
     });
-    deps.evict?.(userId);
     return result;
   };
 

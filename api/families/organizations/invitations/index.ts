@@ -5,6 +5,5 @@ import { createOrganizationInvitationService } from './service.ts';
 
 export default defineFamily({
   name: 'organizations/invitations',
-  register: (app, { pool, evict }) =>
-    organizationInvitationRoutes(app, createOrganizationInvitationService({ pool, evict }), createInvitationAcceptanceService({ pool, evict })),
+  register: (app, { pool }) => organizationInvitationRoutes(app, createOrganizationInvitationService({ pool }), createInvitationAcceptanceService({ pool })),
 });

@@ -2,7 +2,6 @@
 // request (their cached principals are evicted), and an organization always keeps an active owner.
 import type { DatabaseTransactionConnection } from 'slonik';
 import type { EventOf, EventType } from '../../../../db/event-catalog.ts';
-import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
 import { createOrganizationMemberQueries } from '../../../../db/organizations/members/queries.ts';
 import type { OrganizationMember } from '../../../../db/organizations/organizations/rows.ts';
 import { conflict, orNotFound } from '../../../errors.ts';
@@ -54,7 +53,6 @@ export function createOrganizationMemberService(deps: OrganizationServiceDeps) {
         const queries = createOrganizationMemberQueries(trx);
         await queries.setMemberActive(memberId, active);
         const member = (await queries.findMember(organization.id, memberId))!;
-        await notifyCredentialChange(trx, member.userId);
         await record(
           trx,
           caller,
@@ -62,7 +60,6 @@ export function createOrganizationMemberService(deps: OrganizationServiceDeps) {
         );
         return { organization, member };
       });
-      deps.evict?.(result.member.userId);
       return result;
     },
 
@@ -71,11 +68,9 @@ export function createOrganizationMemberService(deps: OrganizationServiceDeps) {
         const { organization, member } = await find(trx, caller, memberId);
         await keepAnOwner(trx, member);
         await createOrganizationMemberQueries(trx).deleteMember(memberId);
-        await notifyCredentialChange(trx, member.userId);
         await record(trx, caller, change('remove', member, member, { type: 'organization.member.removed', data: { member } }));
         return { organization, member };
       });
-      deps.evict?.(result.member.userId);
       return result;
     },
   };

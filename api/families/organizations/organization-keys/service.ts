@@ -1,6 +1,5 @@
 import type { CommonQueryMethods, DatabasePool } from 'slonik';
 import { displayPrefix, generateCredential, hashSecret } from '../../../../lib/crypto.ts';
-import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
 import { createOrganizationKeyQueries } from '../../../../db/organizations/organization-keys/queries.ts';
 import type { OrganizationKey } from '../../../../db/organizations/organization-keys/rows.ts';
 import { invalidField, orNotFound } from '../../../errors.ts';
@@ -84,7 +83,6 @@ export function createOrganizationKeyService(pool: DatabasePool) {
         const before = await find(trx, caller, keyId, true);
         const tenants = await checkTenants(trx, caller.scope.organizationId, input);
         const key = await createOrganizationKeyQueries(trx).replaceKeyTenants(keyId, tenants.allTenants, tenants.tenantIds);
-        await notifyCredentialChange(trx, keyId);
         await record(trx, caller, {
           ...audit('update_tenants', before, key),
           event: { type: 'organization_key.tenants_updated', data: { key, previous: tenantsOf(before) } },
@@ -97,7 +95,6 @@ export function createOrganizationKeyService(pool: DatabasePool) {
         const before = await find(trx, caller, keyId, true);
         if (before.revokedAt) return before;
         const key = await createOrganizationKeyQueries(trx).revokeKey(keyId);
-        await notifyCredentialChange(trx, keyId);
         await record(trx, caller, { ...audit('revoke', before, key), event: { type: 'organization_key.revoked', data: { key } } });
         return key;
       }),

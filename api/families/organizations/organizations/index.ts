@@ -6,5 +6,5 @@ import { createOrganizationService } from './service.ts';
 // Evicting at once lets a new member use the organization on their next request.
 export default defineFamily({
   name: 'organizations/organizations',
-  register: (app, { pool, evict }) => organizationRoutes(app, createOrganizationService({ pool, evict }), createOrganizationMemberService({ pool, evict })),
+  register: (app, { pool }) => organizationRoutes(app, createOrganizationService({ pool }), createOrganizationMemberService({ pool })),
 });

@@ -4,7 +4,6 @@
 import type { CommonQueryMethods, DatabasePool } from 'slonik';
 import type { EventOf, EventType } from '../../../../db/event-catalog.ts';
 import { createServiceStateQueries } from '../../../../db/shared/service-state.ts';
-import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
 import { createOrganizationInvitationQueries } from '../../../../db/organizations/invitations/queries.ts';
 import { createOrganizationTenantQueries } from '../../../../db/organizations/tenant-links/queries.ts';
 import { createOrganizationQueries, type OrganizationChanges } from '../../../../db/organizations/organizations/queries.ts';
@@ -17,8 +16,6 @@ import { listPage, type PageQuery } from '../../../common/schemas.ts';
 
 export interface OrganizationServiceDeps {
   pool: DatabasePool;
-  /** Drops this instance's cached principals of an id at once (NOTIFY reaches the other instances). */
-  evict?: (id: string) => void;
 }
 
 /** The organization the route addresses (the scope guard checked the caller reaches it); `lock` holds its row until commit. */
@@ -89,7 +86,6 @@ export function createOrganizationService(deps: OrganizationServiceDeps) {
         await record(trx, caller, audit('create', created, null, { type: 'organization.created', data: { organization: created, tenantIds } }));
         return created;
       });
-      if (userId) deps.evict?.(userId);
       return organization;
     },
 
@@ -115,11 +111,9 @@ export function createOrganizationService(deps: OrganizationServiceDeps) {
           await createProcessOutboxQueries(trx).enqueueSignal({ kind: 'invitation-expiry', entityId: id, topic: 'invitation', payload: { revoked: true } });
         }
         await createOrganizationQueries(trx).deleteOrganizationById(organizationId);
-        await notifyCredentialChange(trx, organizationId);
         await record(trx, caller, audit('delete', before, before, { type: 'organization.deleted', data: { organization: before } }));
         return before;
       });
-      deps.evict?.(organizationId);
       return organization;
     },
   };

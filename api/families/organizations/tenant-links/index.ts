@@ -4,5 +4,5 @@ import { createOrganizationTenantService } from './service.ts';
 
 export default defineFamily({
   name: 'organizations/tenant-links',
-  register: (app, { pool, evict }) => organizationTenantRoutes(app, createOrganizationTenantService({ pool, evict })),
+  register: (app, { pool }) => organizationTenantRoutes(app, createOrganizationTenantService({ pool })),
 });

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DatabasePool } from 'slonik';
 import { hashSecret } from '../../../../lib/crypto.ts';
-import { notifyCredentialChange } from '../../../../db/shared/notifications.ts';
 import { createTenantSeatQueries, type SeatChanges } from '../../../../db/tenants/seats/queries.ts';
 import { createTenantQueries } from '../../../../db/tenants/tenants/queries.ts';
 import { createUserQueries } from '../../../../db/identity/users/queries.ts';
@@ -145,7 +144,6 @@ export function createTenantSeatService(pool: DatabasePool) {
         );
         const seat = await seats.updateSeat(seatId, changes);
         // The seat's user sees the change on its next request.
-        if (seat.accountId) await notifyCredentialChange(trx, seat.accountId);
         const previous = Object.fromEntries(Object.keys(changes).map((k) => [k, k === 'scopes' ? scopeIds(before) : before[k as keyof TenantSeat]]));
         await record(trx, caller, {
           action: 'tenant.seat.update',
@@ -175,7 +173,6 @@ export function createTenantSeatService(pool: DatabasePool) {
         if (await seats.hasSeatInTenant(pending.tenantId, user.id))
           throw conflict('tenant_seat.already_joined', 'This user already holds a seat in this tenant.');
         const seat = await seats.joinSeat(pending.id, user.id);
-        await notifyCredentialChange(trx, user.id);
         const tenant = await createTenantQueries(trx).lockTenantById(pending.tenantId);
         if (!tenant) throw notFound('tenant', pending.tenantId);
         await record(trx, caller, {
