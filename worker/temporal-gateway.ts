@@ -40,7 +40,7 @@ function searchAttributesOf(scope: ProcessScope): SearchAttributePair[] {
   return pairs.flatMap(([key, value]) => (value ? [{ key, value }] : []));
 }
 
-const duration = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`);
+const duration = (ms: number) => (ms === 0 ? '0' : ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`);
 
 /** What the workflow is for, in one line (its static summary in Temporal UI), and its context in markdown. */
 function describeProcess<K extends ProcessKind>(kind: K, processId: string, input: ProcessInput<K>, scope: ProcessScope): { summary: string; details: string } {
