@@ -1,6 +1,7 @@
 // The Temporal binding (DESIGN §4): each process in `processes` becomes one workflow function, named by
 // `workflowTypes`. The worker loads this file through `bundleWorkflowCode`; it may import only other
-// `workflows/` files and `@temporalio/workflow` (activities by type only).
+// `workflows/` files and `@temporalio/workflow` (activities by type only; `@temporalio/common` for the search
+// attribute keys). It also makes the workflows readable in Temporal UI: summaries, current details, search attributes.
 import {
   condition,
   defineSignal,
