@@ -129,7 +129,8 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
             : nextDelayMs === null
               ? ['failed', 'every attempt failed', null]
               : ['pending', null, Math.max(nextDelayMs, record.retryAfterMs ?? 0)];
-      results.set(target.id, status === 'pending' ? { done: false, nextDelayMs: delay! } : { done: true, status });
+      const got = { statusCode: record.statusCode, error: record.error };
+      results.set(target.id, status === 'pending' ? { done: false, nextDelayMs: delay!, ...got } : { done: true, status, ...got });
       return { ...record, deliveryId: target.id, status, reason, nextDelayMs: delay };
     });
     const healthy = [...new Set(attempted.filter((a) => succeeded(a.record)).flatMap((a) => endpointOf(a.target) ?? []))];

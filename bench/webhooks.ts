@@ -10,6 +10,9 @@
 //      BENCH_BASELINE_CONCURRENCY (default 10) concurrent workers, for information.
 //   3. Latency: BENCH_RATE events/s (default 20) for BENCH_SECONDS (default 10), each its own transaction;
 //      commit returned -> receiver arrival, p50/p99, with where the time goes (dispatch, batch process start).
+//   4. Temporal, in the same run: the embedded engine stopped, a local Temporal dev server started (in memory)
+//      with a worker and the dispatcher in this process (bench/webhooks/temporal.ts); the backlog throughput (1)
+//      and the latency (3) again. Skipped, with the reason printed, without the Temporal CLI.
 // Settings the service reads (DISPATCH_POLL_MS, DATABASE_POOL_SIZE, ...) pass through from the environment.
 import { baseline } from './webhooks/baseline.ts';
 import { backlog, live } from './webhooks/engine.ts';
@@ -17,6 +20,9 @@ import { eventsOf } from './webhooks/events.ts';
 import { latency } from './webhooks/latency.ts';
 import { report } from './webhooks/report.ts';
 import { setUp } from './webhooks/setup.ts';
+import { startTemporalEngine } from './webhooks/temporal.ts';
+import { commitEvents, settled } from './webhooks/events.ts';
+import { ENGINE_ROUTE } from './webhooks/engine.ts';
 
 // Large enough that the one-off start (engine launch, first dispatch) does not dominate a sustained rate.
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 20000);
@@ -29,7 +35,7 @@ const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 120_000);
 
 const cleanups: (() => Promise<unknown>)[] = [];
 try {
-  const { f, receiver, service, secret } = await setUp(cleanups);
+  const { f, receiver, service, secret, databaseUrl } = await setUp(cleanups);
   const options = { events: EVENTS, batch: BATCH, timeoutMs: TIMEOUT_MS };
   const capacity = await backlog(f, receiver, { stop: service.stopProcesses, start: service.startProcesses }, options);
   const commitBound = await live(f, receiver, options);
@@ -37,6 +43,23 @@ try {
   const sequential = await baseline(receiver, events, secret, 1, BASELINE_SECONDS);
   const concurrent = await baseline(receiver, events, secret, CONCURRENCY, BASELINE_SECONDS);
   const lat = await latency(f, receiver, { rate: RATE, seconds: SECONDS, timeoutMs: TIMEOUT_MS });
+
+  await service.stopProcesses();
+  const engine = await startTemporalEngine({ config: service.config, pool: service.pool, databaseUrl, masterKey: service.masterKey }, cleanups);
+  let temporal: Parameters<typeof report>[0]['temporal'] = null;
+  if (engine) {
+    await engine.start();
+    // Warm-up, as for the embedded engine: the first workflow and activity tasks pay for the worker's start.
+    const warm = await commitEvents(f, 50, 10);
+    if (!(await receiver.waitFor(ENGINE_ROUTE, warm, 60_000))) throw new Error('Temporal warm-up deliveries did not arrive');
+    await settled(f.pool, 30_000);
+    const temporalBacklog = await backlog(f, receiver, engine, options);
+    const temporalLatency = await latency(f, receiver, { rate: RATE, seconds: SECONDS, timeoutMs: TIMEOUT_MS });
+    await engine.stop();
+    temporal = { address: engine.address, backlog: temporalBacklog, latency: temporalLatency };
+  } else {
+    console.error('Temporal rows skipped: no Temporal CLI (.temporal/bin/temporal or temporal on PATH).');
+  }
   report({
     settings: {
       events: EVENTS,
@@ -52,6 +75,7 @@ try {
     backlog: capacity,
     live: commitBound,
     latency: lat,
+    temporal,
   });
 } finally {
   for (const cleanup of cleanups.reverse()) await cleanup().catch((e: unknown) => console.error('cleanup failed:', e));

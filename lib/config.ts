@@ -83,6 +83,10 @@ export const configSchema = z
       .regex(/^[^\s:]+:\d+$/, 'must be host:port')
       .optional(),
     TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+    TEMPORAL_METRICS_ADDRESS: z
+      .string()
+      .regex(/^[^\s:]+:\d+$/, 'must be host:port')
+      .optional(),
     ALLOW_PRIVATE_NETWORK_TARGETS: bool.default(false),
     ACCESS_TOKEN_TTL_SECONDS: positiveInt.max(86_400, 'must be at most 86400').default(900),
     RATE_LIMIT_ENABLED: bool.default(true),
@@ -127,6 +131,7 @@ export const configSchema = z
       processEngine: env.PROCESS_ENGINE ?? (env.TEMPORAL_ADDRESS ? 'temporal' : 'embedded'),
       temporalAddress: env.TEMPORAL_ADDRESS,
       temporalNamespace: env.TEMPORAL_NAMESPACE,
+      temporalMetricsAddress: env.TEMPORAL_METRICS_ADDRESS,
       allowPrivateNetworkTargets: env.ALLOW_PRIVATE_NETWORK_TARGETS,
       accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
       rateLimit: { enabled: env.RATE_LIMIT_ENABLED, max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS },

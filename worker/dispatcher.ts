@@ -62,15 +62,16 @@ export async function startDispatcher(deps: {
       const { dispatched } = await deps.pool.transaction((trx) => createDispatchQueries(trx).dispatchBatch(5000));
       // New deliveries are first attempted in batches: one process per batch, not per delivery, started
       // through the outbox like every process (drained just below).
-      while ((await queries.formBatch(randomUUID(), BATCH_SIZE)).rowCount === BATCH_SIZE);
+      // One tenant per batch (formBatch): a round forms batches until no delivery is left unbatched.
+      while ((await queries.formBatch(randomUUID(), BATCH_SIZE)).rowCount > 0);
       const batches = await queries.findUnstartedBatches();
       if (batches.length > 0) {
         await deps.pool.transaction(async (trx) => {
-          for (const batchId of batches) {
+          for (const { batchId, tenantId } of batches) {
             await createProcessOutboxQueries(trx).enqueueStart({
               kind: 'delivery-batch',
               entityId: batchId,
-              tenantId: null,
+              tenantId,
               input: { batchId, scheduleMs: deps.scheduleMs },
             });
             await createDispatchQueries(trx).markBatchStarted(batchId);

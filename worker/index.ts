@@ -3,12 +3,13 @@
 // turns committed events into delivery processes. In this shape the API only starts and signals processes.
 import fs from 'node:fs';
 import path from 'node:path';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import pino from 'pino';
 import { createActivities } from '../activities/index.ts';
 import { ConfigError, loadConfig, type Config } from '../lib/config.ts';
 import { loadMasterKey } from '../lib/crypto.ts';
 import { createDatabasePool } from '../db/pool.ts';
+import { createProcessScopeQueries } from '../db/processes/scopes.ts';
 import { BUNDLE_PATH } from './bundle.ts';
 import { startDispatcher } from './dispatcher.ts';
 import { createTemporalGateway, TASK_QUEUE } from './temporal-gateway.ts';
@@ -53,6 +54,8 @@ async function main() {
     baseUrls: config.providers,
     dnsServers: config.dnsServers,
   });
+  // Off by default; TEMPORAL_METRICS_ADDRESS (host:port) serves the worker's Prometheus metrics at /metrics.
+  if (config.temporalMetricsAddress) Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress: config.temporalMetricsAddress } } } });
   const connection = await NativeConnection.connect({ address });
   const worker = await Worker.create({
     connection,
@@ -61,7 +64,8 @@ async function main() {
     workflowBundle: { codePath: BUNDLE_PATH },
     activities,
   });
-  const gateway = await createTemporalGateway({ address, namespace: config.temporalNamespace });
+  const scopes = createProcessScopeQueries(pool);
+  const gateway = await createTemporalGateway({ address, namespace: config.temporalNamespace, scopeOf: scopes.scopeOf });
   const dispatcher = await startDispatcher({
     pool,
     databaseUrl,

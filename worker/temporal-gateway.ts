@@ -1,9 +1,11 @@
 // The ProcessGateway on a Temporal server (@temporalio/client): what the API and the dispatcher use to start,
 // signal, inspect and cancel processes when PROCESS_ENGINE=temporal. Workers run them (worker/index.ts).
 import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import type { ProcessDescription, ProcessGateway, ProcessKind } from '../workflows/port.ts';
-import { TenantIdKey } from '../workflows/search-attributes.ts';
-import { messageSignal, workflowTypes } from '../workflows/temporal.ts';
+import type { SearchAttributePair, SignalDefinition } from '@temporalio/common';
+import type { ProcessScope } from '../db/processes/scopes.ts';
+import type { ProcessDescription, ProcessGateway, ProcessInput, ProcessKind } from '../workflows/port.ts';
+import { ChannelIdKey, DomainIdKey, EndpointIdKey, InvitationIdKey, OrganizationIdKey, TenantIdKey } from '../workflows/search-attributes.ts';
+import { topicSignals, workflowTypes } from '../workflows/temporal.ts';
 
 export const TASK_QUEUE = 'iam';
 
@@ -22,7 +24,79 @@ const STATUS: Record<string, ProcessDescription['status']> = {
   CANCELLED: 'cancelled',
 };
 
-export async function createTemporalGateway(options: { address: string; namespace: string; taskQueue?: string }): Promise<TemporalGateway> {
+/** Finds who and what a process is about (createProcessScopeQueries(pool).scopeOf), for its search attributes. */
+export type ScopeLookup = <K extends ProcessKind>(kind: K, input: ProcessInput<K>, tenantId: string | null) => Promise<ProcessScope>;
+
+/** The search attributes a workflow starts with: the ids an operator searches by. */
+function searchAttributesOf(scope: ProcessScope): SearchAttributePair[] {
+  const pairs: [typeof TenantIdKey, string | null | undefined][] = [
+    [TenantIdKey, scope.tenantId],
+    [OrganizationIdKey, scope.organizationId],
+    [EndpointIdKey, scope.endpointId],
+    [ChannelIdKey, scope.channelId],
+    [DomainIdKey, scope.domainId],
+    [InvitationIdKey, scope.invitationId],
+  ];
+  return pairs.flatMap(([key, value]) => (value ? [{ key, value }] : []));
+}
+
+const duration = (ms: number) => (ms === 0 ? '0' : ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`);
+
+/** What the workflow is for, in one line (its static summary in Temporal UI), and its context in markdown. */
+function describeProcess<K extends ProcessKind>(kind: K, processId: string, input: ProcessInput<K>, scope: ProcessScope): { summary: string; details: string } {
+  const entityId = processId.slice(kind.length + 1);
+  const context = [
+    scope.organizationId && `- organization \`${scope.organizationId}\``,
+    scope.tenantId && `- tenant \`${scope.tenantId}\``,
+    scope.endpointId && `- webhook endpoint \`${scope.endpointId}\``,
+    scope.channelId && `- notification channel \`${scope.channelId}\``,
+  ].filter(Boolean);
+  const details = (what: string) => [what, '', ...context].join('\n');
+  if (kind === 'webhook-delivery') {
+    const i = input as ProcessInput<'webhook-delivery'>;
+    const target = scope.channelId ? 'notification channel' : 'webhook endpoint';
+    return {
+      summary: `Delivers event delivery ${entityId} to a ${target}, retrying (${i.scheduleMs.length} attempts)`,
+      details: details(
+        `Retries delivery \`${entityId}\` from attempt ${i.firstAttempt ?? 1} of ${i.scheduleMs.length}, on the schedule ${i.scheduleMs.map(duration).join(', ')}; ` +
+          'stops when an attempt succeeds, the endpoint answers 410 Gone or is disabled, or the last attempt fails. ' +
+          'Current details show the last attempt and when the next one is due (search attributes `DeliveryAttempt`, `NextAttemptAt`).',
+      ),
+    };
+  }
+  if (kind === 'delivery-batch') {
+    return {
+      summary: `First attempt of the new deliveries of a tenant (batch ${entityId})`,
+      details: details(
+        `Sends the first attempt of every delivery of batch \`${entityId}\` at once; each one that fails continues in a \`webhook-delivery\` workflow of its own.`,
+      ),
+    };
+  }
+  if (kind === 'domain-verification') {
+    const i = input as ProcessInput<'domain-verification'>;
+    return {
+      summary: `Verifies the DNS TXT record of tenant domain ${i.domainId}`,
+      details: details(
+        `Checks the TXT record of domain \`${i.domainId}\` until it holds the token or the domain is deleted; gives up after ${duration(i.giveUpAfterMs)}.`,
+      ),
+    };
+  }
+  const i = input as ProcessInput<'invitation-expiry'>;
+  return {
+    summary: `Expires organization invitation ${i.invitationId} when due`,
+    details: details(
+      `Expires invitation \`${i.invitationId}\` at ${new Date(i.expiresAt).toISOString()} unless it is resent (new expiry), revoked or accepted (signal \`invitation\`).`,
+    ),
+  };
+}
+
+export async function createTemporalGateway(options: {
+  address: string;
+  namespace: string;
+  taskQueue?: string;
+  /** Without it, workflows carry only TenantId (and the ids in their input). */
+  scopeOf?: ScopeLookup;
+}): Promise<TemporalGateway> {
   const connection = await Connection.connect({ address: options.address });
   const client = new Client({ connection, namespace: options.namespace });
   const handle = (processId: string) => client.workflow.getHandle(processId);
@@ -39,6 +113,15 @@ export async function createTemporalGateway(options: { address: string; namespac
 
   return {
     start: async (kind: ProcessKind, processId, input, { tenantId }) => {
+      const scope: ProcessScope = options.scopeOf
+        ? await options.scopeOf(kind, input, tenantId)
+        : {
+            tenantId,
+            organizationId: null,
+            domainId: (input as Partial<ProcessInput<'domain-verification'>>).domainId,
+            invitationId: (input as Partial<ProcessInput<'invitation-expiry'>>).invitationId,
+          };
+      const { summary, details } = describeProcess(kind, processId, input, scope);
       try {
         await client.workflow.start(workflowTypes[kind], {
           workflowId: processId,
@@ -47,8 +130,9 @@ export async function createTemporalGateway(options: { address: string; namespac
           // Process ids are idempotency keys: a running one is reused, a finished one is not started again.
           workflowIdConflictPolicy: 'USE_EXISTING',
           workflowIdReusePolicy: 'REJECT_DUPLICATE',
-          typedSearchAttributes: tenantId === null ? [] : [{ key: TenantIdKey, value: tenantId }],
-          staticSummary: `${kind} ${processId.slice(kind.length + 1)}`,
+          typedSearchAttributes: searchAttributesOf(scope),
+          staticSummary: summary,
+          staticDetails: details,
         });
       } catch (error) {
         if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
@@ -57,7 +141,8 @@ export async function createTemporalGateway(options: { address: string; namespac
     // A message to a finished process is dropped; one to an id that never existed throws.
     signal: async (_kind, processId, topic, payload) => {
       try {
-        await handle(processId).signal(messageSignal, topic, payload);
+        // The topic's own signal carries that topic's message (one signal per topic: workflows/temporal.ts).
+        await handle(processId).signal(topicSignals[topic] as SignalDefinition<[typeof payload]>, payload);
       } catch (error) {
         if (!(error instanceof WorkflowNotFoundError) || (await describe(processId)).status === 'unknown') throw error;
       }

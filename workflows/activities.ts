@@ -1,7 +1,13 @@
 // The signatures of every activity a process may run. Implementations live in activities/ (side effects);
 // processes see only these types.
 
-export type AttemptResult = { done: true; status: 'succeeded' | 'failed' } | { done: false; nextDelayMs: number };
+/** What one attempt got (absent when no attempt was sent): the status code of the answer, or the error when there was none. */
+export interface AttemptGot {
+  statusCode?: number | null;
+  error?: string | null;
+}
+
+export type AttemptResult = ({ done: true; status: 'succeeded' | 'failed' } | { done: false; nextDelayMs: number }) & AttemptGot;
 
 export interface Activities {
   /**

@@ -62,5 +62,5 @@ export type MessageOf<K extends ProcessKind, T extends TopicOf<K>> = K extends P
     ? ProcessTopics<K>[T]
     : never
   : never;
-/** Every topic of every process (one Temporal signal each, one day). */
+/** Every topic of every process (one Temporal signal each, named by the topic: `topicSignals` in temporal.ts). */
 export type Topic = TopicOf<ProcessKind>;

@@ -14,6 +14,8 @@ export interface Figures {
   backlog: EngineRun;
   live: EngineRun;
   latency: LatencyRun;
+  /** The same backlog and latency runs on a local Temporal dev server; null when no Temporal CLI was found. */
+  temporal: { address: string; backlog: EngineRun; latency: LatencyRun } | null;
 }
 
 const pad = (s: unknown, n: number) => String(s ?? '-').padStart(n);
@@ -51,6 +53,7 @@ export function report(x: Figures) {
   row(`baseline: undici, ${s.concurrency} concurrent workers`, concurrent);
   row('engine, backlog (processes started -> last receipt)', backlog);
   row('engine, live (first commit -> last receipt; = commit rate)', live);
+  if (x.temporal) row('Temporal, backlog (worker started -> last receipt)', x.temporal.backlog);
   if (!quiet) console.log('WARNING: other processes used CPU during the runs (cores, "other CPU"); the figures are unreliable.');
   const dup = (r: EngineRun, name: string) => (r.duplicates ? `; ${r.duplicates} duplicate deliveries (${name})` : '');
   console.log(
@@ -91,6 +94,15 @@ export function report(x: Figures) {
       `${ok.p99 ? 'OK' : 'ABOVE TARGET'}; delivered ${lat.delivered}/${lat.events}; CPU node ${lat.nodeCpuS} s, pg ${lat.postgresCpuS} s, other ${lat.otherCpu} cores\n`,
   );
 
+  if (x.temporal) {
+    const t = x.temporal;
+    console.log(
+      `Temporal (local dev server at ${t.address}, worker and dispatcher in this process): backlog ${t.backlog.rate} deliveries/s ` +
+        `(${round(t.backlog.rate / backlog.rate, 2)}x the embedded engine); commit -> receiver arrival p50 ${t.latency.p50} ms, p99 ${t.latency.p99} ms, ` +
+        `max ${t.latency.max} ms; delivered ${t.latency.delivered}/${t.latency.events}${t.backlog.duplicates ? `; ${t.backlog.duplicates} duplicate deliveries` : ''}\n`,
+    );
+  } else console.log('Temporal: skipped (no Temporal CLI)\n');
+
   const withoutIds = ({ ids: _ids, ...r }: EngineRun) => r;
   console.log(
     `RESULT ${JSON.stringify({
@@ -103,6 +115,7 @@ export function report(x: Figures) {
       ratioJudgedAgainst: 'sequential',
       ratioConcurrent,
       latency: lat,
+      temporal: x.temporal && { address: x.temporal.address, backlog: withoutIds(x.temporal.backlog), latency: x.temporal.latency },
       targets: TARGETS,
       ok: ok.ratio && ok.p50 && ok.p99,
       quiet,

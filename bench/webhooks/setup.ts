@@ -39,5 +39,5 @@ export async function setUp(cleanups: (() => Promise<unknown>)[]) {
   const warm = await commitEvents(f, WARMUP_EVENTS, 10);
   if (!(await receiver.waitFor(ENGINE_ROUTE, warm, 30_000))) throw new Error('warm-up deliveries did not arrive');
   await settled(f.pool, 30_000);
-  return { f, receiver, service, secret };
+  return { f, receiver, service, secret, databaseUrl };
 }

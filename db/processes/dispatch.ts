@@ -44,16 +44,23 @@ export function createDispatchQueries(db: CommonQueryMethods) {
       return { dispatched: rows.length, deliveries: endpoints.rowCount + channels.rowCount };
     },
 
-    /** Puts up to `size` deliveries whose process has not been started into batch `batchId`. */
+    /**
+     * Puts up to `size` deliveries of one tenant (that of the oldest) whose process has not been started into batch
+     * `batchId`. One tenant per batch: its process carries the tenant's search attributes, so an operator finds a
+     * tenant's first attempts with `TenantId = '…'` in Temporal UI.
+     */
     formBatch: (batchId: string, size: number) =>
       db.query(sql.unsafe`
         UPDATE deliveries SET batch_id = ${batchId}
-        WHERE id IN (SELECT id FROM deliveries WHERE NOT process_started AND batch_id IS NULL ORDER BY created_at LIMIT ${size} FOR UPDATE SKIP LOCKED)`),
+        WHERE id IN (SELECT id FROM deliveries WHERE NOT process_started AND batch_id IS NULL
+          AND tenant_id = (SELECT tenant_id FROM deliveries WHERE NOT process_started AND batch_id IS NULL ORDER BY created_at LIMIT 1)
+          ORDER BY created_at LIMIT ${size} FOR UPDATE SKIP LOCKED)`),
 
-    /** Batches formed but not started (just now, or before a crash). */
+    /** Batches formed but not started (just now, or before a crash), with their tenant. */
     findUnstartedBatches: async () => [
-      ...(await db.anyFirst(sql.type(z.object({ b: z.uuid() }))`
-        SELECT DISTINCT batch_id AS b FROM deliveries WHERE NOT process_started AND batch_id IS NOT NULL`)),
+      ...(await db.any(sql.type(z.object({ batchId: z.uuid(), tenantId: z.uuid() }))`
+        SELECT batch_id AS "batchId", min(tenant_id::text)::uuid AS "tenantId" FROM deliveries
+        WHERE NOT process_started AND batch_id IS NOT NULL GROUP BY batch_id`)),
     ],
 
     /** Called in the transaction that enqueues the batch's process start (db/processes/outbox.ts). */

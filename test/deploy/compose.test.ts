@@ -5,20 +5,21 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { configSchema, loadConfig } from '../../lib/config.ts';
-import { TenantIdKey } from '../../workflows/search-attributes.ts';
+import { cliTypeOf, SEARCH_ATTRIBUTES } from '../../workflows/search-attributes.ts';
 
 interface Service {
   image?: string;
   build?: { context?: string; dockerfile?: string; target?: string };
   environment?: Record<string, string | number | boolean | null> | string[];
   ports?: (string | number)[];
+  expose?: (string | number)[];
   depends_on?: Record<string, { condition?: string }> | string[];
   healthcheck?: { test?: string | string[] };
   command?: string | string[];
 }
 
 const root = path.resolve(import.meta.dirname, '../..');
-const compose = parse(fs.readFileSync(path.join(root, 'docker-compose.yml'), 'utf8')) as { services: Record<string, Service> };
+const compose = parse(fs.readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, Service> };
 const services = compose.services;
 // Values for the variables the file requires the operator to set.
 const REQUIRED = { MASTER_KEY: 'ab'.repeat(32) } as Record<string, string>;
@@ -84,6 +85,14 @@ describe('docker-compose.yml', () => {
     expect([db.port, db.username, db.password, db.pathname.slice(1)]).toEqual(['5432', pg.POSTGRES_USER, pg.POSTGRES_PASSWORD, pg.POSTGRES_DB]);
   });
 
+  it("exposes the worker's Prometheus metrics on the address it binds, and only the worker has one", () => {
+    const worker = services.worker ?? {};
+    const [host, port] = (loadConfig(environment(worker)).temporalMetricsAddress ?? '').split(':');
+    expect(host).toBe('0.0.0.0');
+    expect(worker.expose?.map(Number)).toContain(Number(port));
+    expect(loadConfig(environment(services.api ?? {})).temporalMetricsAddress).toBeUndefined();
+  });
+
   it('publishes the api on the port it listens on, and checks its health there', () => {
     const api = services.api ?? {};
     const { port } = loadConfig(environment(api));
@@ -122,7 +131,7 @@ describe('docker-compose.yml', () => {
     expect(commandText(schema)).toContain('update-schema');
   });
 
-  it('creates the namespace the api and worker use, with the TenantId search attribute, before they start', () => {
+  it('creates the namespace the api and worker use, with every search attribute of the workflows, before they start', () => {
     const init = services['temporal-init'] ?? {};
     const initEnv = environment(init);
     const config = loadConfig(environment(services.api ?? {}));
@@ -131,9 +140,9 @@ describe('docker-compose.yml', () => {
     expect([initEnv.TEMPORAL_ADDRESS, initEnv.TEMPORAL_NAMESPACE]).toEqual([config.temporalAddress, config.temporalNamespace]);
     const script = commandText(init);
     expect(script).toContain('temporal operator namespace create --namespace "$$TEMPORAL_NAMESPACE"');
-    expect(TenantIdKey.type).toBe('KEYWORD');
-    expect(script).toContain(`temporal operator search-attribute create --namespace "$$TEMPORAL_NAMESPACE" --name ${TenantIdKey.name} --type Keyword`);
-    expect(script).toMatch(new RegExp(`until temporal operator search-attribute list .*grep -qw ${TenantIdKey.name}`));
+    expect(/for attribute in (.*); do/.exec(script)?.[1]?.split(' ')).toEqual(SEARCH_ATTRIBUTES.map((key) => `${key.name}=${cliTypeOf(key)}`));
+    expect(script).toContain('temporal operator search-attribute create --namespace "$$TEMPORAL_NAMESPACE" --name "$$name" --type "$$type"');
+    expect(script).toMatch(/until temporal operator search-attribute list .*grep -qw "\$\$name"/);
     for (const name of ['api', 'worker', 'temporal-ui']) expect(waitsFor(services[name] ?? {}, 'temporal-init'), name).toBe('service_completed_successfully');
   });
 });

@@ -128,7 +128,7 @@ describe('the process outbox', () => {
       expect(calls).toEqual([
         ['start', 'invitation-expiry', invitationProcess, { invitationId: invitation.id, expiresAt: Date.parse(invitation.expiresAt) }, { tenantId: null }],
         ['signal', 'invitation-expiry', invitationProcess, 'invitation', { revoked: true }],
-        ['start', 'delivery-batch', `delivery-batch:${batchId}`, { batchId, scheduleMs: [0, 100] }, { tenantId: null }],
+        ['start', 'delivery-batch', `delivery-batch:${batchId}`, { batchId, scheduleMs: [0, 100] }, { tenantId }],
       ]);
     } finally {
       await dispatcher.stop();
