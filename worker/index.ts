@@ -69,6 +69,7 @@ async function main() {
     scheduleMs: config.webhooks.scheduleMs,
     pollMs: config.webhooks.dispatchPollMs,
     onError: (error) => log.error({ err: error }, 'event dispatch failed'),
+    log: (message) => log.warn(message),
   });
 
   // Temporal's Runtime traps SIGINT and SIGTERM and drains the worker (worker.run() then resolves);
