@@ -4,7 +4,7 @@
 import { condition, defineSignal, proxyActivities, setHandler, sleep, type RetryPolicy } from '@temporalio/workflow';
 import type { Activities } from './activities.ts';
 import { processes } from './index.ts';
-import type { ActivityName, ProcessContext, ProcessInput, ProcessKind, RetryOptions, Topic } from './port.ts';
+import { PROGRAMMING_ERRORS, type ActivityName, type ProcessContext, type ProcessInput, type ProcessKind, type RetryOptions, type Topic } from './port.ts';
 
 /** Every message to a process (ProcessGateway.signal) is this one signal, carrying its topic (one signal per topic, one day). */
 export const messageSignal = defineSignal<[topic: Topic, payload: unknown]>('message');
@@ -12,10 +12,19 @@ export const messageSignal = defineSignal<[topic: Topic, payload: unknown]>('mes
 /** Longer than any one attempt of an activity (the webhook HTTP timeout is 15 s). */
 const ACTIVITY_TIMEOUT = '2 minutes';
 
-/** No retry given means one attempt, as on the embedded engine (Temporal's default would retry forever). */
-const retryPolicy = (retry?: RetryOptions): RetryPolicy =>
+/**
+ * No retry given means one attempt, as on the embedded engine (Temporal's default would retry forever); no
+ * maximumAttempts means no cap (Temporal's unset maximumAttempts). Programming errors fail the activity at once, as on the embedded engine.
+ */
+export const retryPolicy = (retry?: RetryOptions): RetryPolicy =>
   retry
-    ? { maximumAttempts: retry.maximumAttempts, initialInterval: retry.initialIntervalMs, backoffCoefficient: retry.backoffCoefficient ?? 2 }
+    ? {
+        ...(retry.maximumAttempts === undefined ? {} : { maximumAttempts: retry.maximumAttempts }),
+        initialInterval: retry.initialIntervalMs,
+        backoffCoefficient: retry.backoffCoefficient ?? 2,
+        ...(retry.maximumIntervalMs === undefined ? {} : { maximumInterval: retry.maximumIntervalMs }),
+        nonRetryableErrorTypes: [...PROGRAMMING_ERRORS],
+      }
     : { maximumAttempts: 1 };
 
 function temporalContext<Topics extends object>(): ProcessContext<Topics> {
