@@ -97,6 +97,7 @@ export const configSchema = z
     PAGERDUTY_EVENTS_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://events.pagerduty.com'),
     DATADOG_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
     DISPATCH_POLL_MS: positiveInt.default(1000),
+    PROCESS_SWEEP_INTERVAL: duration.refine((ms) => ms > 0, 'must be a positive duration such as 5m').prefault('5m'),
     DNS_SERVERS: dnsServers.optional(),
     DOMAIN_VERIFICATION_INTERVALS: schedule
       .refine((ms) => ms.every((m) => m > 0), 'must be positive durations such as 1m,5m,1h')
@@ -138,6 +139,7 @@ export const configSchema = z
         secretOverlapMs: env.WEBHOOK_SECRET_OVERLAP,
         dispatchPollMs: env.DISPATCH_POLL_MS,
       },
+      processSweepIntervalMs: env.PROCESS_SWEEP_INTERVAL,
       dnsServers: env.DNS_SERVERS ?? [],
       domains: { verificationIntervalsMs: env.DOMAIN_VERIFICATION_INTERVALS, verificationGiveUpMs: env.DOMAIN_VERIFICATION_GIVE_UP },
       providers: { pagerduty: env.PAGERDUTY_EVENTS_URL.replace(/\/$/, ''), datadog: env.DATADOG_API_URL?.replace(/\/$/, '') ?? null },

@@ -100,7 +100,10 @@ export async function startEmbeddedEngine(options: {
     start: async (kind: ProcessKind, processId, input) => {
       const workflow = registered?.[kind];
       if (!workflow) throw new Error(`unknown process kind ${kind}`);
-      // Starting an id that exists returns the existing workflow: process ids are idempotency keys.
+      // Starting an id that exists returns the existing workflow: process ids are idempotency keys. A failed one
+      // is started again (as Temporal's ALLOW_DUPLICATE_FAILED_ONLY): its record goes, and a new run takes the id.
+      const status = (await DBOS.getWorkflowStatus(processId))?.status;
+      if (status === 'ERROR' || status === 'MAX_RECOVERY_ATTEMPTS_EXCEEDED') await DBOS.deleteWorkflow(processId);
       await DBOS.startWorkflow(workflow, { workflowID: processId })(input as never);
     },
     signal: (_kind, processId, topic, payload) => DBOS.send(processId, payload, topic),

@@ -11,6 +11,7 @@ import { loadMasterKey } from '../lib/crypto.ts';
 import { createDatabasePool } from '../db/pool.ts';
 import { BUNDLE_PATH } from './bundle.ts';
 import { startDispatcher } from './dispatcher.ts';
+import { startSweeper } from './sweeper.ts';
 import { createTemporalGateway, TASK_QUEUE } from './temporal-gateway.ts';
 
 /** The configuration this process needs, or a one-line reason it cannot start. */
@@ -71,11 +72,20 @@ async function main() {
     onError: (error) => log.error({ err: error }, 'event dispatch failed'),
     log: (message) => log.warn(message),
   });
+  const sweeper = startSweeper({
+    pool,
+    gateway,
+    scheduleMs: config.webhooks.scheduleMs,
+    domains: config.domains,
+    intervalMs: config.processSweepIntervalMs,
+    onError: (error) => log.error({ err: error }, 'process sweep failed'),
+    log: (message) => log.warn(message),
+  });
 
   // Temporal's Runtime traps SIGINT and SIGTERM and drains the worker (worker.run() then resolves);
   // the dispatcher stops at once so that no new process is started while it drains.
   let dispatcherStopped: Promise<void> | undefined;
-  const stopDispatcher = () => (dispatcherStopped ??= dispatcher.stop());
+  const stopDispatcher = () => (dispatcherStopped ??= Promise.all([sweeper.stop(), dispatcher.stop()]).then(() => {}));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       log.info(`${signal}: finishing running activities, then stopping`);

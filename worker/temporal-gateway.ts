@@ -44,9 +44,10 @@ export async function createTemporalGateway(options: { address: string; namespac
           workflowId: processId,
           taskQueue: options.taskQueue ?? TASK_QUEUE,
           args: [input],
-          // Process ids are idempotency keys: a running one is reused, a finished one is not started again.
+          // Process ids are idempotency keys: a running one is reused, a completed one is not started again,
+          // a failed one is (the sweeper's restart; worker/sweeper.ts).
           workflowIdConflictPolicy: 'USE_EXISTING',
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
           typedSearchAttributes: tenantId === null ? [] : [{ key: TenantIdKey, value: tenantId }],
           staticSummary: `${kind} ${processId.slice(kind.length + 1)}`,
         });

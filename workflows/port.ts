@@ -68,7 +68,10 @@ export interface ProcessDescription {
  * process outbox (db/processes/outbox.ts), which is how the rest of the code starts and signals processes.
  */
 export interface ProcessGateway {
-  /** Starts a process; starting an id that exists (running or finished) is a no-op. */
+  /**
+   * Starts a process; starting an id that is running or completed is a no-op, and one whose process failed
+   * (or timed out) starts it again with this input (Temporal's ALLOW_DUPLICATE_FAILED_ONLY).
+   */
   start<K extends ProcessKind>(kind: K, processId: string, input: ProcessInput<K>, searchAttributes: { tenantId: string | null }): Promise<void>;
   /** Sends a message on one of the topics of the process's kind. */
   signal<K extends ProcessKind, T extends TopicOf<K>>(kind: K, processId: string, topic: T, payload: MessageOf<K, T>): Promise<void>;

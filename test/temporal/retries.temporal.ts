@@ -21,6 +21,8 @@ describe.skipIf(!address)(title, () => {
     expireInvitation: ({ invitationId }: { invitationId: string }) => {
       const n = (calls.get(invitationId) ?? 0) + 1;
       calls.set(invitationId, n);
+      if (invitationId.startsWith('once-bug') && n === 1) return Promise.reject(new TypeError('x is not a function'));
+      if (invitationId.startsWith('once-bug')) return Promise.resolve({ outcome: 'expired' as const });
       if (invitationId.startsWith('bug')) return Promise.reject(new TypeError("Cannot read properties of undefined (reading 'expiresAt')"));
       if (n <= 2) return Promise.reject(new Error('Connection terminated unexpectedly'));
       return Promise.resolve({ outcome: 'expired' as const });
@@ -77,5 +79,25 @@ describe.skipIf(!address)(title, () => {
     expect(await gateway.describe(workflowId)).toEqual({ processId: workflowId, status: 'failed' });
     // One failed activity task, not retried because its failure is non-retryable (RETRY_STATE_NON_RETRYABLE_FAILURE).
     expect((await scheduledAndFailed(workflowId)).failures).toEqual([2]);
+  });
+
+  it('restart a failed process on a new start (ALLOW_DUPLICATE_FAILED_ONLY), and never a completed one', async () => {
+    const id = `once-bug-${randomUUID()}`;
+    const workflowId = `invitation-expiry:${id}`;
+    const handle = client.workflow.getHandle(workflowId);
+    const start = () => gateway.start('invitation-expiry', workflowId, { invitationId: id, expiresAt: 0 }, { tenantId: null });
+    await withWorker(async () => {
+      await start();
+      await expect(handle.result()).rejects.toThrow();
+      const failedRun = (await handle.describe()).runId;
+      await start(); // what the sweeper's restart does
+      expect(await client.workflow.getHandle(workflowId).result()).toBe('expired');
+      expect((await handle.describe()).runId).not.toBe(failedRun);
+    });
+    const completedRun = (await handle.describe()).runId;
+    await start();
+    expect((await handle.describe()).runId).toBe(completedRun);
+    expect(await gateway.describe(workflowId)).toEqual({ processId: workflowId, status: 'completed' });
+    expect(calls.get(id)).toBe(2);
   });
 });
