@@ -97,6 +97,7 @@ export const configSchema = z
     PAGERDUTY_EVENTS_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://events.pagerduty.com'),
     DATADOG_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
     DISPATCH_POLL_MS: positiveInt.default(1000),
+    DELIVERY_BATCH_SIZE: positiveInt.max(1000, 'must be at most 1000').optional(),
     PROCESS_SWEEP_INTERVAL: duration.refine((ms) => ms > 0, 'must be a positive duration such as 5m').prefault('5m'),
     DNS_SERVERS: dnsServers.optional(),
     DOMAIN_VERIFICATION_INTERVALS: schedule
@@ -138,6 +139,8 @@ export const configSchema = z
         disableAfterMs: env.WEBHOOK_DISABLE_AFTER,
         secretOverlapMs: env.WEBHOOK_SECRET_OVERLAP,
         dispatchPollMs: env.DISPATCH_POLL_MS,
+        /** Unset: as many as one attempt of a batch sends within its activity timeout (worker/dispatcher.ts). */
+        batchSize: env.DELIVERY_BATCH_SIZE,
       },
       processSweepIntervalMs: env.PROCESS_SWEEP_INTERVAL,
       dnsServers: env.DNS_SERVERS ?? [],

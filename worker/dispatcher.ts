@@ -6,10 +6,16 @@ import { randomUUID } from 'node:crypto';
 import type { DatabasePool } from 'slonik';
 import { listen, type Listener } from '../db/shared/notifications.ts';
 import { createDispatchQueries } from '../db/processes/dispatch.ts';
-import type { ProcessGateway } from '../workflows/port.ts';
+import { ACTIVITY_TIMEOUT_MS, type ProcessGateway } from '../workflows/port.ts';
+import { CONCURRENCY } from '../activities/deliveries.ts';
 import { createProcessOutboxQueries, type OutboxRetry } from '../db/processes/outbox.ts';
 
-const BATCH_SIZE = 1000;
+/**
+ * Deliveries per batch: as many as one attempt of the batch activity can send within its timeout, with
+ * CONCURRENCY requests in flight each taking at most `timeoutMs` (64 × floor(2 min / 15 s) = 512 by default),
+ * and at most 1000; DELIVERY_BATCH_SIZE overrides it.
+ */
+export const deliveryBatchSize = (timeoutMs: number) => Math.max(1, Math.min(1000, CONCURRENCY * Math.floor(ACTIVITY_TIMEOUT_MS / timeoutMs)));
 const OUTBOX_CLAIM = 100;
 /** How long a claimed outbox entry is held by its dispatcher before another may take it (a crash in between). */
 const OUTBOX_LEASE_MS = 60_000;
@@ -32,7 +38,10 @@ export async function startDispatcher(deps: {
   /** Notices (a dropped message, a dead outbox entry); console.warn by default. */
   log?: (message: string) => void;
   outboxRetry?: Partial<OutboxRetry>;
+  /** Deliveries per batch process (default: 1000). */
+  batchSize?: number;
 }): Promise<Dispatcher> {
+  const batchSize = deps.batchSize ?? 1000;
   const queries = createDispatchQueries(deps.pool);
   let stopped = false;
   let running: Promise<void> | undefined;
@@ -89,7 +98,7 @@ export async function startDispatcher(deps: {
       const { dispatched } = await deps.pool.transaction((trx) => createDispatchQueries(trx).dispatchBatch(5000));
       // New deliveries are first attempted in batches: one process per batch, not per delivery, started
       // through the outbox like every process (drained just below).
-      while ((await queries.formBatch(randomUUID(), BATCH_SIZE)).rowCount === BATCH_SIZE);
+      while ((await queries.formBatch(randomUUID(), batchSize)).rowCount === batchSize);
       const batches = await queries.findUnstartedBatches();
       if (batches.length > 0) {
         await deps.pool.transaction(async (trx) => {

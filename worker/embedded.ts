@@ -3,7 +3,7 @@ import type { DatabasePool } from 'slonik';
 import { createActivities } from '../activities/index.ts';
 import type { Config } from '../lib/config.ts';
 import type { LookupFn } from '../lib/outbound/ssrf-guard.ts';
-import { startDispatcher, type Dispatcher } from './dispatcher.ts';
+import { deliveryBatchSize, startDispatcher, type Dispatcher } from './dispatcher.ts';
 import { startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine.ts';
 import { startSweeper, type Sweeper } from './sweeper.ts';
 
@@ -40,6 +40,7 @@ export async function startEmbeddedProcesses(deps: {
     gateway: engine.gateway,
     scheduleMs: config.webhooks.scheduleMs,
     pollMs: config.webhooks.dispatchPollMs,
+    batchSize: config.webhooks.batchSize ?? deliveryBatchSize(config.webhooks.timeoutMs),
     onError: deps.onError,
   });
   const sweeper = startSweeper({

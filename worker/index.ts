@@ -10,8 +10,9 @@ import { ConfigError, loadConfig, type Config } from '../lib/config.ts';
 import { loadMasterKey } from '../lib/crypto.ts';
 import { createDatabasePool } from '../db/pool.ts';
 import { BUNDLE_PATH } from './bundle.ts';
-import { startDispatcher } from './dispatcher.ts';
+import { deliveryBatchSize, startDispatcher } from './dispatcher.ts';
 import { startSweeper } from './sweeper.ts';
+import { activityProgressInterceptor, temporalActivityProgress } from './temporal-activity-context.ts';
 import { createTemporalGateway, TASK_QUEUE } from './temporal-gateway.ts';
 
 /** The configuration this process needs, or a one-line reason it cannot start. */
@@ -53,6 +54,7 @@ async function main() {
     disableAfterMs: config.webhooks.disableAfterMs,
     baseUrls: config.providers,
     dnsServers: config.dnsServers,
+    progress: temporalActivityProgress,
   });
   const connection = await NativeConnection.connect({ address });
   const worker = await Worker.create({
@@ -61,6 +63,7 @@ async function main() {
     taskQueue: TASK_QUEUE,
     workflowBundle: { codePath: BUNDLE_PATH },
     activities,
+    interceptors: { activity: [activityProgressInterceptor] },
   });
   const gateway = await createTemporalGateway({ address, namespace: config.temporalNamespace });
   const dispatcher = await startDispatcher({
@@ -69,6 +72,7 @@ async function main() {
     gateway,
     scheduleMs: config.webhooks.scheduleMs,
     pollMs: config.webhooks.dispatchPollMs,
+    batchSize: config.webhooks.batchSize ?? deliveryBatchSize(config.webhooks.timeoutMs),
     onError: (error) => log.error({ err: error }, 'event dispatch failed'),
     log: (message) => log.warn(message),
   });

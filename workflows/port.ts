@@ -58,6 +58,13 @@ export interface ProcessContext<Topics extends object = NoTopics> {
  */
 export const INFRASTRUCTURE_RETRY: RetryOptions = { initialIntervalMs: 1000, backoffCoefficient: 2, maximumIntervalMs: 60_000 };
 
+/** The longest one attempt of an activity may take (Temporal's startToCloseTimeout); delivery batches are sized to fit it. */
+export const ACTIVITY_TIMEOUT_MS = 120_000;
+
+/** Activities that heartbeat while they run (a batch of deliveries), and how long a silence means the worker is gone. */
+export const HEARTBEATING_ACTIVITIES: readonly string[] = ['attemptBatch'];
+export const HEARTBEAT_TIMEOUT_MS = 30_000;
+
 export interface ProcessDescription {
   processId: string;
   status: 'running' | 'completed' | 'failed' | 'cancelled' | 'unknown';

@@ -4,13 +4,24 @@
 import { condition, defineSignal, proxyActivities, setHandler, sleep, type RetryPolicy } from '@temporalio/workflow';
 import type { Activities } from './activities.ts';
 import { processes } from './index.ts';
-import { PROGRAMMING_ERRORS, type ActivityName, type ProcessContext, type ProcessInput, type ProcessKind, type RetryOptions, type Topic } from './port.ts';
+import {
+  ACTIVITY_TIMEOUT_MS,
+  HEARTBEAT_TIMEOUT_MS,
+  HEARTBEATING_ACTIVITIES,
+  PROGRAMMING_ERRORS,
+  type ActivityName,
+  type ProcessContext,
+  type ProcessInput,
+  type ProcessKind,
+  type RetryOptions,
+  type Topic,
+} from './port.ts';
 
 /** Every message to a process (ProcessGateway.signal) is this one signal, carrying its topic (one signal per topic, one day). */
 export const messageSignal = defineSignal<[topic: Topic, payload: unknown]>('message');
 
-/** Longer than any one attempt of an activity (the webhook HTTP timeout is 15 s). */
-const ACTIVITY_TIMEOUT = '2 minutes';
+/** Longer than any one attempt of an activity (the webhook HTTP timeout is 15 s; batches are sized to fit it). */
+const ACTIVITY_TIMEOUT = ACTIVITY_TIMEOUT_MS;
 
 /**
  * No retry given means one attempt, as on the embedded engine (Temporal's default would retry forever); no
@@ -40,7 +51,12 @@ function temporalContext<Topics extends object>(): ProcessContext<Topics> {
   });
   return {
     run: (name, input, retry) => {
-      const activities = proxyActivities<Activities>({ startToCloseTimeout: ACTIVITY_TIMEOUT, retry: retryPolicy(retry) });
+      const activities = proxyActivities<Activities>({
+        startToCloseTimeout: ACTIVITY_TIMEOUT,
+        retry: retryPolicy(retry),
+        // A long activity heartbeats: a worker that dies in the middle of it is noticed within the heartbeat timeout.
+        ...(HEARTBEATING_ACTIVITIES.includes(name) ? { heartbeatTimeout: HEARTBEAT_TIMEOUT_MS } : {}),
+      });
       return (activities[name as ActivityName] as unknown as (i: unknown) => Promise<never>)(input);
     },
     sleep: (ms) => sleep(ms),

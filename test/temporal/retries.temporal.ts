@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleWorkflows } from '../../worker/bundle.ts';
 import { createTemporalGateway, type TemporalGateway } from '../../worker/temporal-gateway.ts';
 import type { Activities } from '../../workflows/activities.ts';
+import { activityProgressInterceptor, temporalActivityProgress } from '../../worker/temporal-activity-context.ts';
 
 const address = process.env.TEMPORAL_ADDRESS;
 const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
@@ -27,10 +28,21 @@ describe.skipIf(!address)(title, () => {
       if (n <= 2) return Promise.reject(new Error('Connection terminated unexpectedly'));
       return Promise.resolve({ outcome: 'expired' as const });
     },
+    // A batch: sees the running activity's heartbeat and cancellation through the worker's interceptor.
+    attemptBatch: () => {
+      const progress = temporalActivityProgress();
+      progress?.heartbeat({ recorded: 0 });
+      batchSawProgress = progress?.signal instanceof AbortSignal;
+      return Promise.resolve([]);
+    },
   } as unknown as Activities;
+  let batchSawProgress = false;
   let connection: NativeConnection, gateway: TemporalGateway, client: Client, workflowBundle: { code: string };
   /** A worker runs once: each test runs its own while `fn` runs. */
-  const withWorker = async (fn: () => Promise<void>) => (await Worker.create({ connection, namespace, taskQueue, workflowBundle, activities })).runUntil(fn);
+  const withWorker = async (fn: () => Promise<void>) =>
+    (await Worker.create({ connection, namespace, taskQueue, workflowBundle, activities, interceptors: { activity: [activityProgressInterceptor] } })).runUntil(
+      fn,
+    );
 
   beforeAll(async () => {
     Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -99,5 +111,20 @@ describe.skipIf(!address)(title, () => {
     expect((await handle.describe()).runId).toBe(completedRun);
     expect(await gateway.describe(workflowId)).toEqual({ processId: workflowId, status: 'completed' });
     expect(calls.get(id)).toBe(2);
+  });
+
+  it('give a delivery batch a heartbeat timeout, and its activity the heartbeat and cancellation of Temporal', async () => {
+    const batchId = randomUUID();
+    const workflowId = `delivery-batch:${batchId}`;
+    await withWorker(async () => {
+      await gateway.start('delivery-batch', workflowId, { batchId, scheduleMs: [0, 1000] }, { tenantId: null });
+      expect(await client.workflow.getHandle(workflowId).result()).toEqual({ retrying: 0 });
+    });
+    expect(batchSawProgress).toBe(true);
+    const { events } = await client.workflow.getHandle(workflowId).fetchHistory();
+    const scheduled = events?.find((e) => e.activityTaskScheduledEventAttributes)?.activityTaskScheduledEventAttributes;
+    expect(scheduled?.activityType?.name).toBe('attemptBatch');
+    expect(Number(scheduled?.heartbeatTimeout?.seconds)).toBe(30);
+    expect(Number(scheduled?.startToCloseTimeout?.seconds)).toBe(120);
   });
 });
