@@ -83,6 +83,7 @@ export const configSchema = z
       .regex(/^[^\s:]+:\d+$/, 'must be host:port')
       .optional(),
     TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+    WORKER_SHUTDOWN_GRACE: duration.prefault('30s'),
     ALLOW_PRIVATE_NETWORK_TARGETS: bool.default(false),
     ACCESS_TOKEN_TTL_SECONDS: positiveInt.max(86_400, 'must be at most 86400').default(900),
     RATE_LIMIT_ENABLED: bool.default(true),
@@ -129,6 +130,8 @@ export const configSchema = z
       processEngine: env.PROCESS_ENGINE ?? (env.TEMPORAL_ADDRESS ? 'temporal' : 'embedded'),
       temporalAddress: env.TEMPORAL_ADDRESS,
       temporalNamespace: env.TEMPORAL_NAMESPACE,
+      /** How long the Temporal worker lets running activities finish on SIGTERM before cancelling them (shutdownGraceTime). */
+      workerShutdownGraceMs: env.WORKER_SHUTDOWN_GRACE,
       allowPrivateNetworkTargets: env.ALLOW_PRIVATE_NETWORK_TARGETS,
       accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
       rateLimit: { enabled: env.RATE_LIMIT_ENABLED, max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS },

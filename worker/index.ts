@@ -64,6 +64,9 @@ async function main() {
     workflowBundle: { codePath: BUNDLE_PATH },
     activities,
     interceptors: { activity: [activityProgressInterceptor] },
+    // On SIGTERM running activities get this long to finish, then are cancelled (a batch records what it sent);
+    // docker compose's stop_grace_period is longer, so the worker is never killed mid-drain.
+    shutdownGraceTime: config.workerShutdownGraceMs,
   });
   const gateway = await createTemporalGateway({ address, namespace: config.temporalNamespace });
   const dispatcher = await startDispatcher({
