@@ -8,6 +8,7 @@ import pino from 'pino';
 import { createActivities } from '../activities/index.ts';
 import { ConfigError, loadConfig, type Config } from '../lib/config.ts';
 import { loadMasterKey } from '../lib/crypto.ts';
+import { temporalConnectionOptions } from '../lib/temporal-connection.ts';
 import { createDatabasePool } from '../db/pool.ts';
 import { BUNDLE_PATH } from './bundle.ts';
 import { deliveryBatchSize, startDispatcher } from './dispatcher.ts';
@@ -56,7 +57,8 @@ async function main() {
     dnsServers: config.dnsServers,
     progress: temporalActivityProgress,
   });
-  const connection = await NativeConnection.connect({ address });
+  const tlsAndKey = temporalConnectionOptions(config);
+  const connection = await NativeConnection.connect({ address, ...tlsAndKey });
   const worker = await Worker.create({
     connection,
     namespace: config.temporalNamespace,
@@ -68,7 +70,7 @@ async function main() {
     // docker compose's stop_grace_period is longer, so the worker is never killed mid-drain.
     shutdownGraceTime: config.workerShutdownGraceMs,
   });
-  const gateway = await createTemporalGateway({ address, namespace: config.temporalNamespace });
+  const gateway = await createTemporalGateway({ address, namespace: config.temporalNamespace, ...tlsAndKey });
   const dispatcher = await startDispatcher({
     pool,
     databaseUrl,

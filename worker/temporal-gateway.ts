@@ -1,6 +1,7 @@
 // The ProcessGateway on a Temporal server (@temporalio/client): what the API and the dispatcher use to start,
 // signal, inspect and cancel processes when PROCESS_ENGINE=temporal. Workers run them (worker/index.ts).
 import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import type { TemporalConnectionOptions } from '../lib/temporal-connection.ts';
 import type { ProcessDescription, ProcessGateway, ProcessKind } from '../workflows/port.ts';
 import { TenantIdKey } from '../workflows/search-attributes.ts';
 import { messageSignal, workflowTypes } from '../workflows/temporal.ts';
@@ -22,8 +23,14 @@ const STATUS: Record<string, ProcessDescription['status']> = {
   CANCELLED: 'cancelled',
 };
 
-export async function createTemporalGateway(options: { address: string; namespace: string; taskQueue?: string }): Promise<TemporalGateway> {
-  const connection = await Connection.connect({ address: options.address });
+export async function createTemporalGateway(
+  options: { address: string; namespace: string; taskQueue?: string } & TemporalConnectionOptions,
+): Promise<TemporalGateway> {
+  const connection = await Connection.connect({
+    address: options.address,
+    ...(options.tls ? { tls: options.tls } : {}),
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+  });
   const client = new Client({ connection, namespace: options.namespace });
   const handle = (processId: string) => client.workflow.getHandle(processId);
 
