@@ -23,10 +23,50 @@ export interface DeliveryDeps {
   disableAfterMs: number;
   baseUrls: { pagerduty: string; datadog: string | null };
   lookup?: LookupFn;
+  /**
+   * The engine's view of the running activity, when it has one (Temporal: heartbeats and cancellation, see
+   * worker/temporal-activity-context.ts); the embedded engine has none (its steps have no timeout).
+   */
+  progress?: () => ActivityProgress | undefined;
+}
+
+export interface ActivityProgress {
+  /** Tells the engine the activity is alive (and how far it got). */
+  heartbeat(details?: unknown): void;
+  /** Aborted when the engine cancels the activity (its heartbeat or start-to-close timeout passed, the process was cancelled). */
+  signal: AbortSignal;
 }
 
 /** Requests in flight at once across every batch this process runs: more only adds sockets and contention. */
-const CONCURRENCY = 64;
+export const CONCURRENCY = 64;
+/** How often a batch heartbeats while it sends. */
+const HEARTBEAT_MS = 5000;
+
+/** Writes attempt records as sends finish, coalescing those that finish while a write is in flight. */
+function createAttemptRecorder(pool: DatabasePool, onRecorded: (count: number) => void) {
+  let queue: (RecordedAttempt & { deliveryId: string })[] = [];
+  let writing: Promise<void> | undefined;
+  let count = 0;
+  const write = async () => {
+    while (queue.length > 0) {
+      const rows = queue;
+      queue = [];
+      // Best effort: the outcomes written at the end of the batch record every attempt anyway.
+      await createDeliveryQueries(pool)
+        .recordAttempts(rows)
+        .then(() => onRecorded((count += rows.length)))
+        .catch(() => {});
+    }
+    writing = undefined;
+  };
+  return {
+    add: (deliveryId: string, record: RecordedAttempt) => {
+      queue.push({ ...record, deliveryId });
+      writing ??= write();
+    },
+    done: () => writing ?? Promise.resolve(),
+  };
+}
 
 function createLimiter(limit: number) {
   let active = 0;
@@ -104,13 +144,32 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
     const results = new Map<string, AttemptResult>();
     const attempted: { target: DeliveryTarget; record: RecordedAttempt }[] = [];
     const cutShort: string[] = [];
-    await Promise.all(
-      targets.map(async (target) => {
-        if (target.status !== 'pending') results.set(target.id, { done: true, status: target.status });
-        else if (!(target.endpoint?.active ?? target.channel?.active)) cutShort.push(target.id);
-        else attempted.push({ target, record: target.recorded ?? (await limit(() => send(target, attempt))) });
-      }),
-    );
+    // A batch records each attempt as it is sent and heartbeats while it runs; once cancelled it sends no more
+    // and fails, and its retry answers what was sent from the records.
+    const progress = deps.progress?.();
+    const recorder = targets.length > 1 ? createAttemptRecorder(pool, (recorded) => progress?.heartbeat({ recorded })) : undefined;
+    const beat = progress && setInterval(() => progress.heartbeat(), HEARTBEAT_MS);
+    const sendOnce = async (target: DeliveryTarget) => {
+      progress?.signal.throwIfAborted();
+      const record = await send(target, attempt);
+      recorder?.add(target.id, record);
+      return record;
+    };
+    try {
+      // Settled, not raced: on cancellation the sends in flight finish and are recorded before the batch fails.
+      const settled = await Promise.allSettled(
+        targets.map(async (target) => {
+          if (target.status !== 'pending') results.set(target.id, { done: true, status: target.status });
+          else if (!(target.endpoint?.active ?? target.channel?.active)) cutShort.push(target.id);
+          else attempted.push({ target, record: target.recorded ?? (await limit(() => sendOnce(target))) });
+        }),
+      );
+      await recorder?.done();
+      const failed = settled.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+    } finally {
+      clearInterval(beat);
+    }
 
     const endpointOf = (t: DeliveryTarget) => t.endpoint?.id;
     const failing = [...new Set(attempted.filter((a) => !succeeded(a.record) && a.record.statusCode !== 410).flatMap((a) => endpointOf(a.target) ?? []))];

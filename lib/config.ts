@@ -1,4 +1,5 @@
 // The service's configuration, parsed once from the environment at start.
+import fs from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -61,6 +62,9 @@ const trustProxy = z.string().transform((v, ctx): boolean | number | string[] =>
   return proxies;
 });
 
+/** The path of a file that exists (a certificate or key, read when the service connects). */
+const filePath = z.string().refine((p) => fs.existsSync(p) && fs.statSync(p).isFile(), 'must be the path of an existing file');
+
 const port = z.coerce.number({ error: 'must be a number' }).int('must be an integer').min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
 const positiveInt = z.coerce.number({ error: 'must be a number' }).int('must be an integer').positive('must be positive');
 
@@ -87,6 +91,11 @@ export const configSchema = z
       .string()
       .regex(/^[^\s:]+:\d+$/, 'must be host:port')
       .optional(),
+    WORKER_SHUTDOWN_GRACE: duration.prefault('30s'),
+    TEMPORAL_TLS_CERT: filePath.optional(),
+    TEMPORAL_TLS_KEY: filePath.optional(),
+    TEMPORAL_TLS_CA: filePath.optional(),
+    TEMPORAL_API_KEY: z.string().min(1).optional(),
     ALLOW_PRIVATE_NETWORK_TARGETS: bool.default(false),
     ACCESS_TOKEN_TTL_SECONDS: positiveInt.max(86_400, 'must be at most 86400').default(900),
     RATE_LIMIT_ENABLED: bool.default(true),
@@ -101,6 +110,8 @@ export const configSchema = z
     PAGERDUTY_EVENTS_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://events.pagerduty.com'),
     DATADOG_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
     DISPATCH_POLL_MS: positiveInt.default(1000),
+    DELIVERY_BATCH_SIZE: positiveInt.max(1000, 'must be at most 1000').optional(),
+    PROCESS_SWEEP_INTERVAL: duration.refine((ms) => ms > 0, 'must be a positive duration such as 5m').prefault('5m'),
     DNS_SERVERS: dnsServers.optional(),
     DOMAIN_VERIFICATION_INTERVALS: schedule
       .refine((ms) => ms.every((m) => m > 0), 'must be positive durations such as 1m,5m,1h')
@@ -132,6 +143,11 @@ export const configSchema = z
       temporalAddress: env.TEMPORAL_ADDRESS,
       temporalNamespace: env.TEMPORAL_NAMESPACE,
       temporalMetricsAddress: env.TEMPORAL_METRICS_ADDRESS,
+      /** How long the Temporal worker lets running activities finish on SIGTERM before cancelling them (shutdownGraceTime). */
+      workerShutdownGraceMs: env.WORKER_SHUTDOWN_GRACE,
+      /** mTLS to the Temporal server (file paths: client certificate and key, server CA), and a Temporal Cloud API key. */
+      temporalTls: { cert: env.TEMPORAL_TLS_CERT, key: env.TEMPORAL_TLS_KEY, ca: env.TEMPORAL_TLS_CA },
+      temporalApiKey: env.TEMPORAL_API_KEY,
       allowPrivateNetworkTargets: env.ALLOW_PRIVATE_NETWORK_TARGETS,
       accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
       rateLimit: { enabled: env.RATE_LIMIT_ENABLED, max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS },
@@ -142,7 +158,10 @@ export const configSchema = z
         disableAfterMs: env.WEBHOOK_DISABLE_AFTER,
         secretOverlapMs: env.WEBHOOK_SECRET_OVERLAP,
         dispatchPollMs: env.DISPATCH_POLL_MS,
+        /** Unset: as many as one attempt of a batch sends within its activity timeout (worker/dispatcher.ts). */
+        batchSize: env.DELIVERY_BATCH_SIZE,
       },
+      processSweepIntervalMs: env.PROCESS_SWEEP_INTERVAL,
       dnsServers: env.DNS_SERVERS ?? [],
       domains: { verificationIntervalsMs: env.DOMAIN_VERIFICATION_INTERVALS, verificationGiveUpMs: env.DOMAIN_VERIFICATION_GIVE_UP },
       providers: { pagerduty: env.PAGERDUTY_EVENTS_URL.replace(/\/$/, ''), datadog: env.DATADOG_API_URL?.replace(/\/$/, '') ?? null },
@@ -166,6 +185,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (parsed.success) {
     if (parsed.data.processEngine === 'temporal' && !parsed.data.temporalAddress) {
       throw new ConfigError('Invalid configuration: TEMPORAL_ADDRESS is required when PROCESS_ENGINE=temporal');
+    }
+    const { cert, key } = parsed.data.temporalTls;
+    if (Boolean(cert) !== Boolean(key)) {
+      throw new ConfigError('Invalid configuration: TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together (the client certificate and its key)');
     }
     return parsed.data;
   }

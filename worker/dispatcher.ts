@@ -2,19 +2,25 @@
 // and carries out the process starts and signals of the outbox (the only caller of ProcessGateway start and signal).
 // Woken by NOTIFY at commit, and polling as a safety net; every step is idempotent, so a crash between
 // any two of them loses nothing (the next round redoes what was not recorded).
-import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { DatabasePool } from 'slonik';
 import { listen, type Listener } from '../db/shared/notifications.ts';
 import { createDispatchQueries } from '../db/processes/dispatch.ts';
-import type { ProcessGateway } from '../workflows/port.ts';
-import { createProcessOutboxQueries } from '../db/processes/outbox.ts';
+import { ACTIVITY_TIMEOUT_MS, type ProcessGateway } from '../workflows/port.ts';
+import { CONCURRENCY } from '../activities/deliveries.ts';
+import { createProcessOutboxQueries, type OutboxRetry } from '../db/processes/outbox.ts';
 
-const BATCH_SIZE = 1000;
-
-// Bound to the module's (root) async context: a process started while the outbox transaction is open
-// must not run its activities inside that transaction's context (slonik refuses queries from it).
-const outsideTransaction = AsyncResource.bind(<T>(fn: () => Promise<T>): Promise<T> => fn());
+/**
+ * Deliveries per batch: as many as one attempt of the batch activity can send within its timeout, with
+ * CONCURRENCY requests in flight each taking at most `timeoutMs` (64 × floor(2 min / 15 s) = 512 by default),
+ * and at most 1000; DELIVERY_BATCH_SIZE overrides it.
+ */
+export const deliveryBatchSize = (timeoutMs: number) => Math.max(1, Math.min(1000, CONCURRENCY * Math.floor(ACTIVITY_TIMEOUT_MS / timeoutMs)));
+const OUTBOX_CLAIM = 100;
+/** How long a claimed outbox entry is held by its dispatcher before another may take it (a crash in between). */
+const OUTBOX_LEASE_MS = 60_000;
+/** Per-entry backoff of the process outbox: 1 s doubling up to 5 min, dead after 20 failures (about an hour). */
+export const OUTBOX_RETRY: OutboxRetry = { initialMs: 1000, maxMs: 300_000, maxAttempts: 20 };
 
 export interface Dispatcher {
   /** One full round; resolves when nothing is left to dispatch or start. */
@@ -29,33 +35,63 @@ export async function startDispatcher(deps: {
   scheduleMs: number[];
   pollMs?: number;
   onError: (error: unknown) => void;
+  /** Notices (a dropped message, a dead outbox entry); console.warn by default. */
+  log?: (message: string) => void;
+  outboxRetry?: Partial<OutboxRetry>;
+  /** Deliveries per batch process (default: 1000). */
+  batchSize?: number;
 }): Promise<Dispatcher> {
+  const batchSize = deps.batchSize ?? 1000;
   const queries = createDispatchQueries(deps.pool);
   let stopped = false;
   let running: Promise<void> | undefined;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
 
-  // Starts and signals recorded by business transactions, in order; an entry is deleted only once done,
-  // in the transaction that holds its row lock, so a crash redoes it (starts are idempotent by process id).
-  const drainOutbox = () =>
-    deps.pool.transaction(async (trx) => {
-      const outbox = createProcessOutboxQueries(trx);
-      const entries = await outbox.claim(100);
-      let done = 0;
-      for (const e of entries) {
-        try {
-          if (e.action === 'start') await outsideTransaction(() => deps.gateway.start(e.kind, e.processId, e.input, { tenantId: e.tenantId }));
-          else await outsideTransaction(() => deps.gateway.signal(e.kind, e.processId, e.topic, e.payload));
-        } catch (error) {
-          deps.onError(error); // left in the outbox: retried next round, without holding up the others
+  // Starts and signals recorded by business transactions, in order per process. Entries are claimed under a lease in
+  // one short statement and carried out with no transaction open; each is then removed, or recorded as failed with its
+  // own backoff (dead after `retry.maxAttempts`, for operators to list and retry), so an entry the engine refuses
+  // holds up nothing but the later entries of its own process. A crash redoes a leased entry once its lease ends
+  // (starts are idempotent by process id). Returns whether another pass may find work.
+  const retry = { ...OUTBOX_RETRY, ...deps.outboxRetry };
+  const log = deps.log ?? ((message: string) => console.warn(message));
+  const outbox = createProcessOutboxQueries(deps.pool);
+  const drainOutbox = async () => {
+    const entries = await outbox.claim(OUTBOX_CLAIM, OUTBOX_LEASE_MS);
+    let done = 0;
+    const held = new Set<string>(); // processes whose earlier entry failed in this pass: their later entries wait for it
+    for (const e of entries) {
+      if (held.has(e.processId)) {
+        await outbox.release(e.id);
+        continue;
+      }
+      try {
+        if (e.action === 'start') await deps.gateway.start(e.kind, e.processId, e.input, { tenantId: e.tenantId });
+        else await deps.gateway.signal(e.kind, e.processId, e.topic, e.payload);
+      } catch (error) {
+        if (e.action === 'signal' && (await finished(e.processId))) {
+          // A message to a process that has finished has nobody to act on it: not worth a retry.
+          log(`process outbox: dropped the ${e.topic} message to ${e.processId}, which has finished`);
+        } else {
+          held.add(e.processId);
+          const failed = await outbox.fail(e.id, error instanceof Error ? error.message : String(error), retry);
+          if (failed?.dead) log(`process outbox: entry ${e.id} (${e.action} ${e.processId}) is dead after ${failed.attempts} attempts`);
+          deps.onError(error);
           continue;
         }
-        await outbox.remove(e.id);
-        done++;
       }
-      return done;
-    });
+      await outbox.remove(e.id);
+      done++;
+    }
+    return done > 0 || entries.length === OUTBOX_CLAIM;
+  };
+  const finished = async (processId: string) => {
+    try {
+      return ['completed', 'failed', 'cancelled'].includes((await deps.gateway.describe(processId)).status);
+    } catch {
+      return false;
+    }
+  };
 
   const round = async () => {
     for (;;) {
@@ -63,7 +99,7 @@ export async function startDispatcher(deps: {
       // New deliveries are first attempted in batches: one process per batch, not per delivery, started
       // through the outbox like every process (drained just below).
       // One tenant per batch (formBatch): a round forms batches until no delivery is left unbatched.
-      while ((await queries.formBatch(randomUUID(), BATCH_SIZE)).rowCount > 0);
+      while ((await queries.formBatch(randomUUID(), batchSize)).rowCount > 0);
       const batches = await queries.findUnstartedBatches();
       if (batches.length > 0) {
         await deps.pool.transaction(async (trx) => {
@@ -79,7 +115,7 @@ export async function startDispatcher(deps: {
         });
       }
       const drained = await drainOutbox();
-      if (dispatched === 0 && batches.length === 0 && drained === 0) return;
+      if (dispatched === 0 && batches.length === 0 && !drained) return;
     }
   };
 

@@ -1,27 +1,55 @@
 // The embedded process engine: DBOS Transact on the service's own Postgres (schema `dbos`).
 // Each process is registered once as a DBOS workflow named by its kind; steps, sleeps and messages are
 // checkpointed, so a restart resumes every process where it stopped.
+import { setTimeout as wait } from 'node:timers/promises';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { Activities } from '../workflows/activities.ts';
 import { processes } from '../workflows/index.ts';
-import type { ActivityName, ProcessContext, ProcessDescription, ProcessGateway, ProcessKind, RetryOptions } from '../workflows/port.ts';
+import {
+  isRetryable,
+  retryDelayMs,
+  type ActivityName,
+  type ProcessContext,
+  type ProcessDescription,
+  type ProcessGateway,
+  type ProcessKind,
+  type RetryOptions,
+} from '../workflows/port.ts';
 
 // DBOS resumes pending workflows only for the same application version; bump it only with a migration plan.
 export const APPLICATION_VERSION = 'iam-processes-1';
 
-function dbosContext<Topics extends object>(activities: Activities): ProcessContext<Topics> {
+/**
+ * Runs `attempt` until it succeeds, retried as `retry` says (no retry given: once): the same RetryOptions as
+ * Temporal's RetryPolicy, programming errors not retried. The whole loop is one DBOS step, checkpointed when it
+ * ends; a restart in the middle runs the step again from its first attempt. Once `stopping` aborts (the engine
+ * stops), a waiting loop never settles, so that nothing is recorded for the step and recovery runs it again.
+ */
+export async function runWithRetries<T>(attempt: () => Promise<T>, retry: RetryOptions | undefined, stopping?: AbortSignal): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const delay = retry && isRetryable(error) ? retryDelayMs(retry, n) : null;
+      if (delay === null) throw error;
+      try {
+        await wait(delay, undefined, { signal: stopping });
+      } catch {
+        return new Promise<never>(() => {});
+      }
+    }
+  }
+}
+
+function dbosContext<Topics extends object>(
+  activities: Activities,
+  adjust: (retry: RetryOptions) => RetryOptions,
+  stopping: AbortSignal,
+): ProcessContext<Topics> {
   return {
     run: (name, input, retry?: RetryOptions) =>
-      DBOS.runStep(() => (activities[name as ActivityName] as (i: unknown) => Promise<never>)(input), {
+      DBOS.runStep(() => runWithRetries(() => (activities[name as ActivityName] as (i: unknown) => Promise<never>)(input), retry && adjust(retry), stopping), {
         name: String(name),
-        ...(retry
-          ? {
-              retriesAllowed: true,
-              maxAttempts: retry.maximumAttempts,
-              intervalSeconds: retry.initialIntervalMs / 1000,
-              backoffRate: retry.backoffCoefficient ?? 2,
-            }
-          : {}),
       }),
     sleep: (ms) => DBOS.sleep(ms),
     receive: async <T extends keyof Topics & string>(topic: T, timeoutMs: number) =>
@@ -41,7 +69,14 @@ export interface EmbeddedEngine {
 }
 
 /** Launches DBOS in this process. DBOS is a process-wide singleton: one engine per process at a time. */
-export async function startEmbeddedEngine(options: { databaseUrl: string; activities: Activities; logLevel?: string }): Promise<EmbeddedEngine> {
+export async function startEmbeddedEngine(options: {
+  databaseUrl: string;
+  activities: Activities;
+  logLevel?: string;
+  /** For tests: adjusts the retry options of every activity (shorter intervals). */
+  adjustRetry?: (retry: RetryOptions) => RetryOptions;
+}): Promise<EmbeddedEngine> {
+  const stopping = new AbortController();
   DBOS.setConfig({
     name: 'iam',
     systemDatabaseUrl: options.databaseUrl,
@@ -53,7 +88,10 @@ export async function startEmbeddedEngine(options: { databaseUrl: string; activi
   registered = Object.fromEntries(
     Object.entries(processes as Record<ProcessKind, Logic>).map(([kind, logic]) => [
       kind,
-      DBOS.registerWorkflow((input: never): Promise<unknown> => logic(dbosContext(options.activities), input), { name: kind }),
+      DBOS.registerWorkflow(
+        (input: never): Promise<unknown> => logic(dbosContext(options.activities, options.adjustRetry ?? ((r) => r), stopping.signal), input),
+        { name: kind },
+      ),
     ]),
   );
   await DBOS.launch();
@@ -62,7 +100,10 @@ export async function startEmbeddedEngine(options: { databaseUrl: string; activi
     start: async (kind: ProcessKind, processId, input) => {
       const workflow = registered?.[kind];
       if (!workflow) throw new Error(`unknown process kind ${kind}`);
-      // Starting an id that exists returns the existing workflow: process ids are idempotency keys.
+      // Starting an id that exists returns the existing workflow: process ids are idempotency keys. A failed one
+      // is started again (as Temporal's ALLOW_DUPLICATE_FAILED_ONLY): its record goes, and a new run takes the id.
+      const status = (await DBOS.getWorkflowStatus(processId))?.status;
+      if (status === 'ERROR' || status === 'MAX_RECOVERY_ATTEMPTS_EXCEEDED') await DBOS.deleteWorkflow(processId);
       await DBOS.startWorkflow(workflow, { workflowID: processId })(input as never);
     },
     signal: (_kind, processId, topic, payload) => DBOS.send(processId, payload, topic),
@@ -83,6 +124,7 @@ export async function startEmbeddedEngine(options: { databaseUrl: string; activi
   return {
     gateway,
     stop: async () => {
+      stopping.abort();
       await DBOS.shutdown({ deregister: true });
       registered = undefined;
       // DBOS retires its LISTEN connection without awaiting the close; give it a moment before the

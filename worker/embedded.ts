@@ -3,12 +3,14 @@ import type { DatabasePool } from 'slonik';
 import { createActivities } from '../activities/index.ts';
 import type { Config } from '../lib/config.ts';
 import type { LookupFn } from '../lib/outbound/ssrf-guard.ts';
-import { startDispatcher, type Dispatcher } from './dispatcher.ts';
+import { deliveryBatchSize, startDispatcher, type Dispatcher } from './dispatcher.ts';
 import { startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine.ts';
+import { startSweeper, type Sweeper } from './sweeper.ts';
 
 export interface EmbeddedProcesses {
   engine: EmbeddedEngine;
   dispatcher: Dispatcher;
+  sweeper: Sweeper;
   stop(): Promise<void>;
 }
 
@@ -38,12 +40,23 @@ export async function startEmbeddedProcesses(deps: {
     gateway: engine.gateway,
     scheduleMs: config.webhooks.scheduleMs,
     pollMs: config.webhooks.dispatchPollMs,
+    batchSize: config.webhooks.batchSize ?? deliveryBatchSize(config.webhooks.timeoutMs),
+    onError: deps.onError,
+  });
+  const sweeper = startSweeper({
+    pool: deps.pool,
+    gateway: engine.gateway,
+    scheduleMs: config.webhooks.scheduleMs,
+    domains: config.domains,
+    intervalMs: config.processSweepIntervalMs,
     onError: deps.onError,
   });
   return {
     engine,
     dispatcher,
+    sweeper,
     stop: async () => {
+      await sweeper.stop();
       await dispatcher.stop();
       await engine.stop();
     },

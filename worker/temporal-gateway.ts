@@ -3,6 +3,7 @@
 import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { SearchAttributePair, SignalDefinition } from '@temporalio/common';
 import type { ProcessScope } from '../db/processes/scopes.ts';
+import type { TemporalConnectionOptions } from '../lib/temporal-connection.ts';
 import type { ProcessDescription, ProcessGateway, ProcessInput, ProcessKind } from '../workflows/port.ts';
 import { ChannelIdKey, DomainIdKey, EndpointIdKey, InvitationIdKey, OrganizationIdKey, TenantIdKey } from '../workflows/search-attributes.ts';
 import { topicSignals, workflowTypes } from '../workflows/temporal.ts';
@@ -90,14 +91,20 @@ function describeProcess<K extends ProcessKind>(kind: K, processId: string, inpu
   };
 }
 
-export async function createTemporalGateway(options: {
-  address: string;
-  namespace: string;
-  taskQueue?: string;
-  /** Without it, workflows carry only TenantId (and the ids in their input). */
-  scopeOf?: ScopeLookup;
-}): Promise<TemporalGateway> {
-  const connection = await Connection.connect({ address: options.address });
+export async function createTemporalGateway(
+  options: {
+    address: string;
+    namespace: string;
+    taskQueue?: string;
+    /** Without it, workflows carry only TenantId (and the ids in their input). */
+    scopeOf?: ScopeLookup;
+  } & TemporalConnectionOptions,
+): Promise<TemporalGateway> {
+  const connection = await Connection.connect({
+    address: options.address,
+    ...(options.tls ? { tls: options.tls } : {}),
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+  });
   const client = new Client({ connection, namespace: options.namespace });
   const handle = (processId: string) => client.workflow.getHandle(processId);
 
@@ -127,9 +134,10 @@ export async function createTemporalGateway(options: {
           workflowId: processId,
           taskQueue: options.taskQueue ?? TASK_QUEUE,
           args: [input],
-          // Process ids are idempotency keys: a running one is reused, a finished one is not started again.
+          // Process ids are idempotency keys: a running one is reused, a completed one is not started again,
+          // a failed one is (the sweeper's restart; worker/sweeper.ts).
           workflowIdConflictPolicy: 'USE_EXISTING',
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
           typedSearchAttributes: searchAttributesOf(scope),
           staticSummary: summary,
           staticDetails: details,

@@ -22,10 +22,18 @@ export interface InvitationExpiryTopics {
   invitation: InvitationMessage;
 }
 
+/**
+ * The least wait before asking the database again after it said "not due yet": when the workflow's clock runs
+ * ahead of Postgres `now()` at the due moment, the process would otherwise ask again and again without a timer.
+ */
+export const RECHECK_FLOOR_MS = 1000;
+
 export async function invitationExpiry(ctx: ProcessContext<InvitationExpiryTopics>, input: InvitationExpiryInput): Promise<'expired' | 'settled' | 'stopped'> {
   let expiresAt = input.expiresAt;
+  let notBefore = 0;
   for (;;) {
-    const remaining = expiresAt - (await ctx.now());
+    const now = await ctx.now();
+    const remaining = Math.max(expiresAt, notBefore) - now;
     const message = remaining > 0 ? await ctx.receive('invitation', remaining) : undefined;
     if (message) {
       if (message.revoked || message.accepted) return 'stopped';
@@ -35,5 +43,7 @@ export async function invitationExpiry(ctx: ProcessContext<InvitationExpiryTopic
     const result = await ctx.run('expireInvitation', { invitationId: input.invitationId }, INFRASTRUCTURE_RETRY);
     if (result.outcome !== 'pending') return result.outcome;
     expiresAt = result.expiresAt;
+    // The check ran once the wait was over (`now` was read before it): the next one comes at least the floor later.
+    notBefore = now + Math.max(remaining, 0) + RECHECK_FLOOR_MS;
   }
 }

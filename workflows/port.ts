@@ -3,10 +3,32 @@
 import type { Activities } from './activities.ts';
 import type { processes } from './index.ts';
 
+/** How an activity is retried, the same on both engines (Temporal's RetryPolicy, the embedded engine's step loop). */
 export interface RetryOptions {
-  maximumAttempts: number;
+  /** Attempts in all, the first included; unset: no cap (retried until it succeeds or fails for good). */
+  maximumAttempts?: number;
   initialIntervalMs: number;
   backoffCoefficient?: number;
+  /** The longest wait between two attempts. */
+  maximumIntervalMs?: number;
+}
+
+/**
+ * Errors that are bugs, not outages: an attempt that throws one of these is not retried (Temporal's
+ * nonRetryableErrorTypes match these names; the embedded engine checks the same list). A zod or slonik
+ * schema error means a row or input does not have the shape the code expects, which no retry changes.
+ */
+export const PROGRAMMING_ERRORS: readonly string[] = ['TypeError', 'ReferenceError', 'SyntaxError', 'RangeError', 'ZodError', 'SchemaValidationError'];
+
+/** Whether an attempt that threw `error` is worth retrying. */
+export const isRetryable = (error: unknown) =>
+  !(error instanceof Error && (PROGRAMMING_ERRORS.includes(error.name) || PROGRAMMING_ERRORS.includes(error.constructor.name)));
+
+/** The wait after failed attempt `attempt` (1-based), or null when `retry` allows no more. */
+export function retryDelayMs(retry: RetryOptions, attempt: number): number | null {
+  if (retry.maximumAttempts !== undefined && attempt >= retry.maximumAttempts) return null;
+  const delay = retry.initialIntervalMs * (retry.backoffCoefficient ?? 2) ** (attempt - 1);
+  return Math.min(delay, retry.maximumIntervalMs ?? Number.POSITIVE_INFINITY);
 }
 
 export type ActivityName = keyof Activities;
@@ -29,8 +51,19 @@ export interface ProcessContext<Topics extends object = NoTopics> {
   now(): Promise<number>;
 }
 
-/** Infrastructure failures (database down, worker crash) are retried; business outcomes are return values. */
-export const INFRASTRUCTURE_RETRY: RetryOptions = { maximumAttempts: 10, initialIntervalMs: 1000, backoffCoefficient: 2 };
+/**
+ * Infrastructure failures (database down, worker crash) are retried without a cap, at least once a minute, so
+ * an outage of any length delays processes without failing them; business outcomes are return values, and
+ * programming errors (PROGRAMMING_ERRORS) are not retried.
+ */
+export const INFRASTRUCTURE_RETRY: RetryOptions = { initialIntervalMs: 1000, backoffCoefficient: 2, maximumIntervalMs: 60_000 };
+
+/** The longest one attempt of an activity may take (Temporal's startToCloseTimeout); delivery batches are sized to fit it. */
+export const ACTIVITY_TIMEOUT_MS = 120_000;
+
+/** Activities that heartbeat while they run (a batch of deliveries), and how long a silence means the worker is gone. */
+export const HEARTBEATING_ACTIVITIES: readonly string[] = ['attemptBatch'];
+export const HEARTBEAT_TIMEOUT_MS = 30_000;
 
 export interface ProcessDescription {
   processId: string;
@@ -42,7 +75,10 @@ export interface ProcessDescription {
  * process outbox (db/processes/outbox.ts), which is how the rest of the code starts and signals processes.
  */
 export interface ProcessGateway {
-  /** Starts a process; starting an id that exists (running or finished) is a no-op. */
+  /**
+   * Starts a process; starting an id that is running or completed is a no-op, and one whose process failed
+   * (or timed out) starts it again with this input (Temporal's ALLOW_DUPLICATE_FAILED_ONLY).
+   */
   start<K extends ProcessKind>(kind: K, processId: string, input: ProcessInput<K>, searchAttributes: { tenantId: string | null }): Promise<void>;
   /** Sends a message on one of the topics of the process's kind. */
   signal<K extends ProcessKind, T extends TopicOf<K>>(kind: K, processId: string, topic: T, payload: MessageOf<K, T>): Promise<void>;

@@ -27,6 +27,7 @@ import type {
   Topic,
   TopicOf,
 } from './port.ts';
+import { ACTIVITY_TIMEOUT_MS, HEARTBEAT_TIMEOUT_MS, HEARTBEATING_ACTIVITIES, PROGRAMMING_ERRORS } from './port.ts';
 import { DeliveryAttemptKey, NextAttemptAtKey } from './search-attributes.ts';
 
 /** The message of a topic, whichever process kind receives on it. */
@@ -43,13 +44,22 @@ export const topicSignals: { [T in Topic]: ReturnType<typeof defineSignal<[Messa
 /** The one generic signal of earlier versions, still handled for processes signalled before the upgrade. */
 const legacyMessageSignal = defineSignal<[topic: Topic, payload: unknown]>('message');
 
-/** Longer than any one attempt of an activity (the webhook HTTP timeout is 15 s). */
-const ACTIVITY_TIMEOUT = '2 minutes';
+/** Longer than any one attempt of an activity (the webhook HTTP timeout is 15 s; batches are sized to fit it). */
+const ACTIVITY_TIMEOUT = ACTIVITY_TIMEOUT_MS;
 
-/** No retry given means one attempt, as on the embedded engine (Temporal's default would retry forever). */
-const retryPolicy = (retry?: RetryOptions): RetryPolicy =>
+/**
+ * No retry given means one attempt, as on the embedded engine (Temporal's default would retry forever); no
+ * maximumAttempts means no cap (Temporal's unset maximumAttempts). Programming errors fail the activity at once, as on the embedded engine.
+ */
+export const retryPolicy = (retry?: RetryOptions): RetryPolicy =>
   retry
-    ? { maximumAttempts: retry.maximumAttempts, initialInterval: retry.initialIntervalMs, backoffCoefficient: retry.backoffCoefficient ?? 2 }
+    ? {
+        ...(retry.maximumAttempts === undefined ? {} : { maximumAttempts: retry.maximumAttempts }),
+        initialInterval: retry.initialIntervalMs,
+        backoffCoefficient: retry.backoffCoefficient ?? 2,
+        ...(retry.maximumIntervalMs === undefined ? {} : { maximumInterval: retry.maximumIntervalMs }),
+        nonRetryableErrorTypes: [...PROGRAMMING_ERRORS],
+      }
     : { maximumAttempts: 1 };
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -130,6 +140,8 @@ function temporalContext<Topics extends object>(options: { attempts?: number; st
         startToCloseTimeout: ACTIVITY_TIMEOUT,
         retry: retryPolicy(retry),
         summary: activitySummary(name, input, attempts),
+        // A long activity heartbeats: a worker that dies in the middle of it is noticed within the heartbeat timeout.
+        ...(HEARTBEATING_ACTIVITIES.includes(name) ? { heartbeatTimeout: HEARTBEAT_TIMEOUT_MS } : {}),
       });
       const output = await (activities[name] as unknown as (i: unknown) => Promise<ActivityOutput<N>>)(input);
       status = outcomeOf(name, input, output, attempts);

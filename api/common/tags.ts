@@ -34,6 +34,11 @@ export const TAGS = [
     description: 'Webhook endpoints that receive signed events with durable retries; deliveries can be inspected, recovered and redelivered.',
   },
   { name: 'Notification channels', description: 'Generic webhook, chat and monitoring channels that receive notifications of events, with a test send.' },
+  {
+    name: 'Processes',
+    description:
+      'Operators only: the process outbox, where starts and messages of durable processes that the engine refused wait for a retry or, out of attempts, for an operator.',
+  },
 ] as const;
 
 export type TagName = (typeof TAGS)[number]['name'];

@@ -21,6 +21,7 @@ import events from './events/events/index.ts';
 import auditLogs from './events/audit-logs/index.ts';
 import webhooks from './events/webhooks/index.ts';
 import notificationChannels from './events/notification-channels/index.ts';
+import processOutbox from './platform/process-outbox/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -43,4 +44,5 @@ export const FAMILIES: readonly Family[] = [
   auditLogs,
   webhooks,
   notificationChannels,
+  processOutbox,
 ];

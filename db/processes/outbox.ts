@@ -3,6 +3,7 @@
 // message are those the process's logic in workflows/ declares. The dispatcher carries the entries out.
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
+import { isoTimestamp, nullableTimestamp } from '../shared/rows.ts';
 import type { MessageOf, ProcessInput, ProcessKind, TopicOf } from '../../workflows/port.ts';
 
 /** The id of the process of `kind` for one entity, `<kind>:<entityId>`: an idempotency key (no PII in it). */
@@ -55,14 +56,89 @@ export function createProcessOutboxQueries(db: CommonQueryMethods) {
         INSERT INTO process_outbox (action, kind, process_id, topic, payload)
         VALUES ('signal', ${p.kind}, ${processId(p.kind, p.entityId)}, ${p.topic}, ${sql.jsonb(p.payload as never)})`),
 
-    /** Claims the oldest entries; the caller deletes each once done, inside the same transaction. */
-    claim: async (limit: number): Promise<OutboxEntry[]> =>
+    /**
+     * Claims up to `limit` due entries, oldest first, under a lease of `leaseMs` (one short statement: the caller
+     * carries them out outside any transaction, then removes, fails or releases each). An entry is not claimed
+     * while an earlier entry of its process waits for a retry or is leased, so a process gets its start and its
+     * messages in order; a dead earlier entry no longer holds it up.
+     */
+    claim: async (limit: number, leaseMs = 60_000): Promise<OutboxEntry[]> =>
       (
         await db.any(sql.type(Row)`
-        SELECT id, action, kind, process_id AS "processId", tenant_id AS "tenantId", topic, payload
-        FROM process_outbox ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`)
+        WITH claimed AS (
+          UPDATE process_outbox o SET leased_until = now() + ${leaseMs} * interval '1 millisecond'
+          WHERE o.id IN (
+            SELECT c.id FROM process_outbox c
+            WHERE c.dead_at IS NULL AND c.next_attempt_at <= now() AND (c.leased_until IS NULL OR c.leased_until <= now())
+              AND NOT EXISTS (
+                SELECT 1 FROM process_outbox p
+                WHERE p.process_id = c.process_id AND p.id < c.id AND p.dead_at IS NULL
+                  AND (p.next_attempt_at > now() OR p.leased_until > now()))
+            ORDER BY c.id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          RETURNING o.id, o.action, o.kind, o.process_id, o.tenant_id, o.topic, o.payload)
+        SELECT id, action, kind, process_id AS "processId", tenant_id AS "tenantId", topic, payload FROM claimed ORDER BY id`)
       ).map(toEntry),
 
     remove: (id: number) => db.query(sql.unsafe`DELETE FROM process_outbox WHERE id = ${id}`),
+
+    /** Gives a claimed entry back, due at once (it was not tried: an earlier entry of its process failed). */
+    release: (id: number) => db.query(sql.unsafe`UPDATE process_outbox SET leased_until = NULL WHERE id = ${id}`),
+
+    /**
+     * Records a failed attempt: the entry is due again after `initialMs × 2^(attempts − 1)`, at most `maxMs`,
+     * and dead (kept, not claimed, listed for operators) once it has failed `maxAttempts` times.
+     */
+    fail: (id: number, error: string, retry: OutboxRetry) =>
+      db.maybeOne(sql.type(z.object({ attempts: z.number(), dead: z.boolean() }))`
+        UPDATE process_outbox SET
+          attempts = attempts + 1,
+          last_error = ${error.slice(0, 1000)},
+          leased_until = NULL,
+          next_attempt_at = now() + least(${retry.maxMs}::float8, ${retry.initialMs}::float8 * power(2, attempts)) * interval '1 millisecond',
+          dead_at = CASE WHEN attempts + 1 >= ${retry.maxAttempts} THEN now() END
+        WHERE id = ${id}
+        RETURNING attempts, dead_at IS NOT NULL AS dead`),
+
+    /** Entries for operators, oldest first: `dead` ones (out of attempts) or `pending` ones (waiting or retrying). */
+    list: async (state: 'dead' | 'pending', limit: number, afterId = 0) => [
+      ...(await db.any(sql.type(OperatorRow)`
+        SELECT ${OPERATOR_COLUMNS} FROM process_outbox
+        WHERE ${state === 'dead' ? sql.fragment`dead_at IS NOT NULL` : sql.fragment`dead_at IS NULL`} AND id > ${afterId}
+        ORDER BY id LIMIT ${limit}`)),
+    ],
+
+    /** Makes an entry due at once with its attempts reset (a dead one is pending again); null if there is none. */
+    retry: (id: number) =>
+      db.maybeOne(sql.type(OperatorRow)`
+        UPDATE process_outbox SET attempts = 0, dead_at = NULL, next_attempt_at = now(), leased_until = NULL
+        WHERE id = ${id}
+        RETURNING ${OPERATOR_COLUMNS}`),
   };
 }
+
+/** How the dispatcher retries an entry the engine refused. */
+export interface OutboxRetry {
+  initialMs: number;
+  maxMs: number;
+  maxAttempts: number;
+}
+
+const OPERATOR_COLUMNS = sql.fragment`
+  id, action, kind, process_id AS "processId", tenant_id AS "tenantId", topic, attempts, last_error AS "lastError",
+  next_attempt_at AS "nextAttemptAt", dead_at AS "deadAt", created_at AS "createdAt"`;
+
+/** An entry as operators see it (without its payload, which may carry personal data). */
+const OperatorRow = z.object({
+  id: z.coerce.number(),
+  action: z.enum(['start', 'signal']),
+  kind: z.string().nullable(),
+  processId: z.string(),
+  tenantId: z.uuid().nullable(),
+  topic: z.string().nullable(),
+  attempts: z.number(),
+  lastError: z.string().nullable(),
+  nextAttemptAt: isoTimestamp,
+  deadAt: nullableTimestamp,
+  createdAt: isoTimestamp,
+});
+export type OutboxOperatorRow = z.infer<typeof OperatorRow>;

@@ -26,6 +26,8 @@ const ALLOWLIST: Record<string, string> = {
   'GET /v1/signing-keys': 'service-wide token signing keys',
   'POST /v1/signing-keys/rotate': 'service-wide token signing keys',
   'GET /v1/event-types': 'the event catalog',
+  'GET /v1/process-outbox': 'service-wide process outbox, operators only',
+  'POST /v1/process-outbox/{entryId}/retry': 'service-wide process outbox, operators only',
 };
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { configSchema, loadConfig } from '../../lib/config.ts';
+import { configSchema, loadConfig, parseDuration } from '../../lib/config.ts';
 import { cliTypeOf, SEARCH_ATTRIBUTES } from '../../workflows/search-attributes.ts';
 
 interface Service {
@@ -16,6 +16,7 @@ interface Service {
   depends_on?: Record<string, { condition?: string }> | string[];
   healthcheck?: { test?: string | string[] };
   command?: string | string[];
+  stop_grace_period?: string;
 }
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -161,5 +162,11 @@ describe('Dockerfile', () => {
     expect(stages.get('worker')).toMatch(/^RUN npm run build:workflows$/m);
     const script = pkg.scripts['build:workflows']?.replace(/^node /, '') ?? '';
     expect(stages.get('worker')).toContain(`COPY ${script} `);
+  });
+
+  it('gives the worker a stop grace period longer than its shutdown grace time, so it drains before a SIGKILL', () => {
+    const worker = services.worker ?? {};
+    const { workerShutdownGraceMs } = loadConfig(environment(worker));
+    expect(parseDuration(worker.stop_grace_period ?? '10s')).toBeGreaterThan(workerShutdownGraceMs);
   });
 });

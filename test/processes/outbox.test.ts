@@ -103,6 +103,7 @@ describe('the process outbox', () => {
       scheduleMs: [0, 100],
       pollMs: 60_000,
       onError: (e) => errors.push(e),
+      outboxRetry: { initialMs: 0 }, // failed entries are due again at once: the second round carries them out
     });
     try {
       await dispatcher.runOnce();

@@ -78,6 +78,20 @@ export function createDeliveryQueries(db: CommonQueryMethods) {
       )) as readonly DeliveryTarget[]),
     ],
 
+    /**
+     * Records attempts as a batch sends them, before their outcomes are applied: a batch cut short and retried
+     * answers these from their record instead of sending them again.
+     */
+    recordAttempts: async (attempts: (RecordedAttempt & { deliveryId: string })[]) => {
+      if (attempts.length === 0) return;
+      await db.query(sql.unsafe`
+        INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt, retry_after_ms)
+        SELECT x."deliveryId", x.attempt, x."startedAt", x."durationMs", x."statusCode", x.error, x."responseExcerpt", x."retryAfterMs"
+        FROM jsonb_to_recordset(${sql.jsonb(attempts as never)}) AS x("deliveryId" uuid, attempt int, "startedAt" timestamptz, "durationMs" int,
+          "statusCode" int, error text, "responseExcerpt" text, "retryAfterMs" int)
+        ON CONFLICT DO NOTHING`);
+    },
+
     /** Records attempts and settles or reschedules their deliveries, in two statements however many there are. */
     applyOutcomes: async (outcomes: Outcome[]) => {
       if (outcomes.length === 0) return;

@@ -1,0 +1,54 @@
+// What the sweeper (worker/sweeper.ts) looks at: rows that should have a running process (pending invitations,
+// domains pending verification, pending deliveries) with no start or message for it waiting in the outbox.
+// Oldest first, and only rows older than `graceMs`, so a row whose start is just being carried out is left alone.
+import { sql, type CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
+
+const Invitation = z.object({ id: z.uuid(), expiresAt: z.number() });
+const Domain = z.object({ id: z.uuid(), tenantId: z.uuid() });
+const Delivery = z.object({
+  id: z.uuid(),
+  tenantId: z.uuid(),
+  batchId: z.uuid().nullable(),
+  attemptCount: z.number(),
+  nextDelayMs: z.number(),
+});
+
+const noOutboxEntry = (processId: ReturnType<typeof sql.fragment>) =>
+  sql.fragment`NOT EXISTS (SELECT 1 FROM process_outbox o WHERE o.process_id = ${processId})`;
+
+export function createSweepQueries(db: CommonQueryMethods) {
+  return {
+    pendingInvitations: async (graceMs: number, limit: number) => [
+      ...(await db.any(sql.type(Invitation)`
+        SELECT i.id, (extract(epoch FROM i.expires_at) * 1000)::float8 AS "expiresAt" FROM organization_invitations i
+        WHERE i.status = 'pending' AND i.created_at < now() - ${graceMs} * interval '1 millisecond'
+          AND ${noOutboxEntry(sql.fragment`'invitation-expiry:' || i.id`)}
+        ORDER BY i.created_at LIMIT ${limit}`)),
+    ],
+
+    /** Domains still waiting for verification: not verified, and their process has not given up. */
+    pendingDomains: async (graceMs: number, limit: number) => [
+      ...(await db.any(sql.type(Domain)`
+        SELECT d.id, d.tenant_id AS "tenantId" FROM tenant_domains d
+        WHERE NOT d.verified AND d.verification_failed_at IS NULL AND d.created_at < now() - ${graceMs} * interval '1 millisecond'
+          AND ${noOutboxEntry(sql.fragment`'domain-verification:' || d.id`)}
+        ORDER BY d.created_at LIMIT ${limit}`)),
+    ],
+
+    /**
+     * Pending deliveries whose process was started: a batch's (no attempt yet) or their own (from the second
+     * attempt), with the delay until their next attempt.
+     */
+    pendingDeliveries: async (graceMs: number, limit: number) => [
+      ...(await db.any(sql.type(Delivery)`
+        SELECT d.id, d.tenant_id AS "tenantId", d.batch_id AS "batchId", d.attempt_count AS "attemptCount",
+          greatest(0, coalesce(extract(epoch FROM d.next_attempt_at - now()) * 1000, 0))::float8 AS "nextDelayMs"
+        FROM deliveries d
+        WHERE d.status = 'pending' AND d.process_started AND d.created_at < now() - ${graceMs} * interval '1 millisecond'
+          AND ${noOutboxEntry(sql.fragment`'webhook-delivery:' || d.id`)}
+          AND (d.batch_id IS NULL OR ${noOutboxEntry(sql.fragment`'delivery-batch:' || d.batch_id`)})
+        ORDER BY d.created_at LIMIT ${limit}`)),
+    ],
+  };
+}
