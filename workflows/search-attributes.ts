@@ -8,3 +8,7 @@ import type { defineSearchAttributeKey } from '@temporalio/common';
 type KeywordKey = ReturnType<typeof defineSearchAttributeKey<'KEYWORD'>>;
 
 export const TenantIdKey: KeywordKey = { name: 'TenantId', type: 'KEYWORD' };
+export const OrganizationIdKey: KeywordKey = { name: 'OrganizationId', type: 'KEYWORD' };
+
+/** Every search attribute the workflows set: registered at start by `npm run temporal:start` and the test server. */
+export const SEARCH_ATTRIBUTE_KEYS: readonly KeywordKey[] = [TenantIdKey, OrganizationIdKey];
