@@ -1,10 +1,40 @@
-// A test app with the embedded process engine and the dispatcher running, as `npm start` has them.
-import { startEmbeddedProcesses, type EmbeddedProcesses } from '../../worker/embedded.ts';
+// A test app with its processes running, on either engine, from the same test code:
+// - embedded: DBOS in this process and the dispatcher, as `npm start` has them;
+// - temporal: a worker (prebuilt bundle, the activities, as worker/index.ts builds it) and the dispatcher with the
+//   Temporal gateway, on the run's Temporal dev server (test/setup/temporal.ts), on a task queue of this app's own
+//   so that test files running in parallel never take each other's tasks.
+// Process suites run once per engine: `describe.each(ENGINES)(…, (engine) => …)`.
+import { randomUUID } from 'node:crypto';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { inject } from 'vitest';
+import { createActivities } from '../../activities/index.ts';
+import { startDispatcher, type Dispatcher } from '../../worker/dispatcher.ts';
+import { startEmbeddedProcesses } from '../../worker/embedded.ts';
+import { createTemporalGateway } from '../../worker/temporal-gateway.ts';
+import type { ProcessGateway } from '../../workflows/port.ts';
 import { startTestApp, type TestApp } from './app.ts';
 
+export type Engine = 'embedded' | 'temporal';
+
+/** The engines the process suites run on: Temporal only when the run has a Temporal server (else skipped, said once). */
+export const ENGINES: Engine[] = inject('temporal') ? ['embedded', 'temporal'] : ['embedded'];
+
+export interface RunningProcesses {
+  /** The engine's gateway, as the dispatcher uses it (describe a process's status…). */
+  gateway: ProcessGateway;
+  dispatcher: Dispatcher;
+  stop(): Promise<void>;
+}
+
 export interface TestAppWithProcesses extends TestApp {
-  processes: EmbeddedProcesses;
-  /** Restarts the process engine (and dispatcher) as a service restart would. */
+  engine: Engine;
+  processes: RunningProcesses;
+  /** The status of a process, as the engine reports it. */
+  processStatus(processId: string): Promise<string>;
+  /**
+   * Restarts the processes as a service restart would: the embedded engine and its dispatcher, or the Temporal
+   * worker and the dispatcher (shut down, then created again on the same task queue).
+   */
   restartProcesses(): Promise<void>;
 }
 
@@ -16,13 +46,24 @@ export const FAST_PROCESSES = {
   DISPATCH_POLL_MS: '200',
 };
 
-export async function startTestAppWithProcesses(env: Record<string, string> = {}): Promise<TestAppWithProcesses> {
-  const t = await startTestApp({ ...FAST_PROCESSES, ...env });
-  const start = () =>
-    startEmbeddedProcesses({ config: t.config, pool: t.pool, databaseUrl: t.databaseUrl, masterKey: t.masterKey, onError: (e) => console.error(e) });
+export async function startTestAppWithProcesses(options: { engine?: Engine; env?: Record<string, string> } = {}): Promise<TestAppWithProcesses> {
+  const engine = options.engine ?? 'embedded';
+  const t = await startTestApp({ ...FAST_PROCESSES, ...options.env });
+  const onError = (e: unknown) => console.error(e);
+  const taskQueue = `iam-test-${randomUUID()}`;
+  const start = (): Promise<RunningProcesses> =>
+    engine === 'embedded'
+      ? startEmbeddedProcesses({ config: t.config, pool: t.pool, databaseUrl: t.databaseUrl, masterKey: t.masterKey, onError }).then((p) => ({
+          gateway: p.engine.gateway,
+          dispatcher: p.dispatcher,
+          stop: p.stop,
+        }))
+      : startTemporalProcesses(t, taskQueue, onError);
   const result: TestAppWithProcesses = {
     ...t,
+    engine,
     processes: await start(),
+    processStatus: async (processId) => (await result.processes.gateway.describe(processId)).status,
     restartProcesses: async () => {
       await result.processes.stop();
       result.processes = await start();
@@ -33,4 +74,55 @@ export async function startTestAppWithProcesses(env: Record<string, string> = {}
     },
   };
   return result;
+}
+
+let runtimeInstalled = false;
+
+/** The Temporal shape of worker/index.ts, in this process: a worker on `taskQueue` and the dispatcher with the Temporal gateway. */
+async function startTemporalProcesses(t: TestApp, taskQueue: string, onError: (e: unknown) => void): Promise<RunningProcesses> {
+  const server = inject('temporal');
+  if (!server) throw new Error('No Temporal server in this run (see "Temporal suites skipped" above)');
+  if (!runtimeInstalled) {
+    runtimeInstalled = true;
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  }
+  const { config } = t;
+  const activities = createActivities({
+    pool: t.pool,
+    masterKey: t.masterKey,
+    timeoutMs: config.webhooks.timeoutMs,
+    allowPrivate: config.allowPrivateNetworkTargets,
+    disableAfterMs: config.webhooks.disableAfterMs,
+    baseUrls: config.providers,
+    dnsServers: config.dnsServers,
+  });
+  const connection = await NativeConnection.connect({ address: server.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: server.namespace,
+    taskQueue,
+    workflowBundle: { codePath: server.bundlePath },
+    activities,
+  });
+  const running = worker.run();
+  const gateway = await createTemporalGateway({ address: server.address, namespace: server.namespace, taskQueue });
+  const dispatcher = await startDispatcher({
+    pool: t.pool,
+    databaseUrl: t.databaseUrl,
+    gateway,
+    scheduleMs: config.webhooks.scheduleMs,
+    pollMs: config.webhooks.dispatchPollMs,
+    onError,
+  });
+  return {
+    gateway,
+    dispatcher,
+    stop: async () => {
+      await dispatcher.stop();
+      worker.shutdown();
+      await running;
+      await gateway.close();
+      await connection.close();
+    },
+  };
 }

@@ -2,15 +2,10 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
-import { startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
+import { ENGINES, startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
 
 let t: TestAppWithProcesses;
 let pat: string;
-beforeAll(async () => {
-  t = await startTestAppWithProcesses();
-  pat = t.credentials.personalAccessToken;
-});
-afterAll(() => t.close());
 
 const url = (path = '') => `/v1/organizations/${t.credentials.organizationId}/invitations${path}`;
 const call = (method: 'POST' | 'DELETE', path: string, payload?: object) =>
@@ -39,10 +34,16 @@ const expiredAt = async (id: string) => {
   expect(entries).toHaveLength(1);
   return Date.parse(entries[0]!.occurredAt);
 };
-const processStatus = async (id: string) => (await t.processes.engine.gateway.describe(`invitation-expiry:${id}`)).status;
+const processStatus = (id: string) => t.processStatus(`invitation-expiry:${id}`);
 const POLL = { timeout: 15_000, interval: 100 };
 
-describe('invitation expiry process', () => {
+describe.each(ENGINES)('invitation expiry process (%s)', (engine) => {
+  beforeAll(async () => {
+    t = await startTestAppWithProcesses({ engine });
+    pat = t.credentials.personalAccessToken;
+  });
+  afterAll(() => t.close());
+
   it('expires a pending invitation on its own at expiresAt, with one event from the system', async () => {
     const invitation = await invite('soon@example.com', 1000);
     await expect.poll(() => processStatus(invitation.id), POLL).toBe('running');

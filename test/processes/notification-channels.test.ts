@@ -1,21 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../lib/webhook-signature.js';
 import { bearer } from '../helpers/app.ts';
-import { startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
+import { ENGINES, startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 let t: TestAppWithProcesses;
 let token: string;
 let receiver: Receiver;
-beforeAll(async () => {
-  receiver = await startReceiver();
-  t = await startTestAppWithProcesses({ PAGERDUTY_EVENTS_URL: receiver.url, DATADOG_API_URL: receiver.url });
-  token = await t.token();
-});
-afterAll(async () => {
-  await t.close();
-  await receiver.close();
-});
 
 interface Delivery {
   id: string;
@@ -50,7 +41,17 @@ const only = <T>(items: T[]) => {
   return items[0]!;
 };
 
-describe('notification channel deliveries', () => {
+describe.each(ENGINES)('notification channel deliveries (%s)', (engine) => {
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    t = await startTestAppWithProcesses({ engine, env: { PAGERDUTY_EVENTS_URL: receiver.url, DATADOG_API_URL: receiver.url } });
+    token = await t.token();
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
   it("delivers an event to every kind in its provider's own format", async () => {
     const routingKey = `pd-routing-${crypto.randomUUID()}`;
     const apiKey = `dd-api-key-${crypto.randomUUID()}`;

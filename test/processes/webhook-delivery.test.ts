@@ -1,24 +1,16 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { verifyWebhookSignature } from '../../lib/webhook-signature.js';
 import { bearer } from '../helpers/app.ts';
 import { tenantEvents } from '../helpers/events.ts';
-import { startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
+import { ENGINES, startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 let t: TestAppWithProcesses;
 let token: string;
 let receiver: Receiver;
-beforeAll(async () => {
-  t = await startTestAppWithProcesses();
-  token = await t.token();
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await t.close();
-  await receiver.close();
-});
 
 const tenantId = () => t.credentials.tenantId;
 const api = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
@@ -41,7 +33,7 @@ interface Delivery {
   nextAttemptAt: string | null;
 }
 const deliveriesOf = async (endpointId: string) => (await api('GET', `/webhooks/${endpointId}/deliveries`)).json().deliveries as Delivery[];
-const processStatus = async (processId: string) => (await t.processes.engine.gateway.describe(processId)).status;
+const processStatus = (processId: string) => t.processStatus(processId);
 const settled = async (endpointId: string, count = 1) => {
   await expect
     .poll(async () => (await deliveriesOf(endpointId)).filter((d) => d.status !== 'pending').length, { timeout: 15_000, interval: 100 })
@@ -49,7 +41,17 @@ const settled = async (endpointId: string, count = 1) => {
   return deliveriesOf(endpointId);
 };
 
-describe('webhook delivery', () => {
+describe.each(ENGINES)('webhook delivery (%s)', (engine) => {
+  beforeAll(async () => {
+    t = await startTestAppWithProcesses({ engine });
+    token = await t.token();
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
   it('delivers a matching event, signed over the exact bytes, with the service headers', async () => {
     const { endpoint, secret } = await createEndpoint('/signed');
     expect(secret).toMatch(/^whsec_/);
@@ -98,6 +100,10 @@ describe('webhook delivery', () => {
       [200, null],
     ]);
     expect(detail.delivery).toMatchObject({ attemptCount: 4, status: 'succeeded', completedAt: expect.any(String) });
+    // Attempt 1 was made by a delivery-batch process, the retries by the delivery's own process: both have ended.
+    const batchId = await t.pool.oneFirst(sql.type(z.object({ b: z.uuid() }))`SELECT batch_id AS b FROM deliveries WHERE id = ${delivery!.id}`);
+    await expect.poll(() => processStatus(`delivery-batch:${batchId}`), { timeout: 10_000, interval: 50 }).toBe('completed');
+    await expect.poll(() => processStatus(`webhook-delivery:${delivery!.id}`), { timeout: 10_000, interval: 50 }).toBe('completed');
     const received = requestsTo('/flaky');
     expect(received.filter((r) => r.headers['x-service-delivery-id'] === delivery!.id)).toHaveLength(3); // 500, hang, 200
     for (const r of received) expect(verifyWebhookSignature(r.body, String(r.headers['x-service-signature']), [secret])).toBe(true);
@@ -138,6 +144,54 @@ describe('webhook delivery', () => {
       [1, 503],
       [2, 200],
     ]);
+  });
+
+  it('starting a delivery process again, while it waits or after it finished, is a no-op', async () => {
+    const { endpoint } = await createEndpoint('/again');
+    receiver.script('/again', { status: 503, headers: { 'retry-after': '2' } });
+    await emitTenantEvent('again');
+    await expect
+      .poll(async () => (await deliveriesOf(endpoint.id))[0], { timeout: 10_000, interval: 20 })
+      .toMatchObject({ status: 'pending', attemptCount: 1, nextAttemptAt: expect.any(String) });
+    const [waiting] = await deliveriesOf(endpoint.id);
+    const processId = `webhook-delivery:${waiting!.id}`;
+    await expect.poll(() => processStatus(processId), { timeout: 10_000, interval: 20 }).toBe('running');
+    const startAgain = () =>
+      t.processes.gateway.start('webhook-delivery', processId, { deliveryId: waiting!.id, scheduleMs: [0, 100] }, { tenantId: tenantId() });
+    await startAgain(); // while it waits for attempt 2
+
+    const [delivery] = await settled(endpoint.id);
+    expect(delivery).toMatchObject({ id: waiting!.id, status: 'succeeded', attemptCount: 2 });
+    await expect.poll(() => processStatus(processId), { timeout: 10_000, interval: 20 }).toBe('completed');
+    await startAgain(); // after it finished
+    expect(await processStatus(processId)).toBe('completed');
+    // A later event's delivery to the same endpoint has come and gone: the first delivery got no third request.
+    await emitTenantEvent('again, later');
+    await settled(endpoint.id, 2);
+    expect(requestsTo('/again').filter((r) => r.headers['x-service-delivery-id'] === waiting!.id)).toHaveLength(2);
+    const detail = (await api('GET', `/webhooks/${endpoint.id}/deliveries/${waiting!.id}`)).json();
+    expect(detail.attempts.map((a: { attempt: number; statusCode: number | null }) => [a.attempt, a.statusCode])).toEqual([
+      [1, 503],
+      [2, 200],
+    ]);
+    if (engine === 'temporal') {
+      // One run, found in Temporal by its tenant.
+      const server = inject('temporal')!;
+      const connection = await Connection.connect({ address: server.address });
+      try {
+        const client = new Client({ connection, namespace: server.namespace });
+        const runs = async () => {
+          const found: [string, string][] = [];
+          const query = `WorkflowId = '${processId}' AND TenantId = '${tenantId()}'`;
+          for await (const run of client.workflow.list({ query })) found.push([run.workflowId, run.status.name]);
+          return found;
+        };
+        // Visibility (the list API) follows the server's state shortly after.
+        await expect.poll(runs, { timeout: 10_000, interval: 100 }).toEqual([[processId, 'COMPLETED']]);
+      } finally {
+        await connection.close();
+      }
+    }
   });
 
   it('honours Retry-After', async () => {

@@ -3,21 +3,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
 import { tenantEvents } from '../helpers/events.ts';
-import { startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
+import { ENGINES, startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 let t: TestAppWithProcesses;
 let receiver: Receiver;
-beforeAll(async () => {
-  t = await startTestAppWithProcesses({ WEBHOOK_DISABLE_AFTER: '500ms', WEBHOOK_RETRY_SCHEDULE: '0,300ms,300ms,300ms,300ms' });
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await t.close();
-  await receiver.close();
-});
 
-describe('an endpoint failing for too long', () => {
+describe.each(ENGINES)('an endpoint failing for too long (%s)', (engine) => {
+  beforeAll(async () => {
+    t = await startTestAppWithProcesses({ engine, env: { WEBHOOK_DISABLE_AFTER: '500ms', WEBHOOK_RETRY_SCHEDULE: '0,300ms,300ms,300ms,300ms' } });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
   it('is disabled with webhook.endpoint.disabled, and re-enabling redelivers the deliveries it cut short', async () => {
     const token = await t.token();
     const base = `/v1/tenants/${t.credentials.tenantId}/webhooks`;

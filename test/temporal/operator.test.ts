@@ -1,14 +1,14 @@
 // What an operator sees of the processes in Temporal UI, checked through the client's list and describe APIs on
 // a real Temporal server: a tenant's processes found by its id (first attempts of deliveries included), the ids and
 // delivery progress as search attributes, what each workflow is for, its current details, one signal per topic.
-// Needs TEMPORAL_ADDRESS with every key of SEARCH_ATTRIBUTES registered; skipped, with the reason printed, otherwise.
+// Runs on the test run's Temporal dev server (test/setup/temporal.ts, every key of SEARCH_ATTRIBUTES registered); skipped with the Temporal suites.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client, Connection, type WorkflowExecutionInfo } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
 import { displayPrefix, encrypt, generateCredential } from '../../lib/crypto.ts';
 import { createDatabasePool } from '../../db/pool.ts';
@@ -25,9 +25,13 @@ import { DeliveryAttemptKey, EndpointIdKey, NextAttemptAtKey, OrganizationIdKey,
 import { createTestDatabase } from '../helpers/database.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
-const address = process.env.TEMPORAL_ADDRESS;
-const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
-const title = address ? `what an operator sees on Temporal at ${address}` : 'what an operator sees on Temporal: skipped because TEMPORAL_ADDRESS is unset';
+// The run's Temporal dev server (test/setup/temporal.ts), or null when the Temporal suites are skipped.
+const server = inject('temporal');
+const address = server?.address;
+const namespace = server?.namespace ?? 'default';
+const title = address
+  ? `what an operator sees on Temporal at ${address}`
+  : 'what an operator sees on Temporal: skipped (no Temporal CLI: see the first lines of the run)';
 
 /** Polls until `check` returns a value (visibility is eventually consistent), or fails with the last error. */
 async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {

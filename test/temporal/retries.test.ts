@@ -1,18 +1,22 @@
 // Activity retries on a real Temporal server: the policy the server schedules activities with has no attempt cap
 // and a maximum interval (an outage of any length delays a process, never fails it), and a programming error
-// fails the activity at once, without a retry. Needs TEMPORAL_ADDRESS; skipped with the reason printed otherwise.
+// fails the activity at once, without a retry. Runs on the test run's Temporal dev server; skipped with the Temporal suites.
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bundleWorkflows } from '../../worker/bundle.ts';
 import { createTemporalGateway, type TemporalGateway } from '../../worker/temporal-gateway.ts';
 import type { Activities } from '../../workflows/activities.ts';
 import { activityProgressInterceptor, temporalActivityProgress } from '../../worker/temporal-activity-context.ts';
 
-const address = process.env.TEMPORAL_ADDRESS;
-const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
-const title = address ? `activity retries on Temporal at ${address}` : 'activity retries on Temporal: skipped because TEMPORAL_ADDRESS is unset';
+// The run's Temporal dev server (test/setup/temporal.ts), or null when the Temporal suites are skipped.
+const server = inject('temporal');
+const address = server?.address;
+const namespace = server?.namespace ?? 'default';
+const title = address
+  ? `activity retries on Temporal at ${address}`
+  : 'activity retries on Temporal: skipped (no Temporal CLI: see the first lines of the run)';
 
 describe.skipIf(!address)(title, () => {
   const taskQueue = `iam-test-${randomUUID()}`;
