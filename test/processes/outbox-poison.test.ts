@@ -10,6 +10,7 @@ import { createProcessOutboxQueries } from '../../db/processes/outbox.ts';
 import { startDispatcher } from '../../worker/dispatcher.ts';
 import type { ProcessDescription, ProcessGateway } from '../../workflows/port.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { auditEntries } from '../helpers/events.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 
 let t: TestApp;
@@ -106,6 +107,19 @@ describe('a poison process outbox entry', () => {
     expect(retried.statusCode).toBe(200);
     expect(retried.json().entry).toMatchObject({ id: first.id, attempts: 0, deadAt: null });
     expect((await call(admin, 'GET', '/v1/process-outbox?state=pending')).json().entries).toEqual([expect.objectContaining({ id: first.id })]);
+    // Audited, with its event, where operators read: the operator organization's log.
+    const audit = await auditEntries(
+      t,
+      { organizationId: t.credentials.organizationId },
+      { resourceType: 'process_outbox_entry', resourceId: String(first.id) },
+    );
+    expect(audit.map((a) => a.action)).toEqual(['process_outbox.retry']);
+    const [event] = await t.pool.any(sql.type(z.object({ type: z.string(), data: z.any() }))`
+      SELECT type, data FROM events WHERE type = 'process_outbox.entry_retried' AND organization_id = ${t.credentials.organizationId}`);
+    expect(event).toEqual({
+      type: 'process_outbox.entry_retried',
+      data: { entry: { id: first.id, action: 'signal', kind: 'invitation-expiry', processId: first.processId } },
+    });
     const again = await startDispatcher({ pool: t.pool, databaseUrl: t.databaseUrl, gateway: engine.gateway, scheduleMs: [0], pollMs: 50, onError: () => {} });
     try {
       await expect.poll(() => engine.calls.at(-1)).toBe(`signal ${first.processId} invitation`);

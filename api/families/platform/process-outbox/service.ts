@@ -4,7 +4,7 @@
 import type { DatabasePool } from 'slonik';
 import { createServiceStateQueries } from '../../../../db/shared/service-state.ts';
 import { createProcessOutboxQueries, type OutboxOperatorRow } from '../../../../db/processes/outbox.ts';
-import type { Caller } from '../../../access/caller.ts';
+import { record, type Caller } from '../../../access/caller.ts';
 import { ApiError, orNotFound } from '../../../errors.ts';
 import { encodeCursor, keysetPage } from '../../../common/schemas.ts';
 
@@ -13,11 +13,13 @@ export type ProcessOutboxService = ReturnType<typeof createProcessOutboxService>
 export const entryCursor = (last: OutboxOperatorRow) => encodeCursor(`i${last.id}`);
 
 export function createProcessOutboxService(pool: DatabasePool) {
+  /** The operator organization, if the caller is one of its principals (not limited to some tenants); 403 otherwise. */
   const operatorsOnly = async ({ principal }: Caller) => {
     const operators = await createServiceStateQueries(pool).findBootstrap();
     if (!operators || !principal.organizationIds.includes(operators.organizationId) || principal.tenantIds !== null) {
       throw new ApiError(403, 'process_outbox.operator_only', 'Only principals of the operator organization may see or retry process outbox entries.');
     }
+    return operators.organizationId;
   };
   const queries = createProcessOutboxQueries(pool);
   return {
@@ -27,8 +29,22 @@ export function createProcessOutboxService(pool: DatabasePool) {
       return keysetPage('entries', rows, query.limit, entryCursor);
     },
     retry: async (caller: Caller, id: number) => {
-      await operatorsOnly(caller);
-      return orNotFound(queries.retry(id), 'process_outbox_entry', String(id));
+      const organizationId = await operatorsOnly(caller);
+      return pool.transaction(async (trx) => {
+        const entry = await orNotFound(createProcessOutboxQueries(trx).retry(id), 'process_outbox_entry', String(id));
+        // Audited where operators read: the operator organization's log.
+        await record(trx, caller, {
+          action: 'process_outbox.retry',
+          resource: { type: 'process_outbox_entry', id: String(entry.id) },
+          scope: { organizationId, tenantId: null, environmentId: null },
+          after: { attempts: entry.attempts, deadAt: entry.deadAt, nextAttemptAt: entry.nextAttemptAt },
+          event: {
+            type: 'process_outbox.entry_retried',
+            data: { entry: { id: entry.id, action: entry.action, kind: entry.kind, processId: entry.processId } },
+          },
+        });
+        return entry;
+      });
     },
   };
 }
