@@ -3,6 +3,7 @@ import type { DatabasePool } from 'slonik';
 import { createActivities } from '../activities/index.ts';
 import type { Config } from '../lib/config.ts';
 import type { LookupFn } from '../lib/outbound/ssrf-guard.ts';
+import type { Activities } from '../workflows/activities.ts';
 import { deliveryBatchSize, startDispatcher, type Dispatcher } from './dispatcher.ts';
 import { startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine.ts';
 import { startSweeper, type Sweeper } from './sweeper.ts';
@@ -21,6 +22,8 @@ export async function startEmbeddedProcesses(deps: {
   masterKey: Buffer;
   onError: (error: unknown) => void;
   lookup?: LookupFn;
+  /** Tests only: wraps the activities (to make one fail as a bug would). */
+  wrapActivities?: (activities: Activities) => Activities;
 }): Promise<EmbeddedProcesses> {
   const { config } = deps;
   const activities = createActivities({
@@ -33,7 +36,7 @@ export async function startEmbeddedProcesses(deps: {
     dnsServers: config.dnsServers,
     lookup: deps.lookup,
   });
-  const engine = await startEmbeddedEngine({ databaseUrl: deps.databaseUrl, activities });
+  const engine = await startEmbeddedEngine({ databaseUrl: deps.databaseUrl, activities: deps.wrapActivities ? deps.wrapActivities(activities) : activities });
   const dispatcher = await startDispatcher({
     pool: deps.pool,
     databaseUrl: deps.databaseUrl,

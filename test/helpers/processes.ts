@@ -5,12 +5,12 @@
 //   so that test files running in parallel never take each other's tasks.
 // Process suites run once per engine: `describe.each(ENGINES)(…, (engine) => …)`.
 import { randomUUID } from 'node:crypto';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { inject } from 'vitest';
-import { createActivities } from '../../activities/index.ts';
-import { startDispatcher, type Dispatcher } from '../../worker/dispatcher.ts';
+import type { Dispatcher } from '../../worker/dispatcher.ts';
 import { startEmbeddedProcesses } from '../../worker/embedded.ts';
-import { createTemporalGateway } from '../../worker/temporal-gateway.ts';
+import { startTemporalProcesses } from '../../worker/temporal-processes.ts';
+import type { Activities } from '../../workflows/activities.ts';
 import type { ProcessGateway } from '../../workflows/port.ts';
 import { startTestApp, type TestApp } from './app.ts';
 
@@ -46,19 +46,37 @@ export const FAST_PROCESSES = {
   DISPATCH_POLL_MS: '200',
 };
 
-export async function startTestAppWithProcesses(options: { engine?: Engine; env?: Record<string, string> } = {}): Promise<TestAppWithProcesses> {
+/** Tests only: wraps the real activities, e.g. to make one fail as a bug would. */
+export type WrapActivities = (activities: Activities) => Activities;
+
+export async function startTestAppWithProcesses(
+  options: { engine?: Engine; env?: Record<string, string>; wrapActivities?: WrapActivities } = {},
+): Promise<TestAppWithProcesses> {
   const engine = options.engine ?? 'embedded';
   const t = await startTestApp({ ...FAST_PROCESSES, ...options.env });
   const onError = (e: unknown) => console.error(e);
   const taskQueue = `iam-test-${randomUUID()}`;
-  const start = (): Promise<RunningProcesses> =>
+  // Stopping twice is harmless: a test may stop the processes itself (to let work wait) and restart them later.
+  const once = (p: RunningProcesses): RunningProcesses => {
+    let stopped: Promise<void> | undefined;
+    return { ...p, stop: () => (stopped ??= p.stop()) };
+  };
+  const start = async (): Promise<RunningProcesses> => once(await startEngine());
+  const startEngine = (): Promise<RunningProcesses> =>
     engine === 'embedded'
-      ? startEmbeddedProcesses({ config: t.config, pool: t.pool, databaseUrl: t.databaseUrl, masterKey: t.masterKey, onError }).then((p) => ({
+      ? startEmbeddedProcesses({
+          config: t.config,
+          pool: t.pool,
+          databaseUrl: t.databaseUrl,
+          masterKey: t.masterKey,
+          onError,
+          wrapActivities: options.wrapActivities,
+        }).then((p) => ({
           gateway: p.engine.gateway,
           dispatcher: p.dispatcher,
           stop: p.stop,
         }))
-      : startTemporalProcesses(t, taskQueue, onError);
+      : startTemporalProcessesForTest(t, taskQueue, onError, options.wrapActivities);
   const result: TestAppWithProcesses = {
     ...t,
     engine,
@@ -78,51 +96,30 @@ export async function startTestAppWithProcesses(options: { engine?: Engine; env?
 
 let runtimeInstalled = false;
 
-/** The Temporal shape of worker/index.ts, in this process: a worker on `taskQueue` and the dispatcher with the Temporal gateway. */
-async function startTemporalProcesses(t: TestApp, taskQueue: string, onError: (e: unknown) => void): Promise<RunningProcesses> {
+/** The Temporal shape of worker/index.ts (worker/temporal-processes.ts), in this process, on a task queue of its own. */
+async function startTemporalProcessesForTest(
+  t: TestApp,
+  taskQueue: string,
+  onError: (e: unknown) => void,
+  wrapActivities?: WrapActivities,
+): Promise<RunningProcesses> {
   const server = inject('temporal');
   if (!server) throw new Error('No Temporal server in this run (see "Temporal suites skipped" above)');
   if (!runtimeInstalled) {
     runtimeInstalled = true;
     Runtime.install({ logger: new DefaultLogger('WARN') });
   }
-  const { config } = t;
-  const activities = createActivities({
+  const processes = await startTemporalProcesses({
+    config: t.config,
     pool: t.pool,
+    databaseUrl: t.databaseUrl,
     masterKey: t.masterKey,
-    timeoutMs: config.webhooks.timeoutMs,
-    allowPrivate: config.allowPrivateNetworkTargets,
-    disableAfterMs: config.webhooks.disableAfterMs,
-    baseUrls: config.providers,
-    dnsServers: config.dnsServers,
-  });
-  const connection = await NativeConnection.connect({ address: server.address });
-  const worker = await Worker.create({
-    connection,
+    address: server.address,
     namespace: server.namespace,
     taskQueue,
     workflowBundle: { codePath: server.bundlePath },
-    activities,
-  });
-  const running = worker.run();
-  const gateway = await createTemporalGateway({ address: server.address, namespace: server.namespace, taskQueue });
-  const dispatcher = await startDispatcher({
-    pool: t.pool,
-    databaseUrl: t.databaseUrl,
-    gateway,
-    scheduleMs: config.webhooks.scheduleMs,
-    pollMs: config.webhooks.dispatchPollMs,
     onError,
+    wrapActivities,
   });
-  return {
-    gateway,
-    dispatcher,
-    stop: async () => {
-      await dispatcher.stop();
-      worker.shutdown();
-      await running;
-      await gateway.close();
-      await connection.close();
-    },
-  };
+  return { gateway: processes.gateway, dispatcher: processes.dispatcher, stop: processes.stop };
 }
