@@ -1,6 +1,8 @@
 // The bundle check (DESIGN §4): workflow code is bundled with Temporal's webpack bundler exactly as a worker
 // would at start, so a forbidden import anywhere under workflows/ fails here instead of crash-looping a worker.
-// Then the bundle runs in Temporal's sandbox, offline, by replaying a delivery's history.
+// Then the bundle runs in Temporal's sandbox, offline, by replaying a delivery's history written by hand as it was
+// recorded before the `delivery-search-attributes` patch (no marker, no upserts): the old branch of that patch,
+// which the histories exported from a real server (replay.test.ts, recorded with the current code) do not take.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import proto from '@temporalio/proto';

@@ -1,0 +1,213 @@
+// `npm run workflows:export-histories`: records the event history of one workflow of each process kind, down each
+// of its interesting paths, on a real Temporal server, as proto3 JSON (the format Temporal's tools export; see
+// scripts/history-json.ts), into test/fixtures/workflow-histories/<kind>-<path>.json. The replay test
+// (test/workflows/replay.test.ts) replays every file there against the current workflow code, offline: a change
+// that alters the commands of a running workflow without a `patched()` guard fails it.
+//
+// A dev server (scripts/temporal-cli.ts, in memory, headless) runs the real workflow bundle (worker/bundle.ts) with
+// stub activities that answer as the real ones would (no database, no HTTP); each workflow is started through the
+// production gateway (search attributes, summaries) with the input its outbox entry carries, on short schedules,
+// so the whole export takes well under a minute. Add a scenario here for a new process kind or path, and keep
+// the fixtures of older code: they stand for workflows that may still be running.
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isDeepStrictEqual } from 'node:util';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import type { OutboxStart } from '../db/processes/outbox.ts';
+import { bundleWorkflows } from '../worker/bundle.ts';
+import { createTemporalGateway, TASK_QUEUE, type ScopeLookup, type TemporalGateway } from '../worker/temporal-gateway.ts';
+import type { Activities, AttemptResult } from '../workflows/activities.ts';
+import type { ProcessInput, ProcessKind } from '../workflows/port.ts';
+import { historyToJSON } from './history-json.ts';
+import { findOrInstallTemporal, freePort, startDevServer } from './temporal-cli.ts';
+
+const HISTORIES_DIR = path.resolve(import.meta.dirname, '../test/fixtures/workflow-histories');
+
+const tenantId = randomUUID();
+const organizationId = randomUUID();
+const endpointId = randomUUID();
+
+/** One workflow to record: the outbox start that begins it, what drives it while it runs, and how it must end. */
+interface Scenario {
+  /** The fixture's name: `<kind>-<path>`. */
+  fixture: string;
+  start: OutboxStart;
+  drive?: (gateway: TemporalGateway, client: Client) => Promise<void>;
+  result: unknown;
+}
+
+/** The stub database the stub activities read and write. */
+const invitations = new Map<string, number>(); // invitation id → expiresAt
+const domainChecks = new Map<string, number>(); // domain id → checks so far
+const verifiesAt = new Map<string, number>(); // domain id → the check that finds the TXT record
+/** Per delivery, what each attempt gets: [status code, Retry-After in ms]. */
+const responses = new Map<string, Record<number, [number, number?]>>();
+/** Deliveries of a batch: id → what its first attempt gets. */
+const batches = new Map<string, { deliveryId: string; statusCode: number; retryAfterMs?: number }[]>();
+
+/** What the activities of activities/ return, from the stub database above. */
+const activities: Activities = {
+  attemptDelivery: ({ deliveryId, attempt, nextDelayMs }) => {
+    const [statusCode, retryAfterMs] = responses.get(deliveryId)?.[attempt] ?? [200];
+    const result: AttemptResult =
+      statusCode < 300
+        ? { done: true, status: 'succeeded', statusCode, error: null }
+        : nextDelayMs === null
+          ? { done: true, status: 'failed', statusCode, error: null }
+          : { done: false, nextDelayMs: Math.max(nextDelayMs, retryAfterMs ?? 0), statusCode, error: null };
+    return Promise.resolve(result);
+  },
+  attemptBatch: ({ batchId, nextDelayMs }) =>
+    Promise.resolve(
+      (batches.get(batchId) ?? [])
+        .filter((d) => d.statusCode >= 300 && nextDelayMs !== null)
+        .map((d) => ({ deliveryId: d.deliveryId, tenantId, nextDelayMs: Math.max(nextDelayMs!, d.retryAfterMs ?? 0) })),
+    ),
+  // The real one enqueues a webhook-delivery start per delivery to retry (the `webhook-delivery` scenario is one).
+  continueDeliveries: () => Promise.resolve(),
+  checkDomain: ({ domainId }) => {
+    const checks = (domainChecks.get(domainId) ?? 0) + 1;
+    domainChecks.set(domainId, checks);
+    const verified = checks === verifiesAt.get(domainId);
+    return Promise.resolve({ done: verified, verified });
+  },
+  failDomainVerification: () => Promise.resolve(),
+  expireInvitation: ({ invitationId }) => {
+    const expiresAt = invitations.get(invitationId);
+    if (expiresAt === undefined) return Promise.resolve({ outcome: 'settled' as const });
+    if (Date.now() < expiresAt) return Promise.resolve({ outcome: 'pending' as const, expiresAt });
+    invitations.delete(invitationId);
+    return Promise.resolve({ outcome: 'expired' as const });
+  },
+};
+
+/** Who and what each process is about, as createProcessScopeQueries(pool).scopeOf finds it in the database. */
+const scopeOf: ScopeLookup = (kind, input) => {
+  if (kind === 'invitation-expiry') return Promise.resolve({ tenantId: null, organizationId, invitationId: (input as { invitationId: string }).invitationId });
+  if (kind === 'webhook-delivery') return Promise.resolve({ tenantId, organizationId, endpointId, channelId: null });
+  if (kind === 'domain-verification') return Promise.resolve({ tenantId, organizationId, domainId: (input as { domainId: string }).domainId });
+  return Promise.resolve({ tenantId, organizationId });
+};
+
+/** A delivery schedule: the first attempt at once, then 200 ms and 400 ms (a Retry-After may lengthen a wait). */
+const SCHEDULE_MS = [0, 200, 400];
+
+/** The workflows to record, each made when the export starts (expiry times are from the clock of that moment). */
+function scenarios(): Scenario[] {
+  let entryId = 0;
+  const start = <K extends ProcessKind>(kind: K, entityId: string, tenantId: string | null, input: ProcessInput<K>) =>
+    ({ id: ++entryId, action: 'start', kind, processId: `${kind}:${entityId}`, tenantId, input }) as OutboxStart;
+
+  // Started by a batch whose first attempt failed (as continueDeliveries enqueues it): attempt 2 gets 503 with
+  // Retry-After: 1 (the 400 ms wait becomes 1 s), attempt 3 succeeds.
+  const deliveryId = randomUUID();
+  responses.set(deliveryId, { 2: [503, 1000], 3: [200] });
+
+  // Three first attempts: one succeeds, one gets 503 with Retry-After: 1, one gets 500; two continue on their own.
+  const batchId = randomUUID();
+  batches.set(batchId, [
+    { deliveryId: randomUUID(), statusCode: 200 },
+    { deliveryId: randomUUID(), statusCode: 503, retryAfterMs: 1000 },
+    { deliveryId: randomUUID(), statusCode: 500 },
+  ]);
+
+  // Resent (a new expiry, in the database and by signal) while the process waits, then expired at the new time.
+  const invitationId = randomUUID();
+  invitations.set(invitationId, Date.now() + 2000);
+
+  const verifiedDomainId = randomUUID();
+  verifiesAt.set(verifiedDomainId, 3); // two misses, then the TXT record is there
+  const abandonedDomainId = randomUUID(); // never there: gives up after 1.5 s
+
+  return [
+    {
+      fixture: 'webhook-delivery-retry-after',
+      start: start('webhook-delivery', deliveryId, tenantId, { deliveryId, scheduleMs: SCHEDULE_MS, firstAttempt: 2, firstDelayMs: SCHEDULE_MS[1]! }),
+      result: 'succeeded',
+    },
+    {
+      fixture: 'delivery-batch-retries',
+      start: start('delivery-batch', batchId, tenantId, { batchId, scheduleMs: SCHEDULE_MS }),
+      result: { retrying: 2 },
+    },
+    {
+      fixture: 'invitation-expiry-resent',
+      start: start('invitation-expiry', invitationId, null, { invitationId, expiresAt: invitations.get(invitationId)! }),
+      drive: async (gateway, client) => {
+        const processId = `invitation-expiry:${invitationId}`;
+        await waitFor(client, processId, (e) => !!e.timerStartedEventAttributes); // waiting for its expiry
+        const expiresAt = Date.now() + 2000;
+        invitations.set(invitationId, expiresAt);
+        await gateway.signal('invitation-expiry', processId, 'invitation', { expiresAt });
+      },
+      result: 'expired',
+    },
+    {
+      fixture: 'domain-verification-verified',
+      start: start('domain-verification', verifiedDomainId, tenantId, { domainId: verifiedDomainId, intervalsMs: [200, 400], giveUpAfterMs: 60_000 }),
+      result: 'verified',
+    },
+    {
+      fixture: 'domain-verification-gave-up',
+      start: start('domain-verification', abandonedDomainId, tenantId, { domainId: abandonedDomainId, intervalsMs: [300, 600], giveUpAfterMs: 1500 }),
+      result: 'failed',
+    },
+  ];
+}
+
+type HistoryEvent = NonNullable<Awaited<ReturnType<ReturnType<Client['workflow']['getHandle']>['fetchHistory']>>['events']>[number];
+
+/** Waits until the workflow's history has an event that `matches`. */
+async function waitFor(client: Client, workflowId: string, matches: (event: HistoryEvent) => boolean) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const { events } = await client.workflow.getHandle(workflowId).fetchHistory();
+    if (events?.some(matches)) return;
+    if (Date.now() > deadline) throw new Error(`${workflowId}: the awaited event is not in its history after 30 s`);
+    await sleep(100);
+  }
+}
+
+async function main() {
+  const cli = findOrInstallTemporal((line) => console.log(line));
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const [server, { code }] = await Promise.all([startDevServer({ cli, port: await freePort() }), bundleWorkflows()]);
+  console.log(`Temporal dev server at ${server.address}`);
+  const closers: (() => Promise<void>)[] = [() => server.stop()];
+  try {
+    const connection = await NativeConnection.connect({ address: server.address });
+    closers.unshift(() => connection.close());
+    const client = new Client({ connection: await Connection.connect({ address: server.address }), namespace: server.namespace });
+    closers.unshift(() => client.connection.close());
+    const gateway = await createTemporalGateway({ address: server.address, namespace: server.namespace, scopeOf });
+    closers.unshift(() => gateway.close());
+    const worker = await Worker.create({ connection, namespace: server.namespace, taskQueue: TASK_QUEUE, workflowBundle: { code }, activities });
+
+    const all = scenarios();
+    await worker.runUntil(
+      Promise.all(
+        all.map(async ({ fixture, start, drive, result }) => {
+          await gateway.start(start.kind, start.processId, start.input, { tenantId: start.tenantId });
+          await drive?.(gateway, client);
+          const got: unknown = await client.workflow.getHandle(start.processId).result();
+          if (!isDeepStrictEqual(got, result)) throw new Error(`${fixture}: ended with ${JSON.stringify(got)}, not ${JSON.stringify(result)}`);
+        }),
+      ),
+    );
+
+    await fs.mkdir(HISTORIES_DIR, { recursive: true });
+    for (const { fixture, start } of all) {
+      const history = await client.workflow.getHandle(start.processId).fetchHistory();
+      const file = path.join(HISTORIES_DIR, `${fixture}.json`);
+      await fs.writeFile(file, `${historyToJSON(history)}\n`);
+      console.log(`${path.relative(process.cwd(), file)}: ${history.events?.length ?? 0} events`);
+    }
+  } finally {
+    for (const close of closers) await close();
+  }
+}
+
+await main();
