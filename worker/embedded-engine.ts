@@ -55,6 +55,7 @@ function dbosContext<Topics extends object>(
     receive: async <T extends keyof Topics & string>(topic: T, timeoutMs: number) =>
       (await DBOS.recv<Topics[T]>(topic, { timeoutSeconds: timeoutMs / 1000 })) ?? undefined,
     now: () => DBOS.now(),
+    patched: (id) => DBOS.patch(id),
   };
 }
 
@@ -83,6 +84,8 @@ export async function startEmbeddedEngine(options: {
     systemDatabaseSchemaName: 'dbos',
     systemDatabasePoolSize: 5,
     applicationVersion: APPLICATION_VERSION,
+    // ctx.patched() (DBOS.patch): the applicationVersion stays pinned, so pending processes are still recovered.
+    enablePatching: true,
     logLevel: options.logLevel ?? 'warn',
   });
   registered = Object.fromEntries(

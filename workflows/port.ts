@@ -49,6 +49,13 @@ export interface ProcessContext<Topics extends object = NoTopics> {
   receive<T extends keyof Topics & string>(topic: T, timeoutMs: number): Promise<Topics[T] | undefined>;
   /** Deterministic current time in ms (async because the embedded engine checkpoints it). */
   now(): Promise<number>;
+  /**
+   * Versioning of process logic (README, "Versioning long-lived workflows"): true in a process that reaches this
+   * point running code with the change named `id` (take the new path), false in one that started before the change
+   * and already went past this point without it (keep the old path, so its recorded history still replays).
+   * Temporal's `patched()`; DBOS's `DBOS.patch()` on the embedded engine.
+   */
+  patched(id: string): Promise<boolean>;
 }
 
 /**

@@ -167,6 +167,7 @@ function temporalContext<Topics extends object>(options: { attempts?: number; st
     },
     // Date.now() is the workflow task's time inside the sandbox: deterministic on replay.
     now: () => Promise.resolve(Date.now()),
+    patched: (id) => Promise.resolve(patched(id)),
   };
 }
 

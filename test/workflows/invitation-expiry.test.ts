@@ -14,6 +14,7 @@ describe('invitation expiry logic', () => {
     const waits: number[] = [];
     const ctx: ProcessContext<InvitationExpiryTopics> = {
       now: () => Promise.resolve(clock),
+      patched: () => Promise.resolve(true),
       sleep: (ms) => {
         clock += ms;
         return Promise.resolve();
