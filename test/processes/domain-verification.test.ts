@@ -5,7 +5,8 @@ import { startDnsServer, type TestDnsServer } from '../helpers/dns-server.ts';
 import { tenantEvents } from '../helpers/events.ts';
 import { ENGINES, startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
 
-const GIVE_UP_MS = 4000;
+// Long enough that a restart of the Temporal worker (whole-second timers, a new worker polling) never outlasts it.
+const GIVE_UP_MS = 8000;
 
 let t: TestAppWithProcesses;
 let dns: TestDnsServer;
@@ -86,7 +87,7 @@ describe.each(ENGINES)('domain verification process (%s)', (engine) => {
     const [failed] = await eventsOf(domain.id, 'tenant.domain.verification_failed');
     expect(failed!.data).toMatchObject({
       domain: { id: domain.id, verified: false },
-      reason: `No TXT record at ${domain.validationSubDomain} matched the validation token within 4 seconds.`,
+      reason: `No TXT record at ${domain.validationSubDomain} matched the validation token within ${GIVE_UP_MS / 1000} seconds.`,
     });
     await expect.poll(async () => (await status(domain)).status, { timeout: 5000 }).toBe('completed');
     expect(await current(domain.id)).toMatchObject({ verified: false, validatedAt: null });
