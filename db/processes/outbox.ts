@@ -128,13 +128,7 @@ const OPERATOR_COLUMNS = sql.fragment`
   next_attempt_at AS "nextAttemptAt", dead_at AS "deadAt", created_at AS "createdAt"`;
 
 /** An entry as operators see it (without its payload, which may carry personal data). */
-const OperatorRow = z.object({
-  id: z.coerce.number(),
-  action: z.enum(['start', 'signal']),
-  kind: z.string().nullable(),
-  processId: z.string(),
-  tenantId: z.uuid().nullable(),
-  topic: z.string().nullable(),
+const OperatorRow = Row.omit({ payload: true }).extend({
   attempts: z.number(),
   lastError: z.string().nullable(),
   nextAttemptAt: isoTimestamp,
