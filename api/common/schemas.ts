@@ -19,8 +19,6 @@ export function errorResponses(...statuses: number[]) {
   return Object.fromEntries([...new Set(all)].sort().map((s) => [s, ErrorResponse]));
 }
 
-export const nullableString = (max = 1000) => z.string().max(max).nullable();
-
 /**
  * A name, title or display name in a request: trimmed, not empty, at most `max` characters, and free of C0/C1
  * control characters, DEL, line and paragraph separators and bidirectional controls (U+061C, U+200E, U+200F,

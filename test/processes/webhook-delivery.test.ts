@@ -109,19 +109,25 @@ describe.each(ENGINES)('webhook delivery (%s)', (engine) => {
     for (const r of received) expect(verifyWebhookSignature(r.body, String(r.headers['x-service-signature']), [secret])).toBe(true);
   });
 
+  /** The endpoint's one delivery once attempt 1 failed and its process waits for attempt 2. */
+  const waitingForAttempt2 = async (endpointId: string) => {
+    await expect
+      .poll(async () => (await deliveriesOf(endpointId))[0], { timeout: 10_000, interval: 20 })
+      .toMatchObject({ status: 'pending', attemptCount: 1, nextAttemptAt: expect.any(String) });
+    const waiting = (await deliveriesOf(endpointId))[0]!;
+    const processId = `webhook-delivery:${waiting.id}`;
+    await expect.poll(() => processStatus(processId), { timeout: 10_000, interval: 20 }).toBe('running');
+    return { waiting, processId };
+  };
+
   it('finishes a delivery exactly once when the engine restarts in the middle of its retry schedule', async () => {
     const { endpoint } = await createEndpoint('/restart');
     // Attempt 1 fails and asks for a 5 s pause before attempt 2: the window the restart must land in.
     receiver.script('/restart', { status: 503, headers: { 'retry-after': '5' } });
     await emitTenantEvent('restart');
     // The delivery waits for attempt 2: attempt 1 recorded, attempt 2 due later, and its process started.
-    await expect
-      .poll(async () => (await deliveriesOf(endpoint.id))[0], { timeout: 10_000, interval: 20 })
-      .toMatchObject({ status: 'pending', attemptCount: 1, nextAttemptAt: expect.any(String) });
-    const [waiting] = await deliveriesOf(endpoint.id);
-    const processId = `webhook-delivery:${waiting!.id}`;
-    await expect.poll(() => processStatus(processId), { timeout: 10_000, interval: 20 }).toBe('running');
-    const due = Date.parse(waiting!.nextAttemptAt!);
+    const { waiting, processId } = await waitingForAttempt2(endpoint.id);
+    const due = Date.parse(waiting.nextAttemptAt!);
 
     expect(requestsTo('/restart')).toHaveLength(1);
     expect(Date.now()).toBeLessThan(due);
@@ -150,26 +156,21 @@ describe.each(ENGINES)('webhook delivery (%s)', (engine) => {
     const { endpoint } = await createEndpoint('/again');
     receiver.script('/again', { status: 503, headers: { 'retry-after': '2' } });
     await emitTenantEvent('again');
-    await expect
-      .poll(async () => (await deliveriesOf(endpoint.id))[0], { timeout: 10_000, interval: 20 })
-      .toMatchObject({ status: 'pending', attemptCount: 1, nextAttemptAt: expect.any(String) });
-    const [waiting] = await deliveriesOf(endpoint.id);
-    const processId = `webhook-delivery:${waiting!.id}`;
-    await expect.poll(() => processStatus(processId), { timeout: 10_000, interval: 20 }).toBe('running');
+    const { waiting, processId } = await waitingForAttempt2(endpoint.id);
     const startAgain = () =>
-      t.processes.gateway.start('webhook-delivery', processId, { deliveryId: waiting!.id, scheduleMs: [0, 100] }, { tenantId: tenantId() });
+      t.processes.gateway.start('webhook-delivery', processId, { deliveryId: waiting.id, scheduleMs: [0, 100] }, { tenantId: tenantId() });
     await startAgain(); // while it waits for attempt 2
 
     const [delivery] = await settled(endpoint.id);
-    expect(delivery).toMatchObject({ id: waiting!.id, status: 'succeeded', attemptCount: 2 });
+    expect(delivery).toMatchObject({ id: waiting.id, status: 'succeeded', attemptCount: 2 });
     await expect.poll(() => processStatus(processId), { timeout: 10_000, interval: 20 }).toBe('completed');
     await startAgain(); // after it finished
     expect(await processStatus(processId)).toBe('completed');
     // A later event's delivery to the same endpoint has come and gone: the first delivery got no third request.
     await emitTenantEvent('again, later');
     await settled(endpoint.id, 2);
-    expect(requestsTo('/again').filter((r) => r.headers['x-service-delivery-id'] === waiting!.id)).toHaveLength(2);
-    const detail = (await api('GET', `/webhooks/${endpoint.id}/deliveries/${waiting!.id}`)).json();
+    expect(requestsTo('/again').filter((r) => r.headers['x-service-delivery-id'] === waiting.id)).toHaveLength(2);
+    const detail = (await api('GET', `/webhooks/${endpoint.id}/deliveries/${waiting.id}`)).json();
     expect(detail.attempts.map((a: { attempt: number; statusCode: number | null }) => [a.attempt, a.statusCode])).toEqual([
       [1, 503],
       [2, 200],

@@ -10,7 +10,7 @@ import { encodeCursor, keysetPage } from '../../../common/schemas.ts';
 
 export type ProcessOutboxService = ReturnType<typeof createProcessOutboxService>;
 
-export const entryCursor = (last: OutboxOperatorRow) => encodeCursor(`i${last.id}`);
+const entryCursor = (last: OutboxOperatorRow) => encodeCursor(`i${last.id}`);
 
 export function createProcessOutboxService(pool: DatabasePool) {
   /** The operator organization, if the caller is one of its principals (not limited to some tenants); 403 otherwise. */
