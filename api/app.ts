@@ -4,8 +4,11 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DatabasePool } from 'slonik';
 import type { Config } from '../lib/config.ts';
-import { CREDENTIALS_CHANNEL, listen } from '../db/shared/notifications.ts';
+import { CREDENTIALS_CHANNEL, MODELS_CHANNEL, listen } from '../db/shared/notifications.ts';
+import { createModelQueries } from '../db/access/model/queries.ts';
+import { compileModel } from '../lib/authz/compile.ts';
 import { registerAuth } from './plugins/auth.ts';
+import { registerEnvironmentSecretAuth } from './plugins/environment-secret.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
@@ -13,6 +16,8 @@ import { registerRequestTextCheck } from './plugins/request-text.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerScope } from './plugins/scope.ts';
 import { createAuthenticator } from './access/principals.ts';
+import { createEnvironmentSecretAuthenticator } from './access/environment-secrets.ts';
+import { createModelCache } from './access/models.ts';
 import { FAMILIES } from './families/index.ts';
 import type { SigningKeys } from './families/identity/signing-keys/service.ts';
 import type { App } from './types.ts';
@@ -59,11 +64,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const issuer = config.publicBaseUrl;
   const audience = `${config.publicBaseUrl}/v1`;
   const authenticator = createAuthenticator({ pool, keys, issuer, audience, onError: (e) => app.log.warn({ err: e }, 'credential bookkeeping failed') });
+  const environmentSecrets = createEnvironmentSecretAuthenticator({ pool, onError: (e) => app.log.warn({ err: e }, 'secret bookkeeping failed') });
+  const models = createModelCache({ load: async (id) => compileModel(id, await createModelQueries(pool).loadModel(id)) });
   const listener = await listen(
     deps.databaseUrl,
-    CREDENTIALS_CHANNEL,
-    (id) => authenticator.evict(id),
-    () => authenticator.clear(),
+    {
+      [CREDENTIALS_CHANNEL]: (id) => {
+        authenticator.evict(id);
+        environmentSecrets.evict(id);
+      },
+      [MODELS_CHANNEL]: (environmentId) => models.evict(environmentId),
+    },
+    () => {
+      authenticator.clear();
+      environmentSecrets.clear();
+      models.clear();
+    },
   );
   app.addHook('onClose', () => listener.close());
   // A change answers only once this instance has handled the credential notifications of its commit, so the
@@ -71,13 +87,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onSend', (request, reply, payload, done) => {
     if (SAFE_METHODS.has(request.method) || reply.statusCode >= 400) return done(null, payload);
     listener.sync().then((synced) => {
-      if (!synced) authenticator.clear();
+      if (!synced) {
+        authenticator.clear();
+        environmentSecrets.clear();
+        models.clear();
+      }
       done(null, payload);
     }, done);
   });
 
   registerErrorHandling(app);
   registerAuth(app, authenticator);
+  registerEnvironmentSecretAuth(app, environmentSecrets);
   registerRequestTextCheck(app);
   await registerSecurityHeaders(app);
   registerScope(app, pool);
@@ -86,7 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   for (const family of FAMILIES) {
     await app.register(async (scope) =>
-      family.register(scope.withTypeProvider<ZodTypeProvider>(), { config, pool, keys, masterKey: deps.masterKey, issuer, audience }),
+      family.register(scope.withTypeProvider<ZodTypeProvider>(), { config, pool, keys, masterKey: deps.masterKey, issuer, audience, models }),
     );
   }
 

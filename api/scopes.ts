@@ -30,6 +30,7 @@ export const SCOPE_FAMILIES = [
   'admin-portal',
   'rbac',
   'mcp-trust-store',
+  'authzen',
 ] as const;
 
 export type ScopeFamily = (typeof SCOPE_FAMILIES)[number];

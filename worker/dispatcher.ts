@@ -138,12 +138,7 @@ export async function startDispatcher(deps: {
     return running;
   };
 
-  const listener: Listener = await listen(
-    deps.databaseUrl,
-    'iam_events',
-    () => void wake(),
-    () => void wake(),
-  );
+  const listener: Listener = await listen(deps.databaseUrl, { iam_events: () => void wake() }, () => void wake());
   const poll = () => {
     timer = setTimeout(() => {
       void wake().finally(() => !stopped && poll());

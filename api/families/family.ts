@@ -3,6 +3,8 @@ import type { DatabasePool } from 'slonik';
 import type { Config } from '../../lib/config.ts';
 import type { SigningKeys } from './identity/signing-keys/service.ts';
 import type { App } from '../types.ts';
+import type { AccessModel } from '../../lib/authz/compile.ts';
+import type { ModelCache } from '../access/models.ts';
 
 export interface FamilyDeps {
   config: Config;
@@ -13,6 +15,8 @@ export interface FamilyDeps {
   /** The token endpoint's issuer and the audience of management tokens. */
   issuer: string;
   audience: string;
+  /** Each environment's compiled access model (directory and RBAC), kept current through NOTIFY. */
+  models: ModelCache<AccessModel>;
 }
 
 export interface Family {

@@ -47,14 +47,16 @@ export function registerAuth(app: FastifyInstance, authenticator: Authenticator)
 
   app.addHook('onRoute', (route) => {
     const security = route.schema?.security as Record<string, string[]>[] | undefined;
-    if (!route.config?.public && !Array.isArray(security?.[0]?.[BEARER]) && !route.url.startsWith('/docs')) {
-      throw new Error(`route ${route.method} ${route.url} declares neither a scope nor config.public`);
+    if (!route.config?.public && !route.config?.environmentSecret && !Array.isArray(security?.[0]?.[BEARER]) && !route.url.startsWith('/docs')) {
+      throw new Error(`route ${route.method} ${route.url} declares neither a scope, config.environmentSecret nor config.public`);
     }
   });
 
   // Resolve the principal early (rate limits are per principal) but refuse only after the rate limiter ran.
   app.addHook('onRequest', async (request) => {
-    if (request.is404 || request.routeOptions.config.public || request.url.startsWith('/docs')) return;
+    const config = request.routeOptions.config;
+    // Environment API secrets are checked by ./environment-secret.ts.
+    if (request.is404 || config.public || config.environmentSecret || request.url.startsWith('/docs')) return;
     const header = request.headers.authorization;
     if (!header) {
       request.authFailure = unauthorized('auth.missing_token', 'This operation needs a bearer token in the Authorization header.', '');

@@ -8,6 +8,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import { TAGS } from '../common/tags.ts';
 import { SCOPE_FAMILIES } from '../scopes.ts';
 import { BEARER, OAUTH2 } from './auth.ts';
+import { ENVIRONMENT_SECRET } from './environment-secret.ts';
 
 type Json = { [key: string]: unknown };
 const REF = '#/components/schemas/';
@@ -95,6 +96,14 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
               '`Authorization: Bearer <token>`: an access token (a JWT) from POST /v1/oauth/token, a personal access token (adpat_…) or an ' +
               'organization key (adok_…); the latter two are opaque bearer tokens, accepted the same way. An operation needs the scope it ' +
               'lists, carried by the token (write implies read; `*` is every scope).',
+          },
+          [ENVIRONMENT_SECRET]: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'adenv_…',
+            description:
+              '`Authorization: Bearer adenv_…`: an environment API secret. It selects the environment whose model answers, and must have been ' +
+              'created with the purpose of the operation (`authzen` for /access/v1).',
           },
           [OAUTH2]: {
             type: 'oauth2',

@@ -5,6 +5,8 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 
 export const CREDENTIALS_CHANNEL = 'iam_credentials';
+/** Environment ids whose access model (directory, RBAC) changed (migration 0013). */
+export const MODELS_CHANNEL = 'iam_models';
 
 export interface Listener {
   /**
@@ -16,20 +18,24 @@ export interface Listener {
   close(): Promise<void>;
 }
 
-/** LISTENs on a dedicated connection, reconnecting on failure; `onReset` runs whenever messages may have been missed. */
-export async function listen(url: string, channel: string, onMessage: (payload: string) => void, onReset: () => void): Promise<Listener> {
+/**
+ * LISTENs on a dedicated connection to every channel of `handlers`, reconnecting on failure; `onReset` runs whenever
+ * messages may have been missed. One connection for all channels, so `sync` covers them all.
+ */
+export async function listen(url: string, handlers: Record<string, (payload: string) => void>, onReset: () => void): Promise<Listener> {
+  const channels = Object.keys(handlers);
   let client: pg.Client | undefined;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
   // Markers travel on a channel of this listener's own, so other instances never see them.
-  const markerChannel = `${channel}_sync_${randomUUID().replace(/-/g, '')}`;
+  const markerChannel = `iam_sync_${randomUUID().replace(/-/g, '')}`;
   const markers = new Map<string, () => void>();
 
   const connect = async (): Promise<void> => {
     const c = new pg.Client({ connectionString: url });
     c.on('notification', (m) => {
-      if (m.channel === channel) onMessage(m.payload ?? '');
-      else if (m.channel === markerChannel) markers.get(m.payload ?? '')?.();
+      if (m.channel === markerChannel) markers.get(m.payload ?? '')?.();
+      else handlers[m.channel]?.(m.payload ?? '');
     });
     const lost = () => {
       if (client !== c) return;
@@ -39,7 +45,7 @@ export async function listen(url: string, channel: string, onMessage: (payload: 
     c.on('error', lost);
     c.on('end', lost);
     await c.connect();
-    await c.query(`LISTEN ${channel}`);
+    for (const channel of channels) await c.query(`LISTEN ${channel}`);
     await c.query(`LISTEN ${markerChannel}`);
     client = c;
   };

@@ -157,9 +157,10 @@ describe('GET /v1/openapi', () => {
     expect(doc.info.version).toBe('1.0.0');
   });
 
-  it('declares the HTTP bearer scheme beside the OAuth 2.0 client-credentials one', () => {
+  it('declares the HTTP bearer scheme beside the OAuth 2.0 client-credentials one and the environment API secret', () => {
     const schemes = doc.components?.securitySchemes ?? {};
-    expect(Object.keys(schemes).sort()).toEqual(['bearerAuth', 'oauth2']);
+    expect(Object.keys(schemes).sort()).toEqual(['bearerAuth', 'environmentSecret', 'oauth2']);
+    expect(schemes.environmentSecret).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'adenv_…' });
     expect(schemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     expect(schemes.bearerAuth?.description).toMatch(/personal access token/);
     expect(schemes.bearerAuth?.description).toMatch(/organization key/);

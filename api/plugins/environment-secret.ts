@@ -1,0 +1,54 @@
+// Authentication by environment API secret (adenv_…) on the runtime routes that declare
+// `config.environmentSecret` (AuthZEN at /access/v1, the trust-store runtime): the secret selects the environment
+// and must serve the route's purpose. Bearer authentication (./auth.ts) leaves these routes alone.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.ts';
+import { AuthenticationError } from '../access/principals.ts';
+import type { EnvironmentSecretAuthenticator, EnvironmentSecretPrincipal, SecretPurpose } from '../access/environment-secrets.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route authenticates with an environment API secret that serves this purpose. */
+    environmentSecret?: SecretPurpose;
+  }
+  interface FastifyRequest {
+    environmentSecret: EnvironmentSecretPrincipal | null;
+  }
+}
+
+/** The OpenAPI security scheme of environment API secrets. */
+export const ENVIRONMENT_SECRET = 'environmentSecret';
+/** The `security` of an operation authenticated by an environment API secret. */
+export const requiresEnvironmentSecret: Record<string, string[]>[] = [{ [ENVIRONMENT_SECRET]: [] }];
+
+const unauthorized = (code: string, message: string, attributes = '') =>
+  new ApiError(401, code, message, { headers: { 'www-authenticate': `Bearer realm="iam"${attributes}` } });
+
+export function registerEnvironmentSecretAuth(app: FastifyInstance, authenticator: EnvironmentSecretAuthenticator) {
+  app.decorateRequest('environmentSecret', null);
+  // Before validation, so a request without a valid secret learns nothing about its body.
+  app.addHook('preValidation', async (request) => {
+    const purpose = request.routeOptions.config.environmentSecret;
+    if (!purpose) return;
+    const header = request.headers.authorization;
+    if (!header) throw unauthorized('auth.missing_secret', 'This operation needs an environment API secret: "Authorization: Bearer adenv_…".');
+    const match = /^Bearer ([A-Za-z0-9_]+)$/i.exec(header);
+    if (!match?.[1])
+      throw unauthorized('auth.malformed_token', 'The Authorization header must be "Bearer <environment API secret>".', ', error="invalid_request"');
+    try {
+      request.environmentSecret = await authenticator.authenticate(match[1]);
+    } catch (error) {
+      if (!(error instanceof AuthenticationError)) throw error;
+      throw unauthorized('auth.invalid_secret', error.message, `, error="invalid_token", error_description="${error.message}"`);
+    }
+    if (!request.environmentSecret.purposes.includes(purpose)) {
+      throw new ApiError(403, 'auth.secret_purpose', `This environment API secret may not be used for ${purpose}; create one with the purpose "${purpose}".`);
+    }
+  });
+}
+
+/** The environment secret of a request on a route declaring `config.environmentSecret`. */
+export function environmentSecretOf(request: FastifyRequest): EnvironmentSecretPrincipal {
+  if (!request.environmentSecret) throw new Error('environmentSecretOf called on a route without config.environmentSecret');
+  return request.environmentSecret;
+}

@@ -1,0 +1,42 @@
+// An environment's whole access model (directory and RBAC) in one round trip: one statement that builds the JSON
+// document the engine compiles (lib/authz/model.ts). Rows are not validated one by one (100k resource instances
+// would cost more than the query): the document is built here from constrained columns, so its shape is known.
+import { sql, type CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
+import type { StoredModel } from '../../../lib/authz/model.ts';
+
+const Document = z.object({ model: z.custom<StoredModel>((v) => typeof v === 'object' && v !== null) });
+
+export function createModelQueries(db: CommonQueryMethods) {
+  return {
+    loadModel: (environmentId: string) =>
+      db.oneFirst(sql.type(Document)`
+        SELECT json_build_object(
+          'users', (SELECT coalesce(json_agg(json_build_object(
+              'id', u.id, 'userName', u.user_name, 'externalId', u.external_id, 'displayName', u.display_name, 'active', u.active,
+              'emails', (SELECT coalesce(json_agg(e.email ORDER BY e.email), '[]') FROM user_emails e WHERE e.user_id = u.id),
+              'attributes', u.attributes,
+              'groupIds', (SELECT coalesce(json_agg(m.group_id), '[]') FROM group_members m WHERE m.user_id = u.id)
+            ) ORDER BY u.created_at, u.id), '[]') FROM users u WHERE u.environment_id = ${environmentId}),
+          'groups', (SELECT coalesce(json_agg(json_build_object(
+              'id', g.id, 'name', g.name, 'externalId', g.external_id, 'attributes', g.attributes
+            ) ORDER BY g.created_at, g.id), '[]') FROM groups g WHERE g.environment_id = ${environmentId}),
+          'resourceTypes', (SELECT coalesce(json_agg(json_build_object(
+              'id', t.id, 'key', t.key, 'storedInstancesOnly', t.stored_instances_only,
+              'actions', (SELECT coalesce(json_agg(a.name ORDER BY a.name), '[]') FROM rbac_actions a WHERE a.resource_type_id = t.id)
+            ) ORDER BY t.key), '[]') FROM rbac_resource_types t WHERE t.environment_id = ${environmentId}),
+          'resources', (SELECT coalesce(json_agg(json_build_object(
+              'typeId', r.resource_type_id, 'id', r.resource_id, 'attributes', r.attributes
+            ) ORDER BY r.resource_type_id, r.resource_id), '[]') FROM rbac_resources r WHERE r.environment_id = ${environmentId}),
+          'roles', (SELECT coalesce(json_agg(json_build_object(
+              'id', ro.id, 'key', ro.key,
+              'permissions', (SELECT coalesce(json_agg(json_build_object('typeId', p.resource_type_id, 'action', p.action, 'condition', p.condition)), '[]')
+                FROM rbac_role_permissions p WHERE p.role_id = ro.id),
+              'inherits', (SELECT coalesce(json_agg(i.inherits_role_id), '[]') FROM rbac_role_inheritance i WHERE i.role_id = ro.id)
+            ) ORDER BY ro.key), '[]') FROM rbac_roles ro WHERE ro.environment_id = ${environmentId}),
+          'assignments', (SELECT coalesce(json_agg(json_build_object(
+              'id', a.id, 'roleId', a.role_id, 'userId', a.user_id, 'groupId', a.group_id, 'resources', a.resources, 'condition', a.condition
+            ) ORDER BY a.created_at, a.id), '[]') FROM rbac_assignments a WHERE a.environment_id = ${environmentId})
+        ) AS model`),
+  };
+}

@@ -1,0 +1,30 @@
+// An environment's stored access model, as db/access/model/queries.ts loads it in one round trip. The engine
+// compiles it (compileModel) into indexes and compiled conditions, once per change.
+
+export interface StoredModel {
+  users: {
+    id: string;
+    userName: string;
+    externalId: string | null;
+    displayName: string | null;
+    active: boolean;
+    /** Lower-cased. */
+    emails: string[];
+    attributes: Record<string, unknown>;
+    groupIds: string[];
+  }[];
+  groups: { id: string; name: string; externalId: string | null; attributes: Record<string, unknown> }[];
+  resourceTypes: { id: string; key: string; storedInstancesOnly: boolean; actions: string[] }[];
+  /** Sorted by type, then id. */
+  resources: { typeId: string; id: string; attributes: Record<string, unknown> }[];
+  roles: { id: string; key: string; permissions: { typeId: string; action: string; condition: string | null }[]; inherits: string[] }[];
+  assignments: {
+    id: string;
+    roleId: string;
+    userId: string | null;
+    groupId: string | null;
+    /** Instances the grant is limited to (resource type key and id); null = all. */
+    resources: { type: string; id: string }[] | null;
+    condition: string | null;
+  }[];
+}
