@@ -39,6 +39,12 @@ export const TAGS = [
     description:
       'Operators only: the process outbox, where starts and messages of durable processes that the engine refused wait for a retry or, out of attempts, for an operator.',
   },
+  {
+    name: 'AuthZEN',
+    description:
+      'OpenID AuthZEN Authorization API 1.0 at /access/v1: access evaluation, batch evaluations and subject, resource and action search, ' +
+      "answered from the environment's model and authenticated by an environment API secret (adenv_…).",
+  },
 ] as const;
 
 export type TagName = (typeof TAGS)[number]['name'];

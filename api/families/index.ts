@@ -22,6 +22,7 @@ import auditLogs from './events/audit-logs/index.ts';
 import webhooks from './events/webhooks/index.ts';
 import notificationChannels from './events/notification-channels/index.ts';
 import processOutbox from './platform/process-outbox/index.ts';
+import authzen from './access/authzen/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -45,4 +46,5 @@ export const FAMILIES: readonly Family[] = [
   webhooks,
   notificationChannels,
   processOutbox,
+  authzen,
 ];

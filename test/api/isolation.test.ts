@@ -28,6 +28,7 @@ const ALLOWLIST: Record<string, string> = {
   'GET /v1/event-types': 'the event catalog',
   'GET /v1/process-outbox': 'service-wide process outbox, operators only',
   'POST /v1/process-outbox/{entryId}/retry': 'service-wide process outbox, operators only',
+  'POST /access/v1/evaluation': 'AuthZEN: the environment API secret selects the environment (tested in test/api/authzen-*.test.ts)',
 };
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];

@@ -1,0 +1,4 @@
+import { defineFamily } from '../../family.ts';
+import { authzenRoutes } from './routes.ts';
+
+export default defineFamily({ name: 'access/authzen', register: (app, deps) => authzenRoutes(app, deps) });
