@@ -117,6 +117,7 @@ export const configSchema = z
       .refine((ms) => ms.every((m) => m > 0), 'must be positive durations such as 1m,5m,1h')
       .prefault(['1m', '5m', '15m', '1h', '6h'].join(',')),
     DOMAIN_VERIFICATION_GIVE_UP: duration.refine((ms) => ms > 0, 'must be a positive duration such as 7d').prefault('7d'),
+    API_SECRET_ROTATION_GRACE: duration.refine((ms) => ms <= 2_592_000_000, 'must be at most 30d').prefault('24h'),
     BOOTSTRAP_CLIENT_ID: z
       .string()
       .regex(/^[A-Za-z0-9_.-]{8,128}$/, 'must be 8-128 characters of A-Z a-z 0-9 _ . -')
@@ -163,6 +164,8 @@ export const configSchema = z
       },
       processSweepIntervalMs: env.PROCESS_SWEEP_INTERVAL,
       dnsServers: env.DNS_SERVERS ?? [],
+      /** How long a rotated-out environment API secret keeps working when the rotation does not say. */
+      apiSecretRotationGraceMs: env.API_SECRET_ROTATION_GRACE,
       domains: { verificationIntervalsMs: env.DOMAIN_VERIFICATION_INTERVALS, verificationGiveUpMs: env.DOMAIN_VERIFICATION_GIVE_UP },
       providers: { pagerduty: env.PAGERDUTY_EVENTS_URL.replace(/\/$/, ''), datadog: env.DATADOG_API_URL?.replace(/\/$/, '') ?? null },
       bootstrap: {

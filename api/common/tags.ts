@@ -40,6 +40,10 @@ export const TAGS = [
       'Operators only: the process outbox, where starts and messages of durable processes that the engine refused wait for a retry or, out of attempts, for an operator.',
   },
   {
+    name: 'API secrets',
+    description: 'Environment API secrets (adenv_…): the credentials of AuthZEN callers and of the trust-store runtime; each selects its environment.',
+  },
+  {
     name: 'AuthZEN',
     description:
       'OpenID AuthZEN Authorization API 1.0 at /access/v1: access evaluation, batch evaluations and subject, resource and action search, ' +

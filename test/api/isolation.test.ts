@@ -83,6 +83,7 @@ beforeAll(async () => {
   ids.keyId = (await create(`${o}/keys`, { name: 'A key' })).key.id;
   ids.serviceAccountId = (await create(`${o}/service-accounts`, { name: 'A robot' })).serviceAccount.id;
   ids.memberId = (await call(ours, 'GET', `${o}/members`)).body.members[0].id;
+  ids.secretId = (await create(`${tn}/environments/${ids.environmentId}/api-secrets`, { name: 'A secret', purposes: ['authzen'] })).apiSecret.id;
 
   const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi' })).json() as { paths: Record<string, Record<string, unknown>> };
   operations = Object.entries(document.paths)

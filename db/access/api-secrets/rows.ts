@@ -1,0 +1,23 @@
+// An environment API secret as the API shows it: never its value or hashes, only a display prefix and hint.
+import { z } from 'zod';
+import { isoTimestamp, nullableTimestamp, uuid } from '../../shared/rows.ts';
+
+export const ApiSecret = z
+  .object({
+    id: uuid,
+    environmentId: uuid,
+    name: z.string(),
+    description: z.string().nullable(),
+    purposes: z.array(z.enum(['authzen', 'mcp'])).describe('authzen: AuthZEN at /access/v1; mcp: the trust-store runtime'),
+    prefix: z.string().describe('The first characters of the secret (adenv_…), to recognise it'),
+    hint: z.string().describe('The last 4 characters of the secret'),
+    expiresAt: nullableTimestamp,
+    lastUsedAt: nullableTimestamp.describe('When it last authenticated a request (updated at most once a minute)'),
+    previousSecretExpiresAt: nullableTimestamp.describe('After a rotation, until when the previous value keeps working; null when none does'),
+    revokedAt: nullableTimestamp,
+    active: z.boolean().describe('Neither revoked nor expired'),
+    createdAt: isoTimestamp,
+    updatedAt: isoTimestamp,
+  })
+  .meta({ id: 'ApiSecret' });
+export type ApiSecret = z.infer<typeof ApiSecret>;
