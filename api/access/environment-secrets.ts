@@ -6,10 +6,6 @@ import { hasValidChecksum, hashSecret } from '../../lib/crypto.ts';
 import { createApiSecretAccessQueries } from '../../db/access/api-secrets/access.ts';
 import { AuthenticationError } from './principals.ts';
 
-/** What a secret may be used for. */
-export const SECRET_PURPOSES = ['authzen', 'mcp'] as const;
-export type SecretPurpose = (typeof SECRET_PURPOSES)[number];
-
 export interface EnvironmentSecretPrincipal {
   secretId: string;
   environmentId: string;

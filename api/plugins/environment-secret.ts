@@ -4,7 +4,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { AuthenticationError } from '../access/principals.ts';
-import type { EnvironmentSecretAuthenticator, EnvironmentSecretPrincipal, SecretPurpose } from '../access/environment-secrets.ts';
+import type { SecretPurpose } from '../../lib/secret-purposes.ts';
+import type { EnvironmentSecretAuthenticator, EnvironmentSecretPrincipal } from '../access/environment-secrets.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

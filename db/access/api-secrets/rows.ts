@@ -1,5 +1,6 @@
 // An environment API secret as the API shows it: never its value or hashes, only a display prefix and hint.
 import { z } from 'zod';
+import { SECRET_PURPOSES } from '../../../lib/secret-purposes.ts';
 import { isoTimestamp, nullableTimestamp, uuid } from '../../shared/rows.ts';
 
 export const ApiSecret = z
@@ -8,7 +9,7 @@ export const ApiSecret = z
     environmentId: uuid,
     name: z.string(),
     description: z.string().nullable(),
-    purposes: z.array(z.enum(['authzen', 'mcp'])).describe('authzen: AuthZEN at /access/v1; mcp: the trust-store runtime'),
+    purposes: z.array(z.enum(SECRET_PURPOSES)).describe('authzen: AuthZEN at /access/v1; mcp: the trust-store runtime'),
     prefix: z.string().describe('The first characters of the secret (adenv_…), to recognise it'),
     hint: z.string().describe('The last 4 characters of the secret'),
     expiresAt: nullableTimestamp,

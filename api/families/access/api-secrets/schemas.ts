@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiSecret } from '../../../../db/access/api-secrets/rows.ts';
-import { SECRET_PURPOSES } from '../../../access/environment-secrets.ts';
+import { SECRET_PURPOSES } from '../../../../lib/secret-purposes.ts';
 import { displayName, pageOf } from '../../../common/schemas.ts';
 import { EnvironmentScopeParams } from '../../projects/environment-settings/schemas.ts';
 

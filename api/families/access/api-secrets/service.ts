@@ -8,7 +8,7 @@ import type { ApiSecret } from '../../../../db/access/api-secrets/rows.ts';
 import { conflict, invalidField, orNotFound } from '../../../errors.ts';
 import { record, type CallerChange, type EnvironmentCaller } from '../../../access/caller.ts';
 import { listPage, type PageQuery } from '../../../common/schemas.ts';
-import type { SecretPurpose } from '../../../access/environment-secrets.ts';
+import type { SecretPurpose } from '../../../../lib/secret-purposes.ts';
 
 type Db = Parameters<typeof createApiSecretQueries>[0];
 type Verb = 'create' | 'update' | 'rotate' | 'revoke' | 'delete';
