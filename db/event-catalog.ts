@@ -9,6 +9,7 @@ import { IDENTITY_EVENTS } from './identity/events.ts';
 import { ACCESS_EVENTS } from './organizations/organization-keys/events.ts';
 import { ORGANIZATION_EVENTS } from './organizations/organizations/events.ts';
 import { PROCESS_EVENTS } from './processes/events.ts';
+import { RBAC_EVENTS } from './access/rbac/events.ts';
 import { PROJECT_EVENTS } from './projects/projects/events.ts';
 import { DOMAIN_EVENTS } from './tenants/domains/events.ts';
 import { TENANT_EVENTS } from './tenants/tenants/events.ts';
@@ -28,6 +29,7 @@ export const EVENT_CATALOG = {
   ...ORGANIZATION_EVENTS,
   ...PROJECT_EVENTS,
   ...PROCESS_EVENTS,
+  ...RBAC_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

@@ -23,6 +23,7 @@ import webhooks from './events/webhooks/index.ts';
 import notificationChannels from './events/notification-channels/index.ts';
 import processOutbox from './platform/process-outbox/index.ts';
 import authzen from './access/authzen/index.ts';
+import rbac from './access/rbac/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -47,4 +48,5 @@ export const FAMILIES: readonly Family[] = [
   notificationChannels,
   processOutbox,
   authzen,
+  rbac,
 ];
