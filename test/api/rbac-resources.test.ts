@@ -127,6 +127,16 @@ describe('RBAC resources', () => {
     });
   });
 
+  it('stores a resource or 404s, never fails, while its type is deleted concurrently', async () => {
+    const [deleted, ...stored] = await Promise.all([
+      e.call('DELETE', '/resource-types/todo'),
+      ...[1, 2, 3].map((i) => e.call('PUT', path(`c${i}`), { attributes: {} })),
+      e.call('POST', '/resources/todo/batch', { resources: [{ id: 'b1', attributes: {} }] }),
+    ]);
+    expect(deleted.status).toBe(200);
+    for (const res of stored) expect([200, 201, 404]).toContain(res.status);
+  });
+
   it('hides the resources of another organization', async () => {
     await e.call('PUT', path('r1'), { attributes: {} });
     const other = await otherOrganization(t);

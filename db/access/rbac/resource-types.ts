@@ -24,12 +24,15 @@ const Upserted = z.object({ inserted: z.boolean() });
 const KeyId = z.object({ key: z.string(), id: z.uuid() });
 
 export function createResourceTypeQueries(db: CommonQueryMethods) {
-  const byKey = (environmentId: string, key: string, lock = false) =>
+  const byKey = (environmentId: string, key: string, lock?: 'update' | 'share') =>
     db.maybeOne(sql.type(ResourceType)`
       SELECT ${columns} FROM rbac_resource_types t WHERE t.environment_id = ${environmentId} AND t.key = ${key}
-      ${lock ? sql.fragment`FOR UPDATE` : sql.fragment``}`);
+      ${lock === 'update' ? sql.fragment`FOR UPDATE` : lock === 'share' ? sql.fragment`FOR KEY SHARE` : sql.fragment``}`);
   return {
-    /** The type of the environment with this key; `lock` holds it until the transaction ends. */
+    /**
+     * The type of the environment with this key. `lock` holds it until the transaction ends: 'update' to change or
+     * delete it, 'share' to add rows referencing it (a concurrent delete then comes before, as a 404, or after).
+     */
     findResourceType: byKey,
 
     findResourceTypes: (environmentId: string, page: PageRequest) =>

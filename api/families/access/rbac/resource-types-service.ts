@@ -34,13 +34,13 @@ const checkActions = (actions: ActionInput[] | undefined) =>
 
 export function createResourceTypeService(pool: DatabasePool) {
   const env = (caller: EnvironmentCaller) => caller.scope.environmentId;
-  const find = (db: Db, caller: EnvironmentCaller, key: string, lock = false) =>
+  const find = (db: Db, caller: EnvironmentCaller, key: string, lock?: 'update') =>
     found(createResourceTypeQueries(db).findResourceType(env(caller), key, lock), 'resource_type', key);
 
   /** Locks the type, applies `apply`, and records the update (`touch`: its updated_at moves). */
   const update = (caller: EnvironmentCaller, key: string, apply: (db: Db, before: ResourceType) => Promise<void>) =>
     pool.transaction(async (trx) => {
-      const before = await find(trx, caller, key, true);
+      const before = await find(trx, caller, key, 'update');
       await apply(trx, before);
       await createResourceTypeQueries(trx).touch(before.id);
       const resourceType = await find(trx, caller, key);
@@ -97,7 +97,7 @@ export function createResourceTypeService(pool: DatabasePool) {
 
     remove: (caller: EnvironmentCaller, key: string) =>
       pool.transaction(async (trx) => {
-        const before = await find(trx, caller, key, true);
+        const before = await find(trx, caller, key, 'update');
         await createResourceTypeQueries(trx).deleteResourceType(before.id);
         await record(trx, caller, change('delete', before, before));
         return before;

@@ -29,8 +29,8 @@ const change = (verb: Verb, resource: Resource, before: Resource | null): Caller
 
 export function createResourceService(pool: DatabasePool) {
   const env = (caller: EnvironmentCaller) => caller.scope.environmentId;
-  const typeOf = (db: Db, caller: EnvironmentCaller, type: string) =>
-    found(createResourceTypeQueries(db).findResourceType(env(caller), type), 'resource_type', type);
+  const typeOf = (db: Db, caller: EnvironmentCaller, type: string, lock?: 'share') =>
+    found(createResourceTypeQueries(db).findResourceType(env(caller), type, lock), 'resource_type', type);
   const find = async (db: Db, caller: EnvironmentCaller, type: string, id: string) =>
     found(createResourceQueries(db).findResource((await typeOf(db, caller, type)).id, id), 'resource', `${type}:${id}`);
 
@@ -46,7 +46,7 @@ export function createResourceService(pool: DatabasePool) {
     /** Stores or replaces one resource; `created` tells which. */
     put: (caller: EnvironmentCaller, type: string, id: string, attributes: Attributes) =>
       pool.transaction(async (trx) => {
-        const { id: typeId } = await typeOf(trx, caller, type);
+        const { id: typeId } = await typeOf(trx, caller, type, 'share');
         const before = await createResourceQueries(trx).findResource(typeId, id);
         const { created, ...resource } = await createResourceQueries(trx).upsertResource(env(caller), typeId, id, attributes);
         await record(trx, caller, change(created ? 'create' : 'update', resource, before));
@@ -70,7 +70,7 @@ export function createResourceService(pool: DatabasePool) {
         (i) => `body.resources.${i}.id`,
       );
       return pool.transaction(async (trx) => {
-        const resourceType = await typeOf(trx, caller, type);
+        const resourceType = await typeOf(trx, caller, type, 'share');
         await createResourceQueries(trx).upsertResources(env(caller), resourceType.id, resources);
         const ids = resources.map((r) => r.id);
         await record(trx, caller, {
