@@ -61,14 +61,15 @@ export function createResourceTypeQueries(db: CommonQueryMethods) {
         INSERT INTO rbac_resource_types (environment_id, key, name, description, stored_instances_only)
         VALUES (${environmentId}, ${t.key}, ${t.name}, ${t.description}, ${t.storedInstancesOnly}) RETURNING id`),
 
-    updateResourceType: (id: string, c: ResourceTypeChanges) => {
+    /** Changes the fields given (updated_at is the caller's to `touch`). */
+    updateResourceType: async (id: string, c: ResourceTypeChanges) => {
       const sets = [
         c.name !== undefined && sql.fragment`name = ${c.name}`,
         c.description !== undefined && sql.fragment`description = ${c.description}`,
         c.storedInstancesOnly !== undefined && sql.fragment`stored_instances_only = ${c.storedInstancesOnly}`,
-        sql.fragment`updated_at = now()`,
       ].filter((f) => f !== false);
-      return db.query(sql.unsafe`UPDATE rbac_resource_types SET ${sql.join(sets, sql.fragment`, `)} WHERE id = ${id}`);
+      if (sets.length === 0) return;
+      await db.query(sql.unsafe`UPDATE rbac_resource_types SET ${sql.join(sets, sql.fragment`, `)} WHERE id = ${id}`);
     },
 
     deleteResourceType: (id: string) => db.query(sql.unsafe`DELETE FROM rbac_resource_types WHERE id = ${id}`),
