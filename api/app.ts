@@ -46,6 +46,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
     logger: deps.logger ?? false,
     bodyLimit: 1024 * 1024,
+    // RBAC resource ids are up to 200 characters chosen by the client, URL-encoded in the path (9 per BMP character).
+    routerOptions: { maxParamLength: 2000 },
     // A caller's X-Request-Id is kept when it is reasonable, so its logs and ours line up.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -10,6 +10,7 @@ import { IDENTITY_EVENTS } from './identity/events.ts';
 import { ACCESS_EVENTS } from './organizations/organization-keys/events.ts';
 import { ORGANIZATION_EVENTS } from './organizations/organizations/events.ts';
 import { PROCESS_EVENTS } from './processes/events.ts';
+import { RBAC_EVENTS } from './access/rbac/events.ts';
 import { PROJECT_EVENTS } from './projects/projects/events.ts';
 import { DOMAIN_EVENTS } from './tenants/domains/events.ts';
 import { TENANT_EVENTS } from './tenants/tenants/events.ts';
@@ -30,6 +31,7 @@ export const EVENT_CATALOG = {
   ...PROJECT_EVENTS,
   ...PROCESS_EVENTS,
   ...API_SECRET_EVENTS,
+  ...RBAC_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

@@ -49,6 +49,12 @@ export const TAGS = [
       'OpenID AuthZEN Authorization API 1.0 at /access/v1: access evaluation, batch evaluations and subject, resource and action search, ' +
       "answered from the environment's model and authenticated by an environment API secret (adenv_…).",
   },
+  {
+    name: 'RBAC',
+    description:
+      'The access model of an environment: resource types and their actions (permissions), stored resource instances with attributes, ' +
+      'roles with inheritance and CEL conditions, and role assignments (grants) to users and groups.',
+  },
 ] as const;
 
 export type TagName = (typeof TAGS)[number]['name'];

@@ -24,6 +24,7 @@ import notificationChannels from './events/notification-channels/index.ts';
 import processOutbox from './platform/process-outbox/index.ts';
 import authzen from './access/authzen/index.ts';
 import apiSecrets from './access/api-secrets/index.ts';
+import rbac from './access/rbac/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -49,4 +50,5 @@ export const FAMILIES: readonly Family[] = [
   processOutbox,
   authzen,
   apiSecrets,
+  rbac,
 ];

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeliveryQueries } from '../../db/events/webhooks/deliveries.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { insertDirectoryUser } from '../helpers/directory-rows.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 
 const ALLOWLIST: Record<string, string> = {
@@ -84,6 +85,14 @@ beforeAll(async () => {
   ids.serviceAccountId = (await create(`${o}/service-accounts`, { name: 'A robot' })).serviceAccount.id;
   ids.memberId = (await call(ours, 'GET', `${o}/members`)).body.members[0].id;
   ids.secretId = (await create(`${tn}/environments/${ids.environmentId}/api-secrets`, { name: 'A secret', purposes: ['authzen'] })).apiSecret.id;
+  const rbac = `${tn}/environments/${ids.environmentId}/rbac`;
+  ids.type = (await create(`${rbac}/resource-types`, { key: 'todo', actions: [{ name: 'read' }] })).resourceType.key;
+  ids.action = 'read';
+  ids.resourceId = 't1';
+  await call(ours, 'PUT', `${rbac}/resources/todo/t1`, { attributes: {} });
+  ids.role = (await create(`${rbac}/roles`, { key: 'viewer', permissions: [{ permission: 'todo:read' }] })).role.key;
+  const userId = await insertDirectoryUser(t.pool, ids.environmentId!);
+  ids.assignmentId = (await create(`${rbac}/assignments`, { role: 'viewer', userId })).assignment.id;
 
   const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi' })).json() as { paths: Record<string, Record<string, unknown>> };
   operations = Object.entries(document.paths)
