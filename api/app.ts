@@ -9,7 +9,7 @@ import { createModelQueries } from '../db/access/model/queries.ts';
 import { compileModel } from '../lib/authz/compile.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerEnvironmentSecretAuth } from './plugins/environment-secret.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
+import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerRequestTextCheck } from './plugins/request-text.ts';
@@ -48,6 +48,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     bodyLimit: 1024 * 1024,
     // RBAC resource ids are up to 200 characters chosen by the client, URL-encoded in the path (9 per BMP character).
     routerOptions: { maxParamLength: 2000 },
+    frameworkErrors,
     // A caller's X-Request-Id is kept when it is reasonable, so its logs and ours line up.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

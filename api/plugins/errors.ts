@@ -47,6 +47,12 @@ function validationDetails(
   });
 }
 
+/** Errors Fastify raises before routing (a path that is not valid percent-encoding), in the service's error shape. */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+  return send(request, reply, status, 'request.bad_url', 'The request path is not valid: a parameter is not valid percent-encoding.');
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   // Fastify parses text/plain by default; the API speaks JSON, so anything else is 415.
   app.removeContentTypeParser('text/plain');

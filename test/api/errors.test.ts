@@ -37,6 +37,12 @@ describe('error responses', () => {
     expect(id.json().details[0].path).toBe('params.tenantId');
   });
 
+  it('answers a path parameter that is not valid percent-encoding with 400 in the error shape', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/tenants/%FF', headers: { ...bearer(admin), 'x-request-id': 'bad-url-1' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ ...errorShape, code: 'request.bad_url', requestId: 'bad-url-1' });
+  });
+
   it('answers malformed JSON with 400', async () => {
     const res = await t.app.inject({
       method: 'POST',
