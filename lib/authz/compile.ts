@@ -2,12 +2,14 @@
 // and lower-cased userName or name; resource types with their actions and stored instances; each role's
 // permissions with those of every role it inherits (transitively); grants by user and by group. Conditions are
 // compiled once per distinct source text, and kept across recompilations.
-import { compileCondition, type CompiledCondition } from './conditions.ts';
+import { compileCondition, type CompiledCondition, type ResourceEquality } from './conditions.ts';
 import type { StoredModel } from './model.ts';
 
 export interface Condition {
   source: string;
   evaluate: CompiledCondition;
+  /** Equalities on resource attributes the condition requires, for search to look instances up by. */
+  equalities: ResourceEquality[];
 }
 
 export interface Subject {
@@ -33,6 +35,8 @@ export interface ResourceType {
   instances: Map<string, Record<string, unknown>>;
   /** Stored instance ids, sorted. */
   instanceIds: string[];
+  /** Instance ids by attribute and value (valueKey), built on first use by search. */
+  indexes: Map<string, Map<string, string[]>>;
 }
 
 /** A permission a role holds, directly (`role` = itself) or through inheritance (`role` = the inherited one). */
@@ -86,7 +90,9 @@ function conditionOf(source: string | null): Condition | null {
   if (cached) return cached;
   const compiled = compileCondition(source);
   const message = compiled.ok ? '' : `The condition does not compile: ${compiled.error.message}`;
-  const condition: Condition = { source, evaluate: compiled.ok ? compiled.evaluate : () => ({ error: message }) };
+  const condition: Condition = compiled.ok
+    ? { source, evaluate: compiled.evaluate, equalities: compiled.equalities }
+    : { source, evaluate: () => ({ error: message }), equalities: [] };
   if (conditionCache.size >= CONDITION_CACHE_MAX) conditionCache.delete(conditionCache.keys().next().value as string);
   conditionCache.set(source, condition);
   return condition;
@@ -143,6 +149,7 @@ export function compileModel(environmentId: string, stored: StoredModel): Access
       actionSet: new Set(t.actions),
       instances: new Map(),
       instanceIds: [],
+      indexes: new Map(),
     });
   }
   for (const r of stored.resources) {
@@ -170,6 +177,13 @@ export function compileModel(environmentId: string, stored: StoredModel): Access
     };
     push(via.type === 'user' ? grantsByUser : grantsByGroup, via.id, grant);
   }
+
+  // Build, with the model, the attribute indexes search will look instances up by, so no search pays for one.
+  const attributes = new Set<string>();
+  const noteEqualities = (c: Condition | null) => c?.equalities.forEach((e) => attributes.add(e.attribute));
+  for (const role of roles.values()) for (const held of role.permissions.values()) held.forEach((h) => noteEqualities(h.condition));
+  for (const grants of [...grantsByUser.values(), ...grantsByGroup.values()]) grants.forEach((g) => noteEqualities(g.condition));
+  for (const type of types.values()) for (const attribute of attributes) instancesWith(type, attribute, '');
 
   return {
     environmentId,
@@ -209,4 +223,26 @@ function compileRoles(stored: StoredModel, typeKeys: Map<string, string>): Map<s
     roles.set(role.id, { id: role.id, key: role.key, permissions });
   }
   return roles;
+}
+
+/** How attribute values are keyed in an index: scalars only (CEL compares int and double by value). */
+export function valueKey(value: unknown): string | undefined {
+  if (typeof value === 'string') return `s${value}`;
+  if (typeof value === 'number' || typeof value === 'bigint') return `n${Number(value)}`;
+  if (typeof value === 'boolean') return `b${value}`;
+  return undefined;
+}
+
+/** The ids of the stored instances of a type whose `attribute` has the value of `key` (sorted); built once per attribute. */
+export function instancesWith(type: ResourceType, attribute: string, key: string): string[] {
+  let index = type.indexes.get(attribute);
+  if (!index) {
+    index = new Map();
+    for (const id of type.instanceIds) {
+      const k = valueKey(type.instances.get(id)![attribute]);
+      if (k !== undefined) push(index, k, id);
+    }
+    type.indexes.set(attribute, index);
+  }
+  return index.get(key) ?? [];
 }

@@ -3,7 +3,8 @@
 // narrowed before anything is evaluated: only the subjects holding a grant with the permission (directly or
 // through a group), only the listed instances when every such grant is limited to instances, every stored
 // instance at once when one grant covers them all unconditionally.
-import { permissionKey, type AccessModel, type Grant, type ResourceType, type Subject } from './compile.ts';
+import { instancesWith, permissionKey, valueKey, type AccessModel, type Grant, type ResourceType, type Subject } from './compile.ts';
+import type { ResourceEquality } from './conditions.ts';
 import { conditionInput, decide, evaluate, grantsOf, resolveSubject } from './evaluate.ts';
 import type { ActionEntity, Entity, SearchPage, SearchResult } from './types.ts';
 
@@ -40,12 +41,7 @@ export function searchResources(
   );
   if (unconditional) return pageThrough(type.instanceIds, page, entity);
 
-  // Only listed instances can be permitted when every grant is limited to some.
-  const candidates = grants.every((g) => g.resources)
-    ? [...new Set(grants.flatMap((g) => [...g.resources!].map((key) => key.slice(key.indexOf('\0') + 1))))]
-        .filter((id) => !type.storedInstancesOnly || type.instances.has(id))
-        .sort()
-    : type.instanceIds;
+  const candidates = candidatesOf(grants, type, request.action.name, subject, request);
   const describe = () => `${request.subject.type} "${request.subject.id}"`;
   return pageThrough(candidates, page, (id) => {
     const stored = type.instances.get(id);
@@ -53,6 +49,45 @@ export function searchResources(
     const input = () => conditionInput(subject, { ...request, resource }, stored);
     return decide(grants, type, request.action.name, id, input, describe).decision ? entity(id) : undefined;
   });
+}
+
+/**
+ * The instances that may be permitted, a superset of the answer (each is evaluated after): per grant, the instances
+ * it is limited to, or those an attribute equality its conditions require looks up, or else every instance.
+ */
+function candidatesOf(
+  grants: Grant[],
+  type: ResourceType,
+  action: string,
+  subject: Subject,
+  request: { subject: Entity; resource: { properties?: Record<string, unknown> } },
+): readonly string[] {
+  const permission = permissionKey(type.key, action);
+  const found = new Set<string>();
+  const subjectValue = (equals: ResourceEquality['equals']) =>
+    'literal' in equals ? equals.literal : equals.subject === 'id' ? subject.id : (subject.properties[equals.key] ?? request.subject.properties?.[equals.key]);
+  for (const grant of grants) {
+    if (grant.resources) {
+      for (const key of grant.resources) {
+        const [keyType, id] = [key.slice(0, key.indexOf('\0')), key.slice(key.indexOf('\0') + 1)];
+        if (keyType === type.key && (!type.storedInstancesOnly || type.instances.has(id))) found.add(id);
+      }
+      continue;
+    }
+    for (const held of grant.role.permissions.get(permission) ?? []) {
+      // A property the request sends may fill in an attribute an instance lacks: no lookup on that attribute then.
+      const equality = [...(held.condition?.equalities ?? []), ...(grant.condition?.equalities ?? [])].find(
+        (e) => request.resource.properties?.[e.attribute] === undefined,
+      );
+      if (!equality) return type.instanceIds;
+      const value = subjectValue(equality.equals);
+      if (value === undefined || value === null) continue; // the condition cannot hold
+      const key = valueKey(value);
+      if (key === undefined) return type.instanceIds;
+      for (const id of instancesWith(type, equality.attribute, key)) found.add(id);
+    }
+  }
+  return [...found].sort();
 }
 
 export function searchSubjects(

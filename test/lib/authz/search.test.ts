@@ -24,6 +24,16 @@ describe('search', () => {
     expect(searchResources(model, { subject: user(ids.rick), action: { name: 'can_read_todos' }, resource: { type: 'car' } }, all).results).toEqual([]);
   });
 
+  it('looks owned instances up by attribute, and still lets request properties fill in an attribute an instance lacks', () => {
+    const m = compileModel('env', todoModel({ resources: [...todoModel().resources, { typeId: ids.todo, id: 'todo-4', attributes: {} }] }));
+    const search = (properties?: Record<string, unknown>) =>
+      searchResources(m, { subject: user(ids.morty), action: { name: 'can_update_todo' }, resource: { type: 'todo', properties } }, all).results.map(
+        (r) => r.id,
+      );
+    expect(search()).toEqual(['todo-1']);
+    expect(search({ ownerID: 'morty@the-citadel.com' })).toEqual(['todo-1', 'todo-4']);
+  });
+
   it('pages by offset to the last page, and every result evaluates to permit', () => {
     const many: StoredModel = todoModel({
       resources: Array.from({ length: 25 }, (_, i) => ({
