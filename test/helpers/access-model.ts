@@ -1,6 +1,7 @@
 // An environment's access model (directory and RBAC) and its API secrets, inserted directly: the management APIs
 // that make them live in other families.
 import { sql, type DatabasePool } from 'slonik';
+import { z } from 'zod';
 import { displayPrefix, generateCredential, hashSecret } from '../../lib/crypto.ts';
 
 export interface ModelSeed {
@@ -23,19 +24,20 @@ export interface SeededModel {
 }
 
 const json = (value: unknown) => sql.jsonb(value as never);
+const Id = z.object({ id: z.string() });
 
 export async function seedModel(pool: DatabasePool, environmentId: string, seed: ModelSeed): Promise<SeededModel> {
   return pool.transaction(async (tx) => {
     const ids: SeededModel = { users: {}, groups: {}, roles: {}, assignments: [] };
     for (const u of seed.users ?? []) {
       const emails = (u.emails ?? []).map((value, i) => ({ value, primary: i === 0 }));
-      ids.users[u.userName] = await tx.oneFirst(sql.unsafe`
+      ids.users[u.userName] = await tx.oneFirst(sql.type(Id)`
         INSERT INTO users (environment_id, user_name, external_id, display_name, active, emails, attributes)
         VALUES (${environmentId}, ${u.userName}, ${u.externalId ?? null}, ${u.displayName ?? null}, ${u.active ?? true}, ${json(emails)}, ${json(u.attributes ?? {})})
         RETURNING id`);
     }
     for (const g of seed.groups ?? []) {
-      ids.groups[g.name] = await tx.oneFirst(sql.unsafe`
+      ids.groups[g.name] = await tx.oneFirst(sql.type(Id)`
         INSERT INTO groups (environment_id, name, external_id, attributes) VALUES (${environmentId}, ${g.name}, ${g.externalId ?? null}, ${json(g.attributes ?? {})})
         RETURNING id`);
     }
@@ -46,7 +48,7 @@ export async function seedModel(pool: DatabasePool, environmentId: string, seed:
     }
     const types: Record<string, string> = {};
     for (const t of seed.resourceTypes ?? []) {
-      types[t.key] = await tx.oneFirst(sql.unsafe`
+      types[t.key] = await tx.oneFirst(sql.type(Id)`
         INSERT INTO rbac_resource_types (environment_id, key, stored_instances_only) VALUES (${environmentId}, ${t.key}, ${t.storedInstancesOnly ?? true})
         RETURNING id`);
       for (const action of t.actions) {
@@ -58,7 +60,7 @@ export async function seedModel(pool: DatabasePool, environmentId: string, seed:
         INSERT INTO rbac_resources (environment_id, resource_type_id, resource_id, attributes) VALUES (${environmentId}, ${types[r.type]!}, ${r.id}, ${json(r.attributes ?? {})})`);
     }
     for (const r of seed.roles ?? []) {
-      ids.roles[r.key] = await tx.oneFirst(sql.unsafe`INSERT INTO rbac_roles (environment_id, key) VALUES (${environmentId}, ${r.key}) RETURNING id`);
+      ids.roles[r.key] = await tx.oneFirst(sql.type(Id)`INSERT INTO rbac_roles (environment_id, key) VALUES (${environmentId}, ${r.key}) RETURNING id`);
       for (const p of r.permissions) {
         await tx.query(sql.unsafe`
           INSERT INTO rbac_role_permissions (role_id, environment_id, resource_type_id, action, condition)
@@ -73,7 +75,7 @@ export async function seedModel(pool: DatabasePool, environmentId: string, seed:
     }
     for (const a of seed.assignments ?? []) {
       ids.assignments.push(
-        await tx.oneFirst(sql.unsafe`
+        await tx.oneFirst(sql.type(Id)`
           INSERT INTO rbac_assignments (environment_id, role_id, user_id, group_id, resources, condition)
           VALUES (${environmentId}, ${ids.roles[a.role]!}, ${a.user ? ids.users[a.user]! : null}, ${a.group ? ids.groups[a.group]! : null},
             ${a.resources ? json(a.resources) : null}, ${a.condition ?? null})
@@ -87,10 +89,10 @@ export async function seedModel(pool: DatabasePool, environmentId: string, seed:
 /** A new environment API secret of an environment: its value and id. */
 export async function createApiSecret(pool: DatabasePool, environmentId: string, purposes: string[] = ['authzen']) {
   const secret = generateCredential('adenv');
-  const id = await pool.oneFirst(sql.unsafe`
+  const id = await pool.oneFirst(sql.type(Id)`
     INSERT INTO api_secrets (environment_id, tenant_id, name, purposes, prefix, hint, secret_hash)
     SELECT id, tenant_id, 'test', ${sql.array(purposes, 'text')}, ${displayPrefix(secret)}, ${secret.slice(-4)}, ${sql.binary(hashSecret(secret))}
     FROM environments WHERE id = ${environmentId}
     RETURNING id`);
-  return { secret, id: id as string };
+  return { secret, id };
 }
