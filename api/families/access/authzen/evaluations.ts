@@ -7,6 +7,7 @@ import { EvaluationBody, type Decision, type EvaluationsBody, type Semantic } fr
 import { invalidBody, type DecisionContext } from './requests.ts';
 
 const ENTITIES = ['subject', 'action', 'resource'] as const;
+const Complete = EvaluationBody.pick({ subject: true, action: true, resource: true, context: true });
 
 /** The engine's request from a validated body: nulls (AuthZEN allows them) mean absent. */
 function requestOf(body: Pick<EvaluationBody, 'subject' | 'action' | 'resource' | 'context'>): EvaluationRequest {
@@ -42,7 +43,7 @@ type Item = NonNullable<EvaluationsBody['evaluations']>[number];
 /** An item with the defaults it leaves out, or the message saying what it still lacks. */
 function complete(body: EvaluationsBody, item: Item): EvaluationRequest | string {
   const merged = Object.fromEntries([...ENTITIES, 'context'].map((key) => [key, key in item ? item[key as keyof Item] : body[key as keyof EvaluationsBody]]));
-  const parsed = EvaluationBody.pick({ subject: true, action: true, resource: true, context: true }).safeParse(merged);
+  const parsed = Complete.safeParse(merged);
   if (parsed.success) return requestOf(parsed.data);
   return parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ');
 }

@@ -28,7 +28,10 @@ import {
 const tags = ['AuthZEN'];
 const PREFIX = '/access/v1';
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
-const config = { environmentSecret: 'authzen' } as const;
+// Decisions change nothing: no wait for notifications (api/app.ts) on the hot path.
+const config = { environmentSecret: 'authzen', readOnly: true } as const;
+// The engine's answers are built here to their documented shapes: serialized without re-validating them on the hot path.
+const serializerCompiler = () => (data: unknown) => JSON.stringify(data);
 const security = requiresEnvironmentSecret;
 const explainNote = ' With `options.explain: true`, each decision carries `context.reason` (why it was permitted or denied).';
 
@@ -36,19 +39,22 @@ export function authzenRoutes(app: App, deps: FamilyDeps) {
   const log = createDecisionLog({ pool: deps.pool, settings: deps.config.decisionLog, warn: (details, message) => app.log.warn(details, message) });
   app.addHook('onClose', () => log.close());
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith(`${PREFIX}/`)) return;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.url.startsWith(`${PREFIX}/`)) return done();
     // AuthZEN: a PEP's X-Request-ID MUST come back as sent, whatever it looks like (the app keeps only tame ones as its own id).
     const given = request.headers['x-request-id'];
     if (typeof given === 'string') reply.header('x-request-id', given);
     // The certification scenario wants 400, not 415, for a body that is not JSON.
     if (request.method === 'POST' && !JSON_TYPE.test(request.headers['content-type'] ?? '')) {
-      throw new ApiError(
-        400,
-        'request.unsupported_media_type',
-        `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported; send application/json.`,
+      return done(
+        new ApiError(
+          400,
+          'request.unsupported_media_type',
+          `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported; send application/json.`,
+        ),
       );
     }
+    done();
   });
 
   /** The request's environment model and decision context. */
@@ -59,6 +65,7 @@ export function authzenRoutes(app: App, deps: FamilyDeps) {
 
   app.post(`${PREFIX}/evaluation`, {
     config,
+    serializerCompiler,
     schema: {
       tags,
       operationId: 'evaluateAccess',
@@ -76,6 +83,7 @@ export function authzenRoutes(app: App, deps: FamilyDeps) {
 
   app.post(`${PREFIX}/evaluations`, {
     config,
+    serializerCompiler,
     schema: {
       tags,
       operationId: 'evaluateAccessBatch',
@@ -110,6 +118,7 @@ export function authzenRoutes(app: App, deps: FamilyDeps) {
   for (const [kind, operationId, body, item, what] of searches) {
     app.post(`${PREFIX}/search/${kind}`, {
       config,
+      serializerCompiler,
       schema: {
         tags,
         operationId,
