@@ -56,18 +56,20 @@ describe('GET …/authzen/decisions', () => {
     });
   });
 
-  it('logs each item of a batch, and a search as one entry with its count', async () => {
+  it('logs each item of a batch (an incomplete one too), and a search as one entry with its count', async () => {
     await pdp.post('evaluations', {
       subject: { type: 'user', id: 'bob' },
       action: { name: 'write' },
-      evaluations: [{ resource: { type: 'document', id: 'doc-1' } }, { resource: { type: 'document', id: 'doc-2' } }],
+      evaluations: [{ resource: { type: 'document', id: 'doc-1' } }, { resource: { type: 'document', id: 'doc-2' } }, { resource: { type: 'document' } }],
     });
-    const items = await logged('?subjectId=bob&action=write', 2);
+    const items = await logged('?subjectId=bob&action=write', 3);
     expect(items.map((e) => [e.endpoint, (e.resource as { id: string }).id, e.decision])).toEqual([
+      ['evaluations', null, false],
       ['evaluations', 'doc-2', true],
       ['evaluations', 'doc-1', false],
     ]);
-    expect(items[1]!.reason).toMatchObject({ permitted: false, code: 'no_permission' });
+    expect(items[0]).toMatchObject({ reason: { permitted: false, code: 'invalid_request' }, durationMicros: null });
+    expect(items[2]!.reason).toMatchObject({ permitted: false, code: 'no_permission' });
 
     await pdp.post('search/resource', { subject: { type: 'user', id: 'bob' }, action: { name: 'read' }, resource: { type: 'document' } });
     const [search] = await logged('?subjectId=bob&action=read', 1);
@@ -81,18 +83,20 @@ describe('GET …/authzen/decisions', () => {
   });
 
   it('filters by decision and time, and pages newest first by cursor', async () => {
-    await pdp.post('evaluation', { subject: { type: 'user', id: 'carol' }, action: { name: 'read' }, resource: { type: 'document', id: 'doc-3' } });
-    const denied = await logged('?subjectId=carol&decision=false', 1);
-    expect(denied[0]).toMatchObject({ decision: false, reason: { permitted: false } });
+    for (const id of ['doc-1', 'doc-2', 'doc-3']) {
+      await pdp.post('evaluation', { subject: { type: 'user', id: 'carol' }, action: { name: 'read' }, resource: { type: 'document', id } });
+    }
+    const all = await logged('?subjectId=carol', 3);
+    expect(all.map((d) => (d.resource as { id: string }).id)).toEqual(['doc-3', 'doc-2', 'doc-1']);
+    expect(await logged('?subjectId=carol&decision=false&resourceId=doc-3', 1)).toMatchObject([{ decision: false, reason: { permitted: false } }]);
     expect((await list('?subjectId=carol&decision=true')).body.decisions).toEqual([]);
     expect((await list('?subjectId=carol&until=2000-01-01T00:00:00Z')).body.decisions).toEqual([]);
-    expect((await list('?subjectId=carol&since=2000-01-01T00:00:00Z')).body.decisions).toHaveLength(1);
+    expect((await list('?subjectId=carol&since=2000-01-01T00:00:00Z')).body.decisions).toHaveLength(3);
 
-    const first = (await list('?limit=2')).body;
-    expect(first).toMatchObject({ hasMore: true, nextCursor: expect.any(String) });
-    const second = (await list(`?limit=2&cursor=${first.nextCursor}`)).body;
-    expect(second.decisions[0].decidedAt <= first.decisions[1].decidedAt).toBe(true);
-    expect(second.decisions.map((d: { id: string }) => d.id)).not.toContain(first.decisions[1].id);
+    const first = (await list('?subjectId=carol&limit=2')).body;
+    expect(first).toMatchObject({ decisions: all.slice(0, 2), hasMore: true, nextCursor: expect.any(String) });
+    const second = (await list(`?subjectId=carol&limit=2&cursor=${first.nextCursor}`)).body;
+    expect(second).toEqual({ decisions: all.slice(2), hasMore: false, nextCursor: null });
   });
 
   it.each([

@@ -40,12 +40,24 @@ export function evaluateOne(model: AccessModel, body: EvaluationBody, at: Decisi
 
 type Item = NonNullable<EvaluationsBody['evaluations']>[number];
 
-/** An item with the defaults it leaves out, or the message saying what it still lacks. */
-function complete(body: EvaluationsBody, item: Item): EvaluationRequest | string {
+type Partial = { type?: string | undefined; id?: string | undefined; name?: string | undefined } | null | undefined;
+const known = (e: Partial) => (e?.type ? { type: e.type, id: e.id ?? null } : null);
+
+/** An item with the defaults it leaves out; one still incomplete is that item's failure, logged with what it has. */
+function complete(body: EvaluationsBody, item: Item, at: DecisionContext): EvaluationRequest | Decision {
   const merged = Object.fromEntries([...ENTITIES, 'context'].map((key) => [key, key in item ? item[key as keyof Item] : body[key as keyof EvaluationsBody]]));
   const parsed = Complete.safeParse(merged);
   if (parsed.success) return requestOf(parsed.data);
-  return parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ');
+  const message = `Incomplete evaluation: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}.`;
+  at.log('evaluations', {
+    subject: known(merged.subject as Partial),
+    action: (merged.action as Partial)?.name ?? null,
+    resource: known(merged.resource as Partial),
+    decision: false,
+    reason: { permitted: false, code: 'invalid_request', message },
+    durationMicros: null,
+  });
+  return { decision: false, context: { error: { status: 400, message } } };
 }
 
 const stopsAt: Record<Semantic, (decision: boolean) => boolean> = {
@@ -65,11 +77,8 @@ export function evaluateMany(model: AccessModel, body: EvaluationsBody, at: Deci
   const semantic = body.options?.evaluations_semantic ?? 'execute_all';
   const evaluations: Decision[] = [];
   for (const item of body.evaluations) {
-    const request = complete(body, item);
-    const decision: Decision =
-      typeof request === 'string'
-        ? { decision: false, context: { error: { status: 400, message: `Incomplete evaluation: ${request}.` } } }
-        : decide(model, request, explain, at, 'evaluations');
+    const request = complete(body, item, at);
+    const decision = 'decision' in request ? request : decide(model, request, explain, at, 'evaluations');
     if (stopsAt[semantic](decision.decision)) {
       // The spec's example: the short-circuiting item says why the array ends there (an explanation moves aside).
       if (semantic === 'deny_on_first_deny') {

@@ -73,7 +73,7 @@ const PageRequest = z
     properties: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }).nullish(),
   })
   .nullish();
-const search = { context: Context, page: PageRequest, options: Options };
+const search = { context: Context, page: PageRequest };
 
 export const SubjectSearchBody = z
   .looseObject({ subject: Subject.partial({ id: true }).describe('`type` only; an `id` is ignored'), action: Action, resource: Resource, ...search })
