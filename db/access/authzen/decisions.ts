@@ -79,32 +79,34 @@ function conditions(environmentId: string, filter: DecisionFilter, before: numbe
 
 export function createDecisionLogQueries(db: CommonQueryMethods) {
   return {
-    /** Writes every record in one statement. */
+    /**
+     * Writes every record in one statement. The rows travel as one JSON document (jsonb_to_recordset): serializing
+     * it is native, where an unnest of 13 typed arrays costs the event loop escaping every value.
+     */
     insertDecisions: (records: DecisionRecord[]) =>
       db.query(sql.unsafe`
         INSERT INTO authzen_decisions (environment_id, decided_at, endpoint, subject_type, subject_id, action, resource_type,
           resource_id, decision, reason, request_id, api_secret_id, duration_us)
         SELECT environment_id, decided_at, endpoint, subject_type, subject_id, action, resource_type, resource_id, decision,
-          reason::jsonb, request_id, api_secret_id, duration_us
-        FROM ${sql.unnest(
-          records.map((r) => [
-            r.environmentId,
-            r.decidedAt.toISOString(),
-            r.endpoint,
-            r.subject?.type ?? null,
-            r.subject?.id ?? null,
-            r.action,
-            r.resource?.type ?? null,
-            r.resource?.id ?? null,
-            r.decision,
-            JSON.stringify(r.reason ?? {}),
-            r.requestId,
-            r.apiSecretId,
-            r.durationMicros,
-          ]),
-          ['uuid', 'timestamptz', 'text', 'text', 'text', 'text', 'text', 'text', 'bool', 'text', 'text', 'uuid', 'int4'],
-        )} AS t(environment_id, decided_at, endpoint, subject_type, subject_id, action, resource_type, resource_id, decision,
-          reason, request_id, api_secret_id, duration_us)`),
+          coalesce(reason, '{}'), request_id, api_secret_id, duration_us
+        FROM jsonb_to_recordset(${JSON.stringify(
+          records.map((r) => ({
+            environment_id: r.environmentId,
+            decided_at: r.decidedAt,
+            endpoint: r.endpoint,
+            subject_type: r.subject?.type ?? null,
+            subject_id: r.subject?.id ?? null,
+            action: r.action,
+            resource_type: r.resource?.type ?? null,
+            resource_id: r.resource?.id ?? null,
+            decision: r.decision,
+            reason: r.reason,
+            request_id: r.requestId,
+            api_secret_id: r.apiSecretId,
+            duration_us: r.durationMicros,
+          })),
+        )}::jsonb) AS t(environment_id uuid, decided_at timestamptz, endpoint text, subject_type text, subject_id text, action text,
+          resource_type text, resource_id text, decision boolean, reason jsonb, request_id text, api_secret_id uuid, duration_us integer)`),
 
     /** Deletes up to `limit` rows decided before `before`; returns how many went. */
     deleteDecisionsBefore: async (before: Date, limit: number) =>
