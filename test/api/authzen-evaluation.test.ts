@@ -94,6 +94,17 @@ describe('POST /access/v1/evaluation', () => {
     expect(res.body).toMatchObject({ code: 'request.invalid', requestId: expect.any(String), details: [expect.objectContaining({ path })] });
   });
 
+  it('says what is wrong with a field', async () => {
+    const res = await pdp.post('evaluation', { subject: 'alice', action: {}, resource: { type: 'document', id: 5 } });
+    expect(res.body).toMatchObject({
+      details: [
+        { path: 'body.subject', message: 'must be a JSON object' },
+        { path: 'body.action.name', message: 'is required' },
+        { path: 'body.resource.id', message: 'must be a string' },
+      ],
+    });
+  });
+
   it.each([
     ['malformed JSON', '{"subject":', 'request.malformed_json'],
     ['an empty body', '', 'request.invalid'],

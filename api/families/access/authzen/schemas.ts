@@ -2,18 +2,23 @@
 // but what they hold is type-checked: a wrong JSON type or a missing required member is a 400 naming it.
 import { z } from 'zod';
 
-const text = z.string({ error: 'must be a string' }).min(1, 'must not be empty');
+const required = (message: string) => ({ error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : message) });
+const text = z.string(required('must be a string')).min(1, 'must not be empty');
+const object = required('must be a JSON object');
 const properties = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }).nullish().describe('Any JSON values; null is the same as absent');
 
 export const Subject = z
-  .looseObject({
-    type: text.describe('e.g. `user` (also `identity`) or `group`'),
-    id: text.describe('The user’s id, externalId or userName; a group’s id, externalId or name'),
-    properties,
-  })
+  .looseObject(
+    {
+      type: text.describe('e.g. `user` (also `identity`) or `group`'),
+      id: text.describe('The user’s id, externalId or userName; a group’s id, externalId or name'),
+      properties,
+    },
+    object,
+  )
   .meta({ id: 'AuthZenSubject' });
-export const Resource = z.looseObject({ type: text.describe('A resource type key'), id: text, properties }).meta({ id: 'AuthZenResource' });
-export const Action = z.looseObject({ name: text, properties }).meta({ id: 'AuthZenAction' });
+export const Resource = z.looseObject({ type: text.describe('A resource type key'), id: text, properties }, object).meta({ id: 'AuthZenResource' });
+export const Action = z.looseObject({ name: text, properties }, object).meta({ id: 'AuthZenAction' });
 export const Context = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }).nullish().describe('Free-form: time, location…');
 
 const optionsShape = {
@@ -22,7 +27,7 @@ const optionsShape = {
     .optional()
     .describe('true: each decision carries `context.reason`, why it was permitted (role, grant, conditions) or denied'),
 };
-const Options = z.looseObject(optionsShape).nullish().describe('PEP-supplied execution options');
+const Options = z.looseObject(optionsShape, object).nullish().describe('PEP-supplied execution options');
 
 export const EvaluationBody = z
   .looseObject({ subject: Subject, action: Action, resource: Resource, context: Context, options: Options })
@@ -42,7 +47,7 @@ export const EvaluationsBody = z
   .looseObject({
     ...batchEntities,
     evaluations: z
-      .array(z.looseObject(batchEntities), { error: 'must be an array of objects' })
+      .array(z.looseObject(batchEntities, object), { error: 'must be an array of objects' })
       .max(MAX_EVALUATIONS, `must hold at most ${MAX_EVALUATIONS} evaluations`)
       .nullish()
       .describe('Each item takes the top-level subject, action, resource and context it leaves out (a key it has replaces the default as a whole)'),
