@@ -35,6 +35,13 @@ export interface AppDeps {
 
 export const REDACTED_PATHS = ['req.headers.authorization', '*.clientSecret', '*.client_secret', '*.fullToken', '*.invitationCode', '*.password', '*.secret'];
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A POST that changes nothing (AuthZEN decisions): it answers without waiting for this instance's notifications. */
+    readOnly?: boolean;
+  }
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -88,7 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // A change answers only once this instance has handled the credential notifications of its commit, so the
   // caller's next request never meets a cached principal the change removed, disabled or narrowed.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (SAFE_METHODS.has(request.method) || reply.statusCode >= 400) return done(null, payload);
+    if (SAFE_METHODS.has(request.method) || reply.statusCode >= 400 || request.routeOptions.config.readOnly) return done(null, payload);
     listener.sync().then((synced) => {
       if (!synced) {
         authenticator.clear();

@@ -5,6 +5,10 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     headers?: Record<string, string>;
+    method?: 'GET' | 'POST';
+    body?: string;
+    /** Requests per second over all connections (default: as fast as possible). */
+    overallRate?: number;
   }
   interface Histogram {
     average: number;

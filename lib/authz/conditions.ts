@@ -22,6 +22,15 @@ export interface ConditionError {
 /** Evaluates to true (permit), false, or an error (a missing key, a failed overload: the condition does not hold). */
 export type CompiledCondition = (input: ConditionInput) => boolean | { error: string };
 
+/**
+ * An equality a condition requires (a top-level conjunct): `resource.properties.<attribute>` equals a subject field
+ * or a literal. Search uses it to look instances up by attribute instead of evaluating every one.
+ */
+export interface ResourceEquality {
+  attribute: string;
+  equals: { subject: 'id' } | { subject: 'property'; key: string } | { literal: string | number | boolean };
+}
+
 export const MAX_CONDITION_LENGTH = 4096;
 
 const env = new Environment({ limits: { maxAstNodes: 1000, maxDepth: 50, maxListElements: 1000, maxMapEntries: 1000, maxCallArguments: 32 } })
@@ -42,8 +51,62 @@ function errorOf(source: string, error: unknown): ConditionError {
   return { message, ...positionOf(source, e.node?.pos) };
 }
 
+interface Node {
+  op: string;
+  args: unknown;
+}
+const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && 'op' in v;
+
+/** `<root>.<field>` or `<root>["<field>"]` → the field name. */
+function field(node: unknown, root: Node | 'any'): { on: Node; name: string } | undefined {
+  if (!isNode(node) || !Array.isArray(node.args)) return undefined;
+  const [on, key] = node.args as [unknown, unknown];
+  const name = node.op === '.' ? key : node.op === '[]' && isNode(key) && key.op === 'value' ? key.args : undefined;
+  if (typeof name !== 'string' || !isNode(on) || (root !== 'any' && on !== root)) return undefined;
+  return { on, name };
+}
+const isIdentifier = (node: unknown, name: string) => isNode(node) && node.op === 'id' && node.args === name;
+
+/** `<variable>.properties.<key>` → key. */
+function propertyOf(node: unknown, variable: string): string | undefined {
+  const outer = field(node, 'any');
+  if (!outer) return undefined;
+  const inner = field(outer.on, 'any');
+  return inner && inner.name === 'properties' && isIdentifier(inner.on, variable) ? outer.name : undefined;
+}
+
+function subjectSide(node: unknown): ResourceEquality['equals'] | undefined {
+  const key = propertyOf(node, 'subject');
+  if (key !== undefined) return { subject: 'property', key };
+  const id = field(node, 'any');
+  if (id && id.name === 'id' && isIdentifier(id.on, 'subject')) return { subject: 'id' };
+  if (isNode(node) && node.op === 'value' && ['string', 'number', 'boolean', 'bigint'].includes(typeof node.args)) {
+    return { literal: typeof node.args === 'bigint' ? Number(node.args) : (node.args as string | number | boolean) };
+  }
+  return undefined;
+}
+
+/** The resource equalities among the top-level conjuncts of a condition. */
+function equalitiesOf(node: unknown): ResourceEquality[] {
+  if (!isNode(node) || !Array.isArray(node.args)) return [];
+  if (node.op === '&&') return (node.args as unknown[]).flatMap(equalitiesOf);
+  if (node.op !== '==') return [];
+  const [left, right] = node.args as [unknown, unknown];
+  for (const [a, b] of [
+    [left, right],
+    [right, left],
+  ]) {
+    const attribute = propertyOf(a, 'resource');
+    const equals = subjectSide(b);
+    if (attribute !== undefined && equals) return [{ attribute, equals }];
+  }
+  return [];
+}
+
 /** Compiles a condition, or says what is wrong with it and where. Only a boolean (or dynamic) result is accepted. */
-export function compileCondition(source: string): { ok: true; evaluate: CompiledCondition } | { ok: false; error: ConditionError } {
+export function compileCondition(
+  source: string,
+): { ok: true; evaluate: CompiledCondition; equalities: ResourceEquality[] } | { ok: false; error: ConditionError } {
   if (source.trim() === '') return { ok: false, error: { message: 'A condition must not be empty.', line: 1, column: 1 } };
   if (source.length > MAX_CONDITION_LENGTH) {
     return { ok: false, error: { message: `A condition must be at most ${MAX_CONDITION_LENGTH} characters.`, line: 1, column: 1 } };
@@ -61,6 +124,7 @@ export function compileCondition(source: string): { ok: true; evaluate: Compiled
   const program = env.parse(source);
   return {
     ok: true,
+    equalities: equalitiesOf((program as unknown as { ast: unknown }).ast),
     evaluate: (input) => {
       try {
         const result = program(input as unknown as Record<string, unknown>);

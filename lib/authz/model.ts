@@ -15,7 +15,6 @@ export interface StoredModel {
   }[];
   groups: { id: string; name: string; externalId: string | null; attributes: Record<string, unknown> }[];
   resourceTypes: { id: string; key: string; storedInstancesOnly: boolean; actions: string[] }[];
-  /** Sorted by type, then id. */
   resources: { typeId: string; id: string; attributes: Record<string, unknown> }[];
   roles: { id: string; key: string; permissions: { typeId: string; action: string; condition: string | null }[]; inherits: string[] }[];
   assignments: {

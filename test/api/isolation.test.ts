@@ -30,6 +30,11 @@ const ALLOWLIST: Record<string, string> = {
   'GET /v1/process-outbox': 'service-wide process outbox, operators only',
   'POST /v1/process-outbox/{entryId}/retry': 'service-wide process outbox, operators only',
   'POST /access/v1/evaluation': 'AuthZEN: the environment API secret selects the environment (tested in test/api/authzen-*.test.ts)',
+  'POST /access/v1/evaluations': 'AuthZEN: the environment API secret selects the environment (tested in test/api/authzen-*.test.ts)',
+  'POST /access/v1/search/subject': 'AuthZEN: the environment API secret selects the environment (tested in test/api/authzen-*.test.ts)',
+  'POST /access/v1/search/resource': 'AuthZEN: the environment API secret selects the environment (tested in test/api/authzen-*.test.ts)',
+  'POST /access/v1/search/action': 'AuthZEN: the environment API secret selects the environment (tested in test/api/authzen-*.test.ts)',
+  'GET /.well-known/authzen-configuration': 'public: AuthZEN PDP metadata of the whole service',
 };
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];

@@ -41,7 +41,7 @@ interface Document {
   components?: { schemas?: Record<string, Schema>; securitySchemes?: Record<string, SecurityScheme> };
 }
 
-const PUBLIC = new Set(['GET /v1/health', 'GET /v1/openapi', 'GET /.well-known/jwks.json', 'POST /v1/oauth/token']);
+const PUBLIC = new Set(['GET /v1/health', 'GET /v1/openapi', 'GET /.well-known/jwks.json', 'POST /v1/oauth/token', 'GET /.well-known/authzen-configuration']);
 // Reads the caller's own user, or joins with an invitation code (the code is the authorization), so any valid
 // token will do: bearer required, no particular scope.
 const ANY_SCOPE = new Set(['GET /v1/userinfo', 'POST /v1/tenants/join', 'POST /v1/organizations/invitations/accept', 'POST /v1/organizations/join']);

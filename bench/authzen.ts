@@ -1,0 +1,154 @@
+// AuthZEN at /access/v1 over a model of 10k users (with emails), 100 roles and 100k resource instances:
+// (a) evaluation req/s against a bare Fastify route returning the same JSON, and p99 at half the service's max
+// rate; (b) a batch of 100 evaluations, (c) the first page of a resource search, (d) a directory user search by
+// email prefix: p50/p95 of sequential requests. BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50)
+// and BENCH_SAMPLES (sequential requests per latency figure, default 300) tune it.
+import os from 'node:os';
+import { isDeepStrictEqual } from 'node:util';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import { startBenchApp } from './app.ts';
+import { startBenchDatabase } from './database.ts';
+import { machineBusySeconds, treeCpuSeconds } from './proc.ts';
+import { RESOURCES, ROLES, USERS, seedBenchModel } from './authzen/seed.ts';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 300);
+const WARMUP = 2;
+const TARGETS = { ratio: 0.5, batchP95: 10, searchP95: 20, emailP95: 10 };
+
+const EVALUATION = { subject: { type: 'user', id: 'user42' }, action: { name: 'read' }, resource: { type: 'document', id: 'doc-4242' } };
+const BATCH = {
+  subject: { type: 'user', id: 'user42' },
+  action: { name: 'read' },
+  evaluations: Array.from({ length: 100 }, (_, i) => ({ resource: { type: 'document', id: `doc-${i * 997 + 1}` } })),
+};
+const SEARCH = { subject: { type: 'user', id: 'user42' }, action: { name: 'read' }, resource: { type: 'document' }, page: { limit: 50 } };
+const OWNED_SEARCH = { ...SEARCH, action: { name: 'delete' } };
+
+const baseUrl = (app: { server: { address(): unknown } }) => `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+
+async function startBaseline(answer: unknown) {
+  const app = Fastify({ logger: false });
+  app.post('/access/v1/evaluation', async () => answer);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return app;
+}
+
+// otherCpu: cores used meanwhile by processes other than this one and its Postgres (load from elsewhere).
+async function load(url: string, headers: Record<string, string>, body: string, overallRate?: number) {
+  const options = { url, method: 'POST' as const, headers: { 'content-type': 'application/json', ...headers }, body, connections: CONNECTIONS };
+  if (!overallRate) await autocannon({ ...options, duration: WARMUP });
+  const before = { ours: treeCpuSeconds(process.pid), machine: machineBusySeconds(), at: performance.now() };
+  const r = await autocannon({ ...options, duration: DURATION, ...(overallRate ? { overallRate } : {}) });
+  const other = machineBusySeconds() - before.machine - (treeCpuSeconds(process.pid) - before.ours);
+  const otherCpu = Math.max(0, Math.round((other / ((performance.now() - before.at) / 1000)) * 100) / 100);
+  if (r.errors || r.timeouts || r.non2xx) throw new Error(`${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, otherCpu };
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+/** p50/p95 (ms) of SAMPLES sequential requests, after a few warm-up ones; each must answer 200. */
+async function latency(url: string, init: RequestInit) {
+  const times: number[] = [];
+  for (let i = 0; i < SAMPLES + 20; i++) {
+    const started = performance.now();
+    const res = await fetch(url, init);
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+    if (i >= 20) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const round = (ms: number) => Math.round(ms * 100) / 100;
+  return { p50: round(percentile(times, 50)), p95: round(percentile(times, 95)) };
+}
+
+const cleanups: (() => Promise<unknown>)[] = [];
+try {
+  const databaseUrl = await startBenchDatabase(cleanups);
+  const service = await startBenchApp(databaseUrl);
+  cleanups.push(() => service.close());
+  await service.app.listen({ port: 0, host: '127.0.0.1' });
+  const { tenantId, environmentId } = service.credentials;
+  let seeded = performance.now();
+  const { secret } = await seedBenchModel(service.pool, environmentId);
+  seeded = Math.round(performance.now() - seeded);
+
+  const url = baseUrl(service.app);
+  const auth = { authorization: `Bearer ${secret}` };
+  const post = (path: string, body: unknown) => ({
+    url: `${url}/access/v1/${path}`,
+    init: { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  });
+
+  // The first decision compiles the model; both servers must give the same answer, or the comparison means nothing.
+  let compiled = performance.now();
+  const first = await fetch(post('evaluation', EVALUATION).url, post('evaluation', EVALUATION).init);
+  compiled = Math.round(performance.now() - compiled);
+  const answer = await first.json();
+  const baseline = await startBaseline(answer);
+  cleanups.push(() => baseline.close());
+  const check = await fetch(`${baseUrl(baseline)}/access/v1/evaluation`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(EVALUATION),
+  });
+  const checked = await check.json();
+  if (first.status !== 200 || !isDeepStrictEqual(answer, checked) || (answer as { decision: boolean }).decision !== true) {
+    throw new Error(`answers differ or deny: service ${first.status} ${JSON.stringify(answer)} / baseline ${JSON.stringify(checked)}`);
+  }
+
+  const body = JSON.stringify(EVALUATION);
+  const base = await load(`${baseUrl(baseline)}/access/v1/evaluation`, {}, body);
+  const svc = await load(`${url}/access/v1/evaluation`, auth, body);
+  const half = await load(`${url}/access/v1/evaluation`, auth, body, Math.round(svc.rps / 2));
+  const ratio = Math.round((svc.rps / base.rps) * 100) / 100;
+
+  const batch = await latency(post('evaluations', BATCH).url, post('evaluations', BATCH).init);
+  const search = await latency(post('search/resource', SEARCH).url, post('search/resource', SEARCH).init);
+  const owned = await latency(post('search/resource', OWNED_SEARCH).url, post('search/resource', OWNED_SEARCH).init);
+  const usersUrl = `${url}/v1/tenants/${tenantId}/environments/${environmentId}/directory/users?emailPrefix=user12`;
+  const bearer = { authorization: `Bearer ${await service.token()}` };
+  const probe = await fetch(usersUrl, { headers: bearer });
+  await probe.arrayBuffer();
+  const email = probe.status === 200 ? await latency(usersUrl, { headers: bearer }) : null;
+
+  const otherCpu = Math.max(base.otherCpu, svc.otherCpu, half.otherCpu);
+  const verdict = (ok: boolean) => (ok ? 'OK' : 'BELOW TARGET');
+  const rows: [string, string, string, string][] = [
+    ['baseline: bare Fastify, same JSON', `${base.rps} req/s, p99 ${base.p99} ms`, '', ''],
+    [
+      '(a) POST /access/v1/evaluation',
+      `${svc.rps} req/s, p99 ${svc.p99} ms`,
+      `ratio >= ${TARGETS.ratio}`,
+      `${ratio.toFixed(2)} ${verdict(ratio >= TARGETS.ratio)}`,
+    ],
+    [`(a) at half that rate (${Math.round(svc.rps / 2)}/s)`, `p50 ${half.p50} ms, p99 ${half.p99} ms`, '', ''],
+    ['(b) batch of 100 evaluations', `p50 ${batch.p50} ms, p95 ${batch.p95} ms`, `p95 <= ${TARGETS.batchP95} ms`, verdict(batch.p95 <= TARGETS.batchP95)],
+    [
+      '(c) resource search, first page',
+      `p50 ${search.p50} ms, p95 ${search.p95} ms`,
+      `p95 <= ${TARGETS.searchP95} ms`,
+      verdict(search.p95 <= TARGETS.searchP95),
+    ],
+    ['(c) … owner-conditioned action', `p50 ${owned.p50} ms, p95 ${owned.p95} ms`, `p95 <= ${TARGETS.searchP95} ms`, verdict(owned.p95 <= TARGETS.searchP95)],
+    email
+      ? ['(d) users by email prefix', `p50 ${email.p50} ms, p95 ${email.p95} ms`, `p95 <= ${TARGETS.emailP95} ms`, verdict(email.p95 <= TARGETS.emailP95)]
+      : ['(d) users by email prefix', `SKIPPED: GET …/directory/users answered ${probe.status}`, `p95 <= ${TARGETS.emailP95} ms`, ''],
+  ];
+  console.log(
+    `\nAuthZEN: ${USERS} users, ${ROLES} roles, ${RESOURCES} documents (seeded in ${seeded} ms, model compiled on first decision: ${compiled} ms); ` +
+      `${CONNECTIONS} connections, ${DURATION} s per load after ${WARMUP} s warm-up; ${SAMPLES} sequential requests per latency; ${os.cpus().length} CPUs`,
+  );
+  for (const [name, figure, target, result] of [['', 'measured', 'target', ''] as const, ...rows]) {
+    console.log(`${name.padEnd(40)}${figure.padEnd(44)}${target.padEnd(18)}${result}`);
+  }
+  if (otherCpu > 0.1) console.log(`WARNING: other processes used ${otherCpu} cores during the load runs; throughput figures are unreliable.`);
+  console.log(
+    `\nRESULT ${JSON.stringify({ bench: 'authzen', baseline: base, service: svc, half, ratio, batch, search, owned, email, otherCpu, targets: TARGETS })}`,
+  );
+} finally {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch((e: unknown) => console.error('cleanup failed:', e));
+}

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { compileModel } from '../../../lib/authz/compile.ts';
+import { evaluate } from '../../../lib/authz/evaluate.ts';
+import type { EvaluationRequest } from '../../../lib/authz/types.ts';
+import { ids, todoModel } from './model-fixture.ts';
+
+const model = compileModel('env', todoModel());
+const ask = (subject: string, action: string, resource: string, extra: Partial<EvaluationRequest> = {}, type = 'todo') =>
+  evaluate(model, { subject: { type: 'user', id: subject }, action: { name: action }, resource: { type, id: resource }, ...extra });
+
+describe('access evaluation', () => {
+  it('permits through a role held directly, and explains which role, assignment and permission', () => {
+    expect(ask('rick@the-citadel.com', 'can_delete_todo', 'todo-1')).toEqual({
+      decision: true,
+      reason: {
+        permitted: true,
+        role: 'admin',
+        assignedRole: 'admin',
+        assignmentId: 'a-rick-admin',
+        via: { type: 'user', id: ids.rick },
+        permission: 'todo:can_delete_todo',
+        conditions: [],
+      },
+    });
+  });
+
+  it('resolves a subject by id, externalId or userName (case-insensitively), as type user or identity', () => {
+    for (const id of [ids.rick, 'CiRmZDA2', 'RICK@the-citadel.com']) {
+      for (const type of ['user', 'identity']) {
+        expect(evaluate(model, { subject: { type, id }, action: { name: 'can_delete_todo' }, resource: { type: 'todo', id: 'todo-1' } }).decision).toBe(true);
+      }
+    }
+  });
+
+  it('follows inheritance transitively: admin inherits editor, which inherits viewer', () => {
+    const result = ask('rick@the-citadel.com', 'can_read_todos', 'todo-3');
+    expect(result).toMatchObject({ decision: true, reason: { role: 'viewer', assignedRole: 'admin' } });
+  });
+
+  it('derives roles from groups', () => {
+    expect(ask('morty@the-citadel.com', 'can_create_todo', 'todo-2')).toMatchObject({
+      decision: true,
+      reason: { role: 'editor', via: { type: 'group', id: ids.editors } },
+    });
+  });
+
+  it('holds an ownership condition: an editor updates only the todos it owns', () => {
+    expect(ask('morty@the-citadel.com', 'can_update_todo', 'todo-1')).toMatchObject({
+      decision: true,
+      reason: { conditions: ['resource.properties.ownerID == subject.properties.email'] },
+    });
+    expect(ask('morty@the-citadel.com', 'can_update_todo', 'todo-2')).toEqual({
+      decision: false,
+      reason: {
+        permitted: false,
+        code: 'condition_not_met',
+        message: 'user "morty@the-citadel.com" holds todo:can_update_todo only under conditions that did not hold.',
+        failedConditions: [{ condition: 'resource.properties.ownerID == subject.properties.email', role: 'editor', assignmentId: 'a-editors' }],
+      },
+    });
+  });
+
+  it('never lets request properties override stored attributes, but lets them fill in what is not stored', () => {
+    const claimsOwnership = { resource: { type: 'todo', id: 'todo-2', properties: { ownerID: 'morty@the-citadel.com' } } };
+    expect(ask('morty@the-citadel.com', 'can_update_todo', 'todo-2', claimsOwnership).decision).toBe(false);
+    expect(
+      ask('morty@the-citadel.com', 'can_update_todo', 'todo-2', {
+        subject: { type: 'user', id: 'morty@the-citadel.com', properties: { email: 'rick@the-citadel.com' } },
+      }).decision,
+    ).toBe(false);
+  });
+
+  it('limits a grant to listed instances', () => {
+    expect(ask('summer@the-smiths.com', 'can_read_todos', 'todo-3').decision).toBe(true);
+    expect(ask('summer@the-smiths.com', 'can_read_todos', 'todo-1')).toMatchObject({ decision: false, reason: { code: 'no_permission' } });
+  });
+
+  it('evaluates conditions over subject attributes, request context and action properties', () => {
+    const conditioned = compileModel(
+      'env',
+      todoModel({
+        assignments: [
+          {
+            id: 'a-day',
+            roleId: ids.admin,
+            userId: ids.summer,
+            groupId: null,
+            resources: null,
+            condition: 'subject.properties.level >= 3 && context.hour < 18 && !(has(action.properties.soft) && action.properties.soft == false)',
+          },
+        ],
+      }),
+    );
+    const at = (hour: number, soft?: boolean) =>
+      evaluate(conditioned, {
+        subject: { type: 'user', id: ids.summer },
+        action: { name: 'can_delete_todo', ...(soft === undefined ? {} : { properties: { soft } }) },
+        resource: { type: 'todo', id: 'todo-1' },
+        context: { hour },
+      }).decision;
+    expect(at(10)).toBe(true);
+    expect(at(19)).toBe(false);
+    expect(at(10, true)).toBe(true);
+    expect(at(10, false)).toBe(false);
+  });
+
+  it('denies, saying why, unknown subjects, subject types, resource types, actions and stored instances, and inactive users', () => {
+    const code = (r: ReturnType<typeof ask>) => (r.reason.permitted ? 'permitted' : r.reason.code);
+    expect(code(ask('nobody', 'can_read_todos', 'todo-1'))).toBe('unknown_subject');
+    expect(
+      code(evaluate(model, { subject: { type: 'robot', id: ids.rick }, action: { name: 'can_read_todos' }, resource: { type: 'todo', id: 'todo-1' } })),
+    ).toBe('unknown_subject_type');
+    expect(code(ask(ids.rick, 'can_read_todos', 'todo-1', {}, 'car'))).toBe('unknown_resource_type');
+    expect(code(ask(ids.rick, 'can_fly', 'todo-1'))).toBe('unknown_action');
+    expect(code(ask(ids.rick, 'can_read_todos', 'todo-404'))).toBe('unknown_resource');
+    expect(code(ask('jerry@the-smiths.com', 'can_read_todos', 'todo-1'))).toBe('inactive_subject');
+  });
+
+  it('decides on request properties for an unknown id when the type does not require stored instances', () => {
+    const model2 = compileModel(
+      'env',
+      todoModel({ assignments: [{ id: 'a', roleId: ids.auditor, userId: ids.summer, groupId: null, resources: null, condition: null }] }),
+    );
+    expect(evaluate(model2, { subject: { type: 'user', id: ids.summer }, action: { name: 'read' }, resource: { type: 'doc', id: 'anything' } }).decision).toBe(
+      true,
+    );
+  });
+
+  it('treats a condition that fails to evaluate (a missing key) as not holding, with the error in the explanation', () => {
+    const model2 = compileModel(
+      'env',
+      todoModel({
+        assignments: [{ id: 'a', roleId: ids.viewer, userId: ids.summer, groupId: null, resources: null, condition: 'resource.properties.missing == 1' }],
+      }),
+    );
+    const result = evaluate(model2, {
+      subject: { type: 'user', id: ids.summer },
+      action: { name: 'can_read_todos' },
+      resource: { type: 'todo', id: 'todo-1' },
+    });
+    expect(result).toMatchObject({ decision: false, reason: { code: 'condition_not_met', failedConditions: [{ error: expect.stringContaining('missing') }] } });
+  });
+
+  it('answers for groups as subjects', () => {
+    const r = evaluate(model, { subject: { type: 'group', id: 'editors' }, action: { name: 'can_create_todo' }, resource: { type: 'todo', id: 'todo-1' } });
+    expect(r.decision).toBe(true);
+  });
+});
