@@ -3,6 +3,7 @@
 // typed by its type, so an uncatalogued type or a wrong data shape fails `tsc`, and at run time it refuses
 // data that does not match the schema. GET /v1/event-types publishes it with the JSON Schema of each `data`.
 import { z } from 'zod';
+import { DIRECTORY_EVENTS } from './directory/events.ts';
 import { NOTIFICATION_CHANNEL_EVENTS } from './events/notification-channels/events.ts';
 import { WEBHOOK_EVENTS } from './events/webhooks/events.ts';
 import { IDENTITY_EVENTS } from './identity/events.ts';
@@ -28,6 +29,7 @@ export const EVENT_CATALOG = {
   ...ORGANIZATION_EVENTS,
   ...PROJECT_EVENTS,
   ...PROCESS_EVENTS,
+  ...DIRECTORY_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

@@ -45,6 +45,10 @@ export const TAGS = [
       'OpenID AuthZEN Authorization API 1.0 at /access/v1: access evaluation, batch evaluations and subject, resource and action search, ' +
       "answered from the environment's model and authenticated by an environment API secret (adenv_…).",
   },
+  {
+    name: 'Directory',
+    description: 'Users and groups of an environment: the subjects of access decisions, with custom attributes for conditions.',
+  },
 ] as const;
 
 export type TagName = (typeof TAGS)[number]['name'];

@@ -23,6 +23,8 @@ import webhooks from './events/webhooks/index.ts';
 import notificationChannels from './events/notification-channels/index.ts';
 import processOutbox from './platform/process-outbox/index.ts';
 import authzen from './access/authzen/index.ts';
+import directoryUsers from './directory/users/index.ts';
+import directoryGroups from './directory/groups/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -47,4 +49,6 @@ export const FAMILIES: readonly Family[] = [
   notificationChannels,
   processOutbox,
   authzen,
+  directoryUsers,
+  directoryGroups,
 ];
