@@ -1,6 +1,6 @@
 // The users of an environment's directory. userName, every email and externalId are unique per environment
 // (0011_directory.sql); the service maps their unique violations to 409s.
-import { sql, type CommonQueryMethods } from 'slonik';
+import { sql, type CommonQueryMethods, type FragmentSqlToken } from 'slonik';
 import { z } from 'zod';
 import { userColumns } from '../../identity/users/queries.ts';
 import { selectPage, type PageRequest } from '../../shared/pages.ts';
@@ -49,16 +49,27 @@ export interface UserFilter {
 }
 
 const Listed = DirectoryUser.extend({ cursorAt: z.string() });
+const MatchedIds = z.object({ ids: z.array(z.uuid()).nullable() });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const likePrefix = (prefix: string) => prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-function conditions(environmentId: string, filter: UserFilter) {
+// An email prefix is answered in two steps: the ids of the users it matches, from a range of the emails' primary
+// key, then those users by id; when more than FEW_MATCHES match, the page walks users in list order instead, and
+// fills soon. In one statement the planner answers the middle ground by scanning every user of the environment.
+const FEW_MATCHES = 1000;
+
+async function conditions(db: CommonQueryMethods, environmentId: string, filter: UserFilter) {
   const where = [sql.fragment`environment_id = ${environmentId}`];
-  const emails = (match: ReturnType<typeof sql.fragment>) =>
-    sql.fragment`id IN (SELECT user_id FROM user_emails WHERE environment_id = ${environmentId} AND ${match})`;
+  const emails = (match: FragmentSqlToken) => sql.fragment`id IN (SELECT user_id FROM user_emails WHERE environment_id = ${environmentId} AND ${match})`;
   if (filter.email !== undefined) where.push(emails(sql.fragment`email = lower(${filter.email})`));
-  // Lower-cased and escaped, then a constant prefix: the plan scans user_emails' primary key (C collation).
-  if (filter.emailPrefix !== undefined) where.push(emails(sql.fragment`email LIKE lower(${likePrefix(filter.emailPrefix)}) || '%'`));
+  if (filter.emailPrefix !== undefined) {
+    // Lower-cased and escaped, then a constant prefix: a range of user_emails' primary key (C collation).
+    const prefix = sql.fragment`email LIKE lower(${likePrefix(filter.emailPrefix)}) || '%'`;
+    const ids = await db.oneFirst(sql.type(MatchedIds)`
+      SELECT CASE WHEN count(*) > ${FEW_MATCHES} THEN NULL ELSE coalesce(array_agg(DISTINCT user_id), '{}') END AS ids
+      FROM (SELECT user_id FROM user_emails WHERE environment_id = ${environmentId} AND ${prefix} ORDER BY email LIMIT ${FEW_MATCHES + 1}) m`);
+    where.push(ids === null ? emails(prefix) : sql.fragment`id = ANY(${sql.array(ids, 'uuid')})`);
+  }
   if (filter.userName !== undefined) where.push(sql.fragment`lower(user_name) = lower(${filter.userName})`);
   if (filter.externalId !== undefined) {
     // A user without an externalId shows its id as one (rows.ts), so the filter finds it by that too.
@@ -79,7 +90,7 @@ export function createDirectoryUserQueries(db: CommonQueryMethods) {
 
     /** Up to `limit` users after `after` in (createdAt, id) order, each with its cursor position. */
     findUsers: async (environmentId: string, filter: UserFilter, after: UserCursor | undefined, limit: number) => {
-      const where = conditions(environmentId, filter);
+      const where = await conditions(db, environmentId, filter);
       if (after) where.push(sql.fragment`(created_at, id) > (${after.at}::timestamptz, ${after.id})`);
       const rows = await db.any(sql.type(Listed)`
         SELECT ${columns}, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "cursorAt"
