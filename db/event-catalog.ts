@@ -4,6 +4,7 @@
 // data that does not match the schema. GET /v1/event-types publishes it with the JSON Schema of each `data`.
 import { z } from 'zod';
 import { API_SECRET_EVENTS } from './access/api-secrets/events.ts';
+import { DIRECTORY_EVENTS } from './directory/events.ts';
 import { NOTIFICATION_CHANNEL_EVENTS } from './events/notification-channels/events.ts';
 import { WEBHOOK_EVENTS } from './events/webhooks/events.ts';
 import { IDENTITY_EVENTS } from './identity/events.ts';
@@ -32,6 +33,7 @@ export const EVENT_CATALOG = {
   ...PROCESS_EVENTS,
   ...API_SECRET_EVENTS,
   ...RBAC_EVENTS,
+  ...DIRECTORY_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

@@ -102,3 +102,6 @@ export function keysetPage<K extends string, T>(key: K, rows: T[], limit: number
   const hasMore = rows.length > limit;
   return { ...({ [key]: items } as Record<K, T[]>), nextCursor: hasMore ? cursorOf(items.at(-1)!) : null, hasMore };
 }
+
+/** What a delete answers (SPEC SuccessIdResponse): the id of what is gone. */
+export const SuccessIdResponse = z.object({ success: z.literal(true), id: z.string() }).meta({ id: 'SuccessIdResponse' });

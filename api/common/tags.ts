@@ -55,6 +55,10 @@ export const TAGS = [
       'The access model of an environment: resource types and their actions (permissions), stored resource instances with attributes, ' +
       'roles with inheritance and CEL conditions, and role assignments (grants) to users and groups.',
   },
+  {
+    name: 'Directory',
+    description: 'Users and groups of an environment: the subjects of access decisions, with custom attributes for conditions.',
+  },
 ] as const;
 
 export type TagName = (typeof TAGS)[number]['name'];

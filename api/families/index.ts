@@ -25,6 +25,8 @@ import processOutbox from './platform/process-outbox/index.ts';
 import authzen from './access/authzen/index.ts';
 import apiSecrets from './access/api-secrets/index.ts';
 import rbac from './access/rbac/index.ts';
+import directoryUsers from './directory/users/index.ts';
+import directoryGroups from './directory/groups/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -51,4 +53,6 @@ export const FAMILIES: readonly Family[] = [
   authzen,
   apiSecrets,
   rbac,
+  directoryUsers,
+  directoryGroups,
 ];

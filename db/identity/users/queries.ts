@@ -2,7 +2,8 @@ import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { User } from './rows.ts';
 
-const columns = sql.fragment`
+/** The columns of the SPEC User shape (./rows.ts), unqualified. */
+export const userColumns = sql.fragment`
   id, coalesce(external_id, id::text) AS "externalId", user_name AS "userName", display_name AS "displayName",
   nick_name AS "nickName", profile_url AS "profileUrl", title, user_type AS "userType",
   preferred_language AS "preferredLanguage", locale, timezone, active, names, photos, phone_numbers AS "phoneNumbers",
@@ -27,7 +28,7 @@ export interface NewUser {
 
 export function createUserQueries(db: CommonQueryMethods) {
   return {
-    findUserById: (id: string) => db.maybeOne(sql.type(User)`SELECT ${columns} FROM users WHERE id = ${id}`),
+    findUserById: (id: string) => db.maybeOne(sql.type(User)`SELECT ${userColumns} FROM users WHERE id = ${id}`),
 
     /** What authentication needs to know of a user: whether it may act, with which scopes, in which organizations. */
     findUserAccess: (id: string) =>
@@ -46,7 +47,7 @@ export function createUserQueries(db: CommonQueryMethods) {
         INSERT INTO users (environment_id, user_name, display_name, emails, verifications, management_scopes)
         VALUES (${user.environmentId}, ${user.userName}, ${user.displayName}, ${sql.jsonb(emails)}, ${sql.jsonb(verifications)},
           ${sql.array(user.managementScopes, 'text')})
-        RETURNING ${columns}`);
+        RETURNING ${userColumns}`);
     },
   };
 }

@@ -1,12 +1,11 @@
 import { callerOf, requires } from '../../../plugins/auth.ts';
-import { errorResponses, PageQuery } from '../../../common/schemas.ts';
+import { errorResponses, PageQuery, SuccessIdResponse } from '../../../common/schemas.ts';
 import {
   ApiSecretParams,
   ApiSecretResponse,
   ApiSecretsList,
   ApiSecretWithValueResponse,
   CreateApiSecretBody,
-  DeleteApiSecretResponse,
   EnvironmentScopeParams,
   RotateApiSecretBody,
   UpdateApiSecretBody,
@@ -80,7 +79,7 @@ export function apiSecretRoutes(app: App, secrets: ApiSecretService) {
       description: 'Deletes an API secret; it is refused from the next request, on every instance.',
       security: write,
       params: ApiSecretParams,
-      response: { 200: DeleteApiSecretResponse, ...errorResponses(404) },
+      response: { 200: SuccessIdResponse, ...errorResponses(404) },
     },
     handler: (r) => secrets.remove(callerOf(r, 'environment'), r.params.secretId),
   });

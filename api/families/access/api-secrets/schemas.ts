@@ -50,4 +50,3 @@ export const ApiSecretWithValueResponse = z
   .object({ apiSecret: ApiSecret, secret: z.string().describe('The adenv_ secret, shown only in this response') })
   .meta({ id: 'ApiSecretWithValueResponse' });
 export const ApiSecretsList = pageOf('apiSecrets', ApiSecret).meta({ id: 'ApiSecretsList' });
-export const DeleteApiSecretResponse = z.object({ success: z.literal(true), id: z.uuid() }).meta({ id: 'DeleteApiSecretResponse' });
