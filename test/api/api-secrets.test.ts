@@ -24,7 +24,12 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 const api = (method: Method, url: string, payload?: object, auth = token) =>
   t.app.inject({ method, url, headers: bearer(auth), ...(payload ? { payload } : {}) });
 const evaluate = (secret: string, app: App = t.app) =>
-  app.inject({ method: 'POST', url: '/access/v1/evaluation', headers: bearer(secret), payload: { subject: { type: 'user', id: 'u' } } });
+  app.inject({
+    method: 'POST',
+    url: '/access/v1/evaluation',
+    headers: bearer(secret),
+    payload: { subject: { type: 'user', id: 'u' }, action: { name: 'read' }, resource: { type: 'doc', id: 'd' } },
+  });
 const works = async (secret: string, app: App = t.app) => (await evaluate(secret, app)).statusCode;
 
 async function createSecret(body: object = {}, url = base) {

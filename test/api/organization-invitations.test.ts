@@ -154,8 +154,10 @@ describe('organization invitations', () => {
         updatedAt: expect.any(String),
       },
     });
-    const viewer = await userPrincipal(t, { email: 'grace@example.com', userName: 'grace-2', scopes: ['organizations:read'] });
-    expect((await call(viewer.token, 'GET', '/organizations')).json().total).toBe(0); // another user with the same address is not a member
+    // Another user with the same address (an email is unique within an environment, so in another one) is not a member.
+    const elsewhere = (await call(pat, 'POST', `/tenants/${t.credentials.tenantId}/projects`, { name: 'Elsewhere' })).json().environments[0].id;
+    const viewer = await userPrincipal(t, { email: 'grace@example.com', environmentId: elsewhere, scopes: ['organizations:read'] });
+    expect((await call(viewer.token, 'GET', '/organizations')).json().total).toBe(0);
     const after = (await call(pat, 'GET', inv())).json().invitations.find((i: Invitation) => i.id === invitation.id);
     expect(after).toMatchObject({ status: 'accepted', acceptedAt: expect.any(String) });
 
