@@ -68,7 +68,7 @@ async function latency(url: string, init: RequestInit) {
 const cleanups: (() => Promise<unknown>)[] = [];
 try {
   const databaseUrl = await startBenchDatabase(cleanups);
-  const service = await startBenchApp(databaseUrl);
+  const service = await startBenchApp(databaseUrl, process.env.BENCH_SAMPLE ? { AUTHZEN_DECISION_LOG_SAMPLE_RATE: process.env.BENCH_SAMPLE } : {});
   cleanups.push(() => service.close());
   await service.app.listen({ port: 0, host: '127.0.0.1' });
   const { tenantId, environmentId } = service.credentials;

@@ -12,7 +12,7 @@ export async function seedBenchModel(pool: DatabasePool, environmentId: string) 
   await pool.transaction(async (tx) => {
     await tx.query(sql.unsafe`
       INSERT INTO users (environment_id, user_name, emails)
-      SELECT ${environmentId}, 'user' || i, jsonb_build_array(jsonb_build_object('value', 'user' || i || '@example.com', 'primary', true))
+      SELECT ${environmentId}, 'user' || i, jsonb_build_array(jsonb_build_object('id', gen_random_uuid()::text, 'value', 'user' || i || '@example.com', 'type', 'work'))
       FROM generate_series(1, ${USERS}) i`);
     const typeId = await tx.oneFirst(sql.unsafe`
       INSERT INTO rbac_resource_types (environment_id, key) VALUES (${environmentId}, 'document') RETURNING id`);
