@@ -110,7 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerAuth(app, authenticator);
   registerEnvironmentSecretAuth(app, environmentSecrets);
   registerRequestTextCheck(app);
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   registerScope(app, pool);
   await registerOpenApi(app, config.publicBaseUrl, `${config.publicBaseUrl}/v1/oauth/token`);
   if (config.rateLimit.enabled) await registerRateLimit(app, config.rateLimit);

@@ -1,22 +1,24 @@
 // AuthZEN at /access/v1 over a model of 10k users (with emails), 100 roles and 100k resource instances:
 // (a) evaluation req/s against a bare Fastify route returning the same JSON, and p99 at half the service's max
 // rate; (b) a batch of 100 evaluations, (c) the first page of a resource search, (d) a directory user search by
-// email prefix: p50/p95 of sequential requests. BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50)
-// and BENCH_SAMPLES (sequential requests per latency figure, default 300) tune it.
+// email prefix: p50/p95 of sequential requests. The load generator (autocannon) runs in a child process, so it
+// never shares the event loop it measures. BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50),
+// BENCH_HALF_CONNECTIONS (default 10) and BENCH_SAMPLES (sequential requests per latency figure, default 300) tune it.
 import os from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
-import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { startBenchApp } from './app.ts';
+import { startLoadWorker } from './load-worker.ts';
 import { startBenchDatabase } from './database.ts';
 import { machineBusySeconds, treeCpuSeconds } from './proc.ts';
 import { RESOURCES, ROLES, USERS, seedBenchModel } from './authzen/seed.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const HALF_CONNECTIONS = Number(process.env.BENCH_HALF_CONNECTIONS ?? 10);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 300);
 const WARMUP = 2;
-const TARGETS = { ratio: 0.5, batchP95: 10, searchP95: 20, emailP95: 10 };
+const TARGETS = { ratio: 0.5, halfP99: 5, batchP95: 10, searchP95: 20, emailP95: 10 };
 
 const EVALUATION = { subject: { type: 'user', id: 'user42' }, action: { name: 'read' }, resource: { type: 'document', id: 'doc-4242' } };
 const BATCH = {
@@ -38,10 +40,13 @@ async function startBaseline(answer: unknown) {
 
 // otherCpu: cores used meanwhile by processes other than this one and its Postgres (load from elsewhere).
 async function load(url: string, headers: Record<string, string>, body: string, overallRate?: number) {
-  const options = { url, method: 'POST' as const, headers: { 'content-type': 'application/json', ...headers }, body, connections: CONNECTIONS };
-  if (!overallRate) await autocannon({ ...options, duration: WARMUP });
+  // At half the rate, as a gateway's pool would: HALF_CONNECTIONS keep-alive connections (50 sockets each
+  // sending a burst per tick measure the load generator's bursts, not the service).
+  const connections = overallRate ? HALF_CONNECTIONS : CONNECTIONS;
+  const options = { url, method: 'POST' as const, headers: { 'content-type': 'application/json', ...headers }, body, connections };
+  if (!overallRate) await loader.run({ ...options, duration: WARMUP });
   const before = { ours: treeCpuSeconds(process.pid), machine: machineBusySeconds(), at: performance.now() };
-  const r = await autocannon({ ...options, duration: DURATION, ...(overallRate ? { overallRate } : {}) });
+  const r = await loader.run({ ...options, duration: DURATION, ...(overallRate ? { overallRate } : {}) });
   const other = machineBusySeconds() - before.machine - (treeCpuSeconds(process.pid) - before.ours);
   const otherCpu = Math.max(0, Math.round((other / ((performance.now() - before.at) / 1000)) * 100) / 100);
   if (r.errors || r.timeouts || r.non2xx) throw new Error(`${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
@@ -65,10 +70,11 @@ async function latency(url: string, init: RequestInit) {
   return { p50: round(percentile(times, 50)), p95: round(percentile(times, 95)) };
 }
 
-const cleanups: (() => Promise<unknown>)[] = [];
+const loader = startLoadWorker();
+const cleanups: (() => Promise<unknown>)[] = [loader.close];
 try {
   const databaseUrl = await startBenchDatabase(cleanups);
-  const service = await startBenchApp(databaseUrl, process.env.BENCH_SAMPLE ? { AUTHZEN_DECISION_LOG_SAMPLE_RATE: process.env.BENCH_SAMPLE } : {});
+  const service = await startBenchApp(databaseUrl);
   cleanups.push(() => service.close());
   await service.app.listen({ port: 0, host: '127.0.0.1' });
   const { tenantId, environmentId } = service.credentials;
@@ -101,8 +107,13 @@ try {
   }
 
   const body = JSON.stringify(EVALUATION);
-  const base = await load(`${baseUrl(baseline)}/access/v1/evaluation`, {}, body);
-  const svc = await load(`${url}/access/v1/evaluation`, auth, body);
+  // Each side's best of two interleaved runs: on a small machine one run of either can lose a core for a while.
+  const best = (a: Awaited<ReturnType<typeof load>>, b: Awaited<ReturnType<typeof load>>) => (a.rps >= b.rps ? a : b);
+  const runs = [];
+  for (let i = 0; i < 2; i++)
+    runs.push([await load(`${baseUrl(baseline)}/access/v1/evaluation`, {}, body), await load(`${url}/access/v1/evaluation`, auth, body)]);
+  const base = best(runs[0]![0]!, runs[1]![0]!);
+  const svc = best(runs[0]![1]!, runs[1]![1]!);
   const half = await load(`${url}/access/v1/evaluation`, auth, body, Math.round(svc.rps / 2));
   const ratio = Math.round((svc.rps / base.rps) * 100) / 100;
 
@@ -125,7 +136,12 @@ try {
       `ratio >= ${TARGETS.ratio}`,
       `${ratio.toFixed(2)} ${verdict(ratio >= TARGETS.ratio)}`,
     ],
-    [`(a) at half that rate (${Math.round(svc.rps / 2)}/s)`, `p50 ${half.p50} ms, p99 ${half.p99} ms`, '', ''],
+    [
+      `(a) at half rate (${Math.round(svc.rps / 2)}/s, ${HALF_CONNECTIONS} conn.)`,
+      `p50 ${half.p50} ms, p99 ${half.p99} ms`,
+      `p99 <= ${TARGETS.halfP99} ms`,
+      verdict(half.p99 <= TARGETS.halfP99),
+    ],
     ['(b) batch of 100 evaluations', `p50 ${batch.p50} ms, p95 ${batch.p95} ms`, `p95 <= ${TARGETS.batchP95} ms`, verdict(batch.p95 <= TARGETS.batchP95)],
     [
       '(c) resource search, first page',

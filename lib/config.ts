@@ -118,7 +118,8 @@ export const configSchema = z
       .prefault(['1m', '5m', '15m', '1h', '6h'].join(',')),
     DOMAIN_VERIFICATION_GIVE_UP: duration.refine((ms) => ms > 0, 'must be a positive duration such as 7d').prefault('7d'),
     API_SECRET_ROTATION_GRACE: duration.refine((ms) => ms <= 2_592_000_000, 'must be at most 30d').prefault('24h'),
-    AUTHZEN_DECISION_LOG_SAMPLE_RATE: z.coerce.number({ error: 'must be a number' }).min(0, 'must be 0..1').max(1, 'must be 0..1').default(1),
+    AUTHZEN_DECISION_LOG_FULL_RATE: z.coerce.number({ error: 'must be a number' }).int('must be an integer').min(0, 'must be 0 or more').default(1000),
+    AUTHZEN_DECISION_LOG_SAMPLE_RATE: z.coerce.number({ error: 'must be a number' }).gt(0, 'must be in (0, 1]').max(1, 'must be in (0, 1]').default(0.1),
     AUTHZEN_DECISION_LOG_BUFFER_MAX: positiveInt.default(10_000),
     AUTHZEN_DECISION_LOG_RETENTION: duration.refine((ms) => ms > 0, 'must be a positive duration such as 30d').prefault('30d'),
     BOOTSTRAP_CLIENT_ID: z
@@ -171,8 +172,9 @@ export const configSchema = z
       apiSecretRotationGraceMs: env.API_SECRET_ROTATION_GRACE,
       domains: { verificationIntervalsMs: env.DOMAIN_VERIFICATION_INTERVALS, verificationGiveUpMs: env.DOMAIN_VERIFICATION_GIVE_UP },
       providers: { pagerduty: env.PAGERDUTY_EVENTS_URL.replace(/\/$/, ''), datadog: env.DATADOG_API_URL?.replace(/\/$/, '') ?? null },
-      /** The AuthZEN decision log: the share of decisions written, the in-memory buffer's cap, how long rows are kept. */
+      /** The AuthZEN decision log: decisions per second logged in full, the share kept beyond, the buffer's cap, how long rows are kept. */
       decisionLog: {
+        fullRate: env.AUTHZEN_DECISION_LOG_FULL_RATE,
         sampleRate: env.AUTHZEN_DECISION_LOG_SAMPLE_RATE,
         bufferMax: env.AUTHZEN_DECISION_LOG_BUFFER_MAX,
         retentionMs: env.AUTHZEN_DECISION_LOG_RETENTION,

@@ -17,6 +17,8 @@ export interface EnvironmentSecretPrincipal {
 
 export interface EnvironmentSecretAuthenticator {
   authenticate(secret: string): Promise<EnvironmentSecretPrincipal>;
+  /** The principal of a secret verified earlier and still cached, without waiting (the hot path). */
+  cached(secret: string): EnvironmentSecretPrincipal | undefined;
   evict(id: string): void;
   clear(): void;
 }
@@ -53,11 +55,17 @@ export function createEnvironmentSecretAuthenticator(deps: { pool: DatabasePool;
     return { secretId: found.id, environmentId: found.environmentId, tenantId: found.tenantId, purposes: found.purposes, expiresAt };
   };
 
+  const cached = (secret: string) => {
+    const hit = cache.get(secret);
+    return hit && hit.until > Date.now() ? hit.principal : undefined;
+  };
+
   return {
+    cached,
     authenticate: async (secret) => {
+      const hit = cached(secret);
+      if (hit) return hit;
       const now = Date.now();
-      const hit = cache.get(secret);
-      if (hit && hit.until > now) return hit.principal;
       const principal = await verify(secret);
       if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
       cache.set(secret, { principal, until: Math.min(now + CACHE_TTL_MS, principal.expiresAt ?? Infinity) });

@@ -53,36 +53,42 @@ export function registerAuth(app: FastifyInstance, authenticator: Authenticator)
   });
 
   // Resolve the principal early (rate limits are per principal) but refuse only after the rate limiter ran.
-  app.addHook('onRequest', async (request) => {
+  // Callback hooks, not async ones: they run on every request, and most return at once.
+  app.addHook('onRequest', (request, _reply, done) => {
     const config = request.routeOptions.config;
     // Environment API secrets are checked by ./environment-secret.ts.
-    if (request.is404 || config.public || config.environmentSecret || request.url.startsWith('/docs')) return;
+    if (request.is404 || config.public || config.environmentSecret || request.url.startsWith('/docs')) return done();
     const header = request.headers.authorization;
     if (!header) {
       request.authFailure = unauthorized('auth.missing_token', 'This operation needs a bearer token in the Authorization header.', '');
-      return;
+      return done();
     }
     const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header);
     if (!match?.[1]) {
       request.authFailure = unauthorized('auth.malformed_token', 'The Authorization header must be "Bearer <token>".', ', error="invalid_request"');
-      return;
+      return done();
     }
-    try {
-      request.principal = await authenticator.authenticate(match[1]);
-    } catch (error) {
-      if (!(error instanceof AuthenticationError)) throw error;
-      request.authFailure = unauthorized('auth.invalid_token', error.message, `, error="invalid_token", error_description="${error.message}"`);
-    }
+    authenticator.authenticate(match[1]).then(
+      (principal) => {
+        request.principal = principal;
+        done();
+      },
+      (error: unknown) => {
+        if (!(error instanceof AuthenticationError)) return done(error as Error);
+        request.authFailure = unauthorized('auth.invalid_token', error.message, `, error="invalid_token", error_description="${error.message}"`);
+        done();
+      },
+    );
   });
 
-  app.addHook('preValidation', async (request) => {
-    if (request.authFailure) throw request.authFailure;
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.authFailure) return done(request.authFailure);
     const scope = requiredScope(request);
-    if (!scope || !request.principal) return;
-    if (!grants(request.principal.scopes, scope)) {
-      throw insufficientScope(scope, 'auth.insufficient_scope', `This operation needs the scope ${scope}, which the token does not carry.`);
+    if (scope && request.principal && !grants(request.principal.scopes, scope)) {
+      return done(insufficientScope(scope, 'auth.insufficient_scope', `This operation needs the scope ${scope}, which the token does not carry.`));
     }
     // A tenant seat's narrowing is decided by the scope guard, once it knows the tenant the route addresses.
+    done();
   });
 }
 

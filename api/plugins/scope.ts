@@ -25,15 +25,20 @@ export function registerScope(app: FastifyInstance, pool: DatabasePool) {
   });
 
   // Registered after auth: a missing or insufficient token is refused first, and nothing is looked up for it.
-  app.addHook('preValidation', async (request) => {
+  // A callback hook: routes without a principal (public, environment secret) pass without a promise.
+  app.addHook('preValidation', (request, _reply, done) => {
     const principal = request.principal;
-    if (!principal) return;
-    const scope = await resolveScope(pool, principal, (request.params ?? {}) as Record<string, unknown>, request.routeOptions.config.tenantOf);
-    request.scope = scope;
-    const required = requiredScope(request);
-    const narrowed = scope.tenant && required ? seatScopes(principal, scope.tenant.id) : null;
-    if (required && narrowed && !grants(narrowed, required)) {
-      throw insufficientScope(required, 'auth.insufficient_seat_scope', `This operation needs the scope ${required}, which the tenant seat does not grant.`);
-    }
+    if (!principal) return done();
+    resolveScope(pool, principal, (request.params ?? {}) as Record<string, unknown>, request.routeOptions.config.tenantOf).then((scope) => {
+      request.scope = scope;
+      const required = requiredScope(request);
+      const narrowed = scope.tenant && required ? seatScopes(principal, scope.tenant.id) : null;
+      if (required && narrowed && !grants(narrowed, required)) {
+        return done(
+          insufficientScope(required, 'auth.insufficient_seat_scope', `This operation needs the scope ${required}, which the tenant seat does not grant.`),
+        );
+      }
+      done();
+    }, done);
   });
 }

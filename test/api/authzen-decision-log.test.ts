@@ -53,6 +53,7 @@ describe('GET …/authzen/decisions', () => {
       requestId: 'pep request 1',
       apiSecretId: pdp.secretId,
       durationMicros: expect.any(Number),
+      sampleRate: 1,
     });
   });
 
@@ -120,8 +121,8 @@ describe('GET …/authzen/decisions', () => {
 });
 
 describe('decision log writer', () => {
-  const settings = { sampleRate: 1, bufferMax: 10_000, retentionMs: 30 * 86_400_000 };
-  const entry = (subjectId: string, decidedAt = new Date()): DecisionRecord => ({
+  const settings = { fullRate: 1000, sampleRate: 1, bufferMax: 10_000, retentionMs: 30 * 86_400_000 };
+  const entry = (subjectId: string, decidedAt = new Date()): Omit<DecisionRecord, 'sampleRate'> => ({
     environmentId: pdp.environmentId,
     decidedAt,
     endpoint: 'evaluation',
@@ -144,12 +145,23 @@ describe('decision log writer', () => {
     expect(await count('closing')).toBe(3);
   });
 
-  it('samples at the configured rate', async () => {
+  it('logs every decision up to the full rate each second, samples beyond it, and records the rate each row was kept at', async () => {
     const draws = [0.1, 0.6, 0.2, 0.9];
-    const log = createDecisionLog({ pool: t.pool, settings: { ...settings, sampleRate: 0.5 }, warn: () => {}, random: () => draws.shift()! });
-    for (let i = 0; i < 4; i++) log.record(entry('sampled'));
+    const now = Date.now(); // one second throughout
+    const log = createDecisionLog({
+      pool: t.pool,
+      settings: { ...settings, fullRate: 2, sampleRate: 0.5 },
+      warn: () => {},
+      random: () => draws.shift()!,
+      now: () => now,
+    });
+    for (let i = 0; i < 6; i++) log.record(entry('sampled'));
     await log.close();
-    expect(await count('sampled')).toBe(2);
+    const rates = await t.pool.anyFirst(
+      sql.unsafe`SELECT sample_rate::float8 FROM authzen_decisions WHERE environment_id = ${pdp.environmentId} AND subject_id = 'sampled' ORDER BY seq`,
+    );
+    expect(rates).toEqual([1, 1, 0.5, 0.5]); // two in full, then two of the four draws under 0.5
+    expect(draws).toEqual([]);
   });
 
   it('drops beyond its cap and warns once with the count', async () => {

@@ -32,6 +32,14 @@ describe('security headers', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-frame-options']).toBe('DENY');
     expect(csp(res.headers['content-security-policy'])['frame-ancestors']).toEqual(["'none'"]);
+    expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+  });
+
+  it('answers the JSON API under a CSP that loads nothing, without the headers only rendered documents need', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/tenants', headers: bearer(admin) });
+    expect(csp(res.headers['content-security-policy'])).toEqual({ 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] });
+    expect(res.headers).toMatchObject({ 'referrer-policy': 'no-referrer', 'cross-origin-resource-policy': 'same-origin' });
+    expect(res.headers).not.toHaveProperty('x-xss-protection');
   });
 
   it('serves the Swagger UI at /docs with every script and stylesheet it loads, under a CSP that allows them', async () => {

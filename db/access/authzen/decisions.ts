@@ -20,6 +20,8 @@ export interface DecisionRecord {
   requestId: string | null;
   apiSecretId: string | null;
   durationMicros: number | null;
+  /** The share of decisions kept when this one was (1 below the full-logging rate). */
+  sampleRate: number;
 }
 
 const entity = z.object({ type: z.string(), id: z.string().nullable() }).nullable();
@@ -37,6 +39,7 @@ export const DecisionLogEntry = z
     requestId: z.string().nullable(),
     apiSecretId: uuid.nullable(),
     durationMicros: z.number().int().nullable(),
+    sampleRate: z.number().describe('The share of decisions logged when this one was: 1, or the sample rate under load (weight counts by 1 / sampleRate)'),
   })
   .meta({ id: 'DecisionLogEntry' });
 export type DecisionLogEntry = z.infer<typeof DecisionLogEntry>;
@@ -61,7 +64,7 @@ const entityOf = (type: string, id: string) =>
 const columns = sql.fragment`
   id, seq::float8 AS seq, decided_at AS "decidedAt", endpoint, ${entityOf('subject_type', 'subject_id')} AS subject, action,
   ${entityOf('resource_type', 'resource_id')} AS resource, decision, reason, request_id AS "requestId",
-  api_secret_id AS "apiSecretId", duration_us AS "durationMicros"`;
+  api_secret_id AS "apiSecretId", duration_us AS "durationMicros", sample_rate::float8 AS "sampleRate"`;
 
 function conditions(environmentId: string, filter: DecisionFilter, before: number | null) {
   const where = [sql.fragment`environment_id = ${environmentId}`];
@@ -86,9 +89,9 @@ export function createDecisionLogQueries(db: CommonQueryMethods) {
     insertDecisions: (records: DecisionRecord[]) =>
       db.query(sql.unsafe`
         INSERT INTO authzen_decisions (environment_id, decided_at, endpoint, subject_type, subject_id, action, resource_type,
-          resource_id, decision, reason, request_id, api_secret_id, duration_us)
+          resource_id, decision, reason, request_id, api_secret_id, duration_us, sample_rate)
         SELECT environment_id, decided_at, endpoint, subject_type, subject_id, action, resource_type, resource_id, decision,
-          coalesce(reason, '{}'), request_id, api_secret_id, duration_us
+          coalesce(reason, '{}'), request_id, api_secret_id, duration_us, sample_rate
         FROM jsonb_to_recordset(${JSON.stringify(
           records.map((r) => ({
             environment_id: r.environmentId,
@@ -104,9 +107,11 @@ export function createDecisionLogQueries(db: CommonQueryMethods) {
             request_id: r.requestId,
             api_secret_id: r.apiSecretId,
             duration_us: r.durationMicros,
+            sample_rate: r.sampleRate,
           })),
         )}::jsonb) AS t(environment_id uuid, decided_at timestamptz, endpoint text, subject_type text, subject_id text, action text,
-          resource_type text, resource_id text, decision boolean, reason jsonb, request_id text, api_secret_id uuid, duration_us integer)`),
+          resource_type text, resource_id text, decision boolean, reason jsonb, request_id text, api_secret_id uuid, duration_us integer,
+          sample_rate real)`),
 
     /** Deletes up to `limit` rows decided before `before`; returns how many went. */
     deleteDecisionsBefore: async (before: Date, limit: number) =>

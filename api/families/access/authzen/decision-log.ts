@@ -1,7 +1,9 @@
 // The AuthZEN decision log writer. A decision only pushes to an in-memory buffer (the hot path does no I/O); a
-// timer writes the buffer in one multi-row INSERT every 500 ms, sooner once 500 rows wait, and on close. Beyond
-// the buffer's cap (a database slower than the decisions) entries are dropped and counted, with one warning per
-// flush. The same timer deletes rows older than the retention, at most once an hour.
+// timer writes the buffer in one multi-row INSERT every 500 ms, sooner once 500 rows wait, and on close. Each
+// second, the first `fullRate` decisions of this instance are logged; under heavier load the rest are sampled at
+// `sampleRate`, and every row records the rate it was kept at. Beyond the buffer's cap (a database slower than the
+// decisions) entries are dropped and counted, with one warning per flush. The same timer deletes rows older than
+// the retention, at most once an hour.
 import type { DatabasePool } from 'slonik';
 import type { Config } from '../../../../lib/config.ts';
 import { createDecisionLogQueries, type DecisionRecord } from '../../../../db/access/authzen/decisions.ts';
@@ -12,8 +14,8 @@ const PRUNE_EVERY_MS = 3_600_000;
 const PRUNE_BATCH = 5000;
 
 export interface DecisionLog {
-  /** Buffers a decision, subject to the sample rate and the buffer's cap. */
-  record(entry: DecisionRecord): void;
+  /** Buffers a decision, subject to sampling under load and the buffer's cap. */
+  record(entry: Omit<DecisionRecord, 'sampleRate'>): void;
   /** Writes what is buffered now (and prunes when due). */
   flush(): Promise<void>;
   /** Stops the timer and writes what is left. */
@@ -29,7 +31,7 @@ export interface DecisionLogDeps {
 }
 
 export function createDecisionLog(deps: DecisionLogDeps): DecisionLog {
-  const { sampleRate, bufferMax, retentionMs } = deps.settings;
+  const { sampleRate, fullRate, bufferMax, retentionMs } = deps.settings;
   const now = deps.now ?? Date.now;
   const random = deps.random ?? Math.random;
   const queries = createDecisionLogQueries(deps.pool);
@@ -37,6 +39,8 @@ export function createDecisionLog(deps: DecisionLogDeps): DecisionLog {
   let dropped = 0;
   let prunedAt = -Infinity;
   let running: Promise<void> = Promise.resolve();
+  let second = 0;
+  let seen = 0;
 
   const prune = async () => {
     if (now() - prunedAt < PRUNE_EVERY_MS) return;
@@ -69,12 +73,15 @@ export function createDecisionLog(deps: DecisionLogDeps): DecisionLog {
 
   return {
     record: (entry) => {
-      if (sampleRate < 1 && random() >= sampleRate) return;
+      const at = Math.floor(now() / 1000);
+      if (at !== second) [second, seen] = [at, 0];
+      const rate = ++seen <= fullRate ? 1 : sampleRate;
+      if (rate < 1 && random() >= rate) return;
       if (buffer.length >= bufferMax) {
         dropped++;
         return;
       }
-      buffer.push(entry);
+      buffer.push({ ...entry, sampleRate: rate });
       if (buffer.length === FLUSH_ROWS) void flush();
     },
     flush,

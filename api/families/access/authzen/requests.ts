@@ -7,7 +7,7 @@ import { environmentSecretOf } from '../../../plugins/environment-secret.ts';
 import type { DecisionEndpoint, DecisionRecord } from '../../../../db/access/authzen/decisions.ts';
 import type { DecisionLog } from './decision-log.ts';
 
-type Logged = Omit<DecisionRecord, 'environmentId' | 'decidedAt' | 'endpoint' | 'requestId' | 'apiSecretId'>;
+type Logged = Omit<DecisionRecord, 'environmentId' | 'decidedAt' | 'endpoint' | 'requestId' | 'apiSecretId' | 'sampleRate'>;
 
 export interface DecisionContext {
   environmentId: string;
