@@ -1,4 +1,4 @@
-// The directory's email-prefix search at scale: 10k users, each search planned on indexes and fast.
+// The directory's email-prefix search at scale: 10k users, each search planned on indexes (its speed is measured by bench:authzen).
 import pg from 'pg';
 import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,22 +59,6 @@ describe('email-prefix search among 10k users', () => {
     } finally {
       await client.end();
     }
-  });
-
-  // The query layer, both round trips included: what the request adds (authentication, rendering) is the same
-  // for every list, and a shared CI machine's scheduling would make an end-to-end bound flaky.
-  it('answers each search from the database at p95 ≤ 10 ms', async () => {
-    const users = createDirectoryUserQueries(t.pool);
-    const times: number[] = [];
-    for (let round = -5; round < 30; round++) {
-      for (const emailPrefix of PREFIXES) {
-        const started = performance.now();
-        await users.findUsers(env, { emailPrefix }, undefined, 51);
-        if (round >= 0) times.push(performance.now() - started);
-      }
-    }
-    const p95 = times.sort((a, b) => a - b)[Math.floor(times.length * 0.95)]!;
-    expect(p95).toBeLessThanOrEqual(10);
   });
 
   it('finds what each prefix matches', async () => {
