@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../api/app.ts';
 import type { App } from '../../api/types.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
-import { newEnvironments } from '../helpers/authzen.ts';
+import { newEnvironments } from '../helpers/fixtures.ts';
 
 let t: TestApp;
 let second: App;

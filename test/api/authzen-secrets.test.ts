@@ -4,7 +4,8 @@ import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiSecret } from '../helpers/access-model.ts';
-import { authzenEnvironment, newEnvironments, type Pdp } from '../helpers/authzen.ts';
+import { authzenEnvironment, type Pdp } from '../helpers/authzen.ts';
+import { newEnvironments } from '../helpers/fixtures.ts';
 import type { ModelSeed } from '../helpers/access-model.ts';
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
-import { otherOrganization } from '../helpers/fixtures.ts';
+import { newEnvironments, otherOrganization } from '../helpers/fixtures.ts';
 
 let t: TestApp;
 let token: string;
@@ -15,8 +15,7 @@ beforeAll(async () => {
 });
 // An environment of its own for every test: what one test adds never shows in another's lists.
 beforeEach(async () => {
-  const project = await t.app.inject({ method: 'POST', url: `/v1/tenants/${tenantId}/projects`, headers: bearer(token), payload: { name: 'Dir' } });
-  environmentId = project.json().environments[0].id;
+  environmentId = (await newEnvironments(t, token)).environmentIds[0]!;
   base = `/v1/tenants/${tenantId}/environments/${environmentId}/directory/users`;
 });
 afterAll(() => t.close());

@@ -1,6 +1,7 @@
 // A small document model in a new project's environment, its API secret, and a caller of /access/v1.
-import { bearer, type TestApp } from './app.ts';
+import type { TestApp } from './app.ts';
 import { createApiSecret, seedModel, type ModelSeed } from './access-model.ts';
+import { newEnvironments } from './fixtures.ts';
 
 export const DOCUMENTS: ModelSeed = {
   users: [
@@ -27,19 +28,6 @@ export const DOCUMENTS: ModelSeed = {
     { role: 'owner', user: 'alice' },
   ],
 };
-
-/** The two environments (development, production) of a new project. */
-export async function newEnvironments(t: TestApp): Promise<{ tenantId: string; environmentIds: string[] }> {
-  const { tenantId } = t.credentials;
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/v1/tenants/${tenantId}/projects`,
-    headers: bearer(await t.token()),
-    payload: { name: `AuthZEN ${crypto.randomUUID().slice(0, 8)}` },
-  });
-  if (res.statusCode !== 201) throw new Error(`project: ${res.statusCode} ${res.body}`);
-  return { tenantId, environmentIds: (res.json() as { environments: { id: string }[] }).environments.map((e) => e.id) };
-}
 
 export type Pdp = Awaited<ReturnType<typeof authzenEnvironment>>;
 

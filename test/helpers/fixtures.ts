@@ -2,7 +2,7 @@
 import { generateCredential, displayPrefix, hashSecret } from '../../lib/crypto.ts';
 import { createOrganizationQueries } from '../../db/organizations/organizations/queries.ts';
 import { createServiceAccountQueries } from '../../db/identity/service-accounts/queries.ts';
-import { clientCredentialsToken, type TestApp } from './app.ts';
+import { bearer, clientCredentialsToken, type TestApp } from './app.ts';
 
 /** Another organization with its own service account holding `*`, and a token of it. */
 export async function otherOrganization(t: TestApp) {
@@ -18,4 +18,17 @@ export async function otherOrganization(t: TestApp) {
     scopes: ['*'],
   });
   return { organizationId, serviceAccount: sa, token: await clientCredentialsToken(t.app, sa.clientId, clientSecret) };
+}
+
+/** The two environments (development, production) of a new project: a clean slate for a test. */
+export async function newEnvironments(t: TestApp, token?: string): Promise<{ tenantId: string; environmentIds: string[] }> {
+  const { tenantId } = t.credentials;
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/v1/tenants/${tenantId}/projects`,
+    headers: bearer(token ?? (await t.token())),
+    payload: { name: `Project ${crypto.randomUUID().slice(0, 8)}` },
+  });
+  if (res.statusCode !== 201) throw new Error(`project: ${res.statusCode} ${res.body}`);
+  return { tenantId, environmentIds: (res.json() as { environments: { id: string }[] }).environments.map((e) => e.id) };
 }

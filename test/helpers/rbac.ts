@@ -1,12 +1,11 @@
 // An environment of its own for an RBAC test, and a caller of its /rbac API.
 import { bearer, type TestApp } from './app.ts';
+import { newEnvironments } from './fixtures.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export async function rbacEnvironment(t: TestApp, token: string) {
-  const url = `/v1/tenants/${t.credentials.tenantId}/projects`;
-  const { project } = (await t.app.inject({ method: 'POST', url, headers: bearer(token), payload: { name: 'RBAC' } })).json();
-  const environmentId: string = project.environments[0].id;
+  const environmentId = (await newEnvironments(t, token)).environmentIds[0]!;
   const base = `/v1/tenants/${t.credentials.tenantId}/environments/${environmentId}/rbac`;
   /** Calls `<base><path>` with the token; the body parsed when there is one. */
   const call = async (method: Method, path: string, payload?: object, query?: Record<string, string>) => {
