@@ -30,6 +30,14 @@ const newUser = async (userName: string) => (await call('POST', users, { userNam
 const eventsOf = async (subjectId: string) => (await tenantEvents(t, tenantId, { environmentId })).filter((e) => e.subject?.id === subjectId);
 
 describe('directory groups', () => {
+  it('answers an empty patch with the group unchanged, writing and emitting nothing', async () => {
+    const { group } = (await create({ name: 'Quiet' })).json();
+    const res = await call('PATCH', `${base}/${group.id}`, {});
+    expect(res.statusCode).toBe(200);
+    expect(res.json().group).toEqual(group);
+    expect((await eventsOf(group.id)).map((e) => e.type)).toEqual(['directory.group.created']);
+  });
+
   it('creates, gets, patches and deletes a group, auditing and emitting each change', async () => {
     const res = await create({ name: 'Engineering', description: 'Builders\nof things', externalId: 'eng', attributes: { costCenter: 42 } });
     expect(res.statusCode, res.body).toBe(201);

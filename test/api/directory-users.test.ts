@@ -157,6 +157,14 @@ describe('directory users', () => {
     });
   });
 
+  it('answers an empty patch with the user unchanged, writing and emitting nothing', async () => {
+    const { user } = (await create({ userName: 'still' })).json();
+    const res = await call('PATCH', `${base}/${user.id}`, {});
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user).toEqual(user);
+    expect((await eventsOf(user.id)).map((e) => e.type)).toEqual(['directory.user.created']);
+  });
+
   it('deactivates and activates idempotently, emitting an event only on a change', async () => {
     const { user } = (await create({ userName: 'linus' })).json();
     const deactivated = await call('POST', `${base}/${user.id}/deactivate`);

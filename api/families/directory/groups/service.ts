@@ -71,6 +71,7 @@ export function createGroupService(pool: DatabasePool) {
       unique(() =>
         pool.transaction(async (trx) => {
           const before = await find(trx, caller, id, 'update');
+          if (Object.keys(body).length === 0) return before; // nothing to change: no write, no event
           const group = await groups(trx).updateGroup(id, body);
           await record(trx, caller, change('update', group, before));
           return group;

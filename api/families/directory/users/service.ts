@@ -94,6 +94,7 @@ export function createDirectoryUserService(pool: DatabasePool) {
       unique(() =>
         pool.transaction(async (trx) => {
           const before = await find(trx, caller, id, 'update');
+          if (Object.keys(body).length === 0) return before; // nothing to change: no write, no event
           const user = await users(trx).updateUser(id, toFields(body));
           await record(trx, caller, change('update', user, before));
           return user;
