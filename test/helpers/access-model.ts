@@ -30,7 +30,7 @@ export async function seedModel(pool: DatabasePool, environmentId: string, seed:
   return pool.transaction(async (tx) => {
     const ids: SeededModel = { users: {}, groups: {}, roles: {}, assignments: [] };
     for (const u of seed.users ?? []) {
-      const emails = (u.emails ?? []).map((value, i) => ({ value, primary: i === 0 }));
+      const emails = (u.emails ?? []).map((value) => ({ id: crypto.randomUUID(), value, type: null }));
       ids.users[u.userName] = await tx.oneFirst(sql.type(Id)`
         INSERT INTO users (environment_id, user_name, external_id, display_name, active, emails, attributes)
         VALUES (${environmentId}, ${u.userName}, ${u.externalId ?? null}, ${u.displayName ?? null}, ${u.active ?? true}, ${json(emails)}, ${json(u.attributes ?? {})})
