@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeliveryQueries } from '../../db/events/webhooks/deliveries.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
-import { insertDirectoryUser } from '../helpers/directory-rows.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 
 const ALLOWLIST: Record<string, string> = {
@@ -99,8 +98,7 @@ beforeAll(async () => {
   ids.resourceId = 't1';
   await call(ours, 'PUT', `${rbac}/resources/todo/t1`, { attributes: {} });
   ids.role = (await create(`${rbac}/roles`, { key: 'viewer', permissions: [{ permission: 'todo:read' }] })).role.key;
-  const userId = await insertDirectoryUser(t.pool, ids.environmentId!);
-  ids.assignmentId = (await create(`${rbac}/assignments`, { role: 'viewer', userId })).assignment.id;
+  ids.assignmentId = (await create(`${rbac}/assignments`, { role: 'viewer', userId: ids.userId })).assignment.id;
 
   const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi' })).json() as { paths: Record<string, Record<string, unknown>> };
   operations = Object.entries(document.paths)

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
-import { insertDirectoryGroup, insertDirectoryUser } from '../helpers/directory-rows.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 import { rbacEnvironment, type RbacEnvironment } from '../helpers/rbac.ts';
@@ -19,8 +18,8 @@ beforeEach(async () => {
   await e.call('POST', '/resource-types', { key: 'todo', actions: [{ name: 'read' }] });
   await e.call('POST', '/roles', { key: 'viewer', permissions: [{ permission: 'todo:read' }] });
   await e.call('POST', '/roles', { key: 'admin' });
-  userId = await insertDirectoryUser(t.pool, e.environmentId);
-  groupId = await insertDirectoryGroup(t.pool, e.environmentId);
+  userId = await e.newUser();
+  groupId = await e.newGroup();
 });
 afterAll(() => t.close());
 
@@ -125,7 +124,7 @@ describe('RBAC assignments', () => {
 
   it('refuses a user or a group of another environment', async () => {
     const other = await rbacEnvironment(t, token);
-    const stranger = await insertDirectoryUser(t.pool, other.environmentId);
+    const stranger = await other.newUser();
     expect((await assign({ role: 'viewer', userId: stranger })).body.details).toEqual([
       { path: 'body.userId', message: `${stranger} is not a user of this environment` },
     ]);
