@@ -5,7 +5,7 @@ import type { SearchAttributePair, SignalDefinition } from '@temporalio/common';
 import type { ProcessScope } from '../db/processes/scopes.ts';
 import type { TemporalConnectionOptions } from '../lib/temporal-connection.ts';
 import type { ProcessDescription, ProcessGateway, ProcessInput, ProcessKind } from '../workflows/port.ts';
-import { ChannelIdKey, DomainIdKey, EndpointIdKey, InvitationIdKey, OrganizationIdKey, TenantIdKey } from '../workflows/search-attributes.ts';
+import { ChannelIdKey, DomainIdKey, EndpointIdKey, EnvironmentIdKey, InvitationIdKey, OrganizationIdKey, TenantIdKey } from '../workflows/search-attributes.ts';
 import { topicSignals, workflowTypes } from '../workflows/temporal.ts';
 
 export const TASK_QUEUE = 'iam';
@@ -33,6 +33,7 @@ function searchAttributesOf(scope: ProcessScope): SearchAttributePair[] {
   const pairs: [typeof TenantIdKey, string | null | undefined][] = [
     [TenantIdKey, scope.tenantId],
     [OrganizationIdKey, scope.organizationId],
+    [EnvironmentIdKey, scope.environmentId],
     [EndpointIdKey, scope.endpointId],
     [ChannelIdKey, scope.channelId],
     [DomainIdKey, scope.domainId],
@@ -43,52 +44,45 @@ function searchAttributesOf(scope: ProcessScope): SearchAttributePair[] {
 
 const duration = (ms: number) => (ms === 0 ? '0' : ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`);
 
+type Description = { summary: string; details: string };
+/** What a workflow of each kind is for: its static summary (one line) and the first paragraph of its details. */
+type Describer<K extends ProcessKind> = (input: ProcessInput<K>, entityId: string, scope: ProcessScope) => Description;
+
+// One entry per process kind (a new kind adds its line).
+const DESCRIBERS: { [K in ProcessKind]: Describer<K> } = {
+  'webhook-delivery': (i, entityId, scope) => ({
+    summary: `Delivers event delivery ${entityId} to a ${scope.channelId ? 'notification channel' : 'webhook endpoint'}, retrying (${i.scheduleMs.length} attempts)`,
+    details:
+      `Retries delivery \`${entityId}\` from attempt ${i.firstAttempt ?? 1} of ${i.scheduleMs.length}, on the schedule ${i.scheduleMs.map(duration).join(', ')}; ` +
+      'stops when an attempt succeeds, the endpoint answers 410 Gone or is disabled, or the last attempt fails. ' +
+      'Current details show the last attempt and when the next one is due (search attributes `DeliveryAttempt`, `NextAttemptAt`).',
+  }),
+  'delivery-batch': (_i, entityId) => ({
+    summary: `First attempt of the new deliveries of a tenant (batch ${entityId})`,
+    details: `Sends the first attempt of every delivery of batch \`${entityId}\` at once; each one that fails continues in a \`webhook-delivery\` workflow of its own.`,
+  }),
+  'domain-verification': (i) => ({
+    summary: `Verifies the DNS TXT record of tenant domain ${i.domainId}`,
+    details: `Checks the TXT record of domain \`${i.domainId}\` until it holds the token or the domain is deleted; gives up after ${duration(i.giveUpAfterMs)}.`,
+  }),
+  'invitation-expiry': (i) => ({
+    summary: `Expires organization invitation ${i.invitationId} when due`,
+    details: `Expires invitation \`${i.invitationId}\` at ${new Date(i.expiresAt).toISOString()} unless it is resent (new expiry), revoked or accepted (signal \`invitation\`).`,
+  }),
+};
+
 /** What the workflow is for, in one line (its static summary in Temporal UI), and its context in markdown. */
-function describeProcess<K extends ProcessKind>(kind: K, processId: string, input: ProcessInput<K>, scope: ProcessScope): { summary: string; details: string } {
+function describeProcess<K extends ProcessKind>(kind: K, processId: string, input: ProcessInput<K>, scope: ProcessScope): Description {
   const entityId = processId.slice(kind.length + 1);
   const context = [
     scope.organizationId && `- organization \`${scope.organizationId}\``,
     scope.tenantId && `- tenant \`${scope.tenantId}\``,
+    scope.environmentId && `- environment \`${scope.environmentId}\``,
     scope.endpointId && `- webhook endpoint \`${scope.endpointId}\``,
     scope.channelId && `- notification channel \`${scope.channelId}\``,
   ].filter(Boolean);
-  const details = (what: string) => [what, '', ...context].join('\n');
-  if (kind === 'webhook-delivery') {
-    const i = input as ProcessInput<'webhook-delivery'>;
-    const target = scope.channelId ? 'notification channel' : 'webhook endpoint';
-    return {
-      summary: `Delivers event delivery ${entityId} to a ${target}, retrying (${i.scheduleMs.length} attempts)`,
-      details: details(
-        `Retries delivery \`${entityId}\` from attempt ${i.firstAttempt ?? 1} of ${i.scheduleMs.length}, on the schedule ${i.scheduleMs.map(duration).join(', ')}; ` +
-          'stops when an attempt succeeds, the endpoint answers 410 Gone or is disabled, or the last attempt fails. ' +
-          'Current details show the last attempt and when the next one is due (search attributes `DeliveryAttempt`, `NextAttemptAt`).',
-      ),
-    };
-  }
-  if (kind === 'delivery-batch') {
-    return {
-      summary: `First attempt of the new deliveries of a tenant (batch ${entityId})`,
-      details: details(
-        `Sends the first attempt of every delivery of batch \`${entityId}\` at once; each one that fails continues in a \`webhook-delivery\` workflow of its own.`,
-      ),
-    };
-  }
-  if (kind === 'domain-verification') {
-    const i = input as ProcessInput<'domain-verification'>;
-    return {
-      summary: `Verifies the DNS TXT record of tenant domain ${i.domainId}`,
-      details: details(
-        `Checks the TXT record of domain \`${i.domainId}\` until it holds the token or the domain is deleted; gives up after ${duration(i.giveUpAfterMs)}.`,
-      ),
-    };
-  }
-  const i = input as ProcessInput<'invitation-expiry'>;
-  return {
-    summary: `Expires organization invitation ${i.invitationId} when due`,
-    details: details(
-      `Expires invitation \`${i.invitationId}\` at ${new Date(i.expiresAt).toISOString()} unless it is resent (new expiry), revoked or accepted (signal \`invitation\`).`,
-    ),
-  };
+  const { summary, details } = (DESCRIBERS[kind] as Describer<K>)(input, entityId, scope);
+  return { summary, details: [details, '', ...context].join('\n') };
 }
 
 export async function createTemporalGateway(

@@ -3,7 +3,7 @@
 // delivery its current attempt and when the next one is due (kept current by the workflow). Every key in
 // SEARCH_ATTRIBUTES must be registered in the namespace before a workflow uses it (the compose init job, the
 // dev server start and the test server do it from this list). Values are stored unencrypted: ids only, never PII.
-// Postgres visibility allows 10 Keyword, 3 Datetime and 3 Int attributes per namespace: this list uses 6, 1 and 1.
+// Postgres visibility allows 10 Keyword, 3 Datetime and 3 Int attributes per namespace: this list uses 7, 1 and 1.
 // A key is a plain `{ name, type }` (what `defineSearchAttributeKey` returns): the type-only import keeps this
 // folder free of runtime imports other than @temporalio/workflow.
 import type { defineSearchAttributeKey } from '@temporalio/common';
@@ -13,6 +13,8 @@ const keyword = (name: string): Key<'KEYWORD'> => ({ name, type: 'KEYWORD' });
 
 export const TenantIdKey = keyword('TenantId');
 export const OrganizationIdKey = keyword('OrganizationId');
+/** The environment a process works in (directory sync, elevate and impersonation grants, trust-store keys). */
+export const EnvironmentIdKey = keyword('EnvironmentId');
 export const EndpointIdKey = keyword('EndpointId');
 export const ChannelIdKey = keyword('ChannelId');
 export const DomainIdKey = keyword('DomainId');
@@ -26,6 +28,7 @@ export const DeliveryAttemptKey: Key<'INT'> = { name: 'DeliveryAttempt', type: '
 export const SEARCH_ATTRIBUTES = [
   TenantIdKey,
   OrganizationIdKey,
+  EnvironmentIdKey,
   EndpointIdKey,
   ChannelIdKey,
   DomainIdKey,

@@ -8,6 +8,8 @@ export interface ProcessScope {
   tenantId: string | null;
   /** The organization the tenant was created in (a tenant may belong to several: the first), or the invitation's. */
   organizationId: string | null;
+  /** The environment of processes that work in one (directory sync, grants, trust-store keys). */
+  environmentId?: string | null;
   endpointId?: string | null;
   channelId?: string | null;
   domainId?: string;
