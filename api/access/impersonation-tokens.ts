@@ -1,7 +1,7 @@
 // Impersonation tokens: JWTs signed with the service's signing keys (verifiable offline against
 // /.well-known/jwks.json) in the shape of RFC 8693 §4.1: `sub` is the impersonated user, `act.sub` the operator.
 // They carry their own `typ` header, `token_type` claim and audience, so no verifier of management tokens accepts them.
-import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { SigningKeys } from '../families/identity/signing-keys/service.ts';
 
 /** The JOSE `typ` header of impersonation tokens (management access tokens are `at+jwt`). */
@@ -51,6 +51,15 @@ export function signImpersonationToken(keys: SigningKeys, issuer: string, t: New
     .setIssuedAt(Math.floor(t.issuedAt / 1000))
     .setExpirationTime(Math.floor(t.expiresAt / 1000))
     .sign(key);
+}
+
+/** Whether a bearer token presents itself as an impersonation token (its signature is not checked here). */
+export function isImpersonationToken(token: string): boolean {
+  try {
+    return decodeProtectedHeader(token).typ === IMPERSONATION_TYP;
+  } catch {
+    return false; // not a JWS at all
+  }
 }
 
 export class InvalidImpersonationToken extends Error {}

@@ -2,7 +2,7 @@
 // every request); a credential change anywhere evicts them through NOTIFY (sent by triggers on the credential
 // tables, cascades included), so a disabled service account, a removed user or a revoked token is refused on
 // the next request, not when the token expires.
-import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
+import { errors as joseErrors, jwtVerify } from 'jose';
 import type { DatabasePool } from 'slonik';
 import { hasValidChecksum, hashSecret } from '../../lib/crypto.ts';
 import { createOrganizationKeyQueries } from '../../db/organizations/organization-keys/queries.ts';
@@ -11,7 +11,7 @@ import { createServiceAccountQueries } from '../../db/identity/service-accounts/
 import { createTenantSeatQueries } from '../../db/tenants/seats/queries.ts';
 import { createUserQueries } from '../../db/identity/users/queries.ts';
 import { createImpersonationAccessQueries } from '../../db/access/impersonation/access.ts';
-import { IMPERSONATION_TYP, InvalidImpersonationToken, verifyImpersonationToken } from './impersonation-tokens.ts';
+import { InvalidImpersonationToken, isImpersonationToken, verifyImpersonationToken } from './impersonation-tokens.ts';
 import { narrow } from '../scopes.ts';
 import type { SigningKeys } from '../families/identity/signing-keys/service.ts';
 
@@ -223,18 +223,10 @@ export function createAuthenticator(deps: {
     };
   };
 
-  const typOf = (token: string) => {
-    try {
-      return decodeProtectedHeader(token).typ;
-    } catch {
-      return undefined;
-    }
-  };
-
   const verify = (token: string) => {
     if (token.startsWith('adpat_')) return fromPat(token);
     if (token.startsWith('adok_')) return fromOrganizationKey(token);
-    if (typOf(token) === IMPERSONATION_TYP) return fromImpersonation(token);
+    if (isImpersonationToken(token)) return fromImpersonation(token);
     return fromJwt(token);
   };
 

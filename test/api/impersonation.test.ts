@@ -202,7 +202,7 @@ describe('impersonation grants', () => {
     expect(asCaller.statusCode).toBe(401);
     const refused = await auditEntries(t, { tenantId }, { action: 'impersonation.token.use', resourceId: grant.id });
     expect(refused.map((e) => e.changes?.after)).toContainEqual({ method: 'GET', path: '/v1/tenants/:tenantId', statusCode: 403 });
-    expect(refused.every((e) => e.actor.id === operatorId && (e as { onBehalfOf?: unknown }).onBehalfOf !== null)).toBe(true);
+    expect(refused.every((e) => e.actor.id === operatorId && e.onBehalfOf?.id === userId)).toBe(true);
   });
 
   it('lists grants with who, whom, why and when, filtered by status, user and operator, and gets one', async () => {

@@ -1,14 +1,14 @@
 // Token introspection (RFC 7662) for impersonation tokens and the service's own management credentials. Anything
 // that is not a token in force, or that belongs to an organization or environment the introspecting principal
 // cannot reach, is `{ active: false }`: never an error, and never a hint whether the token exists.
-import { decodeJwt, decodeProtectedHeader, errors as joseErrors } from 'jose';
+import { decodeJwt, errors as joseErrors } from 'jose';
 import type { DatabasePool } from 'slonik';
 import { createImpersonationAccessQueries } from '../../../../db/access/impersonation/access.ts';
 import {
   IMPERSONATION_TOKEN_TYPE,
-  IMPERSONATION_TYP,
   impersonationAudience,
   InvalidImpersonationToken,
+  isImpersonationToken,
   verifyImpersonationToken,
 } from '../../../access/impersonation-tokens.ts';
 import { AuthenticationError, type Authenticator, type Principal } from '../../../access/principals.ts';
@@ -66,8 +66,7 @@ export function createIntrospection(deps: IntrospectionDeps) {
     /** What `caller` may learn of `token`. */
     introspect: async (caller: Principal, token: string) => {
       try {
-        const typ = token.includes('.') ? decodeProtectedHeader(token).typ : undefined;
-        return await (typ === IMPERSONATION_TYP ? impersonation(caller, token) : management(caller, token));
+        return await (isImpersonationToken(token) ? impersonation(caller, token) : management(caller, token));
       } catch (error) {
         if (error instanceof AuthenticationError || error instanceof InvalidImpersonationToken || error instanceof joseErrors.JOSEError) return INACTIVE;
         throw error;

@@ -15,7 +15,7 @@ export const IssueGrantBody = z
     durationSeconds: z
       .number()
       .int()
-      .min(60, 'must be at least 60')
+      .min(1, 'must be at least 1')
       .max(MAX_DURATION_MINUTES * 60, `must be at most ${MAX_DURATION_MINUTES * 60}`)
       .optional()
       .describe("How long the grant lasts; the environment's maxDurationMinutes when absent, and never more"),
