@@ -1,8 +1,10 @@
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../api/app.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
 import { newEnvironments, otherOrganization } from '../helpers/fixtures.ts';
+import { userPrincipal } from '../helpers/users.ts';
 
 let t: TestApp;
 let token: string;
@@ -205,6 +207,22 @@ describe('impersonation grants', () => {
     expect(refused.every((e) => e.actor.id === operatorId && e.onBehalfOf?.id === userId)).toBe(true);
   });
 
+  it('is issued to whichever operator holds impersonation:write: a user with a personal access token, an organization key', async () => {
+    const operator = await userPrincipal(t, { organizationId: t.credentials.organizationId, scopes: ['impersonation:write'] });
+    const byUser = await call('POST', `${base}/grants`, { userId, reason: 'Ticket' }, operator.token);
+    expect(byUser.statusCode, byUser.body).toBe(201);
+    expect(byUser.json().grant.actor).toEqual({ type: 'user', id: operator.user.id });
+    expect(decodeJwt(byUser.json().token).act).toEqual({ sub: operator.user.id, actor_type: 'user' });
+
+    const key = await call('POST', `/v1/organizations/${t.credentials.organizationId}/keys`, { name: 'Support desk' });
+    expect(key.statusCode, key.body).toBe(201);
+    const byKey = await call('POST', `${base}/grants`, { userId, reason: 'Ticket' }, key.json().fullToken);
+    expect(byKey.statusCode, byKey.body).toBe(201);
+    expect(byKey.json().grant.actor).toEqual({ type: 'organization_key', id: key.json().key.id });
+    const res = await userinfo(byKey.json().token);
+    expect(res.json().act).toEqual({ sub: key.json().key.id, actor_type: 'organization_key', grant_id: byKey.json().grant.id });
+  });
+
   it('lists grants with who, whom, why and when, filtered by status, user and operator, and gets one', async () => {
     const other = await createUser('grace@example.com');
     const first = await issue();
@@ -266,6 +284,26 @@ describe('impersonation grants', () => {
     expect(events[2]!.data).toEqual({ grant: revoked });
     const [entry] = await auditEntries(t, { tenantId }, { action: 'impersonation.grant.revoke', resourceId: grant.id });
     expect(entry).toMatchObject({ actor: { type: 'service_account', id: operatorId }, changes: { after: expect.objectContaining({ status: 'revoked' }) } });
+  });
+
+  it('refuses a revoked token on the next use on another instance too', async () => {
+    const second = await buildApp({ config: t.config, pool: t.pool, databaseUrl: t.databaseUrl, keys: t.keys, masterKey: t.masterKey });
+    try {
+      const { grant, token: impersonation } = await issue();
+      // Verified and cached on both instances.
+      for (const app of [t.app, second])
+        expect((await app.inject({ method: 'GET', url: '/v1/userinfo', headers: bearer(impersonation) })).statusCode).toBe(200);
+      expect((await call('POST', `${base}/grants/${grant.id}/revoke`, {})).statusCode).toBe(200);
+      expect((await userinfo(impersonation)).statusCode).toBe(401);
+      await expect
+        .poll(async () => (await second.inject({ method: 'GET', url: '/v1/userinfo', headers: bearer(impersonation) })).statusCode, {
+          timeout: 2000,
+          interval: 20,
+        })
+        .toBe(401);
+    } finally {
+      await second.close();
+    }
   });
 
   it('ends the token when its user is deactivated', async () => {
