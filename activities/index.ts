@@ -3,9 +3,15 @@ import type { Activities } from '../workflows/activities.ts';
 import { createDeliveryActivities, type DeliveryDeps } from './deliveries.ts';
 import { createDomainActivities, type DomainDeps } from './domains.ts';
 import { createInvitationActivities, type InvitationDeps } from './invitations.ts';
+import { createImpersonationActivities, type ImpersonationDeps } from './impersonation.ts';
 
-export type ActivityDeps = DeliveryDeps & DomainDeps & InvitationDeps;
+export type ActivityDeps = DeliveryDeps & DomainDeps & InvitationDeps & ImpersonationDeps;
 
 export function createActivities(deps: ActivityDeps): Activities {
-  return { ...createDeliveryActivities(deps), ...createDomainActivities(deps), ...createInvitationActivities(deps) };
+  return {
+    ...createDeliveryActivities(deps),
+    ...createDomainActivities(deps),
+    ...createInvitationActivities(deps),
+    ...createImpersonationActivities(deps),
+  };
 }

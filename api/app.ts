@@ -13,9 +13,10 @@ import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerRequestTextCheck } from './plugins/request-text.ts';
+import { registerImpersonationAudit } from './plugins/impersonation-audit.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerScope } from './plugins/scope.ts';
-import { createAuthenticator } from './access/principals.ts';
+import { createAuthenticator, type Authenticator } from './access/principals.ts';
 import { createEnvironmentSecretAuthenticator } from './access/environment-secrets.ts';
 import { createModelCache } from './access/models.ts';
 import { FAMILIES } from './families/index.ts';
@@ -39,6 +40,13 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A POST that changes nothing (AuthZEN decisions): it answers without waiting for this instance's notifications. */
     readOnly?: boolean;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The bearer-token verifier, for routes that check a token they are given (token introspection). */
+    authenticator: Authenticator;
   }
 }
 
@@ -108,6 +116,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   registerErrorHandling(app);
   registerAuth(app, authenticator);
+  app.decorate('authenticator', authenticator);
+  registerImpersonationAudit(app, pool);
   registerEnvironmentSecretAuth(app, environmentSecrets);
   registerRequestTextCheck(app);
   registerSecurityHeaders(app);

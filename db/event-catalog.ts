@@ -12,6 +12,7 @@ import { ACCESS_EVENTS } from './organizations/organization-keys/events.ts';
 import { ORGANIZATION_EVENTS } from './organizations/organizations/events.ts';
 import { PROCESS_EVENTS } from './processes/events.ts';
 import { RBAC_EVENTS } from './access/rbac/events.ts';
+import { IMPERSONATION_EVENTS } from './access/impersonation/events.ts';
 import { PROJECT_EVENTS } from './projects/projects/events.ts';
 import { DOMAIN_EVENTS } from './tenants/domains/events.ts';
 import { TENANT_EVENTS } from './tenants/tenants/events.ts';
@@ -34,6 +35,7 @@ export const EVENT_CATALOG = {
   ...API_SECRET_EVENTS,
   ...RBAC_EVENTS,
   ...DIRECTORY_EVENTS,
+  ...IMPERSONATION_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

@@ -29,6 +29,7 @@ const HISTORIES_DIR = path.resolve(import.meta.dirname, '../test/fixtures/workfl
 const tenantId = randomUUID();
 const organizationId = randomUUID();
 const endpointId = randomUUID();
+const environmentId = randomUUID();
 
 /** One workflow to record: the outbox start that begins it, what drives it while it runs, and how it must end. */
 interface Scenario {
@@ -41,6 +42,7 @@ interface Scenario {
 
 /** The stub database the stub activities read and write. */
 const invitations = new Map<string, number>(); // invitation id → expiresAt
+const impersonationGrants = new Map<string, number>(); // grant id → expiresAt
 const domainChecks = new Map<string, number>(); // domain id → checks so far
 const verifiesAt = new Map<string, number>(); // domain id → the check that finds the TXT record
 /** Per delivery, what each attempt gets: [status code, Retry-After in ms]. */
@@ -82,6 +84,13 @@ const activities: Activities = {
     invitations.delete(invitationId);
     return Promise.resolve({ outcome: 'expired' as const });
   },
+  expireImpersonationGrant: ({ grantId }) => {
+    const expiresAt = impersonationGrants.get(grantId);
+    if (expiresAt === undefined) return Promise.resolve({ outcome: 'settled' as const });
+    if (Date.now() < expiresAt) return Promise.resolve({ outcome: 'pending' as const, expiresAt });
+    impersonationGrants.delete(grantId);
+    return Promise.resolve({ outcome: 'expired' as const });
+  },
 };
 
 /** Who and what each process is about, as createProcessScopeQueries(pool).scopeOf finds it in the database. */
@@ -89,6 +98,7 @@ const scopeOf: ScopeLookup = (kind, input) => {
   if (kind === 'invitation-expiry') return Promise.resolve({ tenantId: null, organizationId, invitationId: (input as { invitationId: string }).invitationId });
   if (kind === 'webhook-delivery') return Promise.resolve({ tenantId, organizationId, endpointId, channelId: null });
   if (kind === 'domain-verification') return Promise.resolve({ tenantId, organizationId, domainId: (input as { domainId: string }).domainId });
+  if (kind === 'impersonation-expiry') return Promise.resolve({ tenantId, organizationId, environmentId });
   return Promise.resolve({ tenantId, organizationId });
 };
 
@@ -122,6 +132,12 @@ function scenarios(): Scenario[] {
   verifiesAt.set(verifiedDomainId, 3); // two misses, then the TXT record is there
   const abandonedDomainId = randomUUID(); // never there: gives up after 1.5 s
 
+  // One expires on its own at its time, one is revoked (by signal) while its process waits.
+  const expiringGrantId = randomUUID();
+  impersonationGrants.set(expiringGrantId, Date.now() + 1500);
+  const revokedGrantId = randomUUID();
+  impersonationGrants.set(revokedGrantId, Date.now() + 60_000);
+
   return [
     {
       fixture: 'webhook-delivery-retry-after',
@@ -154,6 +170,22 @@ function scenarios(): Scenario[] {
       fixture: 'domain-verification-gave-up',
       start: start('domain-verification', abandonedDomainId, tenantId, { domainId: abandonedDomainId, intervalsMs: [300, 600], giveUpAfterMs: 1500 }),
       result: 'failed',
+    },
+    {
+      fixture: 'impersonation-expiry-expired',
+      start: start('impersonation-expiry', expiringGrantId, tenantId, { grantId: expiringGrantId, expiresAt: impersonationGrants.get(expiringGrantId)! }),
+      result: 'expired',
+    },
+    {
+      fixture: 'impersonation-expiry-revoked',
+      start: start('impersonation-expiry', revokedGrantId, tenantId, { grantId: revokedGrantId, expiresAt: impersonationGrants.get(revokedGrantId)! }),
+      drive: async (gateway, client) => {
+        const processId = `impersonation-expiry:${revokedGrantId}`;
+        await waitFor(client, processId, (e) => !!e.timerStartedEventAttributes); // waiting for its expiry
+        impersonationGrants.delete(revokedGrantId);
+        await gateway.signal('impersonation-expiry', processId, 'impersonation', { revoked: true });
+      },
+      result: 'revoked',
     },
   ];
 }

@@ -1,7 +1,7 @@
 // The sweeper: every PROCESS_SWEEP_INTERVAL, restarts the process of any row that should have one running but
 // whose process failed (its activities hit a programming error, a Temporal timeout…) or is missing (its start
 // was lost or went dead in the outbox): pending invitations (`invitation-expiry`), domains pending verification
-// (`domain-verification`), pending deliveries (`delivery-batch` before their first attempt, `webhook-delivery`
+// (`domain-verification`), impersonation grants in force (`impersonation-expiry`), pending deliveries (`delivery-batch` before their first attempt, `webhook-delivery`
 // after it). Restarts go through the outbox like every start; a start restarts a failed process and leaves a
 // running or completed one alone (ALLOW_DUPLICATE_FAILED_ONLY on Temporal, the same on the embedded engine).
 import type { DatabasePool } from 'slonik';
@@ -42,6 +42,11 @@ export function startSweeper(deps: {
     for (const i of await queries.pendingInvitations(grace, SWEEP_LIMIT)) {
       if (await needsStart('invitation-expiry', i.id)) {
         starts.push({ kind: 'invitation-expiry', entityId: i.id, tenantId: null, input: { invitationId: i.id, expiresAt: i.expiresAt } });
+      }
+    }
+    for (const g of await queries.pendingImpersonationGrants(grace, SWEEP_LIMIT)) {
+      if (await needsStart('impersonation-expiry', g.id)) {
+        starts.push({ kind: 'impersonation-expiry', entityId: g.id, tenantId: g.tenantId, input: { grantId: g.id, expiresAt: g.expiresAt } });
       }
     }
     for (const d of await queries.pendingDomains(grace, SWEEP_LIMIT)) {

@@ -69,6 +69,10 @@ const DESCRIBERS: { [K in ProcessKind]: Describer<K> } = {
     summary: `Expires organization invitation ${i.invitationId} when due`,
     details: `Expires invitation \`${i.invitationId}\` at ${new Date(i.expiresAt).toISOString()} unless it is resent (new expiry), revoked or accepted (signal \`invitation\`).`,
   }),
+  'impersonation-expiry': (i) => ({
+    summary: `Expires impersonation grant ${i.grantId} when due`,
+    details: `Marks impersonation grant \`${i.grantId}\` expired at ${new Date(i.expiresAt).toISOString()} unless it is revoked first (signal \`impersonation\`).`,
+  }),
 };
 
 /** What the workflow is for, in one line (its static summary in Temporal UI), and its context in markdown. */

@@ -37,4 +37,10 @@ export interface Activities {
    * `settled` when it is no longer pending, `pending` with its current expiry (ms) when it is not due yet.
    */
   expireInvitation(input: { invitationId: string }): Promise<{ outcome: 'expired' | 'settled' } | { outcome: 'pending'; expiresAt: number }>;
+
+  /**
+   * Marks an impersonation grant expired if it is still in force and due (recording impersonation.grant.expired);
+   * `settled` when it is revoked, already expired or gone, `pending` with its current expiry (ms) when not due yet.
+   */
+  expireImpersonationGrant(input: { grantId: string }): Promise<{ outcome: 'expired' | 'settled' } | { outcome: 'pending'; expiresAt: number }>;
 }

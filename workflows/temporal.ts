@@ -39,6 +39,7 @@ type MessageOfTopic<T extends Topic> = { [K in ProcessKind]: T extends TopicOf<K
  */
 export const topicSignals: { [T in Topic]: ReturnType<typeof defineSignal<[MessageOfTopic<T>], T>> } = {
   invitation: defineSignal<[MessageOfTopic<'invitation'>], 'invitation'>('invitation'),
+  impersonation: defineSignal<[MessageOfTopic<'impersonation'>], 'impersonation'>('impersonation'),
 };
 
 /** The one generic signal of earlier versions, still handled for processes signalled before the upgrade. */
@@ -78,6 +79,8 @@ function activitySummary<N extends ActivityName>(name: N, input: ActivityInput<N
       return `check the TXT record of domain ${String(i.domainId)}`;
     case 'failDomainVerification':
       return `give up verifying domain ${String(i.domainId)}`;
+    case 'expireImpersonationGrant':
+      return `expire impersonation grant ${String(i.grantId)} if it is due`;
     default:
       return `expire invitation ${String(i.invitationId)} if it is due`;
   }
@@ -97,6 +100,7 @@ function outcomeOf<N extends ActivityName>(name: N, input: ActivityInput<N>, out
     case 'checkDomain':
       return o.verified ? 'verified' : o.done ? 'domain deleted' : 'TXT record not found yet';
     case 'expireInvitation':
+    case 'expireImpersonationGrant':
       return o.outcome === 'pending' ? `not due yet (expires at ${iso(o.expiresAt as number)})` : String(o.outcome);
     default:
       return `${name} done`;
@@ -193,10 +197,15 @@ export async function invitationExpiryWorkflow(input: ProcessInput<'invitation-e
   return processes['invitation-expiry'](temporalContext(), input);
 }
 
+export async function impersonationExpiryWorkflow(input: ProcessInput<'impersonation-expiry'>) {
+  return processes['impersonation-expiry'](temporalContext(), input);
+}
+
 /** The Temporal workflow type of each process kind (what the gateway starts). */
 export const workflowTypes: Record<ProcessKind, string> = {
   'webhook-delivery': webhookDeliveryWorkflow.name,
   'delivery-batch': deliveryBatchWorkflow.name,
   'domain-verification': domainVerificationWorkflow.name,
   'invitation-expiry': invitationExpiryWorkflow.name,
+  'impersonation-expiry': impersonationExpiryWorkflow.name,
 };

@@ -10,6 +10,8 @@ import { createPersonalAccessTokenQueries } from '../../db/identity/personal-acc
 import { createServiceAccountQueries } from '../../db/identity/service-accounts/queries.ts';
 import { createTenantSeatQueries } from '../../db/tenants/seats/queries.ts';
 import { createUserQueries } from '../../db/identity/users/queries.ts';
+import { createImpersonationAccessQueries } from '../../db/access/impersonation/access.ts';
+import { InvalidImpersonationToken, isImpersonationToken, verifyImpersonationToken } from './impersonation-tokens.ts';
 import { narrow } from '../scopes.ts';
 import type { SigningKeys } from '../families/identity/signing-keys/service.ts';
 
@@ -28,6 +30,16 @@ export interface Principal {
   tenantIds: string[] | null;
   /** Tenants outside its organizations it reaches through tenant seats (users only), each within its window. */
   seats: SeatGrant[];
+  /** Set when the token is an impersonation token: the user (`id`) is acted as by `actor`, under grant `grantId`. */
+  impersonation?: Impersonation;
+}
+
+export interface Impersonation {
+  grantId: string;
+  actor: { type: 'service_account' | 'user' | 'organization_key'; id: string };
+  tenantId: string;
+  environmentId: string;
+  issuedAt: number;
 }
 
 export interface SeatGrant {
@@ -53,6 +65,8 @@ export function seatScopes(principal: Principal, tenantId: string, now = Date.no
   const seat = principal.seats.find((s) => s.tenantId === tenantId && seatInForce(s, now));
   return seat && seat.scopes.length > 0 ? seat.scopes : null;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const epoch = (iso: string | null) => (iso === null ? null : Date.parse(iso));
 
@@ -178,9 +192,41 @@ export function createAuthenticator(deps: {
     };
   };
 
+  // An impersonation token reaches nothing and holds no scope: routes that accept it say so (api/plugins/auth.ts).
+  const fromImpersonation = async (token: string): Promise<Principal> => {
+    let claims;
+    try {
+      claims = await verifyImpersonationToken(keys, deps.issuer, token);
+    } catch (error) {
+      throw new AuthenticationError(error instanceof InvalidImpersonationToken ? error.message : 'The impersonation token is invalid.');
+    }
+    const grant = UUID.test(claims.grant_id) ? await createImpersonationAccessQueries(pool).findGrantAccess(claims.grant_id) : null;
+    if (!grant || grant.tokenId !== claims.jti) throw new AuthenticationError('The impersonation token is invalid.');
+    if (!grant.inForce) throw new AuthenticationError('The impersonation grant of this token was revoked or has expired, or its user is inactive.');
+    return {
+      type: 'user',
+      id: grant.userId,
+      credentialId: grant.id,
+      organizationIds: [],
+      scopes: [],
+      environmentId: grant.environmentId,
+      expiresAt: Math.min(claims.exp * 1000, grant.expiresAt),
+      tenantIds: [],
+      seats: [],
+      impersonation: {
+        grantId: grant.id,
+        actor: { type: grant.actorType as Impersonation['actor']['type'], id: grant.actorId },
+        tenantId: grant.tenantId,
+        environmentId: grant.environmentId,
+        issuedAt: claims.iat * 1000,
+      },
+    };
+  };
+
   const verify = (token: string) => {
     if (token.startsWith('adpat_')) return fromPat(token);
     if (token.startsWith('adok_')) return fromOrganizationKey(token);
+    if (isImpersonationToken(token)) return fromImpersonation(token);
     return fromJwt(token);
   };
 

@@ -59,6 +59,12 @@ export const TAGS = [
     name: 'Directory',
     description: 'Users and groups of an environment: the subjects of access decisions, with custom attributes for conditions.',
   },
+  {
+    name: 'Impersonation',
+    description:
+      'Time-boxed grants for a support operator to act as a directory user, with an RFC 8693-style token (`sub` the user, `act` the operator), ' +
+      'every use audited on behalf of the user; the environment settings that bound them.',
+  },
 ] as const;
 
 export type TagName = (typeof TAGS)[number]['name'];

@@ -17,6 +17,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** No token needed (health, OpenAPI, docs, JWKS, the token endpoint). */
     public?: boolean;
+    /** An impersonation token is accepted here (GET /v1/userinfo); every other route refuses it with 403. */
+    impersonation?: boolean;
   }
 }
 
@@ -83,6 +85,11 @@ export function registerAuth(app: FastifyInstance, authenticator: Authenticator)
 
   app.addHook('preValidation', (request, _reply, done) => {
     if (request.authFailure) return done(request.authFailure);
+    if (request.principal?.impersonation && !request.routeOptions.config.impersonation) {
+      return done(
+        new ApiError(403, 'auth.impersonation_token', 'An impersonation token is accepted only by GET /v1/userinfo; it is no management credential.'),
+      );
+    }
     const scope = requiredScope(request);
     if (scope && request.principal && !grants(request.principal.scopes, scope)) {
       return done(insufficientScope(scope, 'auth.insufficient_scope', `This operation needs the scope ${scope}, which the token does not carry.`));

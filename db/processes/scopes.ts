@@ -44,6 +44,12 @@ export function createProcessScopeQueries(db: CommonQueryMethods) {
           channelId: delivery?.channelId ?? null,
         };
       }
+      if (kind === 'impersonation-expiry') {
+        const { grantId } = input as ProcessInput<'impersonation-expiry'>;
+        const environmentId = await db.maybeOneFirst(sql.type(z.object({ id: z.uuid() }))`
+          SELECT environment_id AS id FROM impersonation_grants WHERE id = ${grantId}`);
+        return { tenantId: recordedTenantId, organizationId: recordedTenantId ? await organizationOfTenant(recordedTenantId) : null, environmentId };
+      }
       const scope = { tenantId: recordedTenantId, organizationId: recordedTenantId ? await organizationOfTenant(recordedTenantId) : null };
       if (kind === 'domain-verification') return { ...scope, domainId: (input as ProcessInput<'domain-verification'>).domainId };
       return scope;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 
 const Invitation = z.object({ id: z.uuid(), expiresAt: z.number() });
 const Domain = z.object({ id: z.uuid(), tenantId: z.uuid() });
+const ImpersonationGrant = z.object({ id: z.uuid(), tenantId: z.uuid(), expiresAt: z.number() });
 const Delivery = z.object({
   id: z.uuid(),
   tenantId: z.uuid(),
@@ -25,6 +26,15 @@ export function createSweepQueries(db: CommonQueryMethods) {
         WHERE i.status = 'pending' AND i.created_at < now() - ${graceMs} * interval '1 millisecond'
           AND ${noOutboxEntry(sql.fragment`'invitation-expiry:' || i.id`)}
         ORDER BY i.created_at LIMIT ${limit}`)),
+    ],
+
+    /** Impersonation grants neither revoked nor marked expired: their process marks them expired when due. */
+    pendingImpersonationGrants: async (graceMs: number, limit: number) => [
+      ...(await db.any(sql.type(ImpersonationGrant)`
+        SELECT g.id, g.tenant_id AS "tenantId", (extract(epoch FROM g.expires_at) * 1000)::float8 AS "expiresAt" FROM impersonation_grants g
+        WHERE g.expired_at IS NULL AND g.revoked_at IS NULL AND g.created_at < now() - ${graceMs} * interval '1 millisecond'
+          AND ${noOutboxEntry(sql.fragment`'impersonation-expiry:' || g.id`)}
+        ORDER BY g.created_at LIMIT ${limit}`)),
     ],
 
     /** Domains still waiting for verification: not verified, and their process has not given up. */

@@ -23,6 +23,8 @@ export interface Change<T extends EventType = EventType> {
   scope: { organizationId?: string | null; tenantId?: string | null; environmentId?: string | null };
   before?: Record<string, unknown> | null;
   after?: Record<string, unknown> | null;
+  /** Who the actor acted for, when it impersonated a user (audit entries only). */
+  onBehalfOf?: { type: 'user'; id: string };
   /** The event emitted with the change: a type of the event catalog, with the data of that type. */
   event: EventOf<T>;
 }
@@ -59,10 +61,11 @@ export async function recordChange<T extends EventType>(db: CommonQueryMethods, 
   const origin = change.origin ?? {};
   await db.query(sql.unsafe`
     INSERT INTO audit_logs (organization_id, tenant_id, environment_id, actor_type, actor_id, action,
-      resource_type, resource_id, ip, user_agent, request_id, changes)
+      resource_type, resource_id, ip, user_agent, request_id, changes, on_behalf_of_type, on_behalf_of_id)
     VALUES (${organizationId}, ${tenantId}, ${environmentId}, ${change.actor.type}, ${change.actor.id}, ${change.action},
       ${change.resource.type}, ${change.resource.id}, ${origin.ip ?? null}, ${origin.userAgent ?? null},
-      ${origin.requestId ?? null}, ${sql.jsonb(diff(change.before, change.after) as never)})`);
+      ${origin.requestId ?? null}, ${sql.jsonb(diff(change.before, change.after) as never)},
+      ${change.onBehalfOf?.type ?? null}, ${change.onBehalfOf?.id ?? null})`);
   const eventId = await db.oneFirst(sql.unsafe`
     INSERT INTO events (type, organization_id, tenant_id, environment_id, actor, subject, data)
     VALUES (${change.event.type}, ${organizationId}, ${tenantId}, ${environmentId}, ${sql.jsonb(change.actor as never)},

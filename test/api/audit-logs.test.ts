@@ -69,6 +69,7 @@ describe('GET /v1/tenants/{tenantId}/audit-logs', () => {
       tenantId: tenant.id,
       environmentId: null,
       actor: { type: 'service_account', id: expect.any(String) },
+      onBehalfOf: null,
       action: 'tenant.update',
       resource: { type: 'tenant', id: tenant.id },
       ip: '127.0.0.1',

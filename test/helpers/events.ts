@@ -25,6 +25,8 @@ export interface AuditEntry {
   tenantId: string | null;
   environmentId: string | null;
   actor: { type: string; id: string | null };
+  /** The user the actor acted as (impersonation), or null. */
+  onBehalfOf: { type: string; id: string } | null;
   action: string;
   resource: { type: string; id: string | null };
   ip: string | null;

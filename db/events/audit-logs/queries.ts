@@ -11,6 +11,10 @@ export const AuditLogEntry = z
     tenantId: uuid.nullable(),
     environmentId: uuid.nullable(),
     actor: z.object({ type: z.string(), id: z.string().nullable() }),
+    onBehalfOf: z
+      .object({ type: z.string(), id: z.string() })
+      .nullable()
+      .describe('The user the actor acted as, when it used an impersonation token; null otherwise'),
     action: z.string().describe('`<resource>.<verb>`, e.g. `tenant.update`'),
     resource: z.object({ type: z.string(), id: z.string().nullable() }),
     ip: z.string().nullable(),
@@ -42,7 +46,8 @@ const columns = sql.fragment`
   a.id, a.sequence::float8 AS sequence, a.organization_id AS "organizationId", a.tenant_id AS "tenantId",
   a.environment_id AS "environmentId", jsonb_build_object('type', a.actor_type, 'id', a.actor_id) AS actor, a.action,
   jsonb_build_object('type', a.resource_type, 'id', a.resource_id) AS resource, a.ip, a.user_agent AS "userAgent",
-  a.request_id AS "requestId", a.changes, a.occurred_at AS "occurredAt"`;
+  a.request_id AS "requestId", a.changes, a.occurred_at AS "occurredAt",
+  CASE WHEN a.on_behalf_of_type IS NULL THEN NULL ELSE jsonb_build_object('type', a.on_behalf_of_type, 'id', a.on_behalf_of_id) END AS "onBehalfOf"`;
 
 function conditions(scope: AuditScope, filter: AuditFilter, before: number | null) {
   const where = [

@@ -25,7 +25,7 @@ const OAuthErrorBody = z
   })
   .meta({ id: 'OAuthError' });
 
-function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
+export function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
   const match = header ? /^Basic ([A-Za-z0-9+/=]+)$/i.exec(header) : null;
   if (!match?.[1]) return undefined;
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
