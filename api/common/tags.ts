@@ -59,6 +59,16 @@ export const TAGS = [
     name: 'Directory',
     description: 'Users and groups of an environment: the subjects of access decisions, with custom attributes for conditions.',
   },
+  {
+    name: 'Threats',
+    description:
+      'Threats of an environment, detected from MCP runtime events or recorded by hand: triage, notes, resolve or dismiss, reopen, and alerting to notification channels.',
+  },
+  {
+    name: 'MCP Events',
+    description:
+      'MCP runtime events (tool invocations, observed tool manifests, failed authentications) reported with an environment API secret of purpose mcp.',
+  },
 ] as const;
 
 export type TagName = (typeof TAGS)[number]['name'];

@@ -27,6 +27,8 @@ import apiSecrets from './access/api-secrets/index.ts';
 import rbac from './access/rbac/index.ts';
 import directoryUsers from './directory/users/index.ts';
 import directoryGroups from './directory/groups/index.ts';
+import threats from './threats/threats/index.ts';
+import mcpEvents from './threats/mcp-events/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -55,4 +57,6 @@ export const FAMILIES: readonly Family[] = [
   rbac,
   directoryUsers,
   directoryGroups,
+  threats,
+  mcpEvents,
 ];

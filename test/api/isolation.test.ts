@@ -34,6 +34,7 @@ const ALLOWLIST: Record<string, string> = {
   'POST /access/v1/search/resource': 'AuthZEN: the environment API secret selects the environment (tested in test/api/authzen-*.test.ts)',
   'POST /access/v1/search/action': 'AuthZEN: the environment API secret selects the environment (tested in test/api/authzen-*.test.ts)',
   'GET /.well-known/authzen-configuration': 'public: AuthZEN PDP metadata of the whole service',
+  'POST /v1/mcp/events': 'MCP runtime: the environment API secret selects the environment (tested in test/api/mcp-events.test.ts)',
 };
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
@@ -99,6 +100,8 @@ beforeAll(async () => {
   await call(ours, 'PUT', `${rbac}/resources/todo/t1`, { attributes: {} });
   ids.role = (await create(`${rbac}/roles`, { key: 'viewer', permissions: [{ permission: 'todo:read' }] })).role.key;
   ids.assignmentId = (await create(`${rbac}/assignments`, { role: 'viewer', userId: ids.userId })).assignment.id;
+  const threats = `${tn}/environments/${ids.environmentId}/threats`;
+  ids.threatId = (await create(threats, { severity: 'low', subject: 'agent', summary: 'An isolated threat' })).threat.id;
 
   const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi' })).json() as { paths: Record<string, Record<string, unknown>> };
   operations = Object.entries(document.paths)
