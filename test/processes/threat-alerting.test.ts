@@ -15,7 +15,7 @@ let receiver: Receiver;
 
 const SLACK = '/slack/services/T1/B1/THREATS';
 const channels = (url = '') => `/v1/tenants/${t.credentials.tenantId}/notification-channels${url}`;
-const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
+const call = async (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: object) => {
   const res = await t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
   expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
   return res.json();
