@@ -101,8 +101,14 @@ describe.each(ENGINES)('threat alerting (%s)', (engine) => {
     await expect.poll(() => pagerDutyOf(routingKey).length, { timeout: 20_000, interval: 100 }).toBe(3);
     expect(JSON.parse(pagerDutyOf(routingKey)[2]!.body)).toMatchObject({ dedup_key: manual.id, payload: { severity: 'error' } });
 
-    // Nothing was sent for the low-severity threat, the medium creation or the re-occurrence.
+    // Raising it further does not alert again: the next alert to arrive is a new critical threat's.
+    await call('PATCH', `${threats}/${manual.id}`, { severity: 'critical' });
+    const later = (await call('POST', threats, { severity: 'critical', subject: 'agent-8', summary: 'Key leaked' })).threat;
+    await expect.poll(() => pagerDutyOf(routingKey).length, { timeout: 20_000, interval: 100 }).toBe(4);
+    expect(JSON.parse(pagerDutyOf(routingKey)[3]!.body)).toMatchObject({ dedup_key: later.id, payload: { severity: 'critical' } });
+
+    // Nothing was sent for the low-severity threat, the medium creation, the re-occurrence or the second raise.
     const deliveries = await call('GET', channels(`/${pagerduty.id}/deliveries`));
-    expect(deliveries.deliveries).toHaveLength(3);
+    expect(deliveries.deliveries).toHaveLength(4);
   });
 });

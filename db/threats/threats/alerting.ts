@@ -33,10 +33,14 @@ export function createThreatAlertingQueries(db: CommonQueryMethods) {
         ).map((r) => r.id),
       ),
 
-    /** The threat.alerted event a threat raises now, or null when the environment alerts on nothing at its severity. */
-    alertOf: async (threat: Threat, trigger: 'created' | 'reopened' | 'escalated'): Promise<EventOf<'threat.alerted'> | null> => {
+    /**
+     * The threat.alerted event a threat raises now, or null when the environment alerts on nothing at its severity;
+     * an escalation alerts only when it crosses the threshold (from `previous` below it).
+     */
+    alertOf: async (threat: Threat, trigger: 'created' | 'reopened' | 'escalated', previous?: Severity): Promise<EventOf<'threat.alerted'> | null> => {
       const settings = await find(threat.environmentId);
       if (!settings || settings.channelIds.length === 0 || !atLeast(threat.severity, settings.minSeverity)) return null;
+      if (previous && atLeast(previous, settings.minSeverity)) return null;
       return { type: 'threat.alerted', data: { threat, trigger, minSeverity: settings.minSeverity, channelIds: settings.channelIds } };
     },
   };

@@ -31,7 +31,7 @@ async function recordThreat(
   trigger?: 'created' | 'reopened' | 'escalated',
 ) {
   await record(db, caller, { action: `threat.${verb}`, resource: { type: 'threat', id: threat.id }, before, after: threat, event });
-  const alert = trigger && (await createThreatAlertingQueries(db).alertOf(threat, trigger));
+  const alert = trigger && (await createThreatAlertingQueries(db).alertOf(threat, trigger, trigger === 'escalated' ? before?.severity : undefined));
   if (alert) await record(db, caller, { action: 'threat.alert', resource: { type: 'threat', id: threat.id }, event: alert });
 }
 
