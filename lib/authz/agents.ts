@@ -3,7 +3,7 @@
 // verified entry (pending, suspended and revoked ones are not active) whose allowed tools list it, and, when the
 // request's context carries the manifest hash the caller observed (`context.manifestHash`), only if it equals the pin.
 import type { StoredModel } from './model.ts';
-import type { DecisionResult, EvaluationRequest, Reason } from './types.ts';
+import type { DecisionResult, EvaluationRequest, Reason, SearchPage, SearchResult } from './types.ts';
 
 export const AGENT_SUBJECT_TYPES = new Set(['agent', 'workload', 'mcp_server']);
 export const CALL_TOOL = 'call_tool';
@@ -38,4 +38,20 @@ export function evaluateAgent(agents: Map<string, Agent>, request: EvaluationReq
     decision: true,
     reason: { permitted: true, code: 'trust_store.tool_allowed', message: `"${subject.id}" is verified and may call "${resource.id}".`, entryId: agent.id },
   };
+}
+
+/** Subject search for a non-human type: the entries of that kind (in creation order) the evaluation would permit. */
+export function searchAgents(
+  agents: Map<string, Agent>,
+  request: Omit<EvaluationRequest, 'subject'> & { subject: { type: string } },
+  page: SearchPage,
+): SearchResult<{ type: string; id: string }> {
+  const results: { type: string; id: string }[] = [];
+  const candidates = [...agents.values()].filter((a) => a.kind === request.subject.type);
+  let i = page.offset;
+  for (; i < candidates.length && results.length < page.limit; i++) {
+    const id = candidates[i]!.subject;
+    if (evaluateAgent(agents, { ...request, subject: { type: request.subject.type, id } }).decision) results.push({ type: request.subject.type, id });
+  }
+  return { results, nextOffset: i < candidates.length && page.limit > 0 ? i : null };
 }

@@ -87,6 +87,17 @@ describe('AuthZEN call_tool for trust-store subjects', () => {
     expect(res.body).toMatchObject({ decision: false, context: { reason: { code: 'unknown_subject' } } });
   });
 
+  it('searches the entries of a kind that may call a tool', async () => {
+    const search = (type: string, tool: string) =>
+      pdp.post('search/subject', { subject: { type }, action: { name: 'call_tool' }, resource: { type: 'mcp_tool', id: tool } });
+    expect((await search('agent', 'search')).body).toEqual({
+      page: { next_token: '', count: 1 },
+      results: [{ type: 'agent', id: 'spiffe://example.com/agent/billing' }],
+    });
+    expect((await search('mcp_server', 'search')).body).toMatchObject({ results: [{ type: 'mcp_server', id: 'https://tools.example.com/mcp' }] });
+    expect((await search('workload', 'search')).body).toMatchObject({ results: [] });
+  });
+
   it('answers batches', async () => {
     const res = await pdp.post('evaluations', {
       subject: { type: 'agent', id: 'spiffe://example.com/agent/billing' },
