@@ -16,6 +16,8 @@ import { IMPERSONATION_EVENTS } from './access/impersonation/events.ts';
 import { PROJECT_EVENTS } from './projects/projects/events.ts';
 import { DOMAIN_EVENTS } from './tenants/domains/events.ts';
 import { TENANT_EVENTS } from './tenants/tenants/events.ts';
+import { THREAT_EVENTS } from './threats/threats/events.ts';
+import { MCP_EVENTS } from './threats/mcp-events/events.ts';
 
 export interface EventTypeEntry {
   description: string;
@@ -36,6 +38,8 @@ export const EVENT_CATALOG = {
   ...RBAC_EVENTS,
   ...DIRECTORY_EVENTS,
   ...IMPERSONATION_EVENTS,
+  ...THREAT_EVENTS,
+  ...MCP_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

@@ -122,6 +122,7 @@ export const configSchema = z
     AUTHZEN_DECISION_LOG_SAMPLE_RATE: z.coerce.number({ error: 'must be a number' }).gt(0, 'must be in (0, 1]').max(1, 'must be in (0, 1]').default(0.1),
     AUTHZEN_DECISION_LOG_BUFFER_MAX: positiveInt.default(10_000),
     AUTHZEN_DECISION_LOG_RETENTION: duration.refine((ms) => ms > 0, 'must be a positive duration such as 30d').prefault('30d'),
+    MCP_EVENTS_RATE_LIMIT: positiveInt.default(5000),
     BOOTSTRAP_CLIENT_ID: z
       .string()
       .regex(/^[A-Za-z0-9_.-]{8,128}$/, 'must be 8-128 characters of A-Z a-z 0-9 _ . -')
@@ -179,6 +180,8 @@ export const configSchema = z
         bufferMax: env.AUTHZEN_DECISION_LOG_BUFFER_MAX,
         retentionMs: env.AUTHZEN_DECISION_LOG_RETENTION,
       },
+      /** MCP runtime events accepted per second and environment, per instance (POST /v1/mcp/events). */
+      mcpEventsRateLimit: env.MCP_EVENTS_RATE_LIMIT,
       bootstrap: {
         clientId: env.BOOTSTRAP_CLIENT_ID,
         clientSecret: env.BOOTSTRAP_CLIENT_SECRET,

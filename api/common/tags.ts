@@ -65,6 +65,16 @@ export const TAGS = [
       'Time-boxed grants for a support operator to act as a directory user, with an RFC 8693-style token (`sub` the user, `act` the operator), ' +
       'every use audited on behalf of the user; the environment settings that bound them.',
   },
+  {
+    name: 'Threats',
+    description:
+      'Threats of an environment, detected from MCP runtime events or recorded by hand: triage, notes, resolve or dismiss, reopen, and alerting to notification channels.',
+  },
+  {
+    name: 'MCP Events',
+    description:
+      'MCP runtime events (tool invocations, observed tool manifests, failed authentications) reported with an environment API secret of purpose mcp.',
+  },
 ] as const;
 
 export type TagName = (typeof TAGS)[number]['name'];

@@ -28,6 +28,8 @@ import rbac from './access/rbac/index.ts';
 import directoryUsers from './directory/users/index.ts';
 import directoryGroups from './directory/groups/index.ts';
 import impersonation from './access/impersonation/index.ts';
+import threats from './threats/threats/index.ts';
+import mcpEvents from './threats/mcp-events/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -57,4 +59,6 @@ export const FAMILIES: readonly Family[] = [
   directoryUsers,
   directoryGroups,
   impersonation,
+  threats,
+  mcpEvents,
 ];

@@ -40,8 +40,15 @@ export function createDispatchQueries(db: CommonQueryMethods) {
         JOIN notification_channels c ON c.tenant_id = e.tenant_id AND c.active AND e.occurred_at >= c.created_at
           AND (c.environment_id IS NULL OR c.environment_id = e.environment_id) AND ${matches(sql.fragment`c.event_types`)}
         ON CONFLICT DO NOTHING`);
+      // A threat alert goes to the channels its environment's alerting settings named (db/threats/threats/alerting.ts).
+      const alerts = await db.query(sql.unsafe`
+        INSERT INTO deliveries (tenant_id, event_id, channel_id)
+        SELECT e.tenant_id, e.id, c.id FROM (${batch}) e
+        JOIN notification_channels c ON e.type = 'threat.alerted' AND c.tenant_id = e.tenant_id AND c.active
+          AND c.id::text IN (SELECT jsonb_array_elements_text(e.data->'channelIds'))
+        ON CONFLICT DO NOTHING`);
       await db.query(sql.unsafe`UPDATE dispatch_cursor SET last_tx_id = ${last.tx}::xid8, last_sequence = ${last.seq}`);
-      return { dispatched: rows.length, deliveries: endpoints.rowCount + channels.rowCount };
+      return { dispatched: rows.length, deliveries: endpoints.rowCount + channels.rowCount + alerts.rowCount };
     },
 
     /**

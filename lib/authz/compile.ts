@@ -4,6 +4,7 @@
 // compiled once per distinct source text, and kept across recompilations.
 import { compileCondition, type CompiledCondition, type ResourceEquality } from './conditions.ts';
 import type { StoredModel } from './model.ts';
+import { compileAgents, type Agent } from './agents.ts';
 
 export interface Condition {
   source: string;
@@ -75,6 +76,8 @@ export interface AccessModel {
   types: Map<string, ResourceType>;
   grantsByUser: Map<string, Grant[]>;
   grantsByGroup: Map<string, Grant[]>;
+  /** Trust-store entries by subject (non-human subjects). */
+  agents: Map<string, Agent>;
 }
 
 export const permissionKey = (type: string, action: string) => `${type}\0${action}`;
@@ -199,6 +202,7 @@ export function compileModel(environmentId: string, stored: StoredModel): Access
     types,
     grantsByUser,
     grantsByGroup,
+    agents: compileAgents(stored.agents),
   };
 }
 

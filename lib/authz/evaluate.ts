@@ -6,6 +6,7 @@
 import type { ConditionInput } from './conditions.ts';
 import { instanceKey, permissionKey, type AccessModel, type Condition, type Grant, type ResourceType, type Subject } from './compile.ts';
 import type { DecisionResult, Entity, EvaluationRequest, Reason } from './types.ts';
+import { AGENT_SUBJECT_TYPES, evaluateAgent } from './agents.ts';
 
 const USER_TYPES = new Set(['user', 'identity']);
 
@@ -123,6 +124,7 @@ export function decide(
 
 export function evaluate(model: AccessModel, request: EvaluationRequest): DecisionResult {
   const { subject: requested, action, resource } = request;
+  if (AGENT_SUBJECT_TYPES.has(requested.type)) return evaluateAgent(model.agents, request);
   const subject = resolveSubject(model, requested);
   if (subject === 'unknown_type') return deny('unknown_subject_type', `Subjects of type "${requested.type}" are not known; use user, identity or group.`);
   if (!subject) return deny('unknown_subject', `No ${requested.type} "${requested.id}" in the directory.`);

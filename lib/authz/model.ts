@@ -26,4 +26,15 @@ export interface StoredModel {
     resources: { type: string; id: string }[] | null;
     condition: string | null;
   }[];
+  /** Trust-store entries (agents, MCP servers, workloads): non-human subjects, decided by their entry alone; absent: none. */
+  agents?: {
+    id: string;
+    kind: 'agent' | 'mcp_server' | 'workload';
+    subject: string;
+    status: 'pending' | 'verified' | 'suspended' | 'revoked';
+    /** null allows none. */
+    allowedTools: string[] | null;
+    /** The pinned `sha256:<hex>` of the tool manifest, or null. */
+    manifestHash: string | null;
+  }[];
 }

@@ -7,6 +7,7 @@ import { instancesWith, permissionKey, valueKey, type AccessModel, type Grant, t
 import type { ResourceEquality } from './conditions.ts';
 import { conditionInput, decide, evaluate, grantsOf, resolveSubject } from './evaluate.ts';
 import type { ActionEntity, Entity, SearchPage, SearchResult } from './types.ts';
+import { AGENT_SUBJECT_TYPES, searchAgents } from './agents.ts';
 
 type Context = Record<string, unknown> | undefined;
 const none = <T>(): SearchResult<T> => ({ results: [], nextOffset: null });
@@ -95,6 +96,7 @@ export function searchSubjects(
   request: { subject: { type: string; properties?: Record<string, unknown> }; action: ActionEntity; resource: Entity; context?: Context },
   page: SearchPage,
 ): SearchResult<{ type: string; id: string }> {
+  if (AGENT_SUBJECT_TYPES.has(request.subject.type)) return searchAgents(model.agents, request, page);
   const kind = resolveSubject(model, { type: request.subject.type, id: '' });
   const type = model.types.get(request.resource.type);
   if (kind === 'unknown_type' || !type || !type.actionSet.has(request.action.name)) return none();

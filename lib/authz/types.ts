@@ -39,11 +39,20 @@ export type Reason =
       conditions: string[];
     }
   | {
+      /** A non-human subject, permitted by its trust-store entry (./agents.ts). */
+      permitted: true;
+      code: 'trust_store.tool_allowed';
+      message: string;
+      entryId: string;
+    }
+  | {
       permitted: false;
       code: DenyCode;
       message: string;
       /** Conditions that were evaluated and did not hold, with the error when one failed to evaluate. */
       failedConditions?: { condition: string; role: string; assignmentId: string; error?: string }[];
+      /** The trust-store entry that decided, for a non-human subject. */
+      entryId?: string;
     };
 
 export type DenyCode =
@@ -54,7 +63,11 @@ export type DenyCode =
   | 'unknown_action'
   | 'unknown_resource'
   | 'no_permission'
-  | 'condition_not_met';
+  | 'condition_not_met'
+  | 'trust_store.not_found'
+  | 'trust_store.not_active'
+  | 'trust_store.tool_not_allowed'
+  | 'trust_store.manifest_mismatch';
 
 export interface DecisionResult {
   decision: boolean;

@@ -35,6 +35,7 @@ const ALLOWLIST: Record<string, string> = {
   'POST /access/v1/search/action': 'AuthZEN: the environment API secret selects the environment (tested in test/api/authzen-*.test.ts)',
   'GET /.well-known/authzen-configuration': 'public: AuthZEN PDP metadata of the whole service',
   'POST /v1/oauth/introspect': 'authenticates its caller itself; a token of an unreachable environment is {active:false} (test/api/oauth-introspect.test.ts)',
+  'POST /v1/mcp/events': 'MCP runtime: the environment API secret selects the environment (tested in test/api/mcp-events.test.ts)',
 };
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
@@ -101,6 +102,8 @@ beforeAll(async () => {
   ids.role = (await create(`${rbac}/roles`, { key: 'viewer', permissions: [{ permission: 'todo:read' }] })).role.key;
   ids.assignmentId = (await create(`${rbac}/assignments`, { role: 'viewer', userId: ids.userId })).assignment.id;
   ids.grantId = (await create(`${tn}/environments/${ids.environmentId}/impersonation/grants`, { userId: ids.userId, reason: 'Isolation' })).grant.id;
+  const threats = `${tn}/environments/${ids.environmentId}/threats`;
+  ids.threatId = (await create(threats, { severity: 'low', subject: 'agent', summary: 'An isolated threat' })).threat.id;
 
   const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi' })).json() as { paths: Record<string, Record<string, unknown>> };
   operations = Object.entries(document.paths)

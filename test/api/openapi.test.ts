@@ -97,6 +97,9 @@ describe('GET /v1/openapi', () => {
       } else if (path.startsWith('/access/v1/')) {
         // AuthZEN: an environment API secret selects the environment.
         expect(op.security, `${name} security`).toEqual([{ environmentSecret: [] }]);
+      } else if (name === 'POST /v1/mcp/events') {
+        // MCP runtime events: an environment API secret (purpose mcp) selects the environment.
+        expect(op.security, `${name} security`).toEqual([{ environmentSecret: [] }]);
       } else {
         const required = op.security?.find((s) => 'bearerAuth' in s)?.bearerAuth;
         expect(required, `${name} security`).toBeInstanceOf(Array);

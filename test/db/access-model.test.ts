@@ -67,6 +67,6 @@ describe('loading an access model', () => {
     expect([ask('read'), ask('write'), ask('read', 'd2')]).toEqual([true, true, false]);
 
     const empty = await createModelQueries(t.pool).loadModel('00000000-0000-4000-8000-000000000000');
-    expect(empty).toEqual({ users: [], groups: [], resourceTypes: [], resources: [], roles: [], assignments: [] });
+    expect(empty).toEqual({ users: [], groups: [], resourceTypes: [], resources: [], roles: [], assignments: [], agents: [] });
   });
 });

@@ -37,7 +37,10 @@ export function createModelQueries(db: CommonQueryMethods) {
             ) ORDER BY ro.key), '[]') FROM rbac_roles ro WHERE ro.environment_id = ${environmentId}),
           'assignments', (SELECT coalesce(json_agg(json_build_object(
               'id', a.id, 'roleId', a.role_id, 'userId', a.user_id, 'groupId', a.group_id, 'resources', a.resources, 'condition', a.condition
-            ) ORDER BY a.created_at, a.id), '[]') FROM rbac_assignments a WHERE a.environment_id = ${environmentId})
+            ) ORDER BY a.created_at, a.id), '[]') FROM rbac_assignments a WHERE a.environment_id = ${environmentId}),
+          'agents', (SELECT coalesce(json_agg(json_build_object(
+              'id', e.id, 'kind', e.kind, 'subject', e.subject, 'status', e.status, 'allowedTools', e.allowed_tools, 'manifestHash', e.tool_manifest_hash
+            ) ORDER BY e.created_at, e.id), '[]') FROM trust_store_entries e WHERE e.environment_id = ${environmentId})
         ) AS model`);
       return { ...loaded, resources: loaded.resources.map(([typeId, id, attributes]) => ({ typeId, id, attributes })) };
     },

@@ -1,5 +1,5 @@
 import type { ChannelConfig, ChannelSecrets, Severity } from '../channel-kinds.ts';
-import { type ChannelEvent, type ChannelRequest, JSON_HEADERS, summarize, truncate } from './summary.ts';
+import { type ChannelEvent, type ChannelRequest, JSON_HEADERS, summarize, threatOf, truncate } from './summary.ts';
 
 export const DEFAULT_SEVERITY_MAP: Readonly<Record<string, Severity>> = {
   '*.disabled': 'error',
@@ -29,21 +29,26 @@ export function resolveSeverity(type: string, overrides: Readonly<Record<string,
   return lookup(overrides, type) ?? lookup(DEFAULT_SEVERITY_MAP, type) ?? 'info';
 }
 
+/** A threat's severity as PagerDuty's. */
+const THREAT_SEVERITY: Readonly<Record<string, Severity>> = { low: 'info', medium: 'warning', high: 'error', critical: 'critical' };
+
 export function buildPagerDutyRequest(
   config: ChannelConfig<'pagerduty'>,
   secrets: ChannelSecrets<'pagerduty'>,
   event: ChannelEvent,
   baseUrl: string,
 ): ChannelRequest {
+  const threat = threatOf(event);
   const body = {
     routing_key: secrets.routingKey,
     event_action: 'trigger',
-    // The event id, so a retried delivery updates the same alert instead of opening another.
-    dedup_key: event.id,
+    // The event id, so a retried delivery updates the same alert instead of opening another; for a threat its id,
+    // so its re-occurrences and reopenings page once.
+    dedup_key: threat?.id ?? event.id,
     payload: {
       summary: truncate(summarize(event), 1024),
       source: config.source ?? 'iam-service',
-      severity: resolveSeverity(event.type, config.severityMap),
+      severity: (threat && THREAT_SEVERITY[threat.severity]) ?? resolveSeverity(event.type, config.severityMap),
       timestamp: new Date(event.occurredAt).toISOString(),
       component: event.subject?.type,
       group: `tenant:${event.tenantId}`,

@@ -52,8 +52,18 @@ export function describeRef(ref: { type: string; id: string }): string {
   return `${ref.type.replace(/_/g, ' ')} ${shortId(ref.id)}`;
 }
 
+/** The threat a threat event is about (`data.threat`), if any. */
+export function threatOf(event: ChannelEvent): { id: string; severity: string; summary: string } | null {
+  const threat = event.data.threat as Record<string, unknown> | undefined;
+  return threat && typeof threat.id === 'string'
+    ? { id: threat.id, severity: String(threat.severity), summary: typeof threat.summary === 'string' ? oneLine(threat.summary) : '' }
+    : null;
+}
+
 /** One-line human summary, e.g. `Tenant created: Acme (tenant 1b2c3d4e…)`. */
 export function summarize(event: ChannelEvent): string {
+  const threat = threatOf(event);
+  if (threat) return `${humanizeType(event.type)} (${threat.severity}): ${threat.summary} (threat ${threat.id})`;
   const name = findName(event.data);
   const subject = event.subject ? ` (${describeRef(event.subject)})` : '';
   return `${humanizeType(event.type)}${name ? `: ${name}` : ''}${subject}`;
@@ -68,6 +78,8 @@ export function eventFacts(event: ChannelEvent): Array<[string, string]> {
   if (event.environmentId) facts.push(['Environment', event.environmentId]);
   facts.push(['Actor', `${event.actor.type} ${event.actor.id}`]);
   if (event.subject) facts.push(['Subject', `${event.subject.type} ${event.subject.id}`]);
+  const threat = threatOf(event);
+  if (threat) facts.push(['Threat', `${threat.id} (${threat.severity})`]);
   facts.push(['Occurred at', event.occurredAt]);
   return facts;
 }
