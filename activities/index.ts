@@ -1,11 +1,12 @@
 // Every activity, built over its dependencies. Both engines run these same functions.
 import type { Activities } from '../workflows/activities.ts';
 import { createDeliveryActivities, type DeliveryDeps } from './deliveries.ts';
+import { createDirectorySyncActivities, type DirectorySyncDeps } from './directory-sync.ts';
 import { createDomainActivities, type DomainDeps } from './domains.ts';
 import { createInvitationActivities, type InvitationDeps } from './invitations.ts';
 
-export type ActivityDeps = DeliveryDeps & DomainDeps & InvitationDeps;
+export type ActivityDeps = DeliveryDeps & DomainDeps & InvitationDeps & DirectorySyncDeps;
 
 export function createActivities(deps: ActivityDeps): Activities {
-  return { ...createDeliveryActivities(deps), ...createDomainActivities(deps), ...createInvitationActivities(deps) };
+  return { ...createDeliveryActivities(deps), ...createDomainActivities(deps), ...createInvitationActivities(deps), ...createDirectorySyncActivities(deps) };
 }

@@ -39,6 +39,7 @@ type MessageOfTopic<T extends Topic> = { [K in ProcessKind]: T extends TopicOf<K
  */
 export const topicSignals: { [T in Topic]: ReturnType<typeof defineSignal<[MessageOfTopic<T>], T>> } = {
   invitation: defineSignal<[MessageOfTopic<'invitation'>], 'invitation'>('invitation'),
+  directory: defineSignal<[MessageOfTopic<'directory'>], 'directory'>('directory'),
 };
 
 /** The one generic signal of earlier versions, still handled for processes signalled before the upgrade. */
@@ -78,6 +79,8 @@ function activitySummary<N extends ActivityName>(name: N, input: ActivityInput<N
       return `check the TXT record of domain ${String(i.domainId)}`;
     case 'failDomainVerification':
       return `give up verifying domain ${String(i.domainId)}`;
+    case 'syncDirectory':
+      return `deprovision users and apply due lifecycle changes in environment ${String(i.environmentId)}`;
     default:
       return `expire invitation ${String(i.invitationId)} if it is due`;
   }
@@ -98,6 +101,8 @@ function outcomeOf<N extends ActivityName>(name: N, input: ActivityInput<N>, out
       return o.verified ? 'verified' : o.done ? 'domain deleted' : 'TXT record not found yet';
     case 'expireInvitation':
       return o.outcome === 'pending' ? `not due yet (expires at ${iso(o.expiresAt as number)})` : String(o.outcome);
+    case 'syncDirectory':
+      return `${String(o.deprovisioned)} deprovisioned, ${String(o.applied)} lifecycle changes applied${o.nextDueAt ? `, next due at ${iso(o.nextDueAt as number)}` : ''}`;
     default:
       return `${name} done`;
   }
@@ -193,10 +198,15 @@ export async function invitationExpiryWorkflow(input: ProcessInput<'invitation-e
   return processes['invitation-expiry'](temporalContext(), input);
 }
 
+export async function directorySyncWorkflow(input: ProcessInput<'directory-sync'>) {
+  return processes['directory-sync'](temporalContext(), input);
+}
+
 /** The Temporal workflow type of each process kind (what the gateway starts). */
 export const workflowTypes: Record<ProcessKind, string> = {
   'webhook-delivery': webhookDeliveryWorkflow.name,
   'delivery-batch': deliveryBatchWorkflow.name,
   'domain-verification': domainVerificationWorkflow.name,
   'invitation-expiry': invitationExpiryWorkflow.name,
+  'directory-sync': directorySyncWorkflow.name,
 };
