@@ -37,6 +37,7 @@ const scheduled = (userId: string) =>
     WHERE user_id = ${userId} AND applied_at IS NULL ORDER BY action`);
 const deprovisionings = (userId: string) =>
   t.pool.anyFirst(sql.type(z.object({ reason: z.string() }))`SELECT reason FROM directory_deprovisionings WHERE user_id = ${userId} ORDER BY created_at`);
+const groupsOf = (userId: string) => t.pool.anyFirst(sql.type(z.object({ id: z.uuid() }))`SELECT group_id AS id FROM group_members WHERE user_id = ${userId}`);
 const eventsOf = async (type: string, id: string) =>
   (await tenantEvents(t, t.credentials.tenantId, { type })).filter((e) => e.subject?.id === id || e.data.userId === id);
 
@@ -191,9 +192,13 @@ describe('HRIS departments', () => {
 
     const { user } = await employees.create(caller, person({ departmentId: child.group.id }));
     expect(user.attributes.department).toBe(child.group.name);
+    expect(await groupsOf(user.id)).toEqual([child.group.id]); // roles of the department hold for its employees
     await expect(departments.remove(caller, child.group.id)).rejects.toMatchObject({ statusCode: 409, code: 'hris.department_not_empty' });
 
+    await employees.patch(caller, user.id, (c) => ({ ...c, departmentId: parent.group.id }));
+    expect(await groupsOf(user.id)).toEqual([parent.group.id]);
     await employees.patch(caller, user.id, (c) => ({ ...c, departmentId: null }));
+    expect(await groupsOf(user.id)).toEqual([]);
     expect(await departments.remove(caller, child.group.id)).toEqual({ success: true, id: child.group.id });
     expect(await departments.remove(caller, parent.group.id)).toEqual({ success: true, id: parent.group.id });
     await expect(departments.get(caller, parent.group.id)).rejects.toMatchObject({ statusCode: 404, code: 'department.not_found' });

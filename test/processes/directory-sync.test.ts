@@ -162,6 +162,18 @@ describe.each(ENGINES)('directory sync process (%s)', (engine) => {
     expect(started[0]!.actor).toEqual(SYSTEM);
   });
 
+  it('ends when idle, and the next deactivation starts a new run', async () => {
+    const { environmentIds } = await newEnvironments(t, token);
+    environmentId = environmentIds[0]!;
+    await t.processes.gateway.start('directory-sync', processId(), { environmentId, idleMs: 200 }, { tenantId });
+    await expect.poll(() => t.processStatus(processId()), POLL).toBe('completed');
+
+    const { userId, groups } = await provisionedUser();
+    await call('POST', directory(`/users/${userId}/deactivate`));
+    await expect.poll(() => deprovisioned(userId), POLL).toHaveLength(1);
+    expect((await deprovisioned(userId))[0]!.data.removed).toMatchObject({ groups });
+  });
+
   it('the sweeper starts the process of an environment whose deprovisioning has none', async () => {
     const { environmentIds } = await newEnvironments(t, token);
     environmentId = environmentIds[0]!;

@@ -15,6 +15,7 @@ import type { PageRequest } from '../../../../db/shared/pages.ts';
 import { orNotFound } from '../../../errors.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import { employeeFields, employeeInputOf, userFields, type EmployeeInput, type EmployeeRecord } from './employee-mapping.ts';
+import { syncDepartmentMembership } from './department-membership.ts';
 import { scheduleEmployment } from './lifecycle-schedule.ts';
 import { hrisUnique, invalidValue, versionMismatch, type WriteOptions } from './checks.ts';
 
@@ -103,6 +104,7 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
       after: employee,
       event: e.event,
     });
+    await syncDepartmentMembership(trx, caller, before?.employee ?? null, employee);
     await scheduleEmployment(trx, caller, user.id, employment);
     return { employee, user };
   };
