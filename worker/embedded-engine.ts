@@ -106,6 +106,7 @@ export async function startEmbeddedEngine(options: {
       // Starting an id that exists returns the existing workflow: process ids are idempotency keys. A failed one
       // is started again (as Temporal's ALLOW_DUPLICATE_FAILED_ONLY): its record goes, and a new run takes the id.
       const status = (await DBOS.getWorkflowStatus(processId))?.status;
+      if (status === 'PENDING' || status === 'ENQUEUED') return; // running: nothing to start
       if (status === 'ERROR' || status === 'MAX_RECOVERY_ATTEMPTS_EXCEEDED') await DBOS.deleteWorkflow(processId);
       // A kind that ends when idle starts a new run over a completed one (as Temporal's ALLOW_DUPLICATE).
       else if (status === 'SUCCESS' && RESTARTED_WHEN_COMPLETED.includes(kind)) await DBOS.deleteWorkflow(processId);

@@ -76,6 +76,9 @@ function userNameOf(input: EmployeeInput): string {
   return userName;
 }
 
+/** A sub-item keeps its id while its value stays (a rewrite of the same employee changes nothing in it). */
+const idOf = (items: { id: string; value: string }[] | undefined, value: string) => items?.find((i) => i.value === value)?.id ?? crypto.randomUUID();
+
 /** The directory user of an employee: `before` (its current one) keeps the attributes the HR fields do not own. */
 export function userFields(
   input: EmployeeInput,
@@ -115,8 +118,8 @@ export function userFields(
       honorificPrefix: null,
       honorificSuffix: null,
     },
-    emails: (input.emails ?? []).map((e) => ({ id: crypto.randomUUID(), value: e.value, type: e.type ?? null })),
-    phoneNumbers: (input.phoneNumbers ?? []).map((p) => ({ id: crypto.randomUUID(), value: p.value, type: p.type ?? null })),
+    emails: (input.emails ?? []).map((e) => ({ id: idOf(before?.emails, e.value), value: e.value, type: e.type ?? null })),
+    phoneNumbers: (input.phoneNumbers ?? []).map((p) => ({ id: idOf(before?.phoneNumbers, p.value), value: p.value, type: p.type ?? null })),
     attributes: { ...kept, ...Object.fromEntries(Object.entries(hr).filter(([, v]) => v !== null)) },
   };
 }
