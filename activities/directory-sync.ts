@@ -75,10 +75,17 @@ export function createDirectorySyncActivities(deps: DirectorySyncDeps): Pick<Act
       if (!found) return { deprovisioned: 0, applied: 0, more: false, nextDueAt: null }; // the environment is gone
       const scope = { ...found, environmentId };
       const applied = await drain(BATCH, async (trx) => {
-        const change = await createDirectorySyncQueries(trx).claimDueLifecycleChange(environmentId);
-        if (!change) return false;
-        await applyLifecycleChange(trx, change, scope);
-        await createDirectorySyncQueries(trx).markApplied(change.id);
+        const sync = createDirectorySyncQueries(trx);
+        const due = await sync.findDueLifecycleChange(environmentId);
+        if (!due) return false;
+        // Locks in the order the HRIS service takes them (employee, user, then its lifecycle changes): no deadlock.
+        await trx.query(sql.unsafe`SELECT 1 FROM hris_employees WHERE user_id = ${due.userId} FOR UPDATE`);
+        await createDirectoryUserQueries(trx).findUser(environmentId, due.userId, 'update');
+        const change = await sync.lockDueLifecycleChange(due.id);
+        if (change) {
+          await applyLifecycleChange(trx, change, scope);
+          await sync.markApplied(change.id);
+        }
         return true;
       });
       const deprovisioned = await drain(BATCH - applied, async (trx) => {

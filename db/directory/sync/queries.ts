@@ -34,12 +34,18 @@ export function createDirectorySyncQueries(db: CommonQueryMethods) {
 
     finishDeprovisioning: (id: string) => db.query(sql.unsafe`UPDATE directory_deprovisionings SET done_at = now() WHERE id = ${id}`),
 
-    /** The oldest due lifecycle change of the environment not applied yet, locked (others skip it). */
-    claimDueLifecycleChange: (environmentId: string) =>
+    /** The oldest due lifecycle change of the environment not applied yet (unlocked: lockDueLifecycleChange takes it). */
+    findDueLifecycleChange: (environmentId: string) =>
       db.maybeOne(sql.type(LifecycleChange)`
         SELECT id, environment_id AS "environmentId", user_id AS "userId", action FROM directory_lifecycle_changes
         WHERE environment_id = ${environmentId} AND applied_at IS NULL AND due_at <= now()
-        ORDER BY due_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`),
+        ORDER BY due_at, id LIMIT 1`),
+
+    /** The change, locked, if it is still due and not applied (an HR write may have moved or dropped it meanwhile). */
+    lockDueLifecycleChange: (id: string) =>
+      db.maybeOne(sql.type(LifecycleChange)`
+        SELECT id, environment_id AS "environmentId", user_id AS "userId", action FROM directory_lifecycle_changes
+        WHERE id = ${id} AND applied_at IS NULL AND due_at <= now() FOR UPDATE`),
 
     markApplied: (id: string) => db.query(sql.unsafe`UPDATE directory_lifecycle_changes SET applied_at = now() WHERE id = ${id}`),
 
