@@ -4,7 +4,9 @@
 // the sweeper starts the process of an environment whose work waits with no process.
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { EnvironmentIdKey, OrganizationIdKey, TenantIdKey } from '../../workflows/search-attributes.ts';
 import { startSweeper } from '../../worker/sweeper.ts';
 import { createEmployeeService } from '../../api/families/provisioning/hris/employees-service.ts';
 import { bearer } from '../helpers/app.ts';
@@ -94,6 +96,19 @@ describe.each(ENGINES)('directory sync process (%s)', (engine) => {
     await expect.poll(() => receiver.received.filter((r) => r.path === '/deprovisioned').length, POLL).toBe(1);
     const delivered = JSON.parse(receiver.received.find((r) => r.path === '/deprovisioned')!.body);
     expect(JSON.stringify(delivered)).toContain(userId);
+  });
+
+  it.runIf(engine === 'temporal')('is found in Temporal UI by its tenant, organization and environment', async () => {
+    const server = inject('temporal')!;
+    const client = new Client({ connection: await Connection.connect({ address: server.address }), namespace: server.namespace });
+    try {
+      const { typedSearchAttributes } = await client.workflow.getHandle(processId()).describe();
+      expect(typedSearchAttributes.get(EnvironmentIdKey)).toBe(environmentId);
+      expect(typedSearchAttributes.get(TenantIdKey)).toBe(tenantId);
+      expect(typedSearchAttributes.get(OrganizationIdKey)).toBe(t.credentials.organizationId);
+    } finally {
+      await client.connection.close();
+    }
   });
 
   it('deprovisions a deleted user with what its delete took along', async () => {
