@@ -1,11 +1,12 @@
 // Every activity, built over its dependencies. Both engines run these same functions.
 import type { Activities } from '../workflows/activities.ts';
 import { createDeliveryActivities, type DeliveryDeps } from './deliveries.ts';
+import { createDirectorySyncActivities, type DirectorySyncDeps } from './directory-sync.ts';
 import { createDomainActivities, type DomainDeps } from './domains.ts';
 import { createInvitationActivities, type InvitationDeps } from './invitations.ts';
 import { createImpersonationActivities, type ImpersonationDeps } from './impersonation.ts';
 
-export type ActivityDeps = DeliveryDeps & DomainDeps & InvitationDeps & ImpersonationDeps;
+export type ActivityDeps = DeliveryDeps & DomainDeps & InvitationDeps & ImpersonationDeps & DirectorySyncDeps;
 
 export function createActivities(deps: ActivityDeps): Activities {
   return {
@@ -13,5 +14,6 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createDomainActivities(deps),
     ...createInvitationActivities(deps),
     ...createImpersonationActivities(deps),
+    ...createDirectorySyncActivities(deps),
   };
 }

@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { API_SECRET_EVENTS } from './access/api-secrets/events.ts';
 import { DIRECTORY_EVENTS } from './directory/events.ts';
+import { DIRECTORY_SYNC_EVENTS } from './directory/sync/events.ts';
+import { HRIS_EVENTS } from './provisioning/hris/events.ts';
 import { NOTIFICATION_CHANNEL_EVENTS } from './events/notification-channels/events.ts';
 import { WEBHOOK_EVENTS } from './events/webhooks/events.ts';
 import { IDENTITY_EVENTS } from './identity/events.ts';
@@ -40,6 +42,8 @@ export const EVENT_CATALOG = {
   ...IMPERSONATION_EVENTS,
   ...THREAT_EVENTS,
   ...MCP_EVENTS,
+  ...DIRECTORY_SYNC_EVENTS,
+  ...HRIS_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

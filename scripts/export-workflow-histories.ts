@@ -49,6 +49,8 @@ const verifiesAt = new Map<string, number>(); // domain id → the check that fi
 const responses = new Map<string, Record<number, [number, number?]>>();
 /** Deliveries of a batch: id → what its first attempt gets. */
 const batches = new Map<string, { deliveryId: string; statusCode: number; retryAfterMs?: number }[]>();
+/** Per environment, when its pending lifecycle changes are due. */
+const lifecycleChanges = new Map<string, number[]>();
 
 /** What the activities of activities/ return, from the stub database above. */
 const activities: Activities = {
@@ -91,6 +93,12 @@ const activities: Activities = {
     impersonationGrants.delete(grantId);
     return Promise.resolve({ outcome: 'expired' as const });
   },
+  syncDirectory: ({ environmentId }) => {
+    const pending = lifecycleChanges.get(environmentId) ?? [];
+    const rest = pending.filter((dueAt) => dueAt > Date.now());
+    lifecycleChanges.set(environmentId, rest);
+    return Promise.resolve({ deprovisioned: 0, applied: pending.length - rest.length, more: false, nextDueAt: rest[0] ?? null });
+  },
 };
 
 /** Who and what each process is about, as createProcessScopeQueries(pool).scopeOf finds it in the database. */
@@ -99,6 +107,7 @@ const scopeOf: ScopeLookup = (kind, input) => {
   if (kind === 'webhook-delivery') return Promise.resolve({ tenantId, organizationId, endpointId, channelId: null });
   if (kind === 'domain-verification') return Promise.resolve({ tenantId, organizationId, domainId: (input as { domainId: string }).domainId });
   if (kind === 'impersonation-expiry') return Promise.resolve({ tenantId, organizationId, environmentId });
+  if (kind === 'directory-sync') return Promise.resolve({ tenantId, organizationId, environmentId: (input as { environmentId: string }).environmentId });
   return Promise.resolve({ tenantId, organizationId });
 };
 
@@ -137,6 +146,9 @@ function scenarios(): Scenario[] {
   impersonationGrants.set(expiringGrantId, Date.now() + 1500);
   const revokedGrantId = randomUUID();
   impersonationGrants.set(revokedGrantId, Date.now() + 60_000);
+  // A lifecycle change due in 1.5 s; a user is deprovisioned while the process sleeps until it; then idle, it ends.
+  const environmentId = randomUUID();
+  lifecycleChanges.set(environmentId, [Date.now() + 1500]);
 
   return [
     {
@@ -186,6 +198,16 @@ function scenarios(): Scenario[] {
         await gateway.signal('impersonation-expiry', processId, 'impersonation', { revoked: true });
       },
       result: 'revoked',
+    },
+    {
+      fixture: 'directory-sync-deprovision-and-scheduled',
+      start: start('directory-sync', environmentId, tenantId, { environmentId, idleMs: 300 }),
+      drive: async (gateway, client) => {
+        const processId = `directory-sync:${environmentId}`;
+        await waitFor(client, processId, (e) => !!e.timerStartedEventAttributes); // waiting for the lifecycle change
+        await gateway.signal('directory-sync', processId, 'directory', { type: 'deprovision', userId: randomUUID() });
+      },
+      result: 'idle',
     },
   ];
 }

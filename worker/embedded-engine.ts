@@ -4,7 +4,7 @@
 import { setTimeout as wait } from 'node:timers/promises';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { Activities } from '../workflows/activities.ts';
-import { processes } from '../workflows/index.ts';
+import { processes, RESTARTED_WHEN_COMPLETED } from '../workflows/index.ts';
 import {
   isRetryable,
   retryDelayMs,
@@ -106,7 +106,10 @@ export async function startEmbeddedEngine(options: {
       // Starting an id that exists returns the existing workflow: process ids are idempotency keys. A failed one
       // is started again (as Temporal's ALLOW_DUPLICATE_FAILED_ONLY): its record goes, and a new run takes the id.
       const status = (await DBOS.getWorkflowStatus(processId))?.status;
+      if (status === 'PENDING' || status === 'ENQUEUED') return; // running: nothing to start
       if (status === 'ERROR' || status === 'MAX_RECOVERY_ATTEMPTS_EXCEEDED') await DBOS.deleteWorkflow(processId);
+      // A kind that ends when idle starts a new run over a completed one (as Temporal's ALLOW_DUPLICATE).
+      else if (status === 'SUCCESS' && RESTARTED_WHEN_COMPLETED.includes(kind)) await DBOS.deleteWorkflow(processId);
       await DBOS.startWorkflow(workflow, { workflowID: processId })(input as never);
     },
     signal: (_kind, processId, topic, payload) => DBOS.send(processId, payload, topic),

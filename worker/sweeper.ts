@@ -1,8 +1,9 @@
 // The sweeper: every PROCESS_SWEEP_INTERVAL, restarts the process of any row that should have one running but
 // whose process failed (its activities hit a programming error, a Temporal timeout…) or is missing (its start
 // was lost or went dead in the outbox): pending invitations (`invitation-expiry`), domains pending verification
-// (`domain-verification`), impersonation grants in force (`impersonation-expiry`), pending deliveries (`delivery-batch` before their first attempt, `webhook-delivery`
-// after it). Restarts go through the outbox like every start; a start restarts a failed process and leaves a
+// (`domain-verification`), impersonation grants in force (`impersonation-expiry`), pending deliveries (`delivery-batch`
+// before their first attempt, `webhook-delivery` after it), environments with directory-sync work waiting (`directory-sync`, which ends when idle: a completed one is
+// started again). Restarts go through the outbox like every start; a start restarts a failed process and leaves a
 // running or completed one alone (ALLOW_DUPLICATE_FAILED_ONLY on Temporal, the same on the embedded engine).
 import type { DatabasePool } from 'slonik';
 import { createProcessOutboxQueries, processId } from '../db/processes/outbox.ts';
@@ -71,6 +72,12 @@ export function startSweeper(deps: {
       if (own === 'failed' || (own === 'unknown' && !batchRunning)) {
         const input = { deliveryId: d.id, scheduleMs: deps.scheduleMs, firstAttempt: d.attemptCount + 1, firstDelayMs: d.nextDelayMs };
         starts.push({ kind: 'webhook-delivery', entityId: d.id, tenantId: d.tenantId, input });
+      }
+    }
+    // Directory sync ends when idle, so a completed one with work waiting needs a start too.
+    for (const e of await queries.pendingDirectorySyncs(grace, SWEEP_LIMIT)) {
+      if ((await status('directory-sync', e.id)) !== 'running') {
+        starts.push({ kind: 'directory-sync', entityId: e.id, tenantId: e.tenantId, input: { environmentId: e.id } });
       }
     }
     if (starts.length === 0) return 0;

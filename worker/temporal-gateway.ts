@@ -6,6 +6,7 @@ import type { ProcessScope } from '../db/processes/scopes.ts';
 import type { TemporalConnectionOptions } from '../lib/temporal-connection.ts';
 import type { ProcessDescription, ProcessGateway, ProcessInput, ProcessKind } from '../workflows/port.ts';
 import { ChannelIdKey, DomainIdKey, EndpointIdKey, EnvironmentIdKey, InvitationIdKey, OrganizationIdKey, TenantIdKey } from '../workflows/search-attributes.ts';
+import { RESTARTED_WHEN_COMPLETED } from '../workflows/index.ts';
 import { topicSignals, workflowTypes } from '../workflows/temporal.ts';
 
 export const TASK_QUEUE = 'iam';
@@ -73,6 +74,12 @@ const DESCRIBERS: { [K in ProcessKind]: Describer<K> } = {
     summary: `Expires impersonation grant ${i.grantId} when due`,
     details: `Marks impersonation grant \`${i.grantId}\` expired at ${new Date(i.expiresAt).toISOString()} unless it is revoked first (signal \`impersonation\`).`,
   }),
+  'directory-sync': (i) => ({
+    summary: `Deprovisions users and applies lifecycle changes in environment ${i.environmentId}`,
+    details:
+      `Deprovisions the users of environment \`${i.environmentId}\` that were deactivated or deleted (signal \`directory\`) and applies ` +
+      'future-dated lifecycle changes (HR prehire starts, terminations) when due; ends when nothing is pending, and the next change starts a new run.',
+  }),
 };
 
 /** What the workflow is for, in one line (its static summary in Temporal UI), and its context in markdown. */
@@ -132,10 +139,10 @@ export async function createTemporalGateway(
           workflowId: processId,
           taskQueue: options.taskQueue ?? TASK_QUEUE,
           args: [input],
-          // Process ids are idempotency keys: a running one is reused, a completed one is not started again,
-          // a failed one is (the sweeper's restart; worker/sweeper.ts).
+          // Process ids are idempotency keys: a running one is reused, a completed one is not started again
+          // (unless its kind ends when idle: RESTARTED_WHEN_COMPLETED), a failed one is (the sweeper's restart; worker/sweeper.ts).
           workflowIdConflictPolicy: 'USE_EXISTING',
-          workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+          workflowIdReusePolicy: RESTARTED_WHEN_COMPLETED.includes(kind) ? 'ALLOW_DUPLICATE' : 'ALLOW_DUPLICATE_FAILED_ONLY',
           typedSearchAttributes: searchAttributesOf(scope),
           staticSummary: summary,
           staticDetails: details,

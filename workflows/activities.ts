@@ -43,4 +43,11 @@ export interface Activities {
    * `settled` when it is revoked, already expired or gone, `pending` with its current expiry (ms) when not due yet.
    */
   expireImpersonationGrant(input: { grantId: string }): Promise<{ outcome: 'expired' | 'settled' } | { outcome: 'pending'; expiresAt: number }>;
+
+  /**
+   * Deprovisions the environment's users waiting for it and applies its due lifecycle changes, each in its own
+   * transaction after re-reading its row; `more` when it stopped at its batch limit with work left, `nextDueAt` (ms)
+   * the next pending lifecycle change.
+   */
+  syncDirectory(input: { environmentId: string }): Promise<{ deprovisioned: number; applied: number; more: boolean; nextDueAt: number | null }>;
 }

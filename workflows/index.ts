@@ -1,6 +1,7 @@
 // Every durable process, by kind. A process's id is `<kind>:<entityId>` (processId in db/processes/outbox.ts, through
 // which every process is started and signalled).
 import { delivery, deliveryBatch } from './delivery.ts';
+import { directorySync } from './directory-sync.ts';
 import { domainVerification } from './domain-verification.ts';
 import { invitationExpiry } from './invitation-expiry.ts';
 import { impersonationExpiry } from './impersonation-expiry.ts';
@@ -11,4 +12,11 @@ export const processes = {
   'domain-verification': domainVerification,
   'invitation-expiry': invitationExpiry,
   'impersonation-expiry': impersonationExpiry,
+  'directory-sync': directorySync,
 };
+
+/**
+ * Kinds whose process ends when it has nothing left to do: a start of one that completed begins a new run (on both
+ * engines), where any other completed process id stays done.
+ */
+export const RESTARTED_WHEN_COMPLETED: readonly string[] = ['directory-sync'];

@@ -84,7 +84,8 @@ export interface ProcessDescription {
 export interface ProcessGateway {
   /**
    * Starts a process; starting an id that is running or completed is a no-op, and one whose process failed
-   * (or timed out) starts it again with this input (Temporal's ALLOW_DUPLICATE_FAILED_ONLY).
+   * (or timed out) starts it again with this input (Temporal's ALLOW_DUPLICATE_FAILED_ONLY). A kind that ends when
+   * idle (RESTARTED_WHEN_COMPLETED in index.ts) starts a new run over a completed one.
    */
   start<K extends ProcessKind>(kind: K, processId: string, input: ProcessInput<K>, searchAttributes: { tenantId: string | null }): Promise<void>;
   /** Sends a message on one of the topics of the process's kind. */

@@ -40,6 +40,7 @@ type MessageOfTopic<T extends Topic> = { [K in ProcessKind]: T extends TopicOf<K
 export const topicSignals: { [T in Topic]: ReturnType<typeof defineSignal<[MessageOfTopic<T>], T>> } = {
   invitation: defineSignal<[MessageOfTopic<'invitation'>], 'invitation'>('invitation'),
   impersonation: defineSignal<[MessageOfTopic<'impersonation'>], 'impersonation'>('impersonation'),
+  directory: defineSignal<[MessageOfTopic<'directory'>], 'directory'>('directory'),
 };
 
 /** The one generic signal of earlier versions, still handled for processes signalled before the upgrade. */
@@ -81,6 +82,8 @@ function activitySummary<N extends ActivityName>(name: N, input: ActivityInput<N
       return `give up verifying domain ${String(i.domainId)}`;
     case 'expireImpersonationGrant':
       return `expire impersonation grant ${String(i.grantId)} if it is due`;
+    case 'syncDirectory':
+      return `deprovision users and apply due lifecycle changes in environment ${String(i.environmentId)}`;
     default:
       return `expire invitation ${String(i.invitationId)} if it is due`;
   }
@@ -102,6 +105,8 @@ function outcomeOf<N extends ActivityName>(name: N, input: ActivityInput<N>, out
     case 'expireInvitation':
     case 'expireImpersonationGrant':
       return o.outcome === 'pending' ? `not due yet (expires at ${iso(o.expiresAt as number)})` : String(o.outcome);
+    case 'syncDirectory':
+      return `${String(o.deprovisioned)} deprovisioned, ${String(o.applied)} lifecycle changes applied${o.nextDueAt ? `, next due at ${iso(o.nextDueAt as number)}` : ''}`;
     default:
       return `${name} done`;
   }
@@ -201,6 +206,10 @@ export async function impersonationExpiryWorkflow(input: ProcessInput<'impersona
   return processes['impersonation-expiry'](temporalContext(), input);
 }
 
+export async function directorySyncWorkflow(input: ProcessInput<'directory-sync'>) {
+  return processes['directory-sync'](temporalContext(), input);
+}
+
 /** The Temporal workflow type of each process kind (what the gateway starts). */
 export const workflowTypes: Record<ProcessKind, string> = {
   'webhook-delivery': webhookDeliveryWorkflow.name,
@@ -208,4 +217,5 @@ export const workflowTypes: Record<ProcessKind, string> = {
   'domain-verification': domainVerificationWorkflow.name,
   'invitation-expiry': invitationExpiryWorkflow.name,
   'impersonation-expiry': impersonationExpiryWorkflow.name,
+  'directory-sync': directorySyncWorkflow.name,
 };

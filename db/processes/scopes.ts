@@ -52,6 +52,7 @@ export function createProcessScopeQueries(db: CommonQueryMethods) {
       }
       const scope = { tenantId: recordedTenantId, organizationId: recordedTenantId ? await organizationOfTenant(recordedTenantId) : null };
       if (kind === 'domain-verification') return { ...scope, domainId: (input as ProcessInput<'domain-verification'>).domainId };
+      if (kind === 'directory-sync') return { ...scope, environmentId: (input as ProcessInput<'directory-sync'>).environmentId };
       return scope;
     },
   };

@@ -15,6 +15,8 @@ const Delivery = z.object({
   nextDelayMs: z.number(),
 });
 
+const Environment = z.object({ id: z.uuid(), tenantId: z.uuid() });
+
 const noOutboxEntry = (processId: ReturnType<typeof sql.fragment>) =>
   sql.fragment`NOT EXISTS (SELECT 1 FROM process_outbox o WHERE o.process_id = ${processId})`;
 
@@ -59,6 +61,20 @@ export function createSweepQueries(db: CommonQueryMethods) {
           AND ${noOutboxEntry(sql.fragment`'webhook-delivery:' || d.id`)}
           AND (d.batch_id IS NULL OR ${noOutboxEntry(sql.fragment`'delivery-batch:' || d.batch_id`)})
         ORDER BY d.created_at LIMIT ${limit}`)),
+    ],
+
+    /**
+     * Environments with directory-sync work waiting (a deprovisioning, a due lifecycle change) and no start or message
+     * for their process in the outbox: a process that ended or failed leaves them to the sweeper.
+     */
+    pendingDirectorySyncs: async (graceMs: number, limit: number) => [
+      ...(await db.any(sql.type(Environment)`
+        SELECT e.id, e.tenant_id AS "tenantId" FROM environments e
+        WHERE e.id IN (
+            SELECT environment_id FROM directory_deprovisionings WHERE done_at IS NULL AND created_at < now() - ${graceMs} * interval '1 millisecond'
+            UNION SELECT environment_id FROM directory_lifecycle_changes WHERE applied_at IS NULL AND due_at < now() - ${graceMs} * interval '1 millisecond')
+          AND ${noOutboxEntry(sql.fragment`'directory-sync:' || e.id`)}
+        LIMIT ${limit}`)),
     ],
   };
 }
