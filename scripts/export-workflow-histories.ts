@@ -29,6 +29,7 @@ const HISTORIES_DIR = path.resolve(import.meta.dirname, '../test/fixtures/workfl
 const tenantId = randomUUID();
 const organizationId = randomUUID();
 const endpointId = randomUUID();
+const environmentId = randomUUID();
 
 /** One workflow to record: the outbox start that begins it, what drives it while it runs, and how it must end. */
 interface Scenario {
@@ -41,6 +42,7 @@ interface Scenario {
 
 /** The stub database the stub activities read and write. */
 const invitations = new Map<string, number>(); // invitation id → expiresAt
+const retiringKeys = new Map<string, number>(); // trust-store key id → retiresAt
 const domainChecks = new Map<string, number>(); // domain id → checks so far
 const verifiesAt = new Map<string, number>(); // domain id → the check that finds the TXT record
 /** Per delivery, what each attempt gets: [status code, Retry-After in ms]. */
@@ -82,6 +84,13 @@ const activities: Activities = {
     invitations.delete(invitationId);
     return Promise.resolve({ outcome: 'expired' as const });
   },
+  retireTrustStoreKey: ({ keyId }) => {
+    const retiresAt = retiringKeys.get(keyId);
+    if (retiresAt === undefined) return Promise.resolve({ outcome: 'settled' as const });
+    if (Date.now() < retiresAt) return Promise.resolve({ outcome: 'pending' as const, retiresAt });
+    retiringKeys.delete(keyId);
+    return Promise.resolve({ outcome: 'retired' as const });
+  },
 };
 
 /** Who and what each process is about, as createProcessScopeQueries(pool).scopeOf finds it in the database. */
@@ -89,6 +98,7 @@ const scopeOf: ScopeLookup = (kind, input) => {
   if (kind === 'invitation-expiry') return Promise.resolve({ tenantId: null, organizationId, invitationId: (input as { invitationId: string }).invitationId });
   if (kind === 'webhook-delivery') return Promise.resolve({ tenantId, organizationId, endpointId, channelId: null });
   if (kind === 'domain-verification') return Promise.resolve({ tenantId, organizationId, domainId: (input as { domainId: string }).domainId });
+  if (kind === 'trust-store-key-retirement') return Promise.resolve({ tenantId, organizationId, environmentId });
   return Promise.resolve({ tenantId, organizationId });
 };
 
@@ -117,6 +127,11 @@ function scenarios(): Scenario[] {
   // Resent (a new expiry, in the database and by signal) while the process waits, then expired at the new time.
   const invitationId = randomUUID();
   invitations.set(invitationId, Date.now() + 2000);
+
+  // Its process wakes at the retiresAt of its start, finds the key not due yet (the database says 600 ms later), retires it then.
+  const keyId = randomUUID();
+  const keyRetiresAt = Date.now() + 1000;
+  retiringKeys.set(keyId, keyRetiresAt + 600);
 
   const verifiedDomainId = randomUUID();
   verifiesAt.set(verifiedDomainId, 3); // two misses, then the TXT record is there
@@ -149,6 +164,11 @@ function scenarios(): Scenario[] {
       fixture: 'domain-verification-verified',
       start: start('domain-verification', verifiedDomainId, tenantId, { domainId: verifiedDomainId, intervalsMs: [200, 400], giveUpAfterMs: 60_000 }),
       result: 'verified',
+    },
+    {
+      fixture: 'trust-store-key-retirement-rechecked',
+      start: start('trust-store-key-retirement', keyId, tenantId, { keyId, retiresAt: keyRetiresAt }),
+      result: 'retired',
     },
     {
       fixture: 'domain-verification-gave-up',

@@ -69,6 +69,10 @@ const DESCRIBERS: { [K in ProcessKind]: Describer<K> } = {
     summary: `Expires organization invitation ${i.invitationId} when due`,
     details: `Expires invitation \`${i.invitationId}\` at ${new Date(i.expiresAt).toISOString()} unless it is resent (new expiry), revoked or accepted (signal \`invitation\`).`,
   }),
+  'trust-store-key-retirement': (i) => ({
+    summary: `Retires trust-store key ${i.keyId} at the end of its rotation grace period`,
+    details: `Retires key \`${i.keyId}\` at ${new Date(i.retiresAt).toISOString()} (status \`retired\`, event \`mcp.trust_store.key.retired\`) unless it was revoked or deleted before.`,
+  }),
 };
 
 /** What the workflow is for, in one line (its static summary in Temporal UI), and its context in markdown. */

@@ -37,4 +37,10 @@ export interface Activities {
    * `settled` when it is no longer pending, `pending` with its current expiry (ms) when it is not due yet.
    */
   expireInvitation(input: { invitationId: string }): Promise<{ outcome: 'expired' | 'settled' } | { outcome: 'pending'; expiresAt: number }>;
+
+  /**
+   * Retires a trust-store key if it is still retiring and its retiresAt has passed (recording mcp.trust_store.key.retired);
+   * `settled` when it is no longer retiring (revoked, deleted), `pending` with its current retiresAt (ms) when not due yet.
+   */
+  retireTrustStoreKey(input: { keyId: string }): Promise<{ outcome: 'retired' | 'settled' } | { outcome: 'pending'; retiresAt: number }>;
 }

@@ -3,10 +3,12 @@
 import { delivery, deliveryBatch } from './delivery.ts';
 import { domainVerification } from './domain-verification.ts';
 import { invitationExpiry } from './invitation-expiry.ts';
+import { trustStoreKeyRetirement } from './trust-store-key-retirement.ts';
 
 export const processes = {
   'webhook-delivery': delivery,
   'delivery-batch': deliveryBatch,
   'domain-verification': domainVerification,
   'invitation-expiry': invitationExpiry,
+  'trust-store-key-retirement': trustStoreKeyRetirement,
 };

@@ -78,6 +78,8 @@ function activitySummary<N extends ActivityName>(name: N, input: ActivityInput<N
       return `check the TXT record of domain ${String(i.domainId)}`;
     case 'failDomainVerification':
       return `give up verifying domain ${String(i.domainId)}`;
+    case 'retireTrustStoreKey':
+      return `retire trust-store key ${String(i.keyId)} if it is due`;
     default:
       return `expire invitation ${String(i.invitationId)} if it is due`;
   }
@@ -98,6 +100,8 @@ function outcomeOf<N extends ActivityName>(name: N, input: ActivityInput<N>, out
       return o.verified ? 'verified' : o.done ? 'domain deleted' : 'TXT record not found yet';
     case 'expireInvitation':
       return o.outcome === 'pending' ? `not due yet (expires at ${iso(o.expiresAt as number)})` : String(o.outcome);
+    case 'retireTrustStoreKey':
+      return o.outcome === 'pending' ? `not due yet (retires at ${iso(o.retiresAt as number)})` : String(o.outcome);
     default:
       return `${name} done`;
   }
@@ -193,10 +197,15 @@ export async function invitationExpiryWorkflow(input: ProcessInput<'invitation-e
   return processes['invitation-expiry'](temporalContext(), input);
 }
 
+export async function trustStoreKeyRetirementWorkflow(input: ProcessInput<'trust-store-key-retirement'>) {
+  return processes['trust-store-key-retirement'](temporalContext(), input);
+}
+
 /** The Temporal workflow type of each process kind (what the gateway starts). */
 export const workflowTypes: Record<ProcessKind, string> = {
   'webhook-delivery': webhookDeliveryWorkflow.name,
   'delivery-batch': deliveryBatchWorkflow.name,
   'domain-verification': domainVerificationWorkflow.name,
   'invitation-expiry': invitationExpiryWorkflow.name,
+  'trust-store-key-retirement': trustStoreKeyRetirementWorkflow.name,
 };

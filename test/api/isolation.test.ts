@@ -34,6 +34,7 @@ const ALLOWLIST: Record<string, string> = {
   'POST /access/v1/search/resource': 'AuthZEN: the environment API secret selects the environment (tested in test/api/authzen-*.test.ts)',
   'POST /access/v1/search/action': 'AuthZEN: the environment API secret selects the environment (tested in test/api/authzen-*.test.ts)',
   'GET /.well-known/authzen-configuration': 'public: AuthZEN PDP metadata of the whole service',
+  'GET /v1/mcp/trust-store/resolve': 'trust-store runtime: the environment API secret selects the environment (tested in test/api/trust-store-resolve.test.ts)',
 };
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
@@ -99,6 +100,10 @@ beforeAll(async () => {
   await call(ours, 'PUT', `${rbac}/resources/todo/t1`, { attributes: {} });
   ids.role = (await create(`${rbac}/roles`, { key: 'viewer', permissions: [{ permission: 'todo:read' }] })).role.key;
   ids.assignmentId = (await create(`${rbac}/assignments`, { role: 'viewer', userId: ids.userId })).assignment.id;
+  const trustStore = `${tn}/environments/${ids.environmentId}/mcp/trust-store`;
+  ids.entryId = (await create(trustStore, { kind: 'agent', subject: 'isolated-agent', name: 'Isolated' })).entry.id;
+  const jwk = { kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' };
+  ids.trustStoreKeyId = (await create(`${trustStore}/${ids.entryId}/keys`, { jwk })).key.id;
 
   const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi' })).json() as { paths: Record<string, Record<string, unknown>> };
   operations = Object.entries(document.paths)
@@ -111,6 +116,7 @@ afterAll(() => t.close());
 function urlOf(path: string) {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const key = name === 'deliveryId' ? (path.includes('/notification-channels/') ? 'channelDeliveryId' : 'webhookDeliveryId') : name;
+    if (name === 'keyId' && path.includes('/mcp/trust-store/')) return ids.trustStoreKeyId!;
     const id = ids[key];
     if (!id) throw new Error(`${path}: no resource of organization A for {${name}}; create one in beforeAll`);
     return id;
