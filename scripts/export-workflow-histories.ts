@@ -128,10 +128,10 @@ function scenarios(): Scenario[] {
   const invitationId = randomUUID();
   invitations.set(invitationId, Date.now() + 2000);
 
-  // Its process wakes at the retiresAt of its start, finds the key not due yet (the database says 600 ms later), retires it then.
+  // Its process wakes at the retiresAt of its start, finds the key not due yet (the database says 1.5 s later), retires it then.
   const keyId = randomUUID();
   const keyRetiresAt = Date.now() + 1000;
-  retiringKeys.set(keyId, keyRetiresAt + 600);
+  retiringKeys.set(keyId, keyRetiresAt + 1500);
 
   const verifiedDomainId = randomUUID();
   verifiesAt.set(verifiedDomainId, 3); // two misses, then the TXT record is there
