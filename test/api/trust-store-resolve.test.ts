@@ -55,6 +55,7 @@ describe('trust-store resolution', () => {
     const again = await resolve('https://tools.example.com/mcp', { 'if-none-match': res.headers.etag as string });
     expect(again.status).toBe(304);
     expect(again.body).toBeUndefined();
+    expect(again.headers['content-length'] ?? '0').toBe('0'); // a client reads no body after a 304
     expect(again.headers.etag).toBe(res.headers.etag);
     expect((await resolve('https://tools.example.com/mcp', { 'if-none-match': `"other", W/${res.headers.etag as string}` })).status).toBe(304);
     expect((await resolve('https://tools.example.com/mcp', { 'if-none-match': '"other"' })).status).toBe(200);

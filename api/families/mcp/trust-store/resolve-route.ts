@@ -44,7 +44,7 @@ export function resolveRoute(app: App, trustStores: ModelCache<TrustStoreSnapsho
       const hit = await lookup(environmentSecretOf(request).environmentId, request.query.subject);
       if (!hit) throw notFound();
       reply.header('etag', hit.etag).header('cache-control', CACHE_CONTROL);
-      if (matchesEtag(request.headers['if-none-match'], hit.etag)) return reply.code(304).send(null);
+      if (matchesEtag(request.headers['if-none-match'], hit.etag)) return reply.code(304).send(undefined as never);
       return reply.type('application/json; charset=utf-8').send(hit.body as never);
     },
   });
