@@ -7,8 +7,9 @@ import { z } from 'zod';
 import { guardedFetch } from '../outbound/guarded-fetch.ts';
 import { OutboundUrlError, type LookupFn } from '../outbound/ssrf-guard.ts';
 
-/** Pages of tools/list read at most (a server that keeps paging is cut off). */
+/** Pages of tools/list read at most, and tools in all (a server that keeps paging or listing is cut off). */
 const MAX_PAGES = 100;
+const MAX_TOOLS = 10_000;
 
 const ToolsPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
 
@@ -34,6 +35,7 @@ export async function listMcpTools(url: string, options: { timeoutMs: number; al
     for (let page = 0; page < MAX_PAGES; page++) {
       const result = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ToolsPage, request);
       tools.push(...result.tools);
+      if (tools.length > MAX_TOOLS) throw new Error(`tools/list listed more than ${MAX_TOOLS} tools`);
       cursor = result.nextCursor;
       if (!cursor) return tools;
     }

@@ -1,7 +1,11 @@
 // Key rotation in the trust store, on both engines: the previous key is `retiring` (and still resolves) during its
 // grace period, then its trust-store-key-retirement process retires it (status `retired`, one event from the
-// system), also when the processes restart while it waits.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// system), also when the processes restart while it waits, or when its start was lost (the sweeper starts it).
+import { Client, Connection } from '@temporalio/client';
+import { sql } from 'slonik';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startSweeper } from '../../worker/sweeper.ts';
+import { EnvironmentIdKey, TenantIdKey } from '../../workflows/search-attributes.ts';
 import { createApiSecret } from '../helpers/access-model.ts';
 import { tenantEvents } from '../helpers/events.ts';
 import { ENGINES, startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
@@ -43,6 +47,18 @@ describe.each(ENGINES)('trust-store key retirement process (%s)', (engine) => {
     await expect.poll(() => t.processStatus(`trust-store-key-retirement:${old.id}`), POLL).toBe('running');
     expect(await keyStatus(entry.id, old.id)).toBe('retiring');
     expect(await resolvedKids(entry.subject as string)).toEqual([old.kid, next.kid]);
+    if (engine === 'temporal') {
+      // An operator finds the environment's processes in Temporal UI by EnvironmentId.
+      const server = inject('temporal')!;
+      const connection = await Connection.connect({ address: server.address });
+      try {
+        const description = await new Client({ connection, namespace: server.namespace }).workflow.getHandle(`trust-store-key-retirement:${old.id}`).describe();
+        expect(description.typedSearchAttributes.get(EnvironmentIdKey)).toBe(env.environmentId);
+        expect(description.typedSearchAttributes.get(TenantIdKey)).toBe(env.tenantId);
+      } finally {
+        await connection.close();
+      }
+    }
 
     await expect.poll(() => keyStatus(entry.id, old.id), POLL).toBe('retired');
     expect(Date.now()).toBeGreaterThanOrEqual(retiresAt);
@@ -74,5 +90,31 @@ describe.each(ENGINES)('trust-store key retirement process (%s)', (engine) => {
     await expect.poll(() => t.processStatus(`trust-store-key-retirement:${old.id}`), POLL).toBe('completed');
     expect(await keyStatus(entry.id, old.id)).toBe('revoked');
     expect(await retiredEvents(old.id)).toEqual([]);
+  });
+
+  it('is started by the sweeper when its start was lost', async () => {
+    await t.processes.stop();
+    const { entry, old } = await rotated(`lost-${engine}`, 1);
+    await t.pool.query(sql.unsafe`DELETE FROM process_outbox WHERE process_id = ${`trust-store-key-retirement:${old.id}`}`);
+    await t.restartProcesses();
+    expect(await t.processStatus(`trust-store-key-retirement:${old.id}`)).toBe('unknown');
+    const sweeper = startSweeper({
+      pool: t.pool,
+      gateway: t.processes.gateway,
+      scheduleMs: [0],
+      domains: { verificationIntervalsMs: [3_600_000], verificationGiveUpMs: 86_400_000 },
+      intervalMs: 3_600_000,
+      graceMs: 0,
+      onError: () => {},
+      log: () => {},
+    });
+    try {
+      expect(await sweeper.runOnce()).toBeGreaterThanOrEqual(1);
+    } finally {
+      await sweeper.stop();
+    }
+    await expect.poll(() => keyStatus(entry.id, old.id), POLL).toBe('retired');
+    await expect.poll(() => t.processStatus(`trust-store-key-retirement:${old.id}`), POLL).toBe('completed');
+    expect(await retiredEvents(old.id)).toHaveLength(1);
   });
 });
