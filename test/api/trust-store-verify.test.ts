@@ -80,10 +80,9 @@ describe('proof of possession', () => {
       failure: null,
     });
     expect(res.body.entry).toMatchObject({ status: 'verified', verifiedAt: expect.any(String) });
-    const events = (await tenantEvents(t, env.tenantId, { type: 'mcp.trust_store.entry.verified' })).filter(
-      (e) => (e.data.entry as { id: string }).id === entry.id,
-    );
-    expect(events).toHaveLength(1);
+    const events = (await tenantEvents(t, env.tenantId)).filter((e) => (e.data.entry as { id?: string } | undefined)?.id === entry.id);
+    expect(events.map((e) => e.type)).toEqual(['mcp.trust_store.entry.created', 'mcp.trust_store.entry.challenged', 'mcp.trust_store.entry.verified']);
+    expect(JSON.stringify(events[1]!.data)).not.toContain(c.nonce);
   });
 
   it('refuses a replayed nonce, a wrong key, a wrong audience or subject, an expired or long-lived proof, naming what failed', async () => {
@@ -117,6 +116,15 @@ describe('proof of possession', () => {
     const other = await keyedEntry('agent-other');
     const c2 = await challenge(other.entry.id);
     await refused(await proof(key, { nonce: c2.nonce, aud: c1.audience, sub }, kid), 'trust_store.nonce_invalid', /not issued/);
+  });
+
+  it('uses a nonce once, also when the same proof is sent twice at the same time', async () => {
+    const { entry, key, kid } = await keyedEntry('agent-race');
+    const c = await challenge(entry.id);
+    const p = await proof(key, { nonce: c.nonce, aud: c.audience, sub: entry.subject as string }, kid);
+    const answers = await Promise.all([1, 2].map(() => env.call('POST', `/${entry.id}/verify`, { proof: p })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    expect(answers.find((a) => a.status === 400)!.body.code).toBe('trust_store.nonce_invalid');
   });
 
   it('accepts a retiring key after a rotation and refuses a revoked one', async () => {

@@ -20,6 +20,10 @@ export const TRUST_STORE_EVENTS = {
       verification: z.looseObject({ proofOfPossession: z.boolean(), observedManifestHash: z.string().nullable() }),
     }),
   },
+  'mcp.trust_store.entry.challenged': {
+    description: 'A proof-of-possession challenge (a single-use nonce, not shown here) was issued for a trust-store entry.',
+    data: z.looseObject({ entry: TrustStoreEntry, expiresAt: z.string() }),
+  },
   'mcp.trust_store.entry.suspended': { description: 'A trust-store entry was suspended.', data: entry },
   'mcp.trust_store.entry.revoked': { description: 'A trust-store entry was revoked, for good: it can no longer change or verify.', data: entry },
   'mcp.trust_store.entry.deleted': { description: 'A trust-store entry was deleted with its keys; `entry` is its last state.', data: entry },

@@ -54,11 +54,17 @@ export function createVerifyService(deps: VerifyDeps) {
   return {
     challenge: (caller: EnvironmentCaller, entryId: string) =>
       pool.transaction(async (trx) => {
-        await changeableEntry(trx, caller, entryId);
+        const entry = await changeableEntry(trx, caller, entryId);
         const nonce = randomBytes(32).toString('base64url');
         const challenges = createTrustStoreChallengeQueries(trx);
         await challenges.purgeExpired();
         const expiresAt = await challenges.insert(entryId, hashSecret(nonce), PROOF_WINDOW_SECONDS);
+        await record(trx, caller, {
+          action: 'mcp.trust_store.entry.challenge',
+          resource: { type: 'trust_store_entry', id: entryId },
+          after: { expiresAt },
+          event: { type: 'mcp.trust_store.entry.challenged', data: { entry, expiresAt } },
+        });
         return { nonce, audience: audienceOf(caller, entryId), expiresAt };
       }),
 
