@@ -166,8 +166,8 @@ describe('MCP tool manifest', () => {
     expect(res.body.entry.status).toBe('verified');
   });
 
-  it('verifies against the pin, then refuses once the server exposes other tools (read over every page)', async () => {
-    const other = await startMcpServer([SEARCH]);
+  it('verifies against the pin, then refuses once the server exposes other tools (read over every page, answered as SSE)', async () => {
+    const other = await startMcpServer([SEARCH], { sse: true });
     try {
       const entry = await env.create({ kind: 'mcp_server', subject: other.url, toolManifestHash: SEARCH_HASH });
       const first = await env.call('POST', `/${entry.id}/verify`);

@@ -16,7 +16,8 @@ export interface TestMcpServer {
   close(): Promise<void>;
 }
 
-export async function startMcpServer(initial: Record<string, unknown>[] = []): Promise<TestMcpServer> {
+/** `sse`: answer POSTs with an SSE stream (the transport's default) rather than a JSON body. */
+export async function startMcpServer(initial: Record<string, unknown>[] = [], options: { sse?: boolean } = {}): Promise<TestMcpServer> {
   let tools = initial;
   let pageSize = Infinity;
   const state = { listCalls: 0 };
@@ -37,7 +38,7 @@ export async function startMcpServer(initial: Record<string, unknown>[] = []): P
     req.on('end', () => {
       void (async () => {
         const mcp = build();
-        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !options.sse });
         res.on('close', () => void transport.close().then(() => mcp.close()));
         await mcp.connect(transport);
         const body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown) : undefined;
