@@ -5,8 +5,9 @@ import { createDirectorySyncActivities, type DirectorySyncDeps } from './directo
 import { createDomainActivities, type DomainDeps } from './domains.ts';
 import { createInvitationActivities, type InvitationDeps } from './invitations.ts';
 import { createImpersonationActivities, type ImpersonationDeps } from './impersonation.ts';
+import { createTrustStoreKeyActivities, type TrustStoreKeyDeps } from './trust-store-keys.ts';
 
-export type ActivityDeps = DeliveryDeps & DomainDeps & InvitationDeps & ImpersonationDeps & DirectorySyncDeps;
+export type ActivityDeps = DeliveryDeps & DomainDeps & InvitationDeps & ImpersonationDeps & DirectorySyncDeps & TrustStoreKeyDeps;
 
 export function createActivities(deps: ActivityDeps): Activities {
   return {
@@ -15,5 +16,6 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createInvitationActivities(deps),
     ...createImpersonationActivities(deps),
     ...createDirectorySyncActivities(deps),
+    ...createTrustStoreKeyActivities(deps),
   };
 }

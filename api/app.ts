@@ -19,6 +19,8 @@ import { registerScope } from './plugins/scope.ts';
 import { createAuthenticator, type Authenticator } from './access/principals.ts';
 import { createEnvironmentSecretAuthenticator } from './access/environment-secrets.ts';
 import { createModelCache } from './access/models.ts';
+import { compileTrustStore } from './access/trust-stores.ts';
+import { createTrustStoreResolveQueries } from '../db/mcp/trust-store/resolve.ts';
 import { FAMILIES } from './families/index.ts';
 import type { SigningKeys } from './families/identity/signing-keys/service.ts';
 import type { App } from './types.ts';
@@ -84,6 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const authenticator = createAuthenticator({ pool, keys, issuer, audience, onError: (e) => app.log.warn({ err: e }, 'credential bookkeeping failed') });
   const environmentSecrets = createEnvironmentSecretAuthenticator({ pool, onError: (e) => app.log.warn({ err: e }, 'secret bookkeeping failed') });
   const models = createModelCache({ load: async (id) => compileModel(id, await createModelQueries(pool).loadModel(id)) });
+  const trustStores = createModelCache({ load: async (id) => compileTrustStore(await createTrustStoreResolveQueries(pool).loadEnvironment(id)) });
   const listener = await listen(
     deps.databaseUrl,
     {
@@ -91,12 +94,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         authenticator.evict(id);
         environmentSecrets.evict(id);
       },
-      [MODELS_CHANNEL]: (environmentId) => models.evict(environmentId),
+      [MODELS_CHANNEL]: (environmentId) => {
+        models.evict(environmentId);
+        trustStores.evict(environmentId);
+      },
     },
     () => {
       authenticator.clear();
       environmentSecrets.clear();
       models.clear();
+      trustStores.clear();
     },
   );
   app.addHook('onClose', () => listener.close());
@@ -109,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         authenticator.clear();
         environmentSecrets.clear();
         models.clear();
+        trustStores.clear();
       }
       done(null, payload);
     }, done);
@@ -127,7 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   for (const family of FAMILIES) {
     await app.register(async (scope) =>
-      family.register(scope.withTypeProvider<ZodTypeProvider>(), { config, pool, keys, masterKey: deps.masterKey, issuer, audience, models }),
+      family.register(scope.withTypeProvider<ZodTypeProvider>(), { config, pool, keys, masterKey: deps.masterKey, issuer, audience, models, trustStores }),
     );
   }
 

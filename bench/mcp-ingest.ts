@@ -11,7 +11,7 @@ import { request } from 'undici';
 import { startBenchApp } from './app.ts';
 import { startBenchDatabase } from './database.ts';
 import { createApiSecret } from '../test/helpers/access-model.ts';
-import { seedTrustStore } from '../test/helpers/trust-store.ts';
+import { seedTrustStore } from '../test/helpers/trust-store-seed.ts';
 
 const TARGET = 2000;
 const AGENTS = 100;
@@ -110,8 +110,7 @@ export async function benchMcpIngest(options: { seconds?: number; batch?: number
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const r = await benchMcpIngest();
+export function printMcpIngest(r: McpIngestResult) {
   const verdict = r.service.eventsPerSecond >= r.target ? 'OK' : 'BELOW TARGET';
   console.log(`\nMCP event ingest: batches of ${r.batch} tool.invoked, ${r.concurrency} concurrent clients, ${r.seconds} s each`);
   console.log(`baseline: bare Fastify, one INSERT       ${r.baseline.eventsPerSecond} events/s (${r.baseline.requests} requests)`);
@@ -121,3 +120,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   );
   console.log(`\nRESULT ${JSON.stringify({ bench: 'mcp-ingest', ...r })}`);
 }
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) printMcpIngest(await benchMcpIngest());

@@ -20,6 +20,7 @@ import { DOMAIN_EVENTS } from './tenants/domains/events.ts';
 import { TENANT_EVENTS } from './tenants/tenants/events.ts';
 import { THREAT_EVENTS } from './threats/threats/events.ts';
 import { MCP_EVENTS } from './threats/mcp-events/events.ts';
+import { TRUST_STORE_EVENTS } from './mcp/trust-store/events.ts';
 
 export interface EventTypeEntry {
   description: string;
@@ -44,6 +45,7 @@ export const EVENT_CATALOG = {
   ...MCP_EVENTS,
   ...DIRECTORY_SYNC_EVENTS,
   ...HRIS_EVENTS,
+  ...TRUST_STORE_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

@@ -118,6 +118,8 @@ export const configSchema = z
       .prefault(['1m', '5m', '15m', '1h', '6h'].join(',')),
     DOMAIN_VERIFICATION_GIVE_UP: duration.refine((ms) => ms > 0, 'must be a positive duration such as 7d').prefault('7d'),
     API_SECRET_ROTATION_GRACE: duration.refine((ms) => ms <= 2_592_000_000, 'must be at most 30d').prefault('24h'),
+    TRUST_STORE_KEY_ROTATION_GRACE: duration.refine((ms) => ms <= 2_592_000_000, 'must be at most 30d').prefault('24h'),
+    MCP_VERIFY_TIMEOUT_MS: positiveInt.max(60_000, 'must be at most 60000').default(10_000),
     AUTHZEN_DECISION_LOG_FULL_RATE: z.coerce.number({ error: 'must be a number' }).int('must be an integer').min(0, 'must be 0 or more').default(1000),
     AUTHZEN_DECISION_LOG_SAMPLE_RATE: z.coerce.number({ error: 'must be a number' }).gt(0, 'must be in (0, 1]').max(1, 'must be in (0, 1]').default(0.1),
     AUTHZEN_DECISION_LOG_BUFFER_MAX: positiveInt.default(10_000),
@@ -171,6 +173,8 @@ export const configSchema = z
       dnsServers: env.DNS_SERVERS ?? [],
       /** How long a rotated-out environment API secret keeps working when the rotation does not say. */
       apiSecretRotationGraceMs: env.API_SECRET_ROTATION_GRACE,
+      /** Trust store: how long a rotated-out key keeps verifying when the rotation does not say; the deadline of a tools/list read. */
+      trustStore: { keyRotationGraceMs: env.TRUST_STORE_KEY_ROTATION_GRACE, verifyTimeoutMs: env.MCP_VERIFY_TIMEOUT_MS },
       domains: { verificationIntervalsMs: env.DOMAIN_VERIFICATION_INTERVALS, verificationGiveUpMs: env.DOMAIN_VERIFICATION_GIVE_UP },
       providers: { pagerduty: env.PAGERDUTY_EVENTS_URL.replace(/\/$/, ''), datadog: env.DATADOG_API_URL?.replace(/\/$/, '') ?? null },
       /** The AuthZEN decision log: decisions per second logged in full, the share kept beyond, the buffer's cap, how long rows are kept. */

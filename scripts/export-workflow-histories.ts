@@ -43,6 +43,7 @@ interface Scenario {
 /** The stub database the stub activities read and write. */
 const invitations = new Map<string, number>(); // invitation id → expiresAt
 const impersonationGrants = new Map<string, number>(); // grant id → expiresAt
+const retiringKeys = new Map<string, number>(); // trust-store key id → retiresAt
 const domainChecks = new Map<string, number>(); // domain id → checks so far
 const verifiesAt = new Map<string, number>(); // domain id → the check that finds the TXT record
 /** Per delivery, what each attempt gets: [status code, Retry-After in ms]. */
@@ -99,6 +100,13 @@ const activities: Activities = {
     lifecycleChanges.set(environmentId, rest);
     return Promise.resolve({ deprovisioned: 0, applied: pending.length - rest.length, more: false, nextDueAt: rest[0] ?? null });
   },
+  retireTrustStoreKey: ({ keyId }) => {
+    const retiresAt = retiringKeys.get(keyId);
+    if (retiresAt === undefined) return Promise.resolve({ outcome: 'settled' as const });
+    if (Date.now() < retiresAt) return Promise.resolve({ outcome: 'pending' as const, retiresAt });
+    retiringKeys.delete(keyId);
+    return Promise.resolve({ outcome: 'retired' as const });
+  },
 };
 
 /** Who and what each process is about, as createProcessScopeQueries(pool).scopeOf finds it in the database. */
@@ -108,6 +116,7 @@ const scopeOf: ScopeLookup = (kind, input) => {
   if (kind === 'domain-verification') return Promise.resolve({ tenantId, organizationId, domainId: (input as { domainId: string }).domainId });
   if (kind === 'impersonation-expiry') return Promise.resolve({ tenantId, organizationId, environmentId });
   if (kind === 'directory-sync') return Promise.resolve({ tenantId, organizationId, environmentId: (input as { environmentId: string }).environmentId });
+  if (kind === 'trust-store-key-retirement') return Promise.resolve({ tenantId, organizationId, environmentId });
   return Promise.resolve({ tenantId, organizationId });
 };
 
@@ -136,6 +145,11 @@ function scenarios(): Scenario[] {
   // Resent (a new expiry, in the database and by signal) while the process waits, then expired at the new time.
   const invitationId = randomUUID();
   invitations.set(invitationId, Date.now() + 2000);
+
+  // Its process wakes at the retiresAt of its start, finds the key not due yet (the database says 1.5 s later), retires it then.
+  const keyId = randomUUID();
+  const keyRetiresAt = Date.now() + 1000;
+  retiringKeys.set(keyId, keyRetiresAt + 1500);
 
   const verifiedDomainId = randomUUID();
   verifiesAt.set(verifiedDomainId, 3); // two misses, then the TXT record is there
@@ -177,6 +191,11 @@ function scenarios(): Scenario[] {
       fixture: 'domain-verification-verified',
       start: start('domain-verification', verifiedDomainId, tenantId, { domainId: verifiedDomainId, intervalsMs: [200, 400], giveUpAfterMs: 60_000 }),
       result: 'verified',
+    },
+    {
+      fixture: 'trust-store-key-retirement-rechecked',
+      start: start('trust-store-key-retirement', keyId, tenantId, { keyId, retiresAt: keyRetiresAt }),
+      result: 'retired',
     },
     {
       fixture: 'domain-verification-gave-up',

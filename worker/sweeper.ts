@@ -2,8 +2,10 @@
 // whose process failed (its activities hit a programming error, a Temporal timeout…) or is missing (its start
 // was lost or went dead in the outbox): pending invitations (`invitation-expiry`), domains pending verification
 // (`domain-verification`), impersonation grants in force (`impersonation-expiry`), pending deliveries (`delivery-batch`
-// before their first attempt, `webhook-delivery` after it), environments with directory-sync work waiting (`directory-sync`, which ends when idle: a completed one is
-// started again). Restarts go through the outbox like every start; a start restarts a failed process and leaves a
+// before their first attempt, `webhook-delivery` after it), environments with directory-sync work waiting
+// (`directory-sync`, which ends when idle: a completed one is started again), trust-store keys retiring after a
+// rotation (`trust-store-key-retirement`). Restarts go through the outbox like every start; a start restarts a
+// failed process and leaves a
 // running or completed one alone (ALLOW_DUPLICATE_FAILED_ONLY on Temporal, the same on the embedded engine).
 import type { DatabasePool } from 'slonik';
 import { createProcessOutboxQueries, processId } from '../db/processes/outbox.ts';
@@ -54,6 +56,11 @@ export function startSweeper(deps: {
       if (await needsStart('domain-verification', d.id)) {
         const input = { domainId: d.id, intervalsMs: deps.domains.verificationIntervalsMs, giveUpAfterMs: deps.domains.verificationGiveUpMs };
         starts.push({ kind: 'domain-verification', entityId: d.id, tenantId: d.tenantId, input });
+      }
+    }
+    for (const k of await queries.retiringKeys(grace, SWEEP_LIMIT)) {
+      if (await needsStart('trust-store-key-retirement', k.id)) {
+        starts.push({ kind: 'trust-store-key-retirement', entityId: k.id, tenantId: k.tenantId, input: { keyId: k.id, retiresAt: k.retiresAt } });
       }
     }
     const batches = new Set<string>();

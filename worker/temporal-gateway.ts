@@ -80,6 +80,10 @@ const DESCRIBERS: { [K in ProcessKind]: Describer<K> } = {
       `Deprovisions the users of environment \`${i.environmentId}\` that were deactivated or deleted (signal \`directory\`) and applies ` +
       'future-dated lifecycle changes (HR prehire starts, terminations) when due; ends when nothing is pending, and the next change starts a new run.',
   }),
+  'trust-store-key-retirement': (i) => ({
+    summary: `Retires trust-store key ${i.keyId} at the end of its rotation grace period`,
+    details: `Retires key \`${i.keyId}\` at ${new Date(i.retiresAt).toISOString()} (status \`retired\`, event \`mcp.trust_store.key.retired\`) unless it was revoked or deleted before.`,
+  }),
 };
 
 /** What the workflow is for, in one line (its static summary in Temporal UI), and its context in markdown. */

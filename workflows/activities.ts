@@ -50,4 +50,10 @@ export interface Activities {
    * the next pending lifecycle change.
    */
   syncDirectory(input: { environmentId: string }): Promise<{ deprovisioned: number; applied: number; more: boolean; nextDueAt: number | null }>;
+
+  /**
+   * Retires a trust-store key if it is still retiring and its retiresAt has passed (recording mcp.trust_store.key.retired);
+   * `settled` when it is no longer retiring (revoked, deleted), `pending` with its current retiresAt (ms) when not due yet.
+   */
+  retireTrustStoreKey(input: { keyId: string }): Promise<{ outcome: 'retired' | 'settled' } | { outcome: 'pending'; retiresAt: number }>;
 }

@@ -5,6 +5,7 @@ import { directorySync } from './directory-sync.ts';
 import { domainVerification } from './domain-verification.ts';
 import { invitationExpiry } from './invitation-expiry.ts';
 import { impersonationExpiry } from './impersonation-expiry.ts';
+import { trustStoreKeyRetirement } from './trust-store-key-retirement.ts';
 
 export const processes = {
   'webhook-delivery': delivery,
@@ -13,6 +14,7 @@ export const processes = {
   'invitation-expiry': invitationExpiry,
   'impersonation-expiry': impersonationExpiry,
   'directory-sync': directorySync,
+  'trust-store-key-retirement': trustStoreKeyRetirement,
 };
 
 /**

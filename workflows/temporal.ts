@@ -84,6 +84,8 @@ function activitySummary<N extends ActivityName>(name: N, input: ActivityInput<N
       return `expire impersonation grant ${String(i.grantId)} if it is due`;
     case 'syncDirectory':
       return `deprovision users and apply due lifecycle changes in environment ${String(i.environmentId)}`;
+    case 'retireTrustStoreKey':
+      return `retire trust-store key ${String(i.keyId)} if it is due`;
     default:
       return `expire invitation ${String(i.invitationId)} if it is due`;
   }
@@ -107,6 +109,8 @@ function outcomeOf<N extends ActivityName>(name: N, input: ActivityInput<N>, out
       return o.outcome === 'pending' ? `not due yet (expires at ${iso(o.expiresAt as number)})` : String(o.outcome);
     case 'syncDirectory':
       return `${String(o.deprovisioned)} deprovisioned, ${String(o.applied)} lifecycle changes applied${o.nextDueAt ? `, next due at ${iso(o.nextDueAt as number)}` : ''}`;
+    case 'retireTrustStoreKey':
+      return o.outcome === 'pending' ? `not due yet (retires at ${iso(o.retiresAt as number)})` : String(o.outcome);
     default:
       return `${name} done`;
   }
@@ -210,6 +214,10 @@ export async function directorySyncWorkflow(input: ProcessInput<'directory-sync'
   return processes['directory-sync'](temporalContext(), input);
 }
 
+export async function trustStoreKeyRetirementWorkflow(input: ProcessInput<'trust-store-key-retirement'>) {
+  return processes['trust-store-key-retirement'](temporalContext(), input);
+}
+
 /** The Temporal workflow type of each process kind (what the gateway starts). */
 export const workflowTypes: Record<ProcessKind, string> = {
   'webhook-delivery': webhookDeliveryWorkflow.name,
@@ -218,4 +226,5 @@ export const workflowTypes: Record<ProcessKind, string> = {
   'invitation-expiry': invitationExpiryWorkflow.name,
   'impersonation-expiry': impersonationExpiryWorkflow.name,
   'directory-sync': directorySyncWorkflow.name,
+  'trust-store-key-retirement': trustStoreKeyRetirementWorkflow.name,
 };

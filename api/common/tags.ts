@@ -75,6 +75,12 @@ export const TAGS = [
     description:
       'MCP runtime events (tool invocations, observed tool manifests, failed authentications) reported with an environment API secret of purpose mcp.',
   },
+  {
+    name: 'MCP Trust Store',
+    description:
+      'The agents, MCP servers and workloads that may act in an environment: their public keys (with rotation), the tools each may call, ' +
+      'the pinned tool manifest of each MCP server, verification (proof of possession, tools/list) and runtime resolution with an environment API secret (purpose mcp).',
+  },
 ] as const;
 
 export type TagName = (typeof TAGS)[number]['name'];

@@ -5,6 +5,7 @@ import type { SigningKeys } from './identity/signing-keys/service.ts';
 import type { App } from '../types.ts';
 import type { AccessModel } from '../../lib/authz/compile.ts';
 import type { ModelCache } from '../access/models.ts';
+import type { TrustStoreSnapshot } from '../access/trust-stores.ts';
 
 export interface FamilyDeps {
   config: Config;
@@ -17,6 +18,8 @@ export interface FamilyDeps {
   audience: string;
   /** Each environment's compiled access model (directory and RBAC), kept current through NOTIFY. */
   models: ModelCache<AccessModel>;
+  /** Each environment's trust store as the runtime resolves it, kept current through the same NOTIFY. */
+  trustStores: ModelCache<TrustStoreSnapshot>;
 }
 
 export interface Family {

@@ -30,6 +30,7 @@ import directoryGroups from './directory/groups/index.ts';
 import impersonation from './access/impersonation/index.ts';
 import threats from './threats/threats/index.ts';
 import mcpEvents from './threats/mcp-events/index.ts';
+import trustStore from './mcp/trust-store/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -61,4 +62,5 @@ export const FAMILIES: readonly Family[] = [
   impersonation,
   threats,
   mcpEvents,
+  trustStore,
 ];

@@ -50,6 +50,13 @@ export function createProcessScopeQueries(db: CommonQueryMethods) {
           SELECT environment_id AS id FROM impersonation_grants WHERE id = ${grantId}`);
         return { tenantId: recordedTenantId, organizationId: recordedTenantId ? await organizationOfTenant(recordedTenantId) : null, environmentId };
       }
+      if (kind === 'trust-store-key-retirement') {
+        const { keyId } = input as ProcessInput<'trust-store-key-retirement'>;
+        const environmentId = await db.maybeOneFirst(
+          sql.type(z.object({ id: z.uuid() }))`SELECT environment_id AS id FROM trust_store_keys WHERE id = ${keyId}`,
+        );
+        return { tenantId: recordedTenantId, organizationId: recordedTenantId ? await organizationOfTenant(recordedTenantId) : null, environmentId };
+      }
       const scope = { tenantId: recordedTenantId, organizationId: recordedTenantId ? await organizationOfTenant(recordedTenantId) : null };
       if (kind === 'domain-verification') return { ...scope, domainId: (input as ProcessInput<'domain-verification'>).domainId };
       if (kind === 'directory-sync') return { ...scope, environmentId: (input as ProcessInput<'directory-sync'>).environmentId };

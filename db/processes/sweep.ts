@@ -7,6 +7,7 @@ import { z } from 'zod';
 const Invitation = z.object({ id: z.uuid(), expiresAt: z.number() });
 const Domain = z.object({ id: z.uuid(), tenantId: z.uuid() });
 const ImpersonationGrant = z.object({ id: z.uuid(), tenantId: z.uuid(), expiresAt: z.number() });
+const RetiringKey = z.object({ id: z.uuid(), tenantId: z.uuid(), retiresAt: z.number() });
 const Delivery = z.object({
   id: z.uuid(),
   tenantId: z.uuid(),
@@ -46,6 +47,16 @@ export function createSweepQueries(db: CommonQueryMethods) {
         WHERE NOT d.verified AND d.verification_failed_at IS NULL AND d.created_at < now() - ${graceMs} * interval '1 millisecond'
           AND ${noOutboxEntry(sql.fragment`'domain-verification:' || d.id`)}
         ORDER BY d.created_at LIMIT ${limit}`)),
+    ],
+
+    /** Trust-store keys retiring after a rotation, which their trust-store-key-retirement process retires at retiresAt. */
+    retiringKeys: async (graceMs: number, limit: number) => [
+      ...(await db.any(sql.type(RetiringKey)`
+        SELECT k.id, v.tenant_id AS "tenantId", (extract(epoch FROM k.retires_at) * 1000)::float8 AS "retiresAt"
+        FROM trust_store_keys k JOIN environments v ON v.id = k.environment_id
+        WHERE k.status = 'retiring' AND k.updated_at < now() - ${graceMs} * interval '1 millisecond'
+          AND ${noOutboxEntry(sql.fragment`'trust-store-key-retirement:' || k.id`)}
+        ORDER BY k.updated_at LIMIT ${limit}`)),
     ],
 
     /**

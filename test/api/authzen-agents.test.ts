@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { authzenEnvironment, type Pdp } from '../helpers/authzen.ts';
-import { hashOf, seedTrustStore } from '../helpers/trust-store.ts';
+import { hashOf, seedTrustStore } from '../helpers/trust-store-seed.ts';
 
 let t: TestApp;
 let pdp: Pdp;

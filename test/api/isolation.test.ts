@@ -36,6 +36,7 @@ const ALLOWLIST: Record<string, string> = {
   'GET /.well-known/authzen-configuration': 'public: AuthZEN PDP metadata of the whole service',
   'POST /v1/oauth/introspect': 'authenticates its caller itself; a token of an unreachable environment is {active:false} (test/api/oauth-introspect.test.ts)',
   'POST /v1/mcp/events': 'MCP runtime: the environment API secret selects the environment (tested in test/api/mcp-events.test.ts)',
+  'GET /v1/mcp/trust-store/resolve': 'trust-store runtime: the environment API secret selects the environment (tested in test/api/trust-store-resolve.test.ts)',
 };
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
@@ -104,6 +105,10 @@ beforeAll(async () => {
   ids.grantId = (await create(`${tn}/environments/${ids.environmentId}/impersonation/grants`, { userId: ids.userId, reason: 'Isolation' })).grant.id;
   const threats = `${tn}/environments/${ids.environmentId}/threats`;
   ids.threatId = (await create(threats, { severity: 'low', subject: 'agent', summary: 'An isolated threat' })).threat.id;
+  const trustStore = `${tn}/environments/${ids.environmentId}/mcp/trust-store`;
+  ids.entryId = (await create(trustStore, { kind: 'agent', subject: 'isolated-agent', name: 'Isolated' })).entry.id;
+  const jwk = { kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' };
+  ids.trustStoreKeyId = (await create(`${trustStore}/${ids.entryId}/keys`, { jwk })).key.id;
 
   const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi' })).json() as { paths: Record<string, Record<string, unknown>> };
   operations = Object.entries(document.paths)
@@ -116,6 +121,7 @@ afterAll(() => t.close());
 function urlOf(path: string) {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const key = name === 'deliveryId' ? (path.includes('/notification-channels/') ? 'channelDeliveryId' : 'webhookDeliveryId') : name;
+    if (name === 'keyId' && path.includes('/mcp/trust-store/')) return ids.trustStoreKeyId!;
     const id = ids[key];
     if (!id) throw new Error(`${path}: no resource of organization A for {${name}}; create one in beforeAll`);
     return id;

@@ -6,7 +6,7 @@ import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiSecret } from '../helpers/access-model.ts';
 import { tenantEvents } from '../helpers/events.ts';
 import { newEnvironments } from '../helpers/fixtures.ts';
-import { hashOf, seedTrustStore } from '../helpers/trust-store.ts';
+import { hashOf, seedTrustStore } from '../helpers/trust-store-seed.ts';
 
 let t: TestApp;
 let token: string;

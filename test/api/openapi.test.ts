@@ -94,8 +94,8 @@ describe('GET /v1/openapi', () => {
 
       if (PUBLIC.has(name)) {
         expect(op.security ?? [], name).toEqual([]);
-      } else if (path.startsWith('/access/v1/')) {
-        // AuthZEN: an environment API secret selects the environment.
+      } else if (path.startsWith('/access/v1/') || path.startsWith('/v1/mcp/')) {
+        // AuthZEN and the trust-store runtime: an environment API secret selects the environment.
         expect(op.security, `${name} security`).toEqual([{ environmentSecret: [] }]);
       } else if (name === 'POST /v1/mcp/events') {
         // MCP runtime events: an environment API secret (purpose mcp) selects the environment.

@@ -1,36 +1,36 @@
-// Trust-store entries inserted directly (the trust-store management API lives in another family).
-import { sql, type DatabasePool } from 'slonik';
-import { z } from 'zod';
+// Trust-store entries and keys made through the API, in a new project's environment, and key pairs to sign proofs.
+import { exportJWK, generateKeyPair } from 'jose';
+import { expect } from 'vitest';
+import { bearer, type TestApp } from './app.ts';
+import { newEnvironments } from './fixtures.ts';
 
-export interface EntrySeed {
-  subject: string;
-  kind?: 'agent' | 'mcp_server' | 'workload';
-  status?: 'pending' | 'verified' | 'suspended' | 'revoked';
-  allowedTools?: string[] | null;
-  manifestHash?: string | null;
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** A new environment and `call(method, path, body?)` on its trust store (`path` after …/mcp/trust-store). */
+export async function trustStoreEnvironment(t: TestApp, token?: string) {
+  const auth = token ?? (await t.token());
+  const { tenantId, environmentIds } = await newEnvironments(t, auth);
+  const environmentId = environmentIds[0]!;
+  const base = `/v1/tenants/${tenantId}/environments/${environmentId}/mcp/trust-store`;
+  const call = async (method: Method, path = '', payload?: unknown, as = auth) => {
+    const res = await t.app.inject({ method, url: `${base}${path}`, headers: bearer(as), ...(payload !== undefined ? { payload: payload as object } : {}) });
+    return { status: res.statusCode, body: res.body ? res.json() : undefined, headers: res.headers };
+  };
+  const create = async (body: Record<string, unknown>) => {
+    const res = await call('POST', '', { name: 'Entry', ...body });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.entry as Record<string, unknown> & { id: string };
+  };
+  return { tenantId, environmentId, base, call, create, token: auth };
 }
 
-/** `sha256:` + 64 hex characters made of one repeated character, for tests. */
-export const hashOf = (c: string) => `sha256:${c.repeat(64)}`;
-
-/** Inserts entries into an environment's trust store; returns their ids by subject. */
-export async function seedTrustStore(pool: DatabasePool, environmentId: string, entries: EntrySeed[]): Promise<Record<string, string>> {
-  const ids: Record<string, string> = {};
-  for (const e of entries) {
-    const status = e.status ?? 'verified';
-    const hash = e.manifestHash ?? null;
-    ids[e.subject] = await pool.oneFirst(sql.type(z.object({ id: z.uuid() }))`
-      INSERT INTO trust_store_entries (environment_id, kind, subject, name, status, allowed_tools, tool_manifest_hash, manifest_pinned_at, revoked_at, verified_at)
-      VALUES (${environmentId}, ${e.kind ?? 'mcp_server'}, ${e.subject}, ${e.subject}, ${status},
-        ${e.allowedTools === null || e.allowedTools === undefined ? null : sql.array(e.allowedTools, 'text')}, ${hash}, ${hash ? sql.fragment`now()` : null},
-        ${status === 'revoked' ? sql.fragment`now()` : null}, ${status === 'verified' ? sql.fragment`now()` : null})
-      RETURNING id`);
-  }
-  return ids;
-}
-
-/** Changes an entry's status (and revoked_at with it). */
-export async function setEntryStatus(pool: DatabasePool, id: string, status: NonNullable<EntrySeed['status']>) {
-  await pool.query(sql.unsafe`
-    UPDATE trust_store_entries SET status = ${status}, revoked_at = ${status === 'revoked' ? sql.fragment`now()` : null}, updated_at = now() WHERE id = ${id}`);
+/** A signing key pair: the private key, and its public JWK as the trust store takes it. */
+export async function keyPair(alg: 'ES256' | 'EdDSA' | 'RS256' = 'ES256') {
+  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true, ...(alg === 'EdDSA' ? { crv: 'Ed25519' } : {}) });
+  return {
+    privateKey,
+    alg,
+    jwk: (await exportJWK(publicKey)) as Record<string, unknown>,
+    privateJwk: (await exportJWK(privateKey)) as Record<string, unknown>,
+  };
 }

@@ -7,7 +7,7 @@ import { createApiSecret } from '../helpers/access-model.ts';
 import { newEnvironments } from '../helpers/fixtures.ts';
 import { ENGINES, startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
-import { hashOf, seedTrustStore } from '../helpers/trust-store.ts';
+import { hashOf, seedTrustStore } from '../helpers/trust-store-seed.ts';
 
 let t: TestAppWithProcesses;
 let token: string;
