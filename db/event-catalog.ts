@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { API_SECRET_EVENTS } from './access/api-secrets/events.ts';
 import { DIRECTORY_EVENTS } from './directory/events.ts';
+import { ELEVATE_EVENTS } from './access/elevate/events.ts';
 import { NOTIFICATION_CHANNEL_EVENTS } from './events/notification-channels/events.ts';
 import { WEBHOOK_EVENTS } from './events/webhooks/events.ts';
 import { IDENTITY_EVENTS } from './identity/events.ts';
@@ -34,6 +35,7 @@ export const EVENT_CATALOG = {
   ...API_SECRET_EVENTS,
   ...RBAC_EVENTS,
   ...DIRECTORY_EVENTS,
+  ...ELEVATE_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

@@ -41,6 +41,8 @@ interface Scenario {
 
 /** The stub database the stub activities read and write. */
 const invitations = new Map<string, number>(); // invitation id → expiresAt
+const elevateRequests = new Map<string, number>(); // pending access request id → expiresAt
+const elevateGrants = new Map<string, number>(); // open grant id → end of its current phase
 const domainChecks = new Map<string, number>(); // domain id → checks so far
 const verifiesAt = new Map<string, number>(); // domain id → the check that finds the TXT record
 /** Per delivery, what each attempt gets: [status code, Retry-After in ms]. */
@@ -80,6 +82,21 @@ const activities: Activities = {
     if (expiresAt === undefined) return Promise.resolve({ outcome: 'settled' as const });
     if (Date.now() < expiresAt) return Promise.resolve({ outcome: 'pending' as const, expiresAt });
     invitations.delete(invitationId);
+    return Promise.resolve({ outcome: 'expired' as const });
+  },
+  nudgeElevateRequest: ({ requestId }) => Promise.resolve({ outcome: elevateRequests.has(requestId) ? ('sent' as const) : ('settled' as const) }),
+  expireElevateRequest: ({ requestId }) => {
+    const expiresAt = elevateRequests.get(requestId);
+    if (expiresAt === undefined) return Promise.resolve({ outcome: 'settled' as const });
+    if (Date.now() < expiresAt) return Promise.resolve({ outcome: 'pending' as const, expiresAt });
+    elevateRequests.delete(requestId);
+    return Promise.resolve({ outcome: 'expired' as const });
+  },
+  expireElevateGrant: ({ grantId }) => {
+    const until = elevateGrants.get(grantId);
+    if (until === undefined) return Promise.resolve({ outcome: 'settled' as const });
+    if (Date.now() < until) return Promise.resolve({ outcome: 'waiting' as const, until });
+    elevateGrants.delete(grantId);
     return Promise.resolve({ outcome: 'expired' as const });
   },
 };
@@ -122,6 +139,17 @@ function scenarios(): Scenario[] {
   verifiesAt.set(verifiedDomainId, 3); // two misses, then the TXT record is there
   const abandonedDomainId = randomUUID(); // never there: gives up after 1.5 s
 
+  // Never decided: reminded at 1 s, escalated at 1.5 s, expired at 2 s.
+  const requestId = randomUUID();
+  const requestCreatedAt = Date.now();
+  elevateRequests.set(requestId, requestCreatedAt + 2000);
+  // Activated (a new end, by signal) while waiting for activation, then extended, then expired at its end.
+  const grantId = randomUUID();
+  elevateGrants.set(grantId, Date.now() + 3000);
+  // Revoked while active.
+  const revokedGrantId = randomUUID();
+  elevateGrants.set(revokedGrantId, Date.now() + 60_000);
+
   return [
     {
       fixture: 'webhook-delivery-retry-after',
@@ -154,6 +182,35 @@ function scenarios(): Scenario[] {
       fixture: 'domain-verification-gave-up',
       start: start('domain-verification', abandonedDomainId, tenantId, { domainId: abandonedDomainId, intervalsMs: [300, 600], giveUpAfterMs: 1500 }),
       result: 'failed',
+    },
+    {
+      fixture: 'elevate-request-expired',
+      start: start('elevate-request', requestId, tenantId, { requestId, createdAt: requestCreatedAt, expiresAt: elevateRequests.get(requestId)!, escalate: true }),
+      result: 'expired',
+    },
+    {
+      fixture: 'elevate-grant-extended',
+      start: start('elevate-grant', grantId, tenantId, { grantId, until: elevateGrants.get(grantId)! }),
+      drive: async (gateway, client) => {
+        const processId = `elevate-grant:${grantId}`;
+        await waitFor(client, processId, (e) => !!e.timerStartedEventAttributes);
+        elevateGrants.set(grantId, Date.now() + 1000);
+        await gateway.signal('elevate-grant', processId, 'elevate-grant', { until: elevateGrants.get(grantId)! });
+        elevateGrants.set(grantId, Date.now() + 1500);
+        await gateway.signal('elevate-grant', processId, 'elevate-grant', { until: elevateGrants.get(grantId)! });
+      },
+      result: 'expired',
+    },
+    {
+      fixture: 'elevate-grant-revoked',
+      start: start('elevate-grant', revokedGrantId, tenantId, { grantId: revokedGrantId, until: elevateGrants.get(revokedGrantId)! }),
+      drive: async (gateway, client) => {
+        const processId = `elevate-grant:${revokedGrantId}`;
+        await waitFor(client, processId, (e) => !!e.timerStartedEventAttributes);
+        elevateGrants.delete(revokedGrantId);
+        await gateway.signal('elevate-grant', processId, 'elevate-grant', { revoked: true });
+      },
+      result: 'revoked',
     },
   ];
 }

@@ -3,10 +3,13 @@
 import { delivery, deliveryBatch } from './delivery.ts';
 import { domainVerification } from './domain-verification.ts';
 import { invitationExpiry } from './invitation-expiry.ts';
+import { elevateGrant, elevateRequest } from './elevate.ts';
 
 export const processes = {
   'webhook-delivery': delivery,
   'delivery-batch': deliveryBatch,
   'domain-verification': domainVerification,
   'invitation-expiry': invitationExpiry,
+  'elevate-request': elevateRequest,
+  'elevate-grant': elevateGrant,
 };

@@ -39,6 +39,8 @@ type MessageOfTopic<T extends Topic> = { [K in ProcessKind]: T extends TopicOf<K
  */
 export const topicSignals: { [T in Topic]: ReturnType<typeof defineSignal<[MessageOfTopic<T>], T>> } = {
   invitation: defineSignal<[MessageOfTopic<'invitation'>], 'invitation'>('invitation'),
+  'elevate-request': defineSignal<[MessageOfTopic<'elevate-request'>], 'elevate-request'>('elevate-request'),
+  'elevate-grant': defineSignal<[MessageOfTopic<'elevate-grant'>], 'elevate-grant'>('elevate-grant'),
 };
 
 /** The one generic signal of earlier versions, still handled for processes signalled before the upgrade. */
@@ -78,6 +80,12 @@ function activitySummary<N extends ActivityName>(name: N, input: ActivityInput<N
       return `check the TXT record of domain ${String(i.domainId)}`;
     case 'failDomainVerification':
       return `give up verifying domain ${String(i.domainId)}`;
+    case 'nudgeElevateRequest':
+      return `${i.kind === 'escalated' ? 'escalate' : 'remind approvers of'} access request ${String(i.requestId)} if still pending`;
+    case 'expireElevateRequest':
+      return `expire access request ${String(i.requestId)} if it is due`;
+    case 'expireElevateGrant':
+      return `expire grant ${String(i.grantId)} if its end has come`;
     default:
       return `expire invitation ${String(i.invitationId)} if it is due`;
   }
@@ -98,6 +106,10 @@ function outcomeOf<N extends ActivityName>(name: N, input: ActivityInput<N>, out
       return o.verified ? 'verified' : o.done ? 'domain deleted' : 'TXT record not found yet';
     case 'expireInvitation':
       return o.outcome === 'pending' ? `not due yet (expires at ${iso(o.expiresAt as number)})` : String(o.outcome);
+    case 'expireElevateRequest':
+      return o.outcome === 'pending' ? `not due yet (expires at ${iso(o.expiresAt as number)})` : String(o.outcome);
+    case 'expireElevateGrant':
+      return o.outcome === 'waiting' ? `not due yet (ends at ${iso(o.until as number)})` : String(o.outcome);
     default:
       return `${name} done`;
   }
@@ -193,10 +205,20 @@ export async function invitationExpiryWorkflow(input: ProcessInput<'invitation-e
   return processes['invitation-expiry'](temporalContext(), input);
 }
 
+export async function elevateRequestWorkflow(input: ProcessInput<'elevate-request'>) {
+  return processes['elevate-request'](temporalContext(), input);
+}
+
+export async function elevateGrantWorkflow(input: ProcessInput<'elevate-grant'>) {
+  return processes['elevate-grant'](temporalContext(), input);
+}
+
 /** The Temporal workflow type of each process kind (what the gateway starts). */
 export const workflowTypes: Record<ProcessKind, string> = {
   'webhook-delivery': webhookDeliveryWorkflow.name,
   'delivery-batch': deliveryBatchWorkflow.name,
   'domain-verification': domainVerificationWorkflow.name,
   'invitation-expiry': invitationExpiryWorkflow.name,
+  'elevate-request': elevateRequestWorkflow.name,
+  'elevate-grant': elevateGrantWorkflow.name,
 };

@@ -27,6 +27,7 @@ import apiSecrets from './access/api-secrets/index.ts';
 import rbac from './access/rbac/index.ts';
 import directoryUsers from './directory/users/index.ts';
 import directoryGroups from './directory/groups/index.ts';
+import elevate from './access/elevate/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -55,4 +56,5 @@ export const FAMILIES: readonly Family[] = [
   rbac,
   directoryUsers,
   directoryGroups,
+  elevate,
 ];

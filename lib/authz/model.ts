@@ -26,4 +26,17 @@ export interface StoredModel {
     resources: { type: string; id: string }[] | null;
     condition: string | null;
   }[];
+  /**
+   * Elevate grants that are or will be in force (active): a role (optionally limited to instances) or a group
+   * membership for the user, between `from` and `until` (ms since the epoch), checked at every decision.
+   */
+  elevations?: {
+    grantId: string;
+    userId: string;
+    roleId: string | null;
+    groupId: string | null;
+    resources: { type: string; id: string }[] | null;
+    from: number;
+    until: number;
+  }[];
 }

@@ -99,6 +99,12 @@ beforeAll(async () => {
   await call(ours, 'PUT', `${rbac}/resources/todo/t1`, { attributes: {} });
   ids.role = (await create(`${rbac}/roles`, { key: 'viewer', permissions: [{ permission: 'todo:read' }] })).role.key;
   ids.assignmentId = (await create(`${rbac}/assignments`, { role: 'viewer', userId: ids.userId })).assignment.id;
+  const elevate = `${tn}/environments/${ids.environmentId}/elevate`;
+  const approverId = (await create(`${directory}/users`, { userName: 'approver@example.com' })).user.id;
+  const target = { type: 'group', groupId: ids.groupId };
+  ids.policyId = (await create(`${elevate}/policies`, { name: 'A', target, eligible: { userIds: [ids.userId] }, approvers: { userIds: [approverId] }, maxDurationSeconds: 60 })).policy.id;
+  ids.requestId = (await create(`${elevate}/requests`, { policyId: ids.policyId, requesterId: ids.userId })).request.id;
+  ids.grantId = (await create(`${elevate}/requests/${ids.requestId}/approve`, { approverId })).grant.id;
 
   const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi' })).json() as { paths: Record<string, Record<string, unknown>> };
   operations = Object.entries(document.paths)

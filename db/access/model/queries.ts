@@ -37,7 +37,13 @@ export function createModelQueries(db: CommonQueryMethods) {
             ) ORDER BY ro.key), '[]') FROM rbac_roles ro WHERE ro.environment_id = ${environmentId}),
           'assignments', (SELECT coalesce(json_agg(json_build_object(
               'id', a.id, 'roleId', a.role_id, 'userId', a.user_id, 'groupId', a.group_id, 'resources', a.resources, 'condition', a.condition
-            ) ORDER BY a.created_at, a.id), '[]') FROM rbac_assignments a WHERE a.environment_id = ${environmentId})
+            ) ORDER BY a.created_at, a.id), '[]') FROM rbac_assignments a WHERE a.environment_id = ${environmentId}),
+          -- Active elevate grants (the engine checks their window at each decision; expiry needs no reload).
+          'elevations', (SELECT coalesce(json_agg(json_build_object(
+              'grantId', g.id, 'userId', g.user_id, 'roleId', g.role_id, 'groupId', g.group_id, 'resources', g.resources,
+              'from', extract(epoch FROM g.activated_at) * 1000, 'until', extract(epoch FROM g.expires_at) * 1000
+            ) ORDER BY g.created_at, g.id), '[]') FROM elevate_grants g
+            WHERE g.environment_id = ${environmentId} AND g.state = 'active' AND g.expires_at > now())
         ) AS model`);
       return { ...loaded, resources: loaded.resources.map(([typeId, id, attributes]) => ({ typeId, id, attributes })) };
     },
