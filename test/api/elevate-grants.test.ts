@@ -1,5 +1,6 @@
 // Grants and decisions: an elevate grant counts in AuthZEN decisions exactly while it is active.
 import { sql } from 'slonik';
+import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { elevateEnvironment } from '../helpers/elevate.ts';
@@ -55,13 +56,15 @@ describe('elevate grants in decisions', () => {
     expect(types).toEqual(['elevate.grant.created', 'elevate.grant.activated', 'elevate.grant.revoked']);
   });
 
-  it('stops counting at expiresAt whatever the process does (the database clock decides)', async () => {
-    const grant = await approvedGrant();
-    await env.call('POST', `/grants/${grant.id}/activate`, {});
+  it('stops counting at expiresAt with no process running and no reload: the engine checks the clock', async () => {
+    const grant = await approvedGrant({ maxDurationSeconds: 1 }, 1);
+    const { expiresAt } = (await env.call('POST', `/grants/${grant.id}/activate`, {})).body.grant;
     expect((await env.mayDelete()).decision).toBe(true);
-    // Move the end into the past (no process runs here): the next decision denies, and the grant reads as expired.
-    await t.pool.query(sql.unsafe`UPDATE elevate_grants SET activated_at = now() - interval '2 minutes', expires_at = now() - interval '1 second' WHERE id = ${grant.id}`);
-    expect((await env.mayDelete()).decision).toBe(false);
+    await expect.poll(async () => (await env.mayDelete()).decision, { timeout: 10_000, interval: 50 }).toBe(false);
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(expiresAt));
+    // No process ran here: the stored row is still active, and reads as expired.
+    const stored = await t.pool.oneFirst(sql.type(z.object({ state: z.string() }))`SELECT state FROM elevate_grants WHERE id = ${grant.id}`);
+    expect(stored).toBe('active');
     expect((await env.call('GET', `/grants/${grant.id}`)).body.grant.state).toBe('expired');
   });
 
@@ -73,8 +76,14 @@ describe('elevate grants in decisions', () => {
     await env.call('POST', `/grants/${limited.id}/revoke`, {});
 
     const read = async () =>
-      (await env.post('evaluation', { subject: { type: 'user', id: env.users.alice }, action: { name: 'read' }, resource: { type: 'document', id: 'doc-1' }, options: { explain: true } }))
-        .body as { decision: boolean; context: { reason: Record<string, unknown> } };
+      (
+        await env.post('evaluation', {
+          subject: { type: 'user', id: env.users.alice },
+          action: { name: 'read' },
+          resource: { type: 'document', id: 'doc-1' },
+          options: { explain: true },
+        })
+      ).body as { decision: boolean; context: { reason: Record<string, unknown> } };
     const membership = await approvedGrant({ target: { type: 'group', groupId: env.groups.admins } });
     expect((await read()).decision).toBe(false);
     await env.call('POST', `/grants/${membership.id}/activate`, {});
@@ -108,7 +117,7 @@ describe('elevate grants in decisions', () => {
     expect(pending.body).toMatchObject({ reapprovalRequired: true, grant: { durationSeconds: 600 }, request: { state: 'pending', extendsGrantId: strict.id } });
     const approved = await env.call('POST', `/requests/${pending.body.request.id}/approve`, { approverId: env.users.bob });
     expect(approved.body).toMatchObject({ request: { state: 'approved' }, grant: { id: strict.id, durationSeconds: 900 } });
-    const grants = await env.call('GET', '/grants', undefined, undefined, { userId: env.users.alice, state: 'active' });
+    const grants = await env.call('GET', '/grants', undefined, undefined, { userId: env.users.alice!, state: 'active' });
     expect(grants.body.grants.map((g: { id: string }) => g.id)).toEqual([strict.id]);
     await env.call('POST', `/grants/${strict.id}/revoke`, {});
   });

@@ -48,7 +48,11 @@ describe('elevate policies', () => {
     expect((await env.call('GET', `/policies/${policy.id}`)).body).toEqual({ policy });
     const list = await env.call('GET', '/policies');
     expect(list.body).toMatchObject({ total: 1, hasMore: false, nextCursor: null });
-    const replaced = await env.call('PUT', `/policies/${policy.id}`, { ...body, target: { type: 'group', groupId: env.groups.admins }, defaultDurationSeconds: 600 });
+    const replaced = await env.call('PUT', `/policies/${policy.id}`, {
+      ...body,
+      target: { type: 'group', groupId: env.groups.admins },
+      defaultDurationSeconds: 600,
+    });
     expect(replaced.status).toBe(200);
     expect(replaced.body.policy).toMatchObject({ target: { type: 'group', groupId: env.groups.admins }, defaultDurationSeconds: 600 });
     expect((await env.call('DELETE', `/policies/${policy.id}`)).status).toBe(200);

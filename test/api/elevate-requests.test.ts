@@ -39,13 +39,22 @@ describe('elevate access requests', () => {
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     expect(approved.body.request).toMatchObject({ state: 'approved', decisions: [{ approverId: env.users.bob, decision: 'approve', comment: 'ok' }] });
     const grant = approved.body.grant;
-    expect(grant).toMatchObject({ requestId: request.id, userId: env.users.alice, state: 'approved', durationSeconds: 600, activatedAt: null, expiresAt: null });
+    expect(grant).toMatchObject({
+      requestId: request.id,
+      userId: env.users.alice,
+      state: 'approved',
+      durationSeconds: 600,
+      activatedAt: null,
+      expiresAt: null,
+    });
     expect(approved.body.request.grantId).toBe(grant.id);
 
     const again = await env.call('POST', `/requests/${request.id}/deny`, { approverId: env.users.bob });
     expect(again).toMatchObject({ status: 409, body: { code: 'elevate.already_decided', details: [{ path: 'state', message: 'approved' }] } });
 
-    const events = (await tenantEvents(t, env.tenantId, { environmentId: env.environmentId })).filter((e) => e.subject?.id === request.id || e.subject?.id === grant.id);
+    const events = (await tenantEvents(t, env.tenantId, { environmentId: env.environmentId })).filter(
+      (e) => e.subject?.id === request.id || e.subject?.id === grant.id,
+    );
     expect(events.map((e) => e.type)).toEqual(['elevate.request.created', 'elevate.grant.created', 'elevate.request.approved']);
     expect(events[0]!.data).toMatchObject({
       environmentId: env.environmentId,
@@ -78,11 +87,20 @@ describe('elevate access requests', () => {
   it('refuses self-approval and non-approvers; needs every required approval; a deny settles at once', async () => {
     const policyId = await env.policy({ approvers: { userIds: [env.users.bob, env.users.alice], groupIds: [env.groups.approvers] }, approvalsRequired: 2 });
     const { id } = (await ask(policyId)).body.request;
-    expect(await env.call('POST', `/requests/${id}/approve`, { approverId: env.users.alice })).toMatchObject({ status: 403, body: { code: 'elevate.self_approval' } });
-    expect(await env.call('POST', `/requests/${id}/approve`, { approverId: env.users.erin })).toMatchObject({ status: 403, body: { code: 'elevate.not_an_approver' } });
+    expect(await env.call('POST', `/requests/${id}/approve`, { approverId: env.users.alice })).toMatchObject({
+      status: 403,
+      body: { code: 'elevate.self_approval' },
+    });
+    expect(await env.call('POST', `/requests/${id}/approve`, { approverId: env.users.erin })).toMatchObject({
+      status: 403,
+      body: { code: 'elevate.not_an_approver' },
+    });
     const first = await env.call('POST', `/requests/${id}/approve`, { approverId: env.users.bob });
     expect(first.body).toMatchObject({ request: { state: 'pending', decisions: [{ approverId: env.users.bob }] }, grant: null });
-    expect(await env.call('POST', `/requests/${id}/approve`, { approverId: env.users.bob })).toMatchObject({ status: 409, body: { code: 'elevate.already_decided' } });
+    expect(await env.call('POST', `/requests/${id}/approve`, { approverId: env.users.bob })).toMatchObject({
+      status: 409,
+      body: { code: 'elevate.already_decided' },
+    });
     const second = await env.call('POST', `/requests/${id}/approve`, { approverId: env.users.dave }); // through the approvers group
     expect(second.body).toMatchObject({ request: { state: 'approved' }, grant: { state: 'approved' } });
 

@@ -102,7 +102,15 @@ beforeAll(async () => {
   const elevate = `${tn}/environments/${ids.environmentId}/elevate`;
   const approverId = (await create(`${directory}/users`, { userName: 'approver@example.com' })).user.id;
   const target = { type: 'group', groupId: ids.groupId };
-  ids.policyId = (await create(`${elevate}/policies`, { name: 'A', target, eligible: { userIds: [ids.userId] }, approvers: { userIds: [approverId] }, maxDurationSeconds: 60 })).policy.id;
+  ids.policyId = (
+    await create(`${elevate}/policies`, {
+      name: 'A',
+      target,
+      eligible: { userIds: [ids.userId] },
+      approvers: { userIds: [approverId] },
+      maxDurationSeconds: 60,
+    })
+  ).policy.id;
   ids.requestId = (await create(`${elevate}/requests`, { policyId: ids.policyId, requesterId: ids.userId })).request.id;
   ids.grantId = (await create(`${elevate}/requests/${ids.requestId}/approve`, { approverId })).grant.id;
 

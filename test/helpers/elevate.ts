@@ -27,8 +27,14 @@ export const ELEVATE_MODEL = {
 export async function elevateEnvironment(t: TestApp, token: string) {
   const pdp = await authzenEnvironment(t, ELEVATE_MODEL);
   const base = `/v1/tenants/${pdp.tenantId}/environments/${pdp.environmentId}/elevate`;
-  const call = async (method: Method, path: string, payload?: object, as = token, query?: Record<string, string>) => {
-    const res = await t.app.inject({ method, url: `${base}${path}`, headers: bearer(as), ...(payload ? { payload } : {}), ...(query ? { query } : {}) });
+  const call = async (method: Method, path: string, payload?: object, as?: string, query?: Record<string, string>) => {
+    const res = await t.app.inject({
+      method,
+      url: `${base}${path}`,
+      headers: bearer(as ?? token),
+      ...(payload ? { payload } : {}),
+      ...(query ? { query } : {}),
+    });
     return { status: res.statusCode, body: res.body ? res.json() : undefined };
   };
   const { users, groups, roles } = pdp.ids;

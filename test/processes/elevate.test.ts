@@ -35,7 +35,7 @@ describe.each(ENGINES)('elevate processes (%s)', (engine) => {
       headers: { authorization: `Bearer ${await t.token()}` },
       payload: { kind: 'webhook', name: `c-${engine}`, eventTypes: ['elevate.request.escalated'], config: { url: 'http://127.0.0.1:9/c' } },
     });
-    const policyId = await env.policy({ requestTtlSeconds: 2, escalationChannelIds: [channel.json().channel.id] });
+    const policyId = await env.policy({ requestTtlSeconds: 4, escalationChannelIds: [channel.json().channel.id] });
     const { id } = (await env.call('POST', '/requests', { policyId, requesterId: env.users.alice })).body.request;
     await expect.poll(() => t.processStatus(`elevate-request:${id}`), POLL).toBe('running');
     await expect.poll(async () => (await env.call('GET', `/requests/${id}`)).body.request.state, POLL).toBe('expired');

@@ -70,7 +70,14 @@ async function record(
   });
 }
 
-export const recordRequest = (db: CommonQueryMethods, who: ElevateActor, environmentId: string, verb: RequestVerb, request: AccessRequest, before: AccessRequest | null) =>
+export const recordRequest = (
+  db: CommonQueryMethods,
+  who: ElevateActor,
+  environmentId: string,
+  verb: RequestVerb,
+  request: AccessRequest,
+  before: AccessRequest | null,
+) =>
   record(
     db,
     who,

@@ -49,14 +49,22 @@ export function createGrantQueries(db: CommonQueryMethods) {
       );
     },
 
-    environmentOf: (id: string) =>
-      db.oneFirst(sql.type(z.object({ id: z.uuid() }))`SELECT environment_id AS id FROM elevate_grants WHERE id = ${id}`),
+    environmentOf: (id: string) => db.oneFirst(sql.type(z.object({ id: z.uuid() }))`SELECT environment_id AS id FROM elevate_grants WHERE id = ${id}`),
 
     lockGrant: (id: string) => db.query(sql.unsafe`SELECT 1 FROM elevate_grants WHERE id = ${id} FOR UPDATE`),
 
     insertGrant: (
       environmentId: string,
-      g: { policyId: string; requestId: string; userId: string; roleId: string | null; groupId: string | null; resources: unknown; durationSeconds: number; windowSeconds: number },
+      g: {
+        policyId: string;
+        requestId: string;
+        userId: string;
+        roleId: string | null;
+        groupId: string | null;
+        resources: unknown;
+        durationSeconds: number;
+        windowSeconds: number;
+      },
     ) =>
       db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
         INSERT INTO elevate_grants (environment_id, policy_id, request_id, user_id, role_id, group_id, resources, duration_seconds, activation_deadline)

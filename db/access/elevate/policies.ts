@@ -31,7 +31,13 @@ export function createPolicyQueries(db: CommonQueryMethods) {
       db.maybeOne(sql.type(Policy)`SELECT ${columns} FROM elevate_policies p WHERE p.environment_id = ${environmentId} AND p.id = ${id}`),
 
     findPolicies: (environmentId: string, page: PageRequest) =>
-      selectPage(db, Policy, sql.fragment`SELECT ${columns} FROM elevate_policies p WHERE p.environment_id = ${environmentId}`, sql.fragment`p.created_at, p.id`, page),
+      selectPage(
+        db,
+        Policy,
+        sql.fragment`SELECT ${columns} FROM elevate_policies p WHERE p.environment_id = ${environmentId}`,
+        sql.fragment`p.created_at, p.id`,
+        page,
+      ),
 
     lockPolicy: (id: string) => db.query(sql.unsafe`SELECT 1 FROM elevate_policies WHERE id = ${id} FOR UPDATE`),
 

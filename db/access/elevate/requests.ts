@@ -54,14 +54,21 @@ export function createRequestQueries(db: CommonQueryMethods) {
       );
     },
 
-    environmentOf: (id: string) =>
-      db.oneFirst(sql.type(z.object({ id: z.uuid() }))`SELECT environment_id AS id FROM elevate_requests WHERE id = ${id}`),
+    environmentOf: (id: string) => db.oneFirst(sql.type(z.object({ id: z.uuid() }))`SELECT environment_id AS id FROM elevate_requests WHERE id = ${id}`),
 
     lockRequest: (id: string) => db.query(sql.unsafe`SELECT 1 FROM elevate_requests WHERE id = ${id} FOR UPDATE`),
 
     insertRequest: (
       environmentId: string,
-      r: { policyId: string; requesterId: string; durationSeconds: number; justification: string | null; ticketId: string | null; ttlSeconds: number; extendsGrantId: string | null },
+      r: {
+        policyId: string;
+        requesterId: string;
+        durationSeconds: number;
+        justification: string | null;
+        ticketId: string | null;
+        ttlSeconds: number;
+        extendsGrantId: string | null;
+      },
     ) =>
       db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
         INSERT INTO elevate_requests (environment_id, policy_id, requester_id, duration_seconds, justification, ticket_id, extends_grant_id, expires_at)

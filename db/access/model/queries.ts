@@ -45,7 +45,12 @@ export function createModelQueries(db: CommonQueryMethods) {
             ) ORDER BY g.created_at, g.id), '[]') FROM elevate_grants g
             WHERE g.environment_id = ${environmentId} AND g.state = 'active' AND g.expires_at > now())
         ) AS model`);
-      return { ...loaded, resources: loaded.resources.map(([typeId, id, attributes]) => ({ typeId, id, attributes })) };
+      const { elevations, ...model } = loaded;
+      return {
+        ...model,
+        resources: loaded.resources.map(([typeId, id, attributes]) => ({ typeId, id, attributes })),
+        ...(elevations?.length ? { elevations } : {}),
+      };
     },
   };
 }

@@ -48,4 +48,8 @@ export function actingUser(caller: EnvironmentCaller, named: string | undefined,
   return named;
 }
 
-export const actorOf = (caller: EnvironmentCaller): ElevateActor => ({ actor: caller.actor, origin: caller.origin, organizationId: caller.scope.organizationId });
+export const actorOf = (caller: EnvironmentCaller): ElevateActor => ({
+  actor: caller.actor,
+  origin: caller.origin,
+  organizationId: caller.scope.organizationId,
+});

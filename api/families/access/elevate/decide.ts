@@ -37,7 +37,12 @@ export async function decideRequest(pool: DatabasePool, who: ElevateActor, d: De
       throw new ApiError(403, 'elevate.not_an_approver', `The user is not an approver of the policy "${policy.name}".`);
     }
     try {
-      await requests.insertDecision(d.environmentId, { requestId: d.requestId, approverId: d.approverUserId, decision: d.decision, comment: d.comment ?? null });
+      await requests.insertDecision(d.environmentId, {
+        requestId: d.requestId,
+        approverId: d.approverUserId,
+        decision: d.decision,
+        comment: d.comment ?? null,
+      });
     } catch (error) {
       if (error instanceof UniqueIntegrityConstraintViolationError) throw alreadyDecided(`decided by this approver (${before.state})`);
       throw error;

@@ -48,7 +48,8 @@ export function createGrantService(pool: DatabasePool) {
         if (body.startAt !== undefined) {
           const at = Date.parse(body.startAt);
           if (at < Date.now()) throw invalidField('body.startAt', 'must not be in the past');
-          if (at >= Date.parse(before.activationDeadline)) throw invalidField('body.startAt', `must be before the activation deadline ${before.activationDeadline}`);
+          if (at >= Date.parse(before.activationDeadline))
+            throw invalidField('body.startAt', `must be before the activation deadline ${before.activationDeadline}`);
         }
         const grants = createGrantQueries(trx);
         await grants.activate(id, body.startAt ?? null);

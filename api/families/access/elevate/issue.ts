@@ -44,7 +44,12 @@ export async function approve(
     });
     grant = (await grants.findGrantById(id))!;
     await recordGrant(db, who, scope.environmentId, 'created', grant, null);
-    await outbox.enqueueStart({ kind: 'elevate-grant', entityId: id, tenantId: scope.tenantId, input: { grantId: id, until: Date.parse(grant.activationDeadline) } });
+    await outbox.enqueueStart({
+      kind: 'elevate-grant',
+      entityId: id,
+      tenantId: scope.tenantId,
+      input: { grantId: id, until: Date.parse(grant.activationDeadline) },
+    });
   }
   const request = (await requests.findRequestById(before.id))!;
   await recordRequest(db, who, scope.environmentId, 'approved', request, before);

@@ -70,7 +70,8 @@ async function checkReferences(db: Db, caller: EnvironmentCaller, p: PolicyField
 }
 
 export function createPolicyService(pool: DatabasePool) {
-  const find = (db: Db, caller: EnvironmentCaller, id: string) => found(createPolicyQueries(db).findPolicy(caller.scope.environmentId, id), 'elevate_policy', id);
+  const find = (db: Db, caller: EnvironmentCaller, id: string) =>
+    found(createPolicyQueries(db).findPolicy(caller.scope.environmentId, id), 'elevate_policy', id);
 
   return {
     find: (caller: EnvironmentCaller, id: string) => find(pool, caller, id),

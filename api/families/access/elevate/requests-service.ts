@@ -33,7 +33,12 @@ async function checkAsk(db: CommonQueryMethods, policy: Policy, ask: Ask) {
     throw refused(403, 'elevate.not_eligible', `The user is not eligible under the policy "${policy.name}".`);
   }
   if (ask.durationSeconds > policy.maxDurationSeconds) {
-    throw refused(400, 'elevate.duration_exceeds_maximum', `must be at most ${policy.maxDurationSeconds} seconds (the policy's maximum)`, 'body.durationSeconds');
+    throw refused(
+      400,
+      'elevate.duration_exceeds_maximum',
+      `must be at most ${policy.maxDurationSeconds} seconds (the policy's maximum)`,
+      'body.durationSeconds',
+    );
   }
   if (policy.requireJustification && !ask.justification?.trim()) {
     throw refused(400, 'elevate.justification_required', `The policy "${policy.name}" requires a justification.`, 'body.justification');
@@ -41,7 +46,12 @@ async function checkAsk(db: CommonQueryMethods, policy: Policy, ask: Ask) {
   if (policy.ticketPattern !== null) {
     const value = ask.ticketId ?? ask.justification ?? '';
     if (!ticketRegExp(policy.ticketPattern, 'policy.ticketPattern').test(value)) {
-      throw refused(400, 'elevate.ticket_mismatch', `must match the policy's ticket pattern ${policy.ticketPattern}`, ask.ticketId === null ? 'body.justification' : 'body.ticketId');
+      throw refused(
+        400,
+        'elevate.ticket_mismatch',
+        `must match the policy's ticket pattern ${policy.ticketPattern}`,
+        ask.ticketId === null ? 'body.justification' : 'body.ticketId',
+      );
     }
   }
 }
@@ -72,7 +82,12 @@ export async function openRequest(
     kind: 'elevate-request',
     entityId: id,
     tenantId: scope.tenantId,
-    input: { requestId: id, createdAt: Date.parse(request.createdAt), expiresAt: Date.parse(request.expiresAt), escalate: policy.escalationChannelIds.length > 0 },
+    input: {
+      requestId: id,
+      createdAt: Date.parse(request.createdAt),
+      expiresAt: Date.parse(request.expiresAt),
+      escalate: policy.escalationChannelIds.length > 0,
+    },
   });
   return { request, grant: null };
 }
@@ -84,7 +99,12 @@ export function createRequestService(pool: DatabasePool) {
     if (!request) throw notFound('elevate_request', id);
     return request;
   };
-  const decide = (caller: EnvironmentCaller, id: string, decision: 'approve' | 'deny', body: { comment?: string | undefined; approverId?: string | undefined }) =>
+  const decide = (
+    caller: EnvironmentCaller,
+    id: string,
+    decision: 'approve' | 'deny',
+    body: { comment?: string | undefined; approverId?: string | undefined },
+  ) =>
     decideRequest(pool, actorOf(caller), {
       environmentId: env(caller),
       requestId: id,
@@ -118,7 +138,8 @@ export function createRequestService(pool: DatabasePool) {
       });
     },
 
-    approve: (caller: EnvironmentCaller, id: string, body: { comment?: string | undefined; approverId?: string | undefined }) => decide(caller, id, 'approve', body),
+    approve: (caller: EnvironmentCaller, id: string, body: { comment?: string | undefined; approverId?: string | undefined }) =>
+      decide(caller, id, 'approve', body),
     deny: (caller: EnvironmentCaller, id: string, body: { comment?: string | undefined; approverId?: string | undefined }) => decide(caller, id, 'deny', body),
 
     /** Withdraws a pending request: the requester itself, or an operator. */

@@ -43,9 +43,13 @@ export const PolicyBody = z
     autoApprove: Text(MAX_CONDITION_LENGTH)
       .nullable()
       .default(null)
-      .describe('CEL over `requester` (id, userName, email, attributes, groups) and `request` (durationSeconds, justification, ticketId); true approves at once'),
+      .describe(
+        'CEL over `requester` (id, userName, email, attributes, groups) and `request` (durationSeconds, justification, ticketId); true approves at once',
+      ),
     maxDurationSeconds: Seconds(30 * DAY),
-    defaultDurationSeconds: Seconds(30 * DAY).optional().describe('Default: maxDurationSeconds'),
+    defaultDurationSeconds: Seconds(30 * DAY)
+      .optional()
+      .describe('Default: maxDurationSeconds'),
     requireJustification: z.boolean().default(false),
     ticketPattern: Text(200).nullable().default(null).describe('A regular expression the ticket id (or, without one, the justification) must match'),
     requestTtlSeconds: Seconds(30 * DAY).default(DAY),
@@ -63,7 +67,9 @@ export const PoliciesList = pageOf('policies', Policy).meta({ id: 'ElevatePolici
 export const CreateRequestBody = z
   .strictObject({
     policyId: z.uuid(),
-    durationSeconds: Seconds(30 * DAY).optional().describe("Default: the policy's defaultDurationSeconds"),
+    durationSeconds: Seconds(30 * DAY)
+      .optional()
+      .describe("Default: the policy's defaultDurationSeconds"),
     justification: Text(2000).optional(),
     ticketId: Text(200).optional(),
     requesterId: z.uuid().optional().describe('An operator asking on behalf of a directory user; a user asks for itself'),
