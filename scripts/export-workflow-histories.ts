@@ -185,7 +185,12 @@ function scenarios(): Scenario[] {
     },
     {
       fixture: 'elevate-request-expired',
-      start: start('elevate-request', requestId, tenantId, { requestId, createdAt: requestCreatedAt, expiresAt: elevateRequests.get(requestId)!, escalate: true }),
+      start: start('elevate-request', requestId, tenantId, {
+        requestId,
+        createdAt: requestCreatedAt,
+        expiresAt: elevateRequests.get(requestId)!,
+        escalate: true,
+      }),
       result: 'expired',
     },
     {

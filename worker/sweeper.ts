@@ -57,7 +57,8 @@ export function startSweeper(deps: {
       }
     }
     for (const g of await queries.openElevateGrants(grace, SWEEP_LIMIT)) {
-      if (await needsStart('elevate-grant', g.id)) starts.push({ kind: 'elevate-grant', entityId: g.id, tenantId: g.tenantId, input: { grantId: g.id, until: g.until } });
+      if (await needsStart('elevate-grant', g.id))
+        starts.push({ kind: 'elevate-grant', entityId: g.id, tenantId: g.tenantId, input: { grantId: g.id, until: g.until } });
     }
     const batches = new Set<string>();
     for (const d of await queries.pendingDeliveries(grace, SWEEP_LIMIT)) {
