@@ -72,11 +72,14 @@ export function createGrantQueries(db: CommonQueryMethods) {
           ${g.resources ? sql.jsonb(g.resources as never) : null}, ${g.durationSeconds}, now() + ${g.windowSeconds} * interval '1 second')
         RETURNING id`),
 
-    /** Activates an approved grant from `startAt` (ISO, or now) for its duration. */
+    /**
+     * Activates an approved grant from `startAt` (ISO, or now) for its duration. Whole milliseconds, as the API shows
+     * them: a decision at the shown expiresAt is already a deny.
+     */
     activate: (id: string, startAt: string | null) =>
       db.query(sql.unsafe`
-        UPDATE elevate_grants SET state = 'active', activated_at = coalesce(${startAt}::timestamptz, now()),
-          expires_at = coalesce(${startAt}::timestamptz, now()) + duration_seconds * interval '1 second', updated_at = now()
+        UPDATE elevate_grants SET state = 'active', activated_at = date_trunc('milliseconds', coalesce(${startAt}::timestamptz, now())),
+          expires_at = date_trunc('milliseconds', coalesce(${startAt}::timestamptz, now())) + duration_seconds * interval '1 second', updated_at = now()
         WHERE id = ${id}`),
 
     extend: (id: string, seconds: number) =>
