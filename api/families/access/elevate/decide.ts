@@ -44,7 +44,8 @@ export async function decideRequest(pool: DatabasePool, who: ElevateActor, d: De
         comment: d.comment ?? null,
       });
     } catch (error) {
-      if (error instanceof UniqueIntegrityConstraintViolationError) throw alreadyDecided(`decided by this approver (${before.state})`);
+      if (error instanceof UniqueIntegrityConstraintViolationError && error.constraint === 'elevate_decisions__request_approver')
+        throw alreadyDecided(`decided by this approver (${before.state})`);
       throw error;
     }
     const scope = { environmentId: d.environmentId, tenantId: await tenantOfEnvironment(trx, d.environmentId) };
