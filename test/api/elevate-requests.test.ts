@@ -58,7 +58,7 @@ describe('elevate access requests', () => {
     expect(events.map((e) => e.type)).toEqual(['elevate.request.created', 'elevate.grant.created', 'elevate.request.approved']);
     expect(events[0]!.data).toMatchObject({
       environmentId: env.environmentId,
-      policy: { id: policyId },
+      policy: { id: policyId, notificationChannelIds: [], escalationChannelIds: [] },
       requester: { id: env.users.alice, userName: 'alice' },
       request: { id: request.id, durationSeconds: 600, justification: 'incident 42' },
     });

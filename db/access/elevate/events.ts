@@ -7,7 +7,8 @@ import { AccessRequest, Grant, Policy } from './rows.ts';
 const policy = z.looseObject({ policy: Policy });
 const context = {
   environmentId: z.uuid(),
-  policy: z.looseObject({ id: z.uuid(), name: z.string() }),
+  // The policy's channels, for a consumer (a chat approval integration) that routes by policy.
+  policy: z.looseObject({ id: z.uuid(), name: z.string(), notificationChannelIds: z.array(z.uuid()), escalationChannelIds: z.array(z.uuid()) }),
   requester: z.looseObject({ id: z.uuid(), userName: z.string(), displayName: z.string().nullable() }),
 };
 const request = z.looseObject({ request: AccessRequest, ...context });
