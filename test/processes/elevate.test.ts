@@ -1,6 +1,8 @@
 // The elevate processes on both engines: a request expires at its TTL after a reminder; a grant expires on time
 // after a restart of the processes while it is active (and decisions deny from then); extend and revoke signals.
+import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSweeper } from '../../worker/sweeper.ts';
 import { elevateEnvironment } from '../helpers/elevate.ts';
 import { tenantEvents } from '../helpers/events.ts';
 import { ENGINES, startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
@@ -68,5 +70,36 @@ describe.each(ENGINES)('elevate processes (%s)', (engine) => {
     await env.call('POST', `/grants/${revoked.id}/revoke`, {});
     await expect.poll(() => t.processStatus(`elevate-grant:${revoked.id}`), POLL).toBe('completed');
     expect(await typesOf(revoked.id)).toEqual(['elevate.grant.created', 'elevate.grant.activated', 'elevate.grant.revoked']);
+  });
+
+  it('the sweeper gives a pending request and an open grant whose starts were lost a process', async () => {
+    await t.processes.stop();
+    const policyId = await env.policy();
+    const pending = (await env.call('POST', '/requests', { policyId, requesterId: env.users.alice })).body.request.id as string;
+    const approved = (await env.call('POST', '/requests', { policyId, requesterId: env.users.alice })).body.request.id as string;
+    const grant = (await env.call('POST', `/requests/${approved}/approve`, { approverId: env.users.bob })).body.grant.id as string;
+    await t.pool.query(
+      sql.unsafe`DELETE FROM process_outbox WHERE process_id IN (${`elevate-request:${pending}`}, ${`elevate-request:${approved}`}, ${`elevate-grant:${grant}`})`,
+    );
+    await t.restartProcesses();
+    expect(await t.processStatus(`elevate-request:${pending}`)).toBe('unknown');
+    const sweeper = startSweeper({
+      pool: t.pool,
+      gateway: t.processes.gateway,
+      scheduleMs: [0],
+      domains: { verificationIntervalsMs: [3_600_000], verificationGiveUpMs: 86_400_000 },
+      intervalMs: 3_600_000,
+      graceMs: 0,
+      onError: () => {},
+      log: () => {},
+    });
+    try {
+      await sweeper.runOnce();
+      await expect.poll(() => t.processStatus(`elevate-request:${pending}`), POLL).toBe('running');
+      await expect.poll(() => t.processStatus(`elevate-grant:${grant}`), POLL).toBe('running');
+      expect(await t.processStatus(`elevate-request:${approved}`)).toBe('unknown'); // settled: nothing to run
+    } finally {
+      await sweeper.stop();
+    }
   });
 });
