@@ -5,9 +5,10 @@ import { createDirectorySyncActivities, type DirectorySyncDeps } from './directo
 import { createDomainActivities, type DomainDeps } from './domains.ts';
 import { createInvitationActivities, type InvitationDeps } from './invitations.ts';
 import { createImpersonationActivities, type ImpersonationDeps } from './impersonation.ts';
+import { createElevateActivities, type ElevateDeps } from './elevate.ts';
 import { createTrustStoreKeyActivities, type TrustStoreKeyDeps } from './trust-store-keys.ts';
 
-export type ActivityDeps = DeliveryDeps & DomainDeps & InvitationDeps & ImpersonationDeps & DirectorySyncDeps & TrustStoreKeyDeps;
+export type ActivityDeps = DeliveryDeps & DomainDeps & InvitationDeps & ImpersonationDeps & DirectorySyncDeps & TrustStoreKeyDeps & ElevateDeps;
 
 export function createActivities(deps: ActivityDeps): Activities {
   return {
@@ -17,5 +18,6 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createImpersonationActivities(deps),
     ...createDirectorySyncActivities(deps),
     ...createTrustStoreKeyActivities(deps),
+    ...createElevateActivities(deps),
   };
 }

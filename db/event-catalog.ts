@@ -7,6 +7,7 @@ import { API_SECRET_EVENTS } from './access/api-secrets/events.ts';
 import { DIRECTORY_EVENTS } from './directory/events.ts';
 import { DIRECTORY_SYNC_EVENTS } from './directory/sync/events.ts';
 import { HRIS_EVENTS } from './provisioning/hris/events.ts';
+import { ELEVATE_EVENTS } from './access/elevate/events.ts';
 import { NOTIFICATION_CHANNEL_EVENTS } from './events/notification-channels/events.ts';
 import { WEBHOOK_EVENTS } from './events/webhooks/events.ts';
 import { IDENTITY_EVENTS } from './identity/events.ts';
@@ -46,6 +47,7 @@ export const EVENT_CATALOG = {
   ...DIRECTORY_SYNC_EVENTS,
   ...HRIS_EVENTS,
   ...TRUST_STORE_EVENTS,
+  ...ELEVATE_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

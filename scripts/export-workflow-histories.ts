@@ -44,6 +44,8 @@ interface Scenario {
 const invitations = new Map<string, number>(); // invitation id → expiresAt
 const impersonationGrants = new Map<string, number>(); // grant id → expiresAt
 const retiringKeys = new Map<string, number>(); // trust-store key id → retiresAt
+const elevateRequests = new Map<string, number>(); // pending access request id → expiresAt
+const elevateGrants = new Map<string, number>(); // open grant id → end of its current phase
 const domainChecks = new Map<string, number>(); // domain id → checks so far
 const verifiesAt = new Map<string, number>(); // domain id → the check that finds the TXT record
 /** Per delivery, what each attempt gets: [status code, Retry-After in ms]. */
@@ -107,6 +109,21 @@ const activities: Activities = {
     retiringKeys.delete(keyId);
     return Promise.resolve({ outcome: 'retired' as const });
   },
+  nudgeElevateRequest: ({ requestId }) => Promise.resolve({ outcome: elevateRequests.has(requestId) ? ('sent' as const) : ('settled' as const) }),
+  expireElevateRequest: ({ requestId }) => {
+    const expiresAt = elevateRequests.get(requestId);
+    if (expiresAt === undefined) return Promise.resolve({ outcome: 'settled' as const });
+    if (Date.now() < expiresAt) return Promise.resolve({ outcome: 'pending' as const, expiresAt });
+    elevateRequests.delete(requestId);
+    return Promise.resolve({ outcome: 'expired' as const });
+  },
+  expireElevateGrant: ({ grantId }) => {
+    const until = elevateGrants.get(grantId);
+    if (until === undefined) return Promise.resolve({ outcome: 'settled' as const });
+    if (Date.now() < until) return Promise.resolve({ outcome: 'waiting' as const, until });
+    elevateGrants.delete(grantId);
+    return Promise.resolve({ outcome: 'expired' as const });
+  },
 };
 
 /** Who and what each process is about, as createProcessScopeQueries(pool).scopeOf finds it in the database. */
@@ -163,6 +180,16 @@ function scenarios(): Scenario[] {
   // A lifecycle change due in 1.5 s; a user is deprovisioned while the process sleeps until it; then idle, it ends.
   const environmentId = randomUUID();
   lifecycleChanges.set(environmentId, [Date.now() + 1500]);
+  // Never decided: reminded at 1 s, escalated at 1.5 s, expired at 2 s.
+  const requestId = randomUUID();
+  const requestCreatedAt = Date.now();
+  elevateRequests.set(requestId, requestCreatedAt + 2000);
+  // Activated (a new end, by signal) while waiting for activation, then extended, then expired at its end.
+  const grantId = randomUUID();
+  elevateGrants.set(grantId, Date.now() + 3000);
+  // Revoked while active.
+  const revokedElevateGrantId = randomUUID();
+  elevateGrants.set(revokedElevateGrantId, Date.now() + 60_000);
 
   return [
     {
@@ -227,6 +254,40 @@ function scenarios(): Scenario[] {
         await gateway.signal('directory-sync', processId, 'directory', { type: 'deprovision', userId: randomUUID() });
       },
       result: 'idle',
+    },
+    {
+      fixture: 'elevate-request-expired',
+      start: start('elevate-request', requestId, tenantId, {
+        requestId,
+        createdAt: requestCreatedAt,
+        expiresAt: elevateRequests.get(requestId)!,
+        escalate: true,
+      }),
+      result: 'expired',
+    },
+    {
+      fixture: 'elevate-grant-extended',
+      start: start('elevate-grant', grantId, tenantId, { grantId, until: elevateGrants.get(grantId)! }),
+      drive: async (gateway, client) => {
+        const processId = `elevate-grant:${grantId}`;
+        await waitFor(client, processId, (e) => !!e.timerStartedEventAttributes);
+        elevateGrants.set(grantId, Date.now() + 1000);
+        await gateway.signal('elevate-grant', processId, 'elevate-grant', { until: elevateGrants.get(grantId)! });
+        elevateGrants.set(grantId, Date.now() + 1500);
+        await gateway.signal('elevate-grant', processId, 'elevate-grant', { until: elevateGrants.get(grantId)! });
+      },
+      result: 'expired',
+    },
+    {
+      fixture: 'elevate-grant-revoked',
+      start: start('elevate-grant', revokedElevateGrantId, tenantId, { grantId: revokedElevateGrantId, until: elevateGrants.get(revokedElevateGrantId)! }),
+      drive: async (gateway, client) => {
+        const processId = `elevate-grant:${revokedElevateGrantId}`;
+        await waitFor(client, processId, (e) => !!e.timerStartedEventAttributes);
+        elevateGrants.delete(revokedElevateGrantId);
+        await gateway.signal('elevate-grant', processId, 'elevate-grant', { revoked: true });
+      },
+      result: 'revoked',
     },
   ];
 }

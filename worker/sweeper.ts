@@ -63,6 +63,16 @@ export function startSweeper(deps: {
         starts.push({ kind: 'trust-store-key-retirement', entityId: k.id, tenantId: k.tenantId, input: { keyId: k.id, retiresAt: k.retiresAt } });
       }
     }
+    for (const r of await queries.pendingElevateRequests(grace, SWEEP_LIMIT)) {
+      if (await needsStart('elevate-request', r.id)) {
+        const input = { requestId: r.id, createdAt: r.createdAt, expiresAt: r.expiresAt, escalate: r.escalate };
+        starts.push({ kind: 'elevate-request', entityId: r.id, tenantId: r.tenantId, input });
+      }
+    }
+    for (const g of await queries.openElevateGrants(grace, SWEEP_LIMIT)) {
+      if (await needsStart('elevate-grant', g.id))
+        starts.push({ kind: 'elevate-grant', entityId: g.id, tenantId: g.tenantId, input: { grantId: g.id, until: g.until } });
+    }
     const batches = new Set<string>();
     for (const d of await queries.pendingDeliveries(grace, SWEEP_LIMIT)) {
       if (d.attemptCount === 0) {

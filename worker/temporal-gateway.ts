@@ -84,6 +84,18 @@ const DESCRIBERS: { [K in ProcessKind]: Describer<K> } = {
     summary: `Retires trust-store key ${i.keyId} at the end of its rotation grace period`,
     details: `Retires key \`${i.keyId}\` at ${new Date(i.retiresAt).toISOString()} (status \`retired\`, event \`mcp.trust_store.key.retired\`) unless it was revoked or deleted before.`,
   }),
+  'elevate-request': (i) => ({
+    summary: `Waits for the decision on access request ${i.requestId}, reminds approvers, expires it when due`,
+    details:
+      `Reminds the approvers of access request \`${i.requestId}\` halfway through its time to live${i.escalate ? ', escalates at three quarters' : ''}, ` +
+      `and expires it at ${new Date(i.expiresAt).toISOString()} unless it is decided or cancelled first (signal \`elevate-request\`).`,
+  }),
+  'elevate-grant': (i) => ({
+    summary: `Ends elevated-access grant ${i.grantId} when its activation window or duration is over`,
+    details:
+      `Waits until ${new Date(i.until).toISOString()} for grant \`${i.grantId}\` to be activated (then until its expiry), and expires it at the end; ` +
+      'activation and extension move the end, revocation ends the process (signal `elevate-grant`).',
+  }),
 };
 
 /** What the workflow is for, in one line (its static summary in Temporal UI), and its context in markdown. */

@@ -56,4 +56,19 @@ export interface Activities {
    * `settled` when it is no longer retiring (revoked, deleted), `pending` with its current retiresAt (ms) when not due yet.
    */
   retireTrustStoreKey(input: { keyId: string }): Promise<{ outcome: 'retired' | 'settled' } | { outcome: 'pending'; retiresAt: number }>;
+
+  /**
+   * Records elevate.request.reminded (or .escalated) for an access request still pending; `settled` when it no longer
+   * is (the process ends).
+   */
+  nudgeElevateRequest(input: { requestId: string; kind: 'reminded' | 'escalated' }): Promise<{ outcome: 'sent' | 'settled' }>;
+
+  /** Expires an access request if it is still pending and due (elevate.request.expired); else like expireInvitation. */
+  expireElevateRequest(input: { requestId: string }): Promise<{ outcome: 'expired' | 'settled' } | { outcome: 'pending'; expiresAt: number }>;
+
+  /**
+   * Expires a grant whose activation window (approved) or duration (active) is over (elevate.grant.expired);
+   * `settled` when it is no longer open, `waiting` with its current end (ms) when not due yet.
+   */
+  expireElevateGrant(input: { grantId: string }): Promise<{ outcome: 'expired' | 'settled' } | { outcome: 'waiting'; until: number }>;
 }

@@ -6,6 +6,7 @@ import { domainVerification } from './domain-verification.ts';
 import { invitationExpiry } from './invitation-expiry.ts';
 import { impersonationExpiry } from './impersonation-expiry.ts';
 import { trustStoreKeyRetirement } from './trust-store-key-retirement.ts';
+import { elevateGrant, elevateRequest } from './elevate.ts';
 
 export const processes = {
   'webhook-delivery': delivery,
@@ -15,6 +16,8 @@ export const processes = {
   'impersonation-expiry': impersonationExpiry,
   'directory-sync': directorySync,
   'trust-store-key-retirement': trustStoreKeyRetirement,
+  'elevate-request': elevateRequest,
+  'elevate-grant': elevateGrant,
 };
 
 /**

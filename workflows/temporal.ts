@@ -41,6 +41,8 @@ export const topicSignals: { [T in Topic]: ReturnType<typeof defineSignal<[Messa
   invitation: defineSignal<[MessageOfTopic<'invitation'>], 'invitation'>('invitation'),
   impersonation: defineSignal<[MessageOfTopic<'impersonation'>], 'impersonation'>('impersonation'),
   directory: defineSignal<[MessageOfTopic<'directory'>], 'directory'>('directory'),
+  'elevate-request': defineSignal<[MessageOfTopic<'elevate-request'>], 'elevate-request'>('elevate-request'),
+  'elevate-grant': defineSignal<[MessageOfTopic<'elevate-grant'>], 'elevate-grant'>('elevate-grant'),
 };
 
 /** The one generic signal of earlier versions, still handled for processes signalled before the upgrade. */
@@ -86,6 +88,12 @@ function activitySummary<N extends ActivityName>(name: N, input: ActivityInput<N
       return `deprovision users and apply due lifecycle changes in environment ${String(i.environmentId)}`;
     case 'retireTrustStoreKey':
       return `retire trust-store key ${String(i.keyId)} if it is due`;
+    case 'nudgeElevateRequest':
+      return `${i.kind === 'escalated' ? 'escalate' : 'remind approvers of'} access request ${String(i.requestId)} if still pending`;
+    case 'expireElevateRequest':
+      return `expire access request ${String(i.requestId)} if it is due`;
+    case 'expireElevateGrant':
+      return `expire grant ${String(i.grantId)} if its end has come`;
     default:
       return `expire invitation ${String(i.invitationId)} if it is due`;
   }
@@ -111,6 +119,10 @@ function outcomeOf<N extends ActivityName>(name: N, input: ActivityInput<N>, out
       return `${String(o.deprovisioned)} deprovisioned, ${String(o.applied)} lifecycle changes applied${o.nextDueAt ? `, next due at ${iso(o.nextDueAt as number)}` : ''}`;
     case 'retireTrustStoreKey':
       return o.outcome === 'pending' ? `not due yet (retires at ${iso(o.retiresAt as number)})` : String(o.outcome);
+    case 'expireElevateRequest':
+      return o.outcome === 'pending' ? `not due yet (expires at ${iso(o.expiresAt as number)})` : String(o.outcome);
+    case 'expireElevateGrant':
+      return o.outcome === 'waiting' ? `not due yet (ends at ${iso(o.until as number)})` : String(o.outcome);
     default:
       return `${name} done`;
   }
@@ -218,6 +230,14 @@ export async function trustStoreKeyRetirementWorkflow(input: ProcessInput<'trust
   return processes['trust-store-key-retirement'](temporalContext(), input);
 }
 
+export async function elevateRequestWorkflow(input: ProcessInput<'elevate-request'>) {
+  return processes['elevate-request'](temporalContext(), input);
+}
+
+export async function elevateGrantWorkflow(input: ProcessInput<'elevate-grant'>) {
+  return processes['elevate-grant'](temporalContext(), input);
+}
+
 /** The Temporal workflow type of each process kind (what the gateway starts). */
 export const workflowTypes: Record<ProcessKind, string> = {
   'webhook-delivery': webhookDeliveryWorkflow.name,
@@ -227,4 +247,6 @@ export const workflowTypes: Record<ProcessKind, string> = {
   'impersonation-expiry': impersonationExpiryWorkflow.name,
   'directory-sync': directorySyncWorkflow.name,
   'trust-store-key-retirement': trustStoreKeyRetirementWorkflow.name,
+  'elevate-request': elevateRequestWorkflow.name,
+  'elevate-grant': elevateGrantWorkflow.name,
 };

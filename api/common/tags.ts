@@ -56,6 +56,12 @@ export const TAGS = [
       'roles with inheritance and CEL conditions, and role assignments (grants) to users and groups.',
   },
   {
+    name: 'Elevate',
+    description:
+      'Just-in-time elevated access: policies (eligible users, approvers, durations), access requests decided by approvers or a CEL condition, ' +
+      'and time-bound grants of an RBAC role or group membership that count in AuthZEN decisions while active.',
+  },
+  {
     name: 'Directory',
     description: 'Users and groups of an environment: the subjects of access decisions, with custom attributes for conditions.',
   },

@@ -31,6 +31,7 @@ import impersonation from './access/impersonation/index.ts';
 import threats from './threats/threats/index.ts';
 import mcpEvents from './threats/mcp-events/index.ts';
 import trustStore from './mcp/trust-store/index.ts';
+import elevate from './access/elevate/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -63,4 +64,5 @@ export const FAMILIES: readonly Family[] = [
   threats,
   mcpEvents,
   trustStore,
+  elevate,
 ];

@@ -57,6 +57,14 @@ export function createProcessScopeQueries(db: CommonQueryMethods) {
         );
         return { tenantId: recordedTenantId, organizationId: recordedTenantId ? await organizationOfTenant(recordedTenantId) : null, environmentId };
       }
+      if (kind === 'elevate-request' || kind === 'elevate-grant') {
+        const [table, id] =
+          kind === 'elevate-request'
+            ? [sql.identifier(['elevate_requests']), (input as ProcessInput<'elevate-request'>).requestId]
+            : [sql.identifier(['elevate_grants']), (input as ProcessInput<'elevate-grant'>).grantId];
+        const environmentId = await db.maybeOneFirst(sql.type(z.object({ id: z.uuid() }))`SELECT environment_id AS id FROM ${table} WHERE id = ${id}`);
+        return { tenantId: recordedTenantId, organizationId: recordedTenantId ? await organizationOfTenant(recordedTenantId) : null, environmentId };
+      }
       const scope = { tenantId: recordedTenantId, organizationId: recordedTenantId ? await organizationOfTenant(recordedTenantId) : null };
       if (kind === 'domain-verification') return { ...scope, domainId: (input as ProcessInput<'domain-verification'>).domainId };
       if (kind === 'directory-sync') return { ...scope, environmentId: (input as ProcessInput<'directory-sync'>).environmentId };

@@ -5,6 +5,8 @@ import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 
 const Invitation = z.object({ id: z.uuid(), expiresAt: z.number() });
+const ElevateRequest = z.object({ id: z.uuid(), tenantId: z.uuid(), createdAt: z.number(), expiresAt: z.number(), escalate: z.boolean() });
+const ElevateGrant = z.object({ id: z.uuid(), tenantId: z.uuid(), until: z.number() });
 const Domain = z.object({ id: z.uuid(), tenantId: z.uuid() });
 const ImpersonationGrant = z.object({ id: z.uuid(), tenantId: z.uuid(), expiresAt: z.number() });
 const RetiringKey = z.object({ id: z.uuid(), tenantId: z.uuid(), retiresAt: z.number() });
@@ -37,6 +39,28 @@ export function createSweepQueries(db: CommonQueryMethods) {
         SELECT g.id, g.tenant_id AS "tenantId", (extract(epoch FROM g.expires_at) * 1000)::float8 AS "expiresAt" FROM impersonation_grants g
         WHERE g.expired_at IS NULL AND g.revoked_at IS NULL AND g.created_at < now() - ${graceMs} * interval '1 millisecond'
           AND ${noOutboxEntry(sql.fragment`'impersonation-expiry:' || g.id`)}
+        ORDER BY g.created_at LIMIT ${limit}`)),
+    ],
+
+    /** Pending access requests (elevate), with what their process starts from. */
+    pendingElevateRequests: async (graceMs: number, limit: number) => [
+      ...(await db.any(sql.type(ElevateRequest)`
+        SELECT r.id, e.tenant_id AS "tenantId", (extract(epoch FROM r.created_at) * 1000)::float8 AS "createdAt",
+          (extract(epoch FROM r.expires_at) * 1000)::float8 AS "expiresAt", cardinality(p.escalation_channel_ids) > 0 AS escalate
+        FROM elevate_requests r JOIN elevate_policies p ON p.id = r.policy_id JOIN environments e ON e.id = r.environment_id
+        WHERE r.state = 'pending' AND r.created_at < now() - ${graceMs} * interval '1 millisecond'
+          AND ${noOutboxEntry(sql.fragment`'elevate-request:' || r.id`)}
+        ORDER BY r.created_at LIMIT ${limit}`)),
+    ],
+
+    /** Open grants (approved or active), with the end of their current phase. */
+    openElevateGrants: async (graceMs: number, limit: number) => [
+      ...(await db.any(sql.type(ElevateGrant)`
+        SELECT g.id, e.tenant_id AS "tenantId",
+          (extract(epoch FROM CASE WHEN g.state = 'active' THEN g.expires_at ELSE g.activation_deadline END) * 1000)::float8 AS until
+        FROM elevate_grants g JOIN environments e ON e.id = g.environment_id
+        WHERE g.state IN ('approved', 'active') AND g.created_at < now() - ${graceMs} * interval '1 millisecond'
+          AND ${noOutboxEntry(sql.fragment`'elevate-grant:' || g.id`)}
         ORDER BY g.created_at LIMIT ${limit}`)),
     ],
 

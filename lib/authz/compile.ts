@@ -24,6 +24,8 @@ export interface Subject {
   groupIds: string[];
   /** Position in the model's stable order (creation), for search paging. */
   order: number;
+  /** Holds elevate grants (./evaluate.ts checks their time window at each decision). */
+  elevated?: boolean;
 }
 
 export interface ResourceType {
@@ -60,6 +62,14 @@ export interface Grant {
   /** `<type key>\0<id>` of the instances the grant is limited to; null = every instance. */
   resources: Set<string> | null;
   condition: Condition | null;
+  /** An elevate grant: in force from `from` until `until` (ms since the epoch) only. */
+  elevation?: Elevation;
+}
+
+export interface Elevation {
+  grantId: string;
+  from: number;
+  until: number;
 }
 
 export interface AccessModel {
@@ -78,6 +88,8 @@ export interface AccessModel {
   grantsByGroup: Map<string, Grant[]>;
   /** Trust-store entries by subject (non-human subjects). */
   agents: Map<string, Agent>;
+  /** Group memberships elevate grants give, by user. */
+  elevatedGroups: Map<string, { groupId: string; elevation: Elevation }[]>;
 }
 
 export const permissionKey = (type: string, action: string) => `${type}\0${action}`;
@@ -181,6 +193,8 @@ export function compileModel(environmentId: string, stored: StoredModel): Access
     push(via.type === 'user' ? grantsByUser : grantsByGroup, via.id, grant);
   }
 
+  const elevatedGroups = compileElevations(stored, roles, users, grantsByUser);
+
   // Build, with the model, the attribute indexes search will look instances up by, so no search pays for one.
   const attributes = new Set<string>();
   const noteEqualities = (c: Condition | null) => c?.equalities.forEach((e) => attributes.add(e.attribute));
@@ -203,7 +217,30 @@ export function compileModel(environmentId: string, stored: StoredModel): Access
     grantsByUser,
     grantsByGroup,
     agents: compileAgents(stored.agents),
+    elevatedGroups,
   };
+}
+
+/** Adds the role grants of elevate grants to `grantsByUser`; returns the memberships they give, by user. */
+function compileElevations(stored: StoredModel, roles: Map<string, Role>, users: Subject[], grantsByUser: Map<string, Grant[]>) {
+  const elevatedGroups = new Map<string, { groupId: string; elevation: Elevation }[]>();
+  if (!stored.elevations?.length) return elevatedGroups;
+  const usersById = new Map(users.map((u) => [u.id, u]));
+  for (const e of stored.elevations) {
+    const user = usersById.get(e.userId);
+    if (!user) continue;
+    const elevation = { grantId: e.grantId, from: e.from, until: e.until };
+    if (e.groupId !== null) {
+      push(elevatedGroups, e.userId, { groupId: e.groupId, elevation });
+    } else {
+      const role = roles.get(e.roleId ?? '');
+      if (!role) continue;
+      const resources = e.resources ? new Set(e.resources.map((r) => instanceKey(r.type, r.id))) : null;
+      push(grantsByUser, e.userId, { assignmentId: e.grantId, role, via: { type: 'user', id: e.userId }, resources, condition: null, elevation });
+    }
+    user.elevated = true;
+  }
+  return elevatedGroups;
 }
 
 /** Each role with its own permissions and those of every role it inherits, transitively (cycles are refused on save; tolerated here). */

@@ -45,7 +45,7 @@ function positionOf(source: string, offset: number | undefined) {
   return { line: lines.length, column: lines.at(-1)!.length + 1 };
 }
 
-function errorOf(source: string, error: unknown): ConditionError {
+export function errorOf(source: string, error: unknown): ConditionError {
   const e = error as { message?: string; node?: { pos?: number } };
   const message = (e.message ?? String(error)).split('\n')[0]!.trim();
   return { message, ...positionOf(source, e.node?.pos) };

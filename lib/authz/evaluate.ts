@@ -4,7 +4,7 @@
 // permission's condition and the grant's condition (when present) holding. Stored attributes win over the
 // properties a request sends: a PEP fills in only what the service does not know.
 import type { ConditionInput } from './conditions.ts';
-import { instanceKey, permissionKey, type AccessModel, type Condition, type Grant, type ResourceType, type Subject } from './compile.ts';
+import { instanceKey, permissionKey, type AccessModel, type Condition, type Elevation, type Grant, type ResourceType, type Subject } from './compile.ts';
 import type { DecisionResult, Entity, EvaluationRequest, Reason } from './types.ts';
 import { AGENT_SUBJECT_TYPES, evaluateAgent } from './agents.ts';
 
@@ -21,12 +21,24 @@ export function resolveSubject(model: AccessModel, subject: { type: string; id: 
   return 'unknown_type';
 }
 
-/** Every grant that applies to a subject: its own and its groups'. */
-export function grantsOf(model: AccessModel, subject: Subject): Grant[] {
+/** Every grant that applies to a subject now: its own and its groups', with the elevate grants in force. */
+export function grantsOf(model: AccessModel, subject: Subject, now = Date.now()): Grant[] {
   if (subject.kind === 'group') return model.grantsByGroup.get(subject.id) ?? [];
   const own = model.grantsByUser.get(subject.id) ?? [];
-  if (subject.groupIds.length === 0) return own;
-  return [...own, ...subject.groupIds.flatMap((id) => model.grantsByGroup.get(id) ?? [])];
+  const grants = subject.groupIds.length === 0 ? own : [...own, ...subject.groupIds.flatMap((id) => model.grantsByGroup.get(id) ?? [])];
+  return subject.elevated ? inForce(model, subject, grants, now) : grants;
+}
+
+const inWindow = (e: Elevation, now: number) => e.from <= now && now < e.until;
+
+/** The grants of an elevated user in force at `now`: elevate grants within their window, and the grants of groups they make it a member of. */
+function inForce(model: AccessModel, subject: Subject, grants: Grant[], now: number): Grant[] {
+  const held = grants.filter((g) => !g.elevation || inWindow(g.elevation, now));
+  for (const { groupId, elevation } of model.elevatedGroups.get(subject.id) ?? []) {
+    if (!inWindow(elevation, now) || subject.groupIds.includes(groupId)) continue;
+    for (const g of model.grantsByGroup.get(groupId) ?? []) held.push({ ...g, elevation });
+  }
+  return held;
 }
 
 const deny = (code: Extract<Reason, { permitted: false }>['code'], message: string): DecisionResult => ({
@@ -104,6 +116,7 @@ export function decide(
           assignedRole: grant.role.key,
           assignmentId: grant.assignmentId,
           via: grant.via,
+          ...(grant.elevation ? { grantId: grant.elevation.grantId } : {}),
           permission: `${type.key}:${action}`,
           conditions,
         },

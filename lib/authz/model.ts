@@ -37,4 +37,17 @@ export interface StoredModel {
     /** The pinned `sha256:<hex>` of the tool manifest, or null. */
     manifestHash: string | null;
   }[];
+  /**
+   * Elevate grants that are or will be in force (active): a role (optionally limited to instances) or a group
+   * membership for the user, between `from` and `until` (ms since the epoch), checked at every decision.
+   */
+  elevations?: {
+    grantId: string;
+    userId: string;
+    roleId: string | null;
+    groupId: string | null;
+    resources: { type: string; id: string }[] | null;
+    from: number;
+    until: number;
+  }[];
 }

@@ -111,6 +111,9 @@ export function searchSubjects(
     const found = new Set<Subject>();
     for (const [userId, grants] of model.grantsByUser) if (holding(grants)) found.add(model.usersById.get(userId)!);
     for (const [groupId, grants] of model.grantsByGroup) if (holding(grants)) for (const member of model.groupMembers.get(groupId) ?? []) found.add(member);
+    for (const [userId, memberships] of model.elevatedGroups) {
+      if (memberships.some((m) => holding(model.grantsByGroup.get(m.groupId)))) found.add(model.usersById.get(userId)!);
+    }
     candidates = [...found].filter((u) => u?.active).sort((a, b) => a.order - b.order);
   }
   return pageThrough(candidates, page, (candidate) => {

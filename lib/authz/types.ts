@@ -34,6 +34,8 @@ export type Reason =
       assignmentId: string;
       /** Whom the role was assigned to: the user itself, or a group the user belongs to. */
       via: { type: 'user' | 'group'; id: string };
+      /** The elevate grant the permission came through (a role it grants, or a group membership it gives). */
+      grantId?: string;
       permission: string;
       /** The conditions that held (of the permission and of the assignment). */
       conditions: string[];

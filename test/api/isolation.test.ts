@@ -109,6 +109,20 @@ beforeAll(async () => {
   ids.entryId = (await create(trustStore, { kind: 'agent', subject: 'isolated-agent', name: 'Isolated' })).entry.id;
   const jwk = { kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' };
   ids.trustStoreKeyId = (await create(`${trustStore}/${ids.entryId}/keys`, { jwk })).key.id;
+  const elevate = `${tn}/environments/${ids.environmentId}/elevate`;
+  const approverId = (await create(`${directory}/users`, { userName: 'approver@example.com' })).user.id;
+  const target = { type: 'group', groupId: ids.groupId };
+  ids.policyId = (
+    await create(`${elevate}/policies`, {
+      name: 'A',
+      target,
+      eligible: { userIds: [ids.userId] },
+      approvers: { userIds: [approverId] },
+      maxDurationSeconds: 60,
+    })
+  ).policy.id;
+  ids.requestId = (await create(`${elevate}/requests`, { policyId: ids.policyId, requesterId: ids.userId })).request.id;
+  ids.grantId = (await create(`${elevate}/requests/${ids.requestId}/approve`, { approverId })).grant.id;
 
   const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi' })).json() as { paths: Record<string, Record<string, unknown>> };
   operations = Object.entries(document.paths)

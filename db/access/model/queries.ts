@@ -40,9 +40,20 @@ export function createModelQueries(db: CommonQueryMethods) {
             ) ORDER BY a.created_at, a.id), '[]') FROM rbac_assignments a WHERE a.environment_id = ${environmentId}),
           'agents', (SELECT coalesce(json_agg(json_build_object(
               'id', e.id, 'kind', e.kind, 'subject', e.subject, 'status', e.status, 'allowedTools', e.allowed_tools, 'manifestHash', e.tool_manifest_hash
-            ) ORDER BY e.created_at, e.id), '[]') FROM trust_store_entries e WHERE e.environment_id = ${environmentId})
+            ) ORDER BY e.created_at, e.id), '[]') FROM trust_store_entries e WHERE e.environment_id = ${environmentId}),
+          -- Active elevate grants (the engine checks their window at each decision; expiry needs no reload).
+          'elevations', (SELECT coalesce(json_agg(json_build_object(
+              'grantId', g.id, 'userId', g.user_id, 'roleId', g.role_id, 'groupId', g.group_id, 'resources', g.resources,
+              'from', extract(epoch FROM g.activated_at) * 1000, 'until', extract(epoch FROM g.expires_at) * 1000
+            ) ORDER BY g.created_at, g.id), '[]') FROM elevate_grants g
+            WHERE g.environment_id = ${environmentId} AND g.state = 'active' AND g.expires_at > now())
         ) AS model`);
-      return { ...loaded, resources: loaded.resources.map(([typeId, id, attributes]) => ({ typeId, id, attributes })) };
+      const { elevations, ...model } = loaded;
+      return {
+        ...model,
+        resources: loaded.resources.map(([typeId, id, attributes]) => ({ typeId, id, attributes })),
+        ...(elevations?.length ? { elevations } : {}),
+      };
     },
   };
 }
