@@ -15,6 +15,7 @@ import { RBAC_EVENTS } from './access/rbac/events.ts';
 import { PROJECT_EVENTS } from './projects/projects/events.ts';
 import { DOMAIN_EVENTS } from './tenants/domains/events.ts';
 import { TENANT_EVENTS } from './tenants/tenants/events.ts';
+import { PROVISIONING_TOKEN_EVENTS } from './provisioning/provisioning-tokens/events.ts';
 
 export interface EventTypeEntry {
   description: string;
@@ -34,6 +35,7 @@ export const EVENT_CATALOG = {
   ...API_SECRET_EVENTS,
   ...RBAC_EVENTS,
   ...DIRECTORY_EVENTS,
+  ...PROVISIONING_TOKEN_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

@@ -27,6 +27,8 @@ import apiSecrets from './access/api-secrets/index.ts';
 import rbac from './access/rbac/index.ts';
 import directoryUsers from './directory/users/index.ts';
 import directoryGroups from './directory/groups/index.ts';
+import provisioningTokens from './provisioning/provisioning-tokens/index.ts';
+import scim from './provisioning/scim/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -55,4 +57,6 @@ export const FAMILIES: readonly Family[] = [
   rbac,
   directoryUsers,
   directoryGroups,
+  provisioningTokens,
+  scim,
 ];
