@@ -57,12 +57,12 @@ export function registerEnvironmentSecretAuth(app: FastifyInstance, authenticato
     const prefix = match[1].slice(0, match[1].indexOf('_') + 1);
     if (config.provisioning && prefix !== `ad${purpose}_`) {
       const message = `This operation needs a provisioning token (${example}).`;
-      return done(unauthorized('auth.invalid_secret', message, `, error="invalid_token", error_description="${message}"`));
+      return done(unauthorized('auth.invalid_secret', message, `, error="invalid_token", error_description="${message.replace('…', '...')}"`));
     }
     const admit = (principal: EnvironmentSecretPrincipal) => {
       if (principal.credential !== expected || (config.provisioning && !principal.purposes.includes(purpose))) {
         const message = `This operation needs ${a(NOUN[expected])} (${example}).`;
-        return done(unauthorized('auth.invalid_secret', message, `, error="invalid_token", error_description="${message}"`));
+        return done(unauthorized('auth.invalid_secret', message, `, error="invalid_token", error_description="${message.replace('…', '...')}"`));
       }
       request.environmentSecret = principal;
       if (principal.purposes.includes(purpose)) return done();
