@@ -15,7 +15,11 @@ function scalar(attribute: AttributeDef, value: unknown): unknown {
 }
 
 function complexValue(attribute: AttributeDef, value: unknown): unknown {
-  if (!isObject(value)) return value === null || value === '' ? value : { value: scalar(findAttribute(attribute.subAttributes, 'value')!, value) };
+  if (!isObject(value)) {
+    // A bare value stands for `{ value }` (Entra's manager id, OneLogin's email); without a `value` it stays as sent.
+    const sub = findAttribute(attribute.subAttributes, 'value');
+    return value === null || value === '' || !sub ? value : { value: scalar(sub, value) };
+  }
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     const sub = findAttribute(attribute.subAttributes, key);

@@ -94,7 +94,7 @@ export interface UserWrite {
 export function userFromScim(resource: Resource, attributes: Record<string, unknown>): UserWrite {
   if (resource.active !== undefined && typeof resource.active !== 'boolean') throw invalidValue('active must be a boolean.');
   const name = resource.name;
-  if (name !== undefined && (name === null || typeof name !== 'object')) throw invalidValue('name must be an object.');
+  if (name !== undefined && name !== null && (typeof name !== 'object' || Array.isArray(name))) throw invalidValue('name must be an object.');
   const names = name ? (Object.fromEntries(NAME_PARTS.map((k) => [k, text(`name.${k}`, (name as Item)[k])])) as Record<string, string | null>) : null;
   const emails = valued('emails', resource.emails);
   const phones = valued('phoneNumbers', resource.phoneNumbers);
