@@ -1,6 +1,6 @@
 // Directory users as SCIM reads them: the directory row with its SCIM-only attributes (`scim`), its groups, the
 // display name of its manager and a version (microseconds of its last change) for ETags. Writes go through the
-// directory's own queries (db/directory/users/queries.ts); only `scim` is written here.
+// directory's own queries (db/directory/users/queries.ts); `scim` among them.
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from 'slonik';
 import { z } from 'zod';
 import { userColumns } from '../../identity/users/queries.ts';
@@ -16,11 +16,13 @@ export const ScimUserRow = DirectoryUser.extend({
 });
 export type ScimUserRow = z.infer<typeof ScimUserRow>;
 
+// The manager is looked up by primary key: a stored id that is no UUID names no one.
+const UUID = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 const columns = sql.fragment`${userColumns}, u.attributes, u.scim, u.external_id AS "rawExternalId",
   (SELECT coalesce(jsonb_agg(jsonb_build_object('value', g.id, 'display', g.name) ORDER BY g.name, g.id), '[]')
     FROM group_members m JOIN groups g ON g.id = m.group_id WHERE m.user_id = u.id) AS groups,
-  (SELECT coalesce(mu.display_name, mu.user_name) FROM users mu
-    WHERE mu.environment_id = u.environment_id AND mu.id::text = u.attributes->>'manager') AS "managerName",
+  (SELECT coalesce(mu.display_name, mu.user_name) FROM users mu WHERE mu.environment_id = u.environment_id
+    AND mu.id = CASE WHEN u.attributes->>'manager' ~* ${UUID} THEN (u.attributes->>'manager')::uuid END) AS "managerName",
   (extract(epoch FROM u.updated_at) * 1000000)::bigint::text AS version`;
 
 const scalar = (expr: FragmentSqlToken, type: ScalarColumn['type'] = 'string', caseExact = false): ScalarColumn => ({ kind: 'scalar', expr, type, caseExact });
@@ -117,7 +119,5 @@ export function createScimUserQueries(db: CommonQueryMethods) {
       ]);
       return { rows: [...rows], total };
     },
-
-    setScim: (id: string, scim: Record<string, unknown>) => db.query(sql.unsafe`UPDATE users SET scim = ${sql.jsonb(scim as never)} WHERE id = ${id}`),
   };
 }

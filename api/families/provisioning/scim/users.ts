@@ -59,8 +59,7 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
       const { fields, scim } = userFromScim(input, {});
       return scimUnique(() =>
         pool.transaction(async (trx) => {
-          const user = await createDirectoryUserQueries(trx).insertUser(ctx.environmentId, fields);
-          await createScimUserQueries(trx).setScim(user.id, scim);
+          const user = await createDirectoryUserQueries(trx).insertUser(ctx.environmentId, { ...fields, scim });
           await recordScim(trx, ctx, change('create', user, null));
           return userToScim(await find(trx, ctx, user.id), ctx.baseUrl);
         }),
@@ -80,8 +79,7 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
           const users = createDirectoryUserQueries(trx);
           // Compare what the write would give with what is stored: nothing changed means no write and no event.
           const { active, ...others } = fields;
-          await users.updateUser(id, others);
-          await createScimUserQueries(trx).setScim(id, scim);
+          await users.updateUser(id, { ...others, scim });
           const updated = await find(trx, ctx, id);
           const unchanged = isDeepStrictEqual(withoutMeta(userToScim({ ...updated, active: row.active }, ctx.baseUrl)), withoutMeta(current));
           if (unchanged && active === row.active) {
