@@ -138,5 +138,12 @@ describe('provisioning tokens', () => {
     expect((await scim(t, b.token, 'GET', '/Users?filter=userName eq "only-in-a@example.com"')).body.totalResults).toBe(0);
     expect((await scim(t, b.token, 'DELETE', `/Users/${created.body.id}`)).status).toBe(404);
     expect((await scim(t, a.token, 'GET', `/Users/${created.body.id}`)).status).toBe(200);
+    const group = await scim(t, a.token, 'POST', '/Groups', { displayName: 'Only in A', members: [{ value: created.body.id }] });
+    expect((await scim(t, b.token, 'GET', `/Groups/${group.body.id}`)).status).toBe(404);
+    expect((await scim(t, b.token, 'PATCH', `/Groups/${group.body.id}`, { Operations: [{ op: 'remove', path: 'members' }] })).status).toBe(404);
+    expect((await scim(t, b.token, 'GET', '/Groups')).body.totalResults).toBe(0);
+    // B's group cannot take A's user as a member.
+    const theirs = await scim(t, b.token, 'POST', '/Groups', { displayName: 'In B', members: [{ value: created.body.id }] });
+    expect(theirs.body).toMatchObject({ status: '400', scimType: 'invalidValue' });
   });
 });

@@ -205,6 +205,12 @@ describe('Users', () => {
     ]);
   });
 
+  it('keeps emails unique across users, ignoring case, with 409 uniqueness', async () => {
+    await scim(t, env.token, 'POST', '/Users', { userName: 'first@example.com', emails: [{ value: 'shared@example.com', type: 'work' }] });
+    const second = await scim(t, env.token, 'POST', '/Users', { userName: 'second@example.com', emails: [{ value: 'SHARED@example.com', type: 'work' }] });
+    expect(second.body).toMatchObject({ status: '409', scimType: 'uniqueness', detail: expect.stringMatching(/email/) });
+  });
+
   it('keeps userName unique under concurrent creates: one 201, the others 409 uniqueness', async () => {
     const results = await Promise.all(
       Array.from({ length: 5 }, (_, i) => scim(t, env.token, 'POST', '/Users', { userName: i % 2 ? 'RACE@example.com' : 'race@example.com' })),
