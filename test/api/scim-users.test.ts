@@ -122,6 +122,12 @@ describe('Users', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/password|secret|favouriteColour|display"/);
   });
 
+  it("builds meta.location from the request's host", async () => {
+    const res = await scim(t, env.token, 'POST', '/Users', { userName: 'located@example.com' }, { host: 'iam.example.com' });
+    expect(res.body.meta.location).toBe(`http://iam.example.com/v1/scim/v2/Users/${res.body.id}`);
+    expect(res.headers.location).toBe(res.body.meta.location);
+  });
+
   it('answers 412 for a stale If-Match and applies a current one', async () => {
     const user = (await scim(t, env.token, 'POST', '/Users', { userName: 'etag@example.com' })).body;
     await scim(t, env.token, 'PATCH', `/Users/${user.id}`, patch({ op: 'replace', path: 'title', value: 'Engineer' }));
