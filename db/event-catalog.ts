@@ -22,6 +22,7 @@ import { TENANT_EVENTS } from './tenants/tenants/events.ts';
 import { THREAT_EVENTS } from './threats/threats/events.ts';
 import { MCP_EVENTS } from './threats/mcp-events/events.ts';
 import { TRUST_STORE_EVENTS } from './mcp/trust-store/events.ts';
+import { PROVISIONING_TOKEN_EVENTS } from './provisioning/provisioning-tokens/events.ts';
 
 export interface EventTypeEntry {
   description: string;
@@ -48,6 +49,7 @@ export const EVENT_CATALOG = {
   ...HRIS_EVENTS,
   ...TRUST_STORE_EVENTS,
   ...ELEVATE_EVENTS,
+  ...PROVISIONING_TOKEN_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

@@ -1,12 +1,16 @@
-// Resolves an environment API secret (adenv_…) to the environment it selects. Like bearer tokens (principals.ts),
-// verified secrets are cached and evicted through the `iam_credentials` NOTIFY that triggers on api_secrets send,
-// so a revoked or rotated-out secret is refused on the next request on every instance.
+// Resolves an environment credential to the environment it selects: an environment API secret (adenv_…) or a
+// provisioning token (adscim_…, adhris_…), whose kind stands as its one purpose. Like bearer tokens (principals.ts),
+// verified credentials are cached and evicted through the `iam_credentials` NOTIFY that triggers on api_secrets and
+// provisioning_tokens send, so a revoked or rotated-out one is refused on the next request on every instance.
 import type { DatabasePool } from 'slonik';
 import { hasValidChecksum, hashSecret } from '../../lib/crypto.ts';
-import { createApiSecretAccessQueries } from '../../db/access/api-secrets/access.ts';
+import { createApiSecretAccessQueries, type SecretAccess } from '../../db/access/api-secrets/access.ts';
+import { createProvisioningTokenAccessQueries } from '../../db/provisioning/provisioning-tokens/access.ts';
 import { AuthenticationError } from './principals.ts';
 
 export interface EnvironmentSecretPrincipal {
+  /** What the credential is: an environment API secret (adenv_…) or a provisioning token (adscim_…, adhris_…). */
+  credential: 'api_secret' | 'provisioning_token';
   secretId: string;
   environmentId: string;
   tenantId: string;
@@ -27,6 +31,28 @@ const CACHE_TTL_MS = 5 * 60_000;
 const CACHE_MAX = 10_000;
 const TOUCH_EVERY_MS = 60_000;
 
+/** How each kind of environment credential is found by the hash of its value, and what it is called in messages. */
+const KINDS = {
+  adenv: {
+    credential: 'api_secret',
+    noun: 'environment API secret',
+    find: (pool: DatabasePool, hash: Buffer) => createApiSecretAccessQueries(pool).findSecretAccessByHash(hash),
+    touch: (pool: DatabasePool, id: string) => createApiSecretAccessQueries(pool).touchSecret(id),
+  },
+  adscim: {
+    credential: 'provisioning_token',
+    noun: 'provisioning token',
+    find: (pool: DatabasePool, hash: Buffer) => createProvisioningTokenAccessQueries(pool).findTokenAccessByHash(hash),
+    touch: (pool: DatabasePool, id: string) => createProvisioningTokenAccessQueries(pool).touchToken(id),
+  },
+} as const satisfies Record<string, { credential: EnvironmentSecretPrincipal['credential']; noun: string; find: unknown; touch: unknown }>;
+const kindOf = (secret: string) => {
+  const prefix = secret.slice(0, secret.indexOf('_'));
+  if (prefix === 'adenv') return { prefix, ...KINDS.adenv } as const;
+  if (prefix === 'adscim' || prefix === 'adhris') return { prefix, ...KINDS.adscim } as const;
+  return undefined;
+};
+
 const earliest = (...times: (string | null)[]) => {
   const epochs = times.filter((t): t is string => t !== null).map(Date.parse);
   return epochs.length ? Math.min(...epochs) : null;
@@ -37,22 +63,30 @@ export function createEnvironmentSecretAuthenticator(deps: { pool: DatabasePool;
   const touched = new Map<string, number>();
 
   const verify = async (secret: string): Promise<EnvironmentSecretPrincipal> => {
-    if (!hasValidChecksum(secret, 'adenv')) throw new AuthenticationError('The environment API secret is malformed.');
-    const queries = createApiSecretAccessQueries(deps.pool);
-    const found = await queries.findSecretAccessByHash(hashSecret(secret));
-    if (!found) throw new AuthenticationError('The environment API secret is invalid.');
-    if (found.revokedAt) throw new AuthenticationError('The environment API secret has been revoked.');
+    const kind = kindOf(secret);
+    if (!kind || !hasValidChecksum(secret, kind.prefix)) throw new AuthenticationError(`The ${kind?.noun ?? 'environment API secret'} is malformed.`);
+    const noun = `The ${kind.noun}`;
+    const found: SecretAccess | null = await kind.find(deps.pool, hashSecret(secret));
+    if (!found) throw new AuthenticationError(`${noun} is invalid.`);
+    if (found.revokedAt) throw new AuthenticationError(`${noun} has been revoked.`);
     const expiresAt = earliest(found.expiresAt, found.previous ? found.previousExpiresAt : null);
-    if (found.previous && found.previousExpiresAt === null) throw new AuthenticationError('The environment API secret has been rotated.');
+    if (found.previous && found.previousExpiresAt === null) throw new AuthenticationError(`${noun} has been rotated.`);
     if (expiresAt !== null && expiresAt <= Date.now()) {
-      throw new AuthenticationError(found.previous ? 'The environment API secret has been rotated.' : 'The environment API secret has expired.');
+      throw new AuthenticationError(found.previous ? `${noun} has been rotated.` : `${noun} has expired.`);
     }
     const now = Date.now();
     if (now - (touched.get(found.id) ?? 0) >= TOUCH_EVERY_MS) {
       touched.set(found.id, now);
-      queries.touchSecret(found.id).catch(deps.onError);
+      kind.touch(deps.pool, found.id).catch(deps.onError);
     }
-    return { secretId: found.id, environmentId: found.environmentId, tenantId: found.tenantId, purposes: found.purposes, expiresAt };
+    return {
+      credential: kind.credential,
+      secretId: found.id,
+      environmentId: found.environmentId,
+      tenantId: found.tenantId,
+      purposes: found.purposes,
+      expiresAt,
+    };
   };
 
   const cached = (secret: string) => {

@@ -87,6 +87,16 @@ export const TAGS = [
       'The agents, MCP servers and workloads that may act in an environment: their public keys (with rotation), the tools each may call, ' +
       'the pinned tool manifest of each MCP server, verification (proof of possession, tools/list) and runtime resolution with an environment API secret (purpose mcp).',
   },
+  {
+    name: 'Provisioning tokens',
+    description: 'Provisioning tokens of an environment: adscim_… for SCIM 2.0 clients (Entra ID, Okta) and adhris_… for HRIS; each selects its environment.',
+  },
+  {
+    name: 'SCIM',
+    description:
+      'SCIM 2.0 (RFC 7643/7644) at /v1/scim/v2: Users and Groups of the directory provisioned by an identity provider, with discovery, ' +
+      'filters, PATCH and Bulk, authenticated by a provisioning token (adscim_…). Bodies are lenient by the SCIM spec; errors are SCIM errors.',
+  },
 ] as const;
 
 export type TagName = (typeof TAGS)[number]['name'];

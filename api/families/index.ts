@@ -32,6 +32,8 @@ import threats from './threats/threats/index.ts';
 import mcpEvents from './threats/mcp-events/index.ts';
 import trustStore from './mcp/trust-store/index.ts';
 import elevate from './access/elevate/index.ts';
+import provisioningTokens from './provisioning/provisioning-tokens/index.ts';
+import scim from './provisioning/scim/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -65,4 +67,6 @@ export const FAMILIES: readonly Family[] = [
   mcpEvents,
   trustStore,
   elevate,
+  provisioningTokens,
+  scim,
 ];

@@ -49,8 +49,14 @@ export function registerAuth(app: FastifyInstance, authenticator: Authenticator)
 
   app.addHook('onRoute', (route) => {
     const security = route.schema?.security as Record<string, string[]>[] | undefined;
-    if (!route.config?.public && !route.config?.environmentSecret && !Array.isArray(security?.[0]?.[BEARER]) && !route.url.startsWith('/docs')) {
-      throw new Error(`route ${route.method} ${route.url} declares neither a scope, config.environmentSecret nor config.public`);
+    if (
+      !route.config?.public &&
+      !route.config?.environmentSecret &&
+      !route.config?.provisioning &&
+      !Array.isArray(security?.[0]?.[BEARER]) &&
+      !route.url.startsWith('/docs')
+    ) {
+      throw new Error(`route ${route.method} ${route.url} declares neither a scope, config.environmentSecret, config.provisioning nor config.public`);
     }
   });
 
@@ -58,8 +64,8 @@ export function registerAuth(app: FastifyInstance, authenticator: Authenticator)
   // Callback hooks, not async ones: they run on every request, and most return at once.
   app.addHook('onRequest', (request, _reply, done) => {
     const config = request.routeOptions.config;
-    // Environment API secrets are checked by ./environment-secret.ts.
-    if (request.is404 || config.public || config.environmentSecret || request.url.startsWith('/docs')) return done();
+    // Environment API secrets and provisioning tokens are checked by ./environment-secret.ts.
+    if (request.is404 || config.public || config.environmentSecret || config.provisioning || request.url.startsWith('/docs')) return done();
     const header = request.headers.authorization;
     if (!header) {
       request.authFailure = unauthorized('auth.missing_token', 'This operation needs a bearer token in the Authorization header.', '');

@@ -1,16 +1,21 @@
-// Authentication by environment API secret (adenv_…) on the runtime routes that declare
-// `config.environmentSecret` (AuthZEN at /access/v1, the trust-store runtime): the secret selects the environment
-// and must serve the route's purpose. Bearer authentication (./auth.ts) leaves these routes alone.
+// Authentication by environment credential on the runtime routes that declare it: an environment API secret
+// (adenv_…) on `config.environmentSecret` routes (AuthZEN at /access/v1, the trust-store runtime), a provisioning
+// token on `config.provisioning` routes (adscim_… on SCIM at /v1/scim/v2, adhris_… on HRIS at /v1/hris/v1). The
+// credential selects the environment and must serve the route's purpose. Bearer authentication (./auth.ts) leaves
+// these routes alone.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { AuthenticationError } from '../access/principals.ts';
 import type { SecretPurpose } from '../../lib/secret-purposes.ts';
+import type { ProvisioningKind } from '../../db/provisioning/provisioning-tokens/rows.ts';
 import type { EnvironmentSecretAuthenticator, EnvironmentSecretPrincipal } from '../access/environment-secrets.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route authenticates with an environment API secret that serves this purpose. */
     environmentSecret?: SecretPurpose;
+    /** The route authenticates with a provisioning token of this kind (adscim_…: scim, adhris_…: hris). */
+    provisioning?: ProvisioningKind;
   }
   interface FastifyRequest {
     environmentSecret: EnvironmentSecretPrincipal | null;
@@ -21,6 +26,14 @@ declare module 'fastify' {
 export const ENVIRONMENT_SECRET = 'environmentSecret';
 /** The `security` of an operation authenticated by an environment API secret. */
 export const requiresEnvironmentSecret: Record<string, string[]>[] = [{ [ENVIRONMENT_SECRET]: [] }];
+/** The OpenAPI security scheme of provisioning tokens. */
+export const PROVISIONING_TOKEN = 'provisioningToken';
+/** The `security` of an operation authenticated by a provisioning token. */
+export const requiresProvisioningToken: Record<string, string[]>[] = [{ [PROVISIONING_TOKEN]: [] }];
+
+const NOUN = { api_secret: 'environment API secret', provisioning_token: 'provisioning token' } as const;
+
+const a = (noun: string) => (/^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`);
 
 const unauthorized = (code: string, message: string, attributes = '') =>
   new ApiError(401, code, message, { headers: { 'www-authenticate': `Bearer realm="iam"${attributes}` } });
@@ -30,15 +43,27 @@ export function registerEnvironmentSecretAuth(app: FastifyInstance, authenticato
   // Before validation, so a request without a valid secret learns nothing about its body. A callback hook that
   // answers a cached secret without a promise: this is the hot path of every decision.
   app.addHook('preValidation', (request, _reply, done) => {
-    const purpose = request.routeOptions.config.environmentSecret;
+    const config = request.routeOptions.config;
+    const purpose = config.environmentSecret ?? config.provisioning;
     if (!purpose) return done();
+    const expected = config.environmentSecret ? 'api_secret' : 'provisioning_token';
+    const example = config.environmentSecret ? 'adenv_…' : `ad${purpose}_…`;
     const header = request.headers.authorization;
-    if (!header) return done(unauthorized('auth.missing_secret', 'This operation needs an environment API secret: "Authorization: Bearer adenv_…".'));
+    if (!header) return done(unauthorized('auth.missing_secret', `This operation needs ${a(NOUN[expected])}: "Authorization: Bearer ${example}".`));
     const match = /^Bearer ([A-Za-z0-9_]+)$/i.exec(header);
     if (!match?.[1]) {
-      return done(unauthorized('auth.malformed_token', 'The Authorization header must be "Bearer <environment API secret>".', ', error="invalid_request"'));
+      return done(unauthorized('auth.malformed_token', `The Authorization header must be "Bearer <${NOUN[expected]}>".`, ', error="invalid_request"'));
+    }
+    const prefix = match[1].slice(0, match[1].indexOf('_') + 1);
+    if (config.provisioning && prefix !== `ad${purpose}_`) {
+      const message = `This operation needs a provisioning token (${example}).`;
+      return done(unauthorized('auth.invalid_secret', message, `, error="invalid_token", error_description="${message.replace('…', '...')}"`));
     }
     const admit = (principal: EnvironmentSecretPrincipal) => {
+      if (principal.credential !== expected || (config.provisioning && !principal.purposes.includes(purpose))) {
+        const message = `This operation needs ${a(NOUN[expected])} (${example}).`;
+        return done(unauthorized('auth.invalid_secret', message, `, error="invalid_token", error_description="${message.replace('…', '...')}"`));
+      }
       request.environmentSecret = principal;
       if (principal.purposes.includes(purpose)) return done();
       done(new ApiError(403, 'auth.secret_purpose', `This environment API secret may not be used for ${purpose}; create one with the purpose "${purpose}".`));

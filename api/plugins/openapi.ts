@@ -8,7 +8,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import { TAGS } from '../common/tags.ts';
 import { SCOPE_FAMILIES } from '../scopes.ts';
 import { BEARER, OAUTH2 } from './auth.ts';
-import { ENVIRONMENT_SECRET } from './environment-secret.ts';
+import { ENVIRONMENT_SECRET, PROVISIONING_TOKEN } from './environment-secret.ts';
 
 type Json = { [key: string]: unknown };
 const REF = '#/components/schemas/';
@@ -104,6 +104,14 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
             description:
               '`Authorization: Bearer adenv_…`: an environment API secret. It selects the environment whose model answers, and must have been ' +
               'created with the purpose of the operation (`authzen` for /access/v1).',
+          },
+          [PROVISIONING_TOKEN]: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'adscim_… | adhris_…',
+            description:
+              '`Authorization: Bearer adscim_…`: a provisioning token. It selects the environment whose directory is provisioned; an ' +
+              '`adscim_` token serves SCIM 2.0 at /v1/scim/v2, an `adhris_` token HRIS at /v1/hris/v1, and neither the other.',
           },
           [OAUTH2]: {
             type: 'oauth2',

@@ -3,7 +3,8 @@
 // nesting, extreme numbers). Whatever the route, the answer is a 4xx (or a success), never a 5xx. The operator's
 // own tenant, organization, project and environment are addressed, so requests get past the scope guard to
 // validation and the handlers; each goes with the service account's token and with the operator's personal access
-// token (some operations are for users only), and /access/v1 with an environment API secret.
+// token (some operations are for users only), /access/v1 with an environment API secret and /v1/scim/v2 with a
+// provisioning token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -31,8 +32,10 @@ const deep = (levels: number): unknown => (levels === 0 ? 'x' : { a: deep(levels
 const HOSTILE: unknown[] = [null, true, -1, 1e308, '', 'a\u0000b', 'line\nbreak\u202e', 'x'.repeat(100_000), [], [null], {}, { $gt: '' }, deep(40)];
 const WRONG_BODIES: unknown[] = [[], 'text', 42, null, { unknownField: 1 }, deep(200)];
 
+let provisioningToken: string;
+
 /** The credentials a request to `path` is sent with. */
-const credentialsFor = (path: string) => (path.startsWith('/access/v1/') ? [secret] : tokens);
+const credentialsFor = (path: string) => (path.startsWith('/access/v1/') ? [secret] : path.startsWith('/v1/scim/v2/') ? [provisioningToken] : tokens);
 
 const resolve = (schema: Schema | undefined): Schema | undefined =>
   schema?.$ref ? resolve(components[schema.$ref.replace('#/components/schemas/', '')]) : schema;
@@ -75,6 +78,14 @@ beforeAll(async () => {
     payload: { name: 'fuzz', purposes: ['authzen'] },
   });
   secret = created.json().secret;
+  provisioningToken = (
+    await t.app.inject({
+      method: 'POST',
+      url: `/v1/tenants/${tenant}/environments/${environment}/provisioning-tokens`,
+      headers: bearer(tokens[0]!),
+      payload: { name: 'fuzz', kind: 'scim' },
+    })
+  ).json().token;
   const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi' })).json() as {
     paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: Schema }> } }>>;
     components: { schemas: Record<string, Schema> };

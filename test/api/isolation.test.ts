@@ -7,6 +7,7 @@ import { createDeliveryQueries } from '../../db/events/webhooks/deliveries.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 
+const SCIM_REASON = 'SCIM: the provisioning token selects the environment (tested in test/api/scim-*.test.ts)';
 const ALLOWLIST: Record<string, string> = {
   'GET /v1/health': 'public',
   'GET /.well-known/jwks.json': 'public',
@@ -37,6 +38,24 @@ const ALLOWLIST: Record<string, string> = {
   'POST /v1/oauth/introspect': 'authenticates its caller itself; a token of an unreachable environment is {active:false} (test/api/oauth-introspect.test.ts)',
   'POST /v1/mcp/events': 'MCP runtime: the environment API secret selects the environment (tested in test/api/mcp-events.test.ts)',
   'GET /v1/mcp/trust-store/resolve': 'trust-store runtime: the environment API secret selects the environment (tested in test/api/trust-store-resolve.test.ts)',
+  'GET /v1/scim/v2/ServiceProviderConfig': SCIM_REASON,
+  'GET /v1/scim/v2/ResourceTypes': SCIM_REASON,
+  'GET /v1/scim/v2/ResourceTypes/{id}': SCIM_REASON,
+  'GET /v1/scim/v2/Schemas': SCIM_REASON,
+  'GET /v1/scim/v2/Schemas/{id}': SCIM_REASON,
+  'GET /v1/scim/v2/Users': SCIM_REASON,
+  'POST /v1/scim/v2/Users': SCIM_REASON,
+  'GET /v1/scim/v2/Users/{id}': SCIM_REASON,
+  'PUT /v1/scim/v2/Users/{id}': SCIM_REASON,
+  'PATCH /v1/scim/v2/Users/{id}': SCIM_REASON,
+  'DELETE /v1/scim/v2/Users/{id}': SCIM_REASON,
+  'GET /v1/scim/v2/Groups': SCIM_REASON,
+  'POST /v1/scim/v2/Groups': SCIM_REASON,
+  'GET /v1/scim/v2/Groups/{id}': SCIM_REASON,
+  'PUT /v1/scim/v2/Groups/{id}': SCIM_REASON,
+  'PATCH /v1/scim/v2/Groups/{id}': SCIM_REASON,
+  'DELETE /v1/scim/v2/Groups/{id}': SCIM_REASON,
+  'POST /v1/scim/v2/Bulk': SCIM_REASON,
 };
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
@@ -95,6 +114,7 @@ beforeAll(async () => {
   ids.serviceAccountId = (await create(`${o}/service-accounts`, { name: 'A robot' })).serviceAccount.id;
   ids.memberId = (await call(ours, 'GET', `${o}/members`)).body.members[0].id;
   ids.secretId = (await create(`${tn}/environments/${ids.environmentId}/api-secrets`, { name: 'A secret', purposes: ['authzen'] })).apiSecret.id;
+  ids.tokenId = (await create(`${tn}/environments/${ids.environmentId}/provisioning-tokens`, { name: 'A token', kind: 'scim' })).provisioningToken.id;
   const rbac = `${tn}/environments/${ids.environmentId}/rbac`;
   ids.type = (await create(`${rbac}/resource-types`, { key: 'todo', actions: [{ name: 'read' }] })).resourceType.key;
   ids.action = 'read';

@@ -72,6 +72,9 @@ function operations(document: Document): [string, string, Operation][] {
 
 const isErrorShape = (schema: Schema | undefined) =>
   ['error', 'code', 'requestId'].every((key) => schema?.properties?.[key] !== undefined && schema.required?.includes(key));
+// SCIM errors are RFC 7644 §3.12 bodies: `status` as a string and `detail`.
+const isScimErrorShape = (schema: Schema | undefined) =>
+  ['schemas', 'status', 'detail'].every((key) => schema?.properties?.[key] !== undefined && schema.required?.includes(key));
 
 describe('GET /v1/openapi', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
@@ -100,6 +103,9 @@ describe('GET /v1/openapi', () => {
       } else if (name === 'POST /v1/mcp/events') {
         // MCP runtime events: an environment API secret (purpose mcp) selects the environment.
         expect(op.security, `${name} security`).toEqual([{ environmentSecret: [] }]);
+      } else if (path.startsWith('/v1/scim/v2/')) {
+        // SCIM: a provisioning token selects the environment.
+        expect(op.security, `${name} security`).toEqual([{ provisioningToken: [] }]);
       } else {
         const required = op.security?.find((s) => 'bearerAuth' in s)?.bearerAuth;
         expect(required, `${name} security`).toBeInstanceOf(Array);
@@ -133,7 +139,8 @@ describe('GET /v1/openapi', () => {
       const errors = responses.filter(([status]) => /^4(\d\d|XX)$/.test(status));
       expect(errors.length, `${name} 4xx`).toBeGreaterThan(0);
       for (const [status, response] of errors) {
-        expect(isErrorShape(response.content?.['application/json']?.schema), `${name} ${status} error shape`).toBe(true);
+        const shape = path.startsWith('/v1/scim/v2/') ? isScimErrorShape : isErrorShape;
+        expect(shape(response.content?.['application/json']?.schema), `${name} ${status} error shape`).toBe(true);
       }
     }
   });
@@ -167,10 +174,11 @@ describe('GET /v1/openapi', () => {
     expect(doc.info.version).toBe('1.0.0');
   });
 
-  it('declares the HTTP bearer scheme beside the OAuth 2.0 client-credentials one and the environment API secret', () => {
+  it('declares the HTTP bearer scheme beside the OAuth 2.0 client-credentials one, the environment API secret and the provisioning token', () => {
     const schemes = doc.components?.securitySchemes ?? {};
-    expect(Object.keys(schemes).sort()).toEqual(['bearerAuth', 'environmentSecret', 'oauth2']);
+    expect(Object.keys(schemes).sort()).toEqual(['bearerAuth', 'environmentSecret', 'oauth2', 'provisioningToken']);
     expect(schemes.environmentSecret).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'adenv_…' });
+    expect(schemes.provisioningToken).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(schemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     expect(schemes.bearerAuth?.description).toMatch(/personal access token/);
     expect(schemes.bearerAuth?.description).toMatch(/organization key/);
@@ -201,8 +209,11 @@ describe('GET /v1/openapi', () => {
     );
     expect(closed, 'responses with a closed schema').toEqual([]);
 
-    // RFC 6749 ignores unknown parameters, and AuthZEN 1.0 says unknown fields MUST be ignored.
-    const bodies = ops.filter(([path, , op]) => op.requestBody && path !== '/v1/oauth/token' && !path.startsWith('/access/v1/'));
+    // RFC 6749 ignores unknown parameters, AuthZEN 1.0 says unknown fields MUST be ignored, and SCIM is lenient by
+    // spec (RFC 7644 §3.3: unknown attributes are ignored; clients send read-only and vendor attributes).
+    const bodies = ops.filter(
+      ([path, , op]) => op.requestBody && path !== '/v1/oauth/token' && !path.startsWith('/access/v1/') && !path.startsWith('/v1/scim/v2/'),
+    );
     expect(bodies.length).toBeGreaterThan(10);
     for (const [path, method, op] of bodies) {
       if (`${method.toUpperCase()} ${path}` === INTROSPECTION) continue;

@@ -3,7 +3,7 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 
-const SecretAccess = z.object({
+export const SecretAccess = z.object({
   id: z.uuid(),
   environmentId: z.uuid(),
   tenantId: z.uuid(),

@@ -26,6 +26,7 @@ const COLUMN_OF: Record<keyof UserFields, string> = {
   addresses: 'addresses',
   photos: 'photos',
   attributes: 'attributes',
+  scim: 'scim',
 };
 
 const valueOf = (value: unknown) => (value !== null && typeof value === 'object' ? sql.jsonb(value as never) : (value as string | boolean | null));

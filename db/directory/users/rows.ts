@@ -28,4 +28,6 @@ export interface UserFields {
   addresses?: z.infer<typeof UserAddress>[];
   photos?: z.infer<typeof UserPhoto>[];
   attributes?: Record<string, unknown>;
+  /** SCIM attributes without a column of their own (written by SCIM provisioning only). */
+  scim?: Record<string, unknown>;
 }

@@ -1,0 +1,121 @@
+// SCIM Users: the directory's users, written through the directory's queries so the directory's events fire and
+// its uniqueness (userName and emails case-insensitively, externalId) holds.
+import { isDeepStrictEqual } from 'node:util';
+import type { DatabasePool } from 'slonik';
+import { createDirectoryUserQueries } from '../../../../db/directory/users/queries.ts';
+import type { DirectoryUser } from '../../../../db/directory/users/rows.ts';
+import { createScimUserQueries, userColumn, type ScimUserRow } from '../../../../db/provisioning/scim/users.ts';
+import type { EventType } from '../../../../db/event-catalog.ts';
+import { COMMON_ATTRIBUTES, ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from '../../../../lib/scim/resource-schemas.ts';
+import type { CallerChange } from '../../../access/caller.ts';
+import { recordScim } from './context.ts';
+import { checkVersion, isUuid, notFound, type ResourceDescriptor, type ScimContext } from './descriptor.ts';
+import { scimUnique } from './conflicts.ts';
+import { userFromScim, userToScim } from './user-mapping.ts';
+
+type Verb = 'create' | 'update' | 'deactivate' | 'activate' | 'delete';
+const EVENT_OF = {
+  create: 'directory.user.created',
+  update: 'directory.user.updated',
+  deactivate: 'directory.user.deactivated',
+  activate: 'directory.user.activated',
+  delete: 'directory.user.deleted',
+} as const satisfies Record<Verb, EventType>;
+
+const change = (verb: Verb, user: DirectoryUser, before: DirectoryUser | null): CallerChange => ({
+  action: `directory.user.${verb}`,
+  resource: { type: 'user', id: user.id },
+  before,
+  after: verb === 'delete' ? null : user,
+  event: { type: EVENT_OF[verb], data: { user } },
+});
+
+/** The directory user of a SCIM row (what directory events carry). */
+const directoryUser = ({ rawExternalId: _e, scim: _s, groups: _g, managerName: _m, version: _v, ...user }: ScimUserRow): DirectoryUser => user;
+const withoutMeta = ({ meta: _, ...resource }: Record<string, unknown>) => resource;
+
+export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
+  const find = async (db: Parameters<typeof createScimUserQueries>[0], ctx: ScimContext, id: string, lock = false) => {
+    const row = isUuid(id) ? await createScimUserQueries(db).find(ctx.environmentId, id, lock) : null;
+    if (!row) throw notFound('User', id);
+    return row;
+  };
+
+  return {
+    name: 'User',
+    endpoint: '/Users',
+    description: 'User Account',
+    schemas: { core: USER_SCHEMA, extensions: [ENTERPRISE_USER_SCHEMA], common: COMMON_ATTRIBUTES },
+    column: (ctx) => userColumn(ctx.environmentId),
+
+    list: async (ctx, query) => {
+      const { rows, total } = await createScimUserQueries(pool).list(ctx.environmentId, query);
+      return { total, resources: rows.map((row) => userToScim(row, ctx.baseUrl)) };
+    },
+
+    get: async (ctx, id) => userToScim(await find(pool, ctx, id), ctx.baseUrl),
+
+    create: (ctx, input) => {
+      const { fields, scim } = userFromScim(input, {});
+      return scimUnique(() =>
+        pool.transaction(async (trx) => {
+          const user = await createDirectoryUserQueries(trx).insertUser(ctx.environmentId, { ...fields, scim });
+          await recordScim(trx, ctx, change('create', user, null));
+          return userToScim(await find(trx, ctx, user.id), ctx.baseUrl);
+        }),
+      );
+    },
+
+    update: (ctx, id, next, ifMatch) =>
+      scimUnique(() =>
+        pool.transaction(async (trx) => {
+          const row = await find(trx, ctx, id, true);
+          checkVersion(ifMatch, row.version);
+          const current = userToScim(row, ctx.baseUrl);
+          const wanted = next(current);
+          const { fields, scim } = userFromScim(wanted, row.attributes);
+          if (fields.active === undefined) fields.active = row.active;
+          const before = directoryUser(row);
+          const users = createDirectoryUserQueries(trx);
+          // Compare what the write would give with what is stored: nothing changed means no write and no event.
+          const { active, ...others } = fields;
+          await users.updateUser(id, { ...others, scim });
+          const updated = await find(trx, ctx, id);
+          const unchanged = isDeepStrictEqual(withoutMeta(userToScim({ ...updated, active: row.active }, ctx.baseUrl)), withoutMeta(current));
+          if (unchanged && active === row.active) {
+            // Undo the no-op write's version bump by rolling back: nothing to record.
+            throw new Unchanged(current);
+          }
+          let user = directoryUser(updated);
+          if (!unchanged) await recordScim(trx, ctx, change('update', user, before));
+          if (active !== row.active) {
+            const after = await users.updateUser(id, { active });
+            await recordScim(trx, ctx, change(active ? 'activate' : 'deactivate', after, user));
+            user = after;
+          }
+          return userToScim(await find(trx, ctx, id), ctx.baseUrl);
+        }),
+      ).catch((error: unknown) => {
+        if (error instanceof Unchanged) return error.resource;
+        throw error;
+      }),
+
+    remove: (ctx, id, ifMatch) =>
+      pool.transaction(async (trx) => {
+        const row = await find(trx, ctx, id, true);
+        checkVersion(ifMatch, row.version);
+        await createDirectoryUserQueries(trx).deleteUser(id);
+        const user = directoryUser(row);
+        await recordScim(trx, ctx, change('delete', user, user));
+      }),
+  };
+}
+
+/** Thrown out of a transaction that changed nothing, so it rolls back; carries the resource as it is. */
+class Unchanged extends Error {
+  readonly resource: Record<string, unknown>;
+  constructor(resource: Record<string, unknown>) {
+    super('unchanged');
+    this.resource = resource;
+  }
+}

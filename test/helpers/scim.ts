@@ -1,0 +1,79 @@
+// SCIM as a provisioning client speaks it: a token of a fresh environment, and requests with SCIM media types.
+import { bearer, type TestApp } from './app.ts';
+import { newEnvironments } from './fixtures.ts';
+
+export const SCIM = '/v1/scim/v2';
+export const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
+export const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
+export const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+export const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+export const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
+export const LIST = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
+
+export interface ScimEnvironment {
+  tenantId: string;
+  environmentId: string;
+  tokenId: string;
+  token: string;
+  /** The management API base of the environment. */
+  base: string;
+}
+
+/** A fresh environment with a provisioning token of `kind`. */
+export async function scimEnvironment(t: TestApp, kind: 'scim' | 'hris' = 'scim'): Promise<ScimEnvironment> {
+  const { tenantId, environmentIds } = await newEnvironments(t);
+  const environmentId = environmentIds[0]!;
+  const base = `/v1/tenants/${tenantId}/environments/${environmentId}`;
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `${base}/provisioning-tokens`,
+    headers: bearer(await t.token()),
+    payload: { name: `IdP ${kind}`, kind },
+  });
+  if (res.statusCode !== 201) throw new Error(`provisioning token: ${res.statusCode} ${res.body}`);
+  const body = res.json() as { provisioningToken: { id: string }; token: string };
+  return { tenantId, environmentId, tokenId: body.provisioningToken.id, token: body.token, base };
+}
+
+export interface ScimResponse {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  headers: Record<string, string | string[] | number | undefined>;
+}
+
+/** A SCIM request: JSON bodies go as application/scim+json unless `contentType` says otherwise. */
+export async function scim(
+  t: TestApp,
+  token: string,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<ScimResponse> {
+  const res = await t.app.inject({
+    method,
+    url: `${SCIM}${path}`,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined && { 'content-type': 'application/scim+json; charset=utf-8' }),
+      ...headers,
+    },
+    ...(body !== undefined && { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  return { status: res.statusCode, body: res.body ? res.json() : undefined, headers: res.headers };
+}
+
+/** A SCIM User as Entra ID creates one. */
+export const entraUser = (userName: string, extra: Record<string, unknown> = {}) => ({
+  schemas: [USER, ENTERPRISE],
+  externalId: userName.split('@')[0],
+  userName,
+  active: true,
+  displayName: 'Test User',
+  emails: [{ primary: true, type: 'work', value: userName }],
+  name: { formatted: 'Test User', familyName: 'User', givenName: 'Test' },
+  ...extra,
+});
+
+export const patch = (...Operations: Record<string, unknown>[]) => ({ schemas: [PATCH_OP], Operations });
