@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { createPersonalAccessTokenQueries } from '../db/identity/personal-access-tokens/queries.ts';
 import type { Deprovisioning } from '../db/directory/sync/queries.ts';
 import { recordChange, type Change } from '../db/shared/changes.ts';
+// A cycle of imports, harmless: each side uses the other's bindings only when a deprovisioning runs.
+import { elevateGrants, impersonationGrants } from './deprovision-grants.ts';
 
 export const DIRECTORY_SYNC_ACTOR = { type: 'system', id: 'directory-sync' } as const;
 
@@ -68,4 +70,4 @@ const personalAccessTokens: DeprovisionStep = {
   },
 };
 
-export const DEPROVISION_STEPS: readonly DeprovisionStep[] = [groupMemberships, personalAccessTokens];
+export const DEPROVISION_STEPS: readonly DeprovisionStep[] = [groupMemberships, personalAccessTokens, elevateGrants, impersonationGrants];

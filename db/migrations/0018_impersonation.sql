@@ -24,8 +24,9 @@ CREATE TABLE impersonation_grants (
   -- Set by the impersonation-expiry process once expires_at has passed (with impersonation.grant.expired).
   expired_at timestamptz,
   revoked_at timestamptz,
+  -- Who revoked it: a principal (its uuid) or the system (`system`, `directory-sync` on deprovisioning).
   revoked_by_type text,
-  revoked_by_id uuid,
+  revoked_by_id text,
   revoke_reason text,
   CHECK (expires_at > created_at)
 );

@@ -122,7 +122,9 @@ beforeAll(async () => {
   await call(ours, 'PUT', `${rbac}/resources/todo/t1`, { attributes: {} });
   ids.role = (await create(`${rbac}/roles`, { key: 'viewer', permissions: [{ permission: 'todo:read' }] })).role.key;
   ids.assignmentId = (await create(`${rbac}/assignments`, { role: 'viewer', userId: ids.userId })).assignment.id;
-  ids.grantId = (await create(`${tn}/environments/${ids.environmentId}/impersonation/grants`, { userId: ids.userId, reason: 'Isolation' })).grant.id;
+  ids.impersonationGrantId = (
+    await create(`${tn}/environments/${ids.environmentId}/impersonation/grants`, { userId: ids.userId, reason: 'Isolation' })
+  ).grant.id;
   const threats = `${tn}/environments/${ids.environmentId}/threats`;
   ids.threatId = (await create(threats, { severity: 'low', subject: 'agent', summary: 'An isolated threat' })).threat.id;
   const trustStore = `${tn}/environments/${ids.environmentId}/mcp/trust-store`;
@@ -156,6 +158,7 @@ function urlOf(path: string) {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const key = name === 'deliveryId' ? (path.includes('/notification-channels/') ? 'channelDeliveryId' : 'webhookDeliveryId') : name;
     if (name === 'keyId' && path.includes('/mcp/trust-store/')) return ids.trustStoreKeyId!;
+    if (name === 'grantId' && path.includes('/impersonation/')) return ids.impersonationGrantId!;
     const id = ids[key];
     if (!id) throw new Error(`${path}: no resource of organization A for {${name}}; create one in beforeAll`);
     return id;

@@ -84,7 +84,11 @@ describe.each(ENGINES)('directory sync process (%s)', (engine) => {
     await expect.poll(() => deprovisioned(userId), POLL).toHaveLength(1);
     const [event] = await deprovisioned(userId);
     expect(event).toMatchObject({ actor: SYSTEM, environmentId, subject: { type: 'user', id: userId } });
-    expect(event!.data).toEqual({ userId, reason: 'deactivated', removed: { groups, personalAccessTokens: [expect.any(String)] } });
+    expect(event!.data).toEqual({
+      userId,
+      reason: 'deactivated',
+      removed: { groups, personalAccessTokens: [expect.any(String)], elevateGrants: [], impersonationGrants: [] },
+    });
     expect(await memberships(userId)).toEqual([]);
     expect(await activeTokens(userId)).toBe(0);
     const removedEvents = (await tenantEvents(t, tenantId, { type: 'directory.group.member_removed' })).filter((e) => e.data.userId === userId);
@@ -119,7 +123,11 @@ describe.each(ENGINES)('directory sync process (%s)', (engine) => {
 
     await expect.poll(() => deprovisioned(userId), POLL).toHaveLength(1);
     const [event] = await deprovisioned(userId);
-    expect(event!.data).toEqual({ userId, reason: 'deleted', removed: { groups, personalAccessTokens: [tokenId] } });
+    expect(event!.data).toEqual({
+      userId,
+      reason: 'deleted',
+      removed: { groups, personalAccessTokens: [tokenId], elevateGrants: [], impersonationGrants: [] },
+    });
     const removedEvents = (await tenantEvents(t, tenantId, { type: 'directory.group.member_removed' })).filter((e) => e.data.userId === userId);
     expect(removedEvents.map((e) => e.data.groupId).sort()).toEqual(groups);
   });

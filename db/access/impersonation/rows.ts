@@ -16,7 +16,7 @@ export const ImpersonationGrant = z
     createdAt: isoTimestamp,
     expiresAt: isoTimestamp,
     revokedAt: nullableTimestamp,
-    revokedBy: Party.nullable(),
+    revokedBy: z.object({ type: z.string().describe('user, service_account, organization_key or system'), id: z.string() }).nullable(),
     revokeReason: z.string().nullable(),
     status: z.enum(GRANT_STATUSES).describe('revoked, expired (expiresAt has passed) or active'),
   })

@@ -8,7 +8,7 @@ export const DIRECTORY_SYNC_EVENTS = {
   'directory.user.deprovisioned': {
     description:
       'A directory user that was deactivated, deleted or terminated (HR) was deprovisioned: its group memberships removed and its ' +
-      'credentials revoked. `removed` lists what went, by kind (`groups`, `personalAccessTokens`…).',
+      'credentials revoked. `removed` lists what went, by kind (`groups`, `personalAccessTokens`, `elevateGrants`, `impersonationGrants`).',
     data: z.looseObject({
       userId: uuid,
       reason: DeprovisionReason,

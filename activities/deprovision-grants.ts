@@ -1,0 +1,57 @@
+// Deprovisioning steps of the grant families: a deprovisioned user's open elevate grants (approved or active) and
+// the impersonation grants in force that act as the user are revoked, each with its event and a signal that ends its
+// process. A deleted user's grants went with it (foreign keys cascade), so there is nothing left to revoke.
+import { sql } from 'slonik';
+import { z } from 'zod';
+import { recordGrant, systemActor } from '../db/access/elevate/changes.ts';
+import { createGrantQueries } from '../db/access/elevate/grants.ts';
+import { createImpersonationQueries } from '../db/access/impersonation/queries.ts';
+import { createProcessOutboxQueries } from '../db/processes/outbox.ts';
+import { recordChange } from '../db/shared/changes.ts';
+import { DIRECTORY_SYNC_ACTOR, type DeprovisionStep } from './deprovision-steps.ts';
+
+const Id = z.object({ id: z.uuid() });
+const REASON = 'The user was deprovisioned.';
+
+export const elevateGrants: DeprovisionStep = {
+  name: 'elevateGrants',
+  run: async (trx, target) => {
+    if (target.reason === 'deleted') return [];
+    const ids = await trx.anyFirst(sql.type(Id)`
+      SELECT id FROM elevate_grants WHERE user_id = ${target.userId} AND state IN ('approved', 'active') ORDER BY id FOR UPDATE`);
+    const grants = createGrantQueries(trx);
+    for (const id of ids) {
+      const before = (await grants.findGrantById(id))!;
+      await grants.revoke(id, REASON);
+      const grant = (await grants.findGrantById(id))!;
+      await recordGrant(trx, systemActor(DIRECTORY_SYNC_ACTOR.id), target.environmentId, 'revoked', grant, before);
+      await createProcessOutboxQueries(trx).enqueueSignal({ kind: 'elevate-grant', entityId: id, topic: 'elevate-grant', payload: { revoked: true } });
+    }
+    return [...ids];
+  },
+};
+
+export const impersonationGrants: DeprovisionStep = {
+  name: 'impersonationGrants',
+  run: async (trx, target) => {
+    if (target.reason === 'deleted') return [];
+    const ids = await trx.anyFirst(sql.type(Id)`
+      SELECT id FROM impersonation_grants
+      WHERE user_id = ${target.userId} AND revoked_at IS NULL AND expired_at IS NULL AND expires_at > now() ORDER BY id FOR UPDATE`);
+    const queries = createImpersonationQueries(trx);
+    for (const id of ids) {
+      const grant = await queries.revoke(id, DIRECTORY_SYNC_ACTOR, REASON);
+      await recordChange(trx, {
+        actor: DIRECTORY_SYNC_ACTOR,
+        action: 'impersonation.grant.revoke',
+        resource: { type: 'impersonation_grant', id },
+        scope: target.scope,
+        before: { revokedAt: null },
+        after: { revokedAt: grant.revokedAt },
+        event: { type: 'impersonation.grant.revoked', data: { grant } },
+      });
+      await createProcessOutboxQueries(trx).enqueueSignal({ kind: 'impersonation-expiry', entityId: id, topic: 'impersonation', payload: { revoked: true } });
+    }
+    return [...ids];
+  },
+};
