@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { elevateEnvironment } from '../helpers/elevate.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
-import { otherOrganization } from '../helpers/fixtures.ts';
+import { newEnvironments, otherOrganization } from '../helpers/fixtures.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 let t: TestApp;
@@ -76,12 +76,13 @@ interface Click {
   secret?: string;
   timestamp?: number;
   headers?: Record<string, string>;
+  value?: string;
 }
 
 /** Posts a click as Slack does: `payload=<JSON>` form-encoded, signed `v0=HMAC-SHA256(secret, "v0:<ts>:<body>")`. */
 async function click(c: Click) {
   const responsePath = `/actions/${crypto.randomUUID()}`;
-  const payload = blockActions(c.slackUser, c.action ?? 'elevate_approve', `${env.environmentId}:${c.requestId}`, responsePath);
+  const payload = blockActions(c.slackUser, c.action ?? 'elevate_approve', c.value ?? `${env.environmentId}:${c.requestId}`, responsePath);
   const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
   const timestamp = String(c.timestamp ?? now());
   const signature = `v0=${createHmac('sha256', c.secret ?? SIGNING_SECRET)
@@ -202,6 +203,51 @@ describe('approvals from Slack', () => {
       expect(res.answers()[0]).toMatchObject({ response_type: 'ephemeral', replace_original: false, text: expect.stringContaining(text) });
     }
     expect(await requestOf(id)).toMatchObject({ state: 'pending', decisions: [] });
+  });
+
+  it('answers a button value that names no request with a 400, never a 5xx', async () => {
+    for (const value of ['garbage', `${'-'.repeat(36)}:${'-'.repeat(36)}`, `${crypto.randomUUID()}:${crypto.randomUUID()}`.replace(/-/g, 'x')]) {
+      const res = await click({ slackUser: LINKS.bob!, requestId: 'unused', value });
+      expect(res, value).toMatchObject({ status: 400, body: { code: 'request.invalid', details: [{ path: 'body.payload.actions[0].value' }] } });
+    }
+  });
+
+  it("reads the channel's approverAttribute, and a channel bound to another environment decides nothing", async () => {
+    const attributes = { slackUserId: LINKS.bob!, chatId: 'U0BOBCHAT' };
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/tenants/${env.tenantId}/environments/${env.environmentId}/directory/users/${env.users.bob}`,
+      headers: bearer(token),
+      payload: { attributes },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const custom = await createChannel(env.tenantId, { webhookUrl: `${receiver.url}/services/T0/B0/C`, signingSecret: SIGNING_SECRET }, 'slack', token, {
+      approverAttribute: 'chatId',
+    });
+    const id = await pending();
+    const unlinked = await click({ slackUser: LINKS.bob!, requestId: id, channel: custom });
+    await expect.poll(() => unlinked.answers().length, { timeout: 10_000 }).toBe(1);
+    expect(unlinked.answers()[0]).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('the `chatId` attribute') });
+
+    const elsewhere = (await newEnvironments(t, token)).environmentIds[0];
+    const bound = await t.app.inject({
+      method: 'POST',
+      url: `/v1/tenants/${env.tenantId}/notification-channels`,
+      headers: bearer(token),
+      payload: {
+        kind: 'slack',
+        name: 'Elsewhere',
+        eventTypes: ['tenant.deleted'],
+        environmentId: elsewhere,
+        secrets: { webhookUrl: `${receiver.url}/services/T0/B0/E`, signingSecret: SIGNING_SECRET },
+      },
+    });
+    expect(bound.statusCode, bound.body).toBe(201);
+    expect((await click({ slackUser: 'U0BOBCHAT', requestId: id, channel: bound.json().channel.id })).status).toBe(401);
+
+    const approved = await click({ slackUser: 'U0BOBCHAT', requestId: id, channel: custom });
+    expect(approved.status).toBe(200);
+    expect(await requestOf(id)).toMatchObject({ state: 'approved', decisions: [{ approverId: env.users.bob, comment: 'via Slack' }] });
   });
 
   it('refuses with the same 401, changing nothing, whatever is wrong with the signature or the channel', async () => {

@@ -22,7 +22,8 @@ export function escapeMrkdwn(text: string): string {
 export const approvalValue = (environmentId: string, requestId: string) => `${environmentId}:${requestId}`;
 
 export function parseApprovalValue(value: string): { environmentId: string; requestId: string } | null {
-  const match = /^([0-9a-f-]{36}):([0-9a-f-]{36})$/i.exec(value);
+  const uuid = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+  const match = new RegExp(`^(${uuid}):(${uuid})$`, 'i').exec(value);
   return match ? { environmentId: match[1]!, requestId: match[2]! } : null;
 }
 

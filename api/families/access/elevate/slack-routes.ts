@@ -17,7 +17,7 @@ const rawBodies = new WeakMap<FastifyRequest, string>();
 const channels = new WeakMap<FastifyRequest, SlackChannel>();
 
 const Params = z.strictObject({ channelId: z.string().max(100).describe('The Slack notification channel whose signing secret signs the requests') });
-const Body = z.strictObject({ payload: z.string().max(100_000).describe("Slack's `block_actions` payload, a JSON string") });
+const Body = z.strictObject({ payload: z.string().max(1_000_000).describe("Slack's `block_actions` payload, a JSON string") });
 
 export function slackInteractivityRoutes(app: App, deps: { pool: DatabasePool; masterKey: Buffer; service: ReturnType<typeof createSlackApprovalService> }) {
   return app.register(async (plugin) => {

@@ -16,7 +16,7 @@ import { unauthorized, type SlackChannel } from './slack-verify.ts';
 /** The part of Slack's `block_actions` payload read here; Slack sends much more. */
 export const BlockActions = z.looseObject({
   type: z.literal('block_actions'),
-  user: z.looseObject({ id: z.string().min(1).max(64) }),
+  user: z.looseObject({ id: z.string().regex(/^[A-Z0-9]{1,32}$/i, 'must be a Slack member id') }),
   actions: z.array(z.looseObject({ action_id: z.string(), value: z.string().optional() })).min(1),
   response_url: z.url({ protocol: /^https?$/ }).max(2048),
   message: z.looseObject({ blocks: z.array(z.looseObject({ type: z.string() })).optional() }).optional(),
@@ -47,7 +47,12 @@ export function createSlackApprovalService(deps: SlackApprovalDeps) {
     if (channel.environmentId !== null && channel.environmentId !== target.environmentId) throw unauthorized();
     const slackUser = payload.user.id;
     const linked = await queries.linkedUsers(target.environmentId, channel.approverAttribute, slackUser);
-    if (linked.length !== 1) {
+    if (linked.length > 1) {
+      return ephemeral(
+        `Your Slack member id \`${slackUser}\` is linked to more than one directory user: ask an administrator to fix \`${channel.approverAttribute}\`.`,
+      );
+    }
+    if (linked.length === 0) {
       return ephemeral(
         `Your Slack account is not linked to a directory user: ask an administrator to set the \`${channel.approverAttribute}\` attribute of your user to \`${slackUser}\`.`,
       );
