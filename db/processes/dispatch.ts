@@ -47,8 +47,19 @@ export function createDispatchQueries(db: CommonQueryMethods) {
         JOIN notification_channels c ON e.type = 'threat.alerted' AND c.tenant_id = e.tenant_id AND c.active
           AND c.id::text IN (SELECT jsonb_array_elements_text(e.data->'channelIds'))
         ON CONFLICT DO NOTHING`);
+      // An access request's events go to its policy's channels: escalations to the escalation channels, the rest (approval
+      // messages, reminders, outcomes) to the notification channels (db/access/elevate/changes.ts puts them in `policy`).
+      const elevate = await db.query(sql.unsafe`
+        INSERT INTO deliveries (tenant_id, event_id, channel_id)
+        SELECT e.tenant_id, e.id, c.id FROM (${batch}) e
+        JOIN notification_channels c ON c.tenant_id = e.tenant_id AND c.active
+          AND c.id::text IN (SELECT jsonb_array_elements_text(e.data->'policy'->(CASE WHEN e.type = 'elevate.request.escalated'
+            THEN 'escalationChannelIds' ELSE 'notificationChannelIds' END)))
+        WHERE e.type IN ('elevate.request.created', 'elevate.request.reminded', 'elevate.request.escalated', 'elevate.request.approved',
+          'elevate.request.denied', 'elevate.request.expired', 'elevate.request.cancelled')
+        ON CONFLICT DO NOTHING`);
       await db.query(sql.unsafe`UPDATE dispatch_cursor SET last_tx_id = ${last.tx}::xid8, last_sequence = ${last.seq}`);
-      return { dispatched: rows.length, deliveries: endpoints.rowCount + channels.rowCount + alerts.rowCount };
+      return { dispatched: rows.length, deliveries: endpoints.rowCount + channels.rowCount + alerts.rowCount + elevate.rowCount };
     },
 
     /**

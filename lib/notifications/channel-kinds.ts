@@ -32,7 +32,14 @@ const ddTag = z
 
 export const channelConfigSchemas = {
   webhook: z.strictObject({ url: webUrl }),
-  slack: z.strictObject({ channelLabel: label.optional() }),
+  slack: z.strictObject({
+    channelLabel: label.optional(),
+    // The directory user attribute holding a user's Slack member id (default `slackUserId`): who clicked an approval button.
+    approverAttribute: z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'must be an attribute name (a letter, then letters, digits or `_`)')
+      .optional(),
+  }),
   teams: z.strictObject({ channelLabel: label.optional() }),
   pagerduty: z.strictObject({
     severityMap: z.record(z.string().regex(EVENT_TYPE_PATTERN, 'must be an event type, `prefix.*`, `*.suffix` or `*`'), z.enum(SEVERITIES)).optional(),
@@ -48,7 +55,8 @@ export const channelSecretSchemas = {
   // Omitted on create: the service generates one.
   webhook: z.strictObject({ signingSecret: z.string().min(16, 'must be at least 16 characters').max(1024).optional() }),
   // Incoming-webhook URLs embed their token, so the whole URL is a secret.
-  slack: z.strictObject({ webhookUrl: webUrl }),
+  // signingSecret: the Slack app's signing secret, which verifies its interactivity requests (approval buttons).
+  slack: z.strictObject({ webhookUrl: webUrl, signingSecret: secret.optional() }),
   teams: z.strictObject({ webhookUrl: webUrl }),
   pagerduty: z.strictObject({ routingKey: secret }),
   datadog: z.strictObject({ apiKey: secret }),

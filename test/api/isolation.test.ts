@@ -29,6 +29,8 @@ const ALLOWLIST: Record<string, string> = {
   'GET /v1/event-types': 'the event catalog',
   'GET /v1/process-outbox': 'service-wide process outbox, operators only',
   'POST /v1/process-outbox/{entryId}/retry': 'service-wide process outbox, operators only',
+  'POST /v1/integrations/slack/interactivity/{channelId}':
+    "Slack's signature (the channel's signing secret) authenticates it; tested in test/api/elevate-slack.test.ts",
   'POST /access/v1/evaluation': 'AuthZEN: the environment API secret selects the environment (tested in test/api/authzen-*.test.ts)',
   'POST /access/v1/evaluations': 'AuthZEN: the environment API secret selects the environment (tested in test/api/authzen-*.test.ts)',
   'POST /access/v1/search/subject': 'AuthZEN: the environment API secret selects the environment (tested in test/api/authzen-*.test.ts)',

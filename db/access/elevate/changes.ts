@@ -37,16 +37,26 @@ export type GrantVerb = Verbs<'grant'>;
 
 const Context = z.object({
   tenantId: z.uuid(),
-  policy: z.object({ id: z.uuid(), name: z.string(), notificationChannelIds: z.array(z.uuid()), escalationChannelIds: z.array(z.uuid()) }),
+  policy: z.object({
+    id: z.uuid(),
+    name: z.string(),
+    // What the policy grants, named, for a chat approval message.
+    target: z.object({ type: z.enum(['role', 'group']), id: z.uuid(), name: z.string() }),
+    notificationChannelIds: z.array(z.uuid()),
+    escalationChannelIds: z.array(z.uuid()),
+  }),
   requester: z.object({ id: z.uuid(), userName: z.string(), displayName: z.string().nullable() }),
 });
 
 const contextOf = (db: CommonQueryMethods, policyId: string, userId: string) =>
   db.one(sql.type(Context)`
-    SELECT e.tenant_id AS "tenantId", json_build_object('id', p.id, 'name', p.name, 'notificationChannelIds', p.notification_channel_ids,
-        'escalationChannelIds', p.escalation_channel_ids) AS policy,
+    SELECT e.tenant_id AS "tenantId", json_build_object('id', p.id, 'name', p.name,
+        'target', CASE WHEN p.role_id IS NOT NULL THEN json_build_object('type', 'role', 'id', p.role_id, 'name', coalesce(r.name, r.key))
+          ELSE json_build_object('type', 'group', 'id', p.group_id, 'name', g.name) END,
+        'notificationChannelIds', p.notification_channel_ids, 'escalationChannelIds', p.escalation_channel_ids) AS policy,
       json_build_object('id', u.id, 'userName', u.user_name, 'displayName', u.display_name) AS requester
-    FROM elevate_policies p JOIN environments e ON e.id = p.environment_id, users u
+    FROM elevate_policies p JOIN environments e ON e.id = p.environment_id
+      LEFT JOIN rbac_roles r ON r.id = p.role_id LEFT JOIN groups g ON g.id = p.group_id, users u
     WHERE p.id = ${policyId} AND u.id = ${userId}`);
 
 async function record(

@@ -8,7 +8,13 @@ const policy = z.looseObject({ policy: Policy });
 const context = {
   environmentId: z.uuid(),
   // The policy's channels, for a consumer (a chat approval integration) that routes by policy.
-  policy: z.looseObject({ id: z.uuid(), name: z.string(), notificationChannelIds: z.array(z.uuid()), escalationChannelIds: z.array(z.uuid()) }),
+  policy: z.looseObject({
+    id: z.uuid(),
+    name: z.string(),
+    target: z.looseObject({ type: z.enum(['role', 'group']), id: z.uuid(), name: z.string() }),
+    notificationChannelIds: z.array(z.uuid()),
+    escalationChannelIds: z.array(z.uuid()),
+  }),
   requester: z.looseObject({ id: z.uuid(), userName: z.string(), displayName: z.string().nullable() }),
 };
 const request = z.looseObject({ request: AccessRequest, ...context });

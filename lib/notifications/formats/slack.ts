@@ -1,10 +1,6 @@
 import type { ChannelSecrets } from '../channel-kinds.ts';
+import { escapeMrkdwn, slackApprovalBlocks } from './slack-approval.ts';
 import { type ChannelEvent, type ChannelRequest, JSON_HEADERS, eventFacts, humanizeType, summarize, truncate } from './summary.ts';
-
-/** Slack mrkdwn treats `&`, `<` and `>` as control characters (links, mentions). */
-function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
 
 // Block Kit limits: header text 150 chars, section text 3000, at most 10 fields of 2000 chars.
 export function buildSlackRequest(secrets: ChannelSecrets<'slack'>, event: ChannelEvent): ChannelRequest {
@@ -15,7 +11,7 @@ export function buildSlackRequest(secrets: ChannelSecrets<'slack'>, event: Chann
     .map(([label, value]) => ({ type: 'mrkdwn', text: truncate(`*${label}*\n\`${escapeMrkdwn(value.replace(/`/g, "'"))}\``, 2000) }));
   const body = {
     text: truncate(summary, 3000),
-    blocks: [
+    blocks: slackApprovalBlocks(event) ?? [
       { type: 'header', text: { type: 'plain_text', text: truncate(humanizeType(event.type), 150), emoji: false } },
       { type: 'section', text: { type: 'mrkdwn', text: truncate(summary, 3000) }, fields },
       { type: 'context', elements: [{ type: 'mrkdwn', text: `Event ID \`${escapeMrkdwn(event.id)}\`` }] },

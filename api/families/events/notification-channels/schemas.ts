@@ -13,11 +13,13 @@ const name = displayName(200);
 // Checked against the kind's own schema by the service, so errors name e.g. body.config.site.
 const config = z
   .record(z.string(), z.unknown())
-  .describe('Per kind: webhook `{ url }`; slack, teams `{ channelLabel? }`; pagerduty `{ severityMap?, source? }`; datadog `{ site?, tags? }`');
+  .describe(
+    'Per kind: webhook `{ url }`; slack `{ channelLabel?, approverAttribute? }` (the user attribute holding the Slack member id, default `slackUserId`); teams `{ channelLabel? }`; pagerduty `{ severityMap?, source? }`; datadog `{ site?, tags? }`',
+  );
 const secrets = z
   .record(z.string(), z.unknown())
   .describe(
-    'Per kind, write-only: webhook `{ signingSecret? }` (generated when absent); slack, teams `{ webhookUrl }`; pagerduty `{ routingKey }`; datadog `{ apiKey }`',
+    'Per kind, write-only: webhook `{ signingSecret? }` (generated when absent); slack `{ webhookUrl, signingSecret? }` (the Slack app signing secret, for approval buttons); teams `{ webhookUrl }`; pagerduty `{ routingKey }`; datadog `{ apiKey }`',
   );
 
 export const CreateChannelBody = z
