@@ -70,7 +70,7 @@ describe('Departments', () => {
     const group = await t.app.inject({ method: 'GET', url: `${env.base}/directory/groups/${res.body.id}`, headers: bearer(await t.token()) });
     expect(group.json().group).toMatchObject({ id: res.body.id, name: 'Platform' });
     const events = await tenantEvents(t, env.tenantId, { type: 'hris.department.created' });
-    expect(events.map((e) => e.data.department.groupId)).toContain(res.body.id);
+    expect(events.map((e) => (e.data.department as { groupId: string }).groupId)).toContain(res.body.id);
     // Members of the department's group: its employees.
     const filtered = await hris(t, env.token, 'GET', `/Departments?filter=${encodeURIComponent('displayName eq "platform"')}`);
     expect(filtered.body).toMatchObject({ schemas: [LIST], totalResults: 1, Resources: [{ id: res.body.id }] });

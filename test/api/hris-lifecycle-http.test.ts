@@ -29,7 +29,9 @@ const create = async (extra: Record<string, unknown> = {}) => {
 const directoryUser = async (id: string) =>
   (await t.app.inject({ method: 'GET', url: `${env.base}/directory/users/${id}`, headers: bearer(await t.token()) })).json().user;
 const events = async (type: string, id: string) =>
-  (await tenantEvents(t, env.tenantId, { type })).filter((e) => e.subject?.id === id || e.data.userId === id || e.data.employee?.userId === id);
+  (await tenantEvents(t, env.tenantId, { type })).filter(
+    (e) => e.subject?.id === id || e.data.userId === id || (e.data.employee as { userId?: string } | undefined)?.userId === id,
+  );
 const memberships = (userId: string) =>
   t.pool.anyFirst(sql.type(z.object({ id: z.uuid() }))`SELECT group_id AS id FROM group_members WHERE user_id = ${userId}`);
 const TOKEN = () => ({ type: 'provisioning_token', id: env.tokenId });
