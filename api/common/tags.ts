@@ -97,6 +97,12 @@ export const TAGS = [
       'SCIM 2.0 (RFC 7643/7644) at /v1/scim/v2: Users and Groups of the directory provisioned by an identity provider, with discovery, ' +
       'filters, PATCH and Bulk, authenticated by a provisioning token (adscim_…). Bodies are lenient by the SCIM spec; errors are SCIM errors.',
   },
+  {
+    name: 'HRIS',
+    description:
+      'HRIS inbound provisioning at /v1/hris/v1, mirroring SCIM: Employees (directory users with HR fields and lifecycle: prehire, dated ' +
+      'termination, rehire) and Departments (directory groups with a hierarchy), with discovery, filters, PATCH and Bulk, authenticated by an adhris_… provisioning token.',
+  },
 ] as const;
 
 export type TagName = (typeof TAGS)[number]['name'];

@@ -34,6 +34,7 @@ import trustStore from './mcp/trust-store/index.ts';
 import elevate from './access/elevate/index.ts';
 import provisioningTokens from './provisioning/provisioning-tokens/index.ts';
 import scim from './provisioning/scim/index.ts';
+import hris from './provisioning/hris/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -69,4 +70,5 @@ export const FAMILIES: readonly Family[] = [
   elevate,
   provisioningTokens,
   scim,
+  hris,
 ];

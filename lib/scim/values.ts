@@ -15,6 +15,8 @@ function scalar(attribute: AttributeDef, value: unknown): unknown {
 }
 
 function complexValue(attribute: AttributeDef, value: unknown): unknown {
+  // A complex attribute declaring no sub-attributes is open (HRIS customFields): kept as sent.
+  if (attribute.subAttributes?.length === 0) return value;
   if (!isObject(value)) {
     // A bare value stands for `{ value }` (Entra's manager id, OneLogin's email); without a `value` it stays as sent.
     const sub = findAttribute(attribute.subAttributes, 'value');

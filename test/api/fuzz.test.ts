@@ -33,9 +33,11 @@ const HOSTILE: unknown[] = [null, true, -1, 1e308, '', 'a\u0000b', 'line\nbreak\
 const WRONG_BODIES: unknown[] = [[], 'text', 42, null, { unknownField: 1 }, deep(200)];
 
 let provisioningToken: string;
+let hrisToken: string;
 
 /** The credentials a request to `path` is sent with. */
-const credentialsFor = (path: string) => (path.startsWith('/access/v1/') ? [secret] : path.startsWith('/v1/scim/v2/') ? [provisioningToken] : tokens);
+const credentialsFor = (path: string) =>
+  path.startsWith('/access/v1/') ? [secret] : path.startsWith('/v1/scim/v2/') ? [provisioningToken] : path.startsWith('/v1/hris/v1/') ? [hrisToken] : tokens;
 
 const resolve = (schema: Schema | undefined): Schema | undefined =>
   schema?.$ref ? resolve(components[schema.$ref.replace('#/components/schemas/', '')]) : schema;
@@ -84,6 +86,14 @@ beforeAll(async () => {
       url: `/v1/tenants/${tenant}/environments/${environment}/provisioning-tokens`,
       headers: bearer(tokens[0]!),
       payload: { name: 'fuzz', kind: 'scim' },
+    })
+  ).json().token;
+  hrisToken = (
+    await t.app.inject({
+      method: 'POST',
+      url: `/v1/tenants/${tenant}/environments/${environment}/provisioning-tokens`,
+      headers: bearer(tokens[0]!),
+      payload: { name: 'fuzz hris', kind: 'hris' },
     })
   ).json().token;
   const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi' })).json() as {

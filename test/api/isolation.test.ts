@@ -8,6 +8,7 @@ import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 
 const SCIM_REASON = 'SCIM: the provisioning token selects the environment (tested in test/api/scim-*.test.ts)';
+const HRIS_REASON = 'HRIS: the provisioning token selects the environment (tested in test/api/hris-*.test.ts)';
 const ALLOWLIST: Record<string, string> = {
   'GET /v1/health': 'public',
   'GET /.well-known/jwks.json': 'public',
@@ -58,6 +59,24 @@ const ALLOWLIST: Record<string, string> = {
   'PATCH /v1/scim/v2/Groups/{id}': SCIM_REASON,
   'DELETE /v1/scim/v2/Groups/{id}': SCIM_REASON,
   'POST /v1/scim/v2/Bulk': SCIM_REASON,
+  'GET /v1/hris/v1/ServiceProviderConfig': HRIS_REASON,
+  'GET /v1/hris/v1/ResourceTypes': HRIS_REASON,
+  'GET /v1/hris/v1/ResourceTypes/{id}': HRIS_REASON,
+  'GET /v1/hris/v1/Schemas': HRIS_REASON,
+  'GET /v1/hris/v1/Schemas/{id}': HRIS_REASON,
+  'GET /v1/hris/v1/Employees': HRIS_REASON,
+  'POST /v1/hris/v1/Employees': HRIS_REASON,
+  'GET /v1/hris/v1/Employees/{id}': HRIS_REASON,
+  'PUT /v1/hris/v1/Employees/{id}': HRIS_REASON,
+  'PATCH /v1/hris/v1/Employees/{id}': HRIS_REASON,
+  'DELETE /v1/hris/v1/Employees/{id}': HRIS_REASON,
+  'GET /v1/hris/v1/Departments': HRIS_REASON,
+  'POST /v1/hris/v1/Departments': HRIS_REASON,
+  'GET /v1/hris/v1/Departments/{id}': HRIS_REASON,
+  'PUT /v1/hris/v1/Departments/{id}': HRIS_REASON,
+  'PATCH /v1/hris/v1/Departments/{id}': HRIS_REASON,
+  'DELETE /v1/hris/v1/Departments/{id}': HRIS_REASON,
+  'POST /v1/hris/v1/Bulk': HRIS_REASON,
 };
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];

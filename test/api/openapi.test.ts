@@ -105,8 +105,8 @@ describe('GET /v1/openapi', () => {
       } else if (name === 'POST /v1/mcp/events') {
         // MCP runtime events: an environment API secret (purpose mcp) selects the environment.
         expect(op.security, `${name} security`).toEqual([{ environmentSecret: [] }]);
-      } else if (path.startsWith('/v1/scim/v2/')) {
-        // SCIM: a provisioning token selects the environment.
+      } else if (path.startsWith('/v1/scim/v2/') || path.startsWith('/v1/hris/v1/')) {
+        // SCIM and HRIS: a provisioning token selects the environment.
         expect(op.security, `${name} security`).toEqual([{ provisioningToken: [] }]);
       } else {
         const required = op.security?.find((s) => 'bearerAuth' in s)?.bearerAuth;
@@ -141,7 +141,7 @@ describe('GET /v1/openapi', () => {
       const errors = responses.filter(([status]) => /^4(\d\d|XX)$/.test(status));
       expect(errors.length, `${name} 4xx`).toBeGreaterThan(0);
       for (const [status, response] of errors) {
-        const shape = path.startsWith('/v1/scim/v2/') ? isScimErrorShape : isErrorShape;
+        const shape = path.startsWith('/v1/scim/v2/') || path.startsWith('/v1/hris/v1/') ? isScimErrorShape : isErrorShape;
         expect(shape(response.content?.['application/json']?.schema), `${name} ${status} error shape`).toBe(true);
       }
     }
@@ -214,7 +214,8 @@ describe('GET /v1/openapi', () => {
     // RFC 6749 ignores unknown parameters, AuthZEN 1.0 says unknown fields MUST be ignored, and SCIM is lenient by
     // spec (RFC 7644 §3.3: unknown attributes are ignored; clients send read-only and vendor attributes).
     const bodies = ops.filter(
-      ([path, , op]) => op.requestBody && path !== '/v1/oauth/token' && !path.startsWith('/access/v1/') && !path.startsWith('/v1/scim/v2/'),
+      ([path, , op]) =>
+        op.requestBody && path !== '/v1/oauth/token' && !path.startsWith('/access/v1/') && !path.startsWith('/v1/scim/v2/') && !path.startsWith('/v1/hris/v1/'),
     );
     expect(bodies.length).toBeGreaterThan(10);
     for (const [path, method, op] of bodies) {

@@ -3,6 +3,9 @@ import { bearer, type TestApp } from './app.ts';
 import { newEnvironments } from './fixtures.ts';
 
 export const SCIM = '/v1/scim/v2';
+export const HRIS = '/v1/hris/v1';
+export const EMPLOYEE = 'urn:iam-service:params:scim:schemas:hris:1.0:Employee';
+export const DEPARTMENT = 'urn:iam-service:params:scim:schemas:hris:1.0:Department';
 export const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 export const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 export const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
@@ -50,10 +53,11 @@ export async function scim(
   path: string,
   body?: unknown,
   headers: Record<string, string> = {},
+  mount = SCIM,
 ): Promise<ScimResponse> {
   const res = await t.app.inject({
     method,
-    url: `${SCIM}${path}`,
+    url: `${mount}${path}`,
     headers: {
       authorization: `Bearer ${token}`,
       ...(body !== undefined && { 'content-type': 'application/scim+json; charset=utf-8' }),
@@ -63,6 +67,10 @@ export async function scim(
   });
   return { status: res.statusCode, body: res.body ? res.json() : undefined, headers: res.headers };
 }
+
+/** An HRIS request (/v1/hris/v1), with SCIM media types. */
+export const hris = (t: TestApp, token: string, method: Parameters<typeof scim>[2], path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  scim(t, token, method, path, body, headers, HRIS);
 
 /** A SCIM User as Entra ID creates one. */
 export const entraUser = (userName: string, extra: Record<string, unknown> = {}) => ({

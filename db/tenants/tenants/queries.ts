@@ -58,6 +58,9 @@ export function createTenantQueries(db: CommonQueryMethods) {
 
     deleteTenantById: (id: string) => db.query(sql.unsafe`DELETE FROM tenants WHERE id = ${id}`),
 
+    /** The tenant, whoever asks: for callers an environment credential already placed in it. */
+    findTenantById: (id: string) => db.maybeOne(sql.type(Tenant)`SELECT ${columns} FROM tenants t WHERE t.id = ${id}`),
+
     lockTenantById: (id: string) => db.maybeOne(sql.type(Tenant)`SELECT ${columns} FROM tenants t WHERE t.id = ${id} FOR UPDATE`),
   };
 }

@@ -13,6 +13,8 @@ export interface EmployeeInput {
   employeeNumber?: string | null;
   name?: { givenName?: string | null; familyName?: string | null; middleName?: string | null; formatted?: string | null } | null;
   displayName?: string | null;
+  /** The name the employee goes by: the directory user's nickName. */
+  preferredName?: string | null;
   emails?: { value: string; type?: string | null }[];
   phoneNumbers?: { value: string; type?: string | null }[];
   title?: string | null;
@@ -106,6 +108,7 @@ export function userFields(
     userName: userNameOf(input),
     externalId: input.externalId ?? null,
     displayName: input.displayName ?? name?.formatted ?? null,
+    nickName: input.preferredName ?? null,
     title: input.title ?? null,
     userType: input.userType ?? null,
     active,
@@ -144,6 +147,7 @@ export function employeeInputOf({ employee, user }: EmployeeRecord): EmployeeInp
     userName: user.userName,
     name: name && { givenName: name.givenName, familyName: name.familyName, middleName: name.middleName, formatted: name.formatted },
     displayName: user.displayName,
+    preferredName: user.nickName ?? null,
     emails: user.emails.map((e) => ({ value: e.value, type: e.type })),
     phoneNumbers: user.phoneNumbers.map((p) => ({ value: p.value, type: p.type })),
     title: user.title,

@@ -1,5 +1,6 @@
 // Bulk (RFC 7644 §3.7): operations in order, each answered on its own; `bulkId:<id>` in a later operation's path
 // or data stands for the id of the resource an earlier one created. `failOnErrors` stops after that many errors.
+import type { FastifyError } from 'fastify';
 import { z } from 'zod';
 import { errorBody, invalidSyntax, invalidValue, ScimError } from '../../../../lib/scim/errors.ts';
 import { applyPatch, patchOperations } from '../../../../lib/scim/patch.ts';
@@ -9,7 +10,8 @@ import { requiresProvisioningToken } from '../../../plugins/environment-secret.t
 import type { App } from '../../../types.ts';
 import type { ResourceDescriptor, ScimContext } from './descriptor.ts';
 import { BULK_MAX_OPERATIONS } from './discovery.ts';
-import { SCIM_MEDIA_TYPE, scimErrors } from './errors.ts';
+import { ApiError } from '../../../errors.ts';
+import { classify, SCIM_MEDIA_TYPE, scimErrors } from './errors.ts';
 import type { ScimMount } from './mount.ts';
 import { scimContext } from './requests.ts';
 import { replacement } from './routes.ts';
@@ -102,9 +104,10 @@ export function bulkRoute(app: App, mount: ScimMount) {
           if (bulkId && method === 'POST' && outcome.resource) ids.set(bulkId, outcome.resource.id as string);
           results.push({ ...entry, ...(meta && { location: meta.location, version: meta.version }), status: String(outcome.status) });
         } catch (error) {
-          if (!(error instanceof ScimError)) throw error;
+          if (!(error instanceof ScimError) && !(error instanceof ApiError)) throw error;
+          const failure = classify(error as FastifyError);
           errors++;
-          results.push({ ...entry, status: String(error.status), response: errorBody(error.status, error.message, error.scimType) });
+          results.push({ ...entry, status: String(failure.status), response: errorBody(failure.status, failure.message, failure.scimType) });
         }
       }
       return reply.type(SCIM_MEDIA_TYPE).send({ schemas: [URN.bulkResponse], Operations: results });

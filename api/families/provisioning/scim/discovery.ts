@@ -16,7 +16,7 @@ export const BULK_MAX_PAYLOAD = 1_048_576;
 
 const meta = (baseUrl: string, resourceType: string, path: string) => ({ resourceType, location: `${baseUrl}${path}` });
 
-function serviceProviderConfig(baseUrl: string) {
+function serviceProviderConfig(baseUrl: string, sort: boolean) {
   return {
     schemas: [URN.serviceProviderConfig],
     documentationUri: `${baseUrl.replace(/\/v1\/.*$/, '')}/docs`,
@@ -24,7 +24,7 @@ function serviceProviderConfig(baseUrl: string) {
     bulk: { supported: true, maxOperations: BULK_MAX_OPERATIONS, maxPayloadSize: BULK_MAX_PAYLOAD },
     filter: { supported: true, maxResults: MAX_RESULTS },
     changePassword: { supported: false },
-    sort: { supported: true },
+    sort: { supported: sort },
     etag: { supported: true },
     authenticationSchemes: [
       {
@@ -69,7 +69,7 @@ export function discoveryRoutes(app: App, mount: ScimMount) {
         'Patch, bulk (maxOperations, maxPayloadSize), filter (maxResults), sort and ETags are supported; changePassword is not. Authentication: a provisioning token as a bearer token.',
       response: { 200: z.looseObject({ schemas: z.array(z.string()) }).meta({ id: 'ScimServiceProviderConfig' }), ...scimErrors() },
     },
-    handler: async (request, reply) => reply.type(SCIM_MEDIA_TYPE).send(serviceProviderConfig(baseOf(request))),
+    handler: async (request, reply) => reply.type(SCIM_MEDIA_TYPE).send(serviceProviderConfig(baseOf(request), mount.sort ?? true)),
   });
   app.get('/ResourceTypes', {
     config,

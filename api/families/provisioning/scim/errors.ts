@@ -21,7 +21,8 @@ export const ScimErrorResponse = z
 /** The documented error responses of a SCIM operation. */
 export const scimErrors = (...statuses: number[]) => Object.fromEntries([401, ...statuses].map((s) => [s, ScimErrorResponse]));
 
-function classify(error: FastifyError): ScimError {
+/** The SCIM error of a failure (a service's ApiError too: HRIS writes through the HRIS service functions). */
+export function classify(error: FastifyError): ScimError {
   if (error instanceof ScimError) return error;
   if (error instanceof ApiError) {
     const scimType: ScimType | undefined = error.statusCode === 409 ? 'uniqueness' : error.statusCode === 400 ? 'invalidValue' : undefined;

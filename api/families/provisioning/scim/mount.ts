@@ -18,6 +18,8 @@ export interface ScimMount {
   /** Prepended to operation ids (`scim` → `scimListUsers`). */
   operationPrefix: string;
   descriptors: ResourceDescriptor[];
+  /** Whether lists take `sortBy` (default true); without it a `sortBy` is a 400 and discovery says so. */
+  sort?: boolean;
 }
 
 export async function mountScim(app: App, mount: ScimMount) {

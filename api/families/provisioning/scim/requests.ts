@@ -39,12 +39,13 @@ export function scimContext(request: FastifyRequest, prefix: string): ScimContex
 export const projectionOf = (descriptor: ResourceDescriptor, query: { attributes?: string | undefined; excludedAttributes?: string | undefined }): Projection =>
   parseProjection(descriptor.schemas, query.attributes, query.excludedAttributes);
 
-export function listQuery(descriptor: ResourceDescriptor, ctx: ScimContext, query: ListQuery): { sql: ScimListQuery; paging: Paging } {
+export function listQuery(descriptor: ResourceDescriptor, ctx: ScimContext, query: ListQuery, sortable = true): { sql: ScimListQuery; paging: Paging } {
   const paging = parsePaging(query, MAX_RESULTS);
   const lookup = descriptor.column(ctx);
   const where = query.filter?.trim() ? compileFilter(parseFilter(query.filter), lookup) : undefined;
   const sortOrder = query.sortOrder?.toLowerCase();
   if (sortOrder !== undefined && sortOrder !== 'ascending' && sortOrder !== 'descending') throw invalidValue('sortOrder must be ascending or descending.');
+  if (query.sortBy && !sortable) throw invalidValue('sortBy is not supported here: results come oldest first.');
   const sort = query.sortBy ? lookup(query.sortBy.toLowerCase()) : undefined;
   if (query.sortBy && sort?.kind !== 'scalar') throw invalidValue(`sortBy ${query.sortBy} is not an attribute that can be sorted on.`);
   return {

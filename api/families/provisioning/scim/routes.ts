@@ -53,7 +53,7 @@ export function resourceRoutes(app: App, mount: ScimMount, d: ResourceDescriptor
     },
     handler: async (request, reply) => {
       const ctx = ctxOf(request);
-      const { sql, paging } = listQuery(d, ctx, request.query);
+      const { sql, paging } = listQuery(d, ctx, request.query, mount.sort ?? true);
       const projection = projectionOf(d, request.query);
       const { total, resources } = await d.list(ctx, sql, projection);
       return reply.type(SCIM_MEDIA_TYPE).send(
