@@ -38,6 +38,12 @@ export async function startTemporalProcesses(deps: {
   log?: (message: string) => void;
   /** Tests only: wraps the activities (to make one fail as a bug would). */
   wrapActivities?: (activities: Activities) => Activities;
+  /**
+   * Tests only: how long a workflow task waits on this worker's sticky queue before any worker may take it (the
+   * SDK's default is 10 s). A worker that was shut down leaves its sticky queue behind, so a restart in a test
+   * would otherwise hold up the next task of every workflow it ran by that long.
+   */
+  stickyQueueTimeoutMs?: number;
 }): Promise<TemporalProcesses> {
   const { config, pool } = deps;
   const activities = createActivities({
@@ -63,6 +69,7 @@ export async function startTemporalProcesses(deps: {
     // On SIGTERM running activities get this long to finish, then are cancelled (a batch records what it sent);
     // docker compose's stop_grace_period is longer, so the worker is never killed mid-drain.
     shutdownGraceTime: config.workerShutdownGraceMs,
+    ...(deps.stickyQueueTimeoutMs ? { stickyQueueScheduleToStartTimeout: deps.stickyQueueTimeoutMs } : {}),
   });
   const running = worker.run();
   const gateway = await createTemporalGateway({

@@ -45,7 +45,7 @@ function positionOf(source: string, offset: number | undefined) {
   return { line: lines.length, column: lines.at(-1)!.length + 1 };
 }
 
-export function errorOf(source: string, error: unknown): ConditionError {
+function errorOf(source: string, error: unknown): ConditionError {
   const e = error as { message?: string; node?: { pos?: number } };
   const message = (e.message ?? String(error)).split('\n')[0]!.trim();
   return { message, ...positionOf(source, e.node?.pos) };
@@ -103,17 +103,21 @@ function equalitiesOf(node: unknown): ResourceEquality[] {
   return [];
 }
 
-/** Compiles a condition, or says what is wrong with it and where. Only a boolean (or dynamic) result is accepted. */
-export function compileCondition(
+/**
+ * Type-checks and parses a condition in `environment` (its declared variables), or says what is wrong with it and
+ * where. Only a boolean (or dynamic) result is accepted.
+ */
+export function parseBooleanCondition(
+  environment: Environment,
   source: string,
-): { ok: true; evaluate: CompiledCondition; equalities: ResourceEquality[] } | { ok: false; error: ConditionError } {
+): { ok: true; program: ReturnType<Environment['parse']> } | { ok: false; error: ConditionError } {
   if (source.trim() === '') return { ok: false, error: { message: 'A condition must not be empty.', line: 1, column: 1 } };
   if (source.length > MAX_CONDITION_LENGTH) {
     return { ok: false, error: { message: `A condition must be at most ${MAX_CONDITION_LENGTH} characters.`, line: 1, column: 1 } };
   }
   let checked;
   try {
-    checked = env.check(source);
+    checked = environment.check(source);
   } catch (error) {
     return { ok: false, error: errorOf(source, error) };
   }
@@ -121,7 +125,16 @@ export function compileCondition(
   if (checked.type !== 'bool' && checked.type !== 'dyn') {
     return { ok: false, error: { message: `A condition must evaluate to a bool, not ${checked.type}.`, line: 1, column: 1 } };
   }
-  const program = env.parse(source);
+  return { ok: true, program: environment.parse(source) };
+}
+
+/** Compiles a condition, or says what is wrong with it and where. Only a boolean (or dynamic) result is accepted. */
+export function compileCondition(
+  source: string,
+): { ok: true; evaluate: CompiledCondition; equalities: ResourceEquality[] } | { ok: false; error: ConditionError } {
+  const parsed = parseBooleanCondition(env, source);
+  if (!parsed.ok) return parsed;
+  const { program } = parsed;
   return {
     ok: true,
     equalities: equalitiesOf((program as unknown as { ast: unknown }).ast),

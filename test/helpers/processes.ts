@@ -9,6 +9,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { inject } from 'vitest';
 import type { Dispatcher } from '../../worker/dispatcher.ts';
 import { startEmbeddedProcesses } from '../../worker/embedded.ts';
+import { startSweeper } from '../../worker/sweeper.ts';
 import { startTemporalProcesses } from '../../worker/temporal-processes.ts';
 import type { Activities } from '../../workflows/activities.ts';
 import type { ProcessGateway } from '../../workflows/port.ts';
@@ -120,6 +121,30 @@ async function startTemporalProcessesForTest(
     workflowBundle: { codePath: server.bundlePath },
     onError,
     wrapActivities,
+    stickyQueueTimeoutMs: 1000,
   });
   return { gateway: processes.gateway, dispatcher: processes.dispatcher, stop: processes.stop };
+}
+
+/**
+ * One round of the sweeper over the test app, as the periodic sweep makes it, with no grace period (every row
+ * counts): how many processes it started, and what it logged.
+ */
+export async function sweepOnce(t: TestAppWithProcesses): Promise<{ started: number; logged: string[] }> {
+  const logged: string[] = [];
+  const sweeper = startSweeper({
+    pool: t.pool,
+    gateway: t.processes.gateway,
+    scheduleMs: [0],
+    domains: { verificationIntervalsMs: [3_600_000], verificationGiveUpMs: 86_400_000 },
+    intervalMs: 3_600_000,
+    graceMs: 0,
+    onError: () => {},
+    log: (message) => logged.push(message),
+  });
+  try {
+    return { started: await sweeper.runOnce(), logged };
+  } finally {
+    await sweeper.stop();
+  }
 }

@@ -106,6 +106,10 @@ describe.each(ENGINES)('directory sync process (%s)', (engine) => {
     const server = inject('temporal')!;
     const client = new Client({ connection: await Connection.connect({ address: server.address }), namespace: server.namespace });
     try {
+      // A deactivation of its own, so the environment's process exists whatever ran before in this file.
+      const { userId } = await provisionedUser();
+      await call('POST', directory(`/users/${userId}/deactivate`));
+      await expect.poll(() => deprovisioned(userId), POLL).toHaveLength(1);
       const { typedSearchAttributes } = await client.workflow.getHandle(processId()).describe();
       expect(typedSearchAttributes.get(EnvironmentIdKey)).toBe(environmentId);
       expect(typedSearchAttributes.get(TenantIdKey)).toBe(tenantId);

@@ -103,7 +103,7 @@ describe.each(ENGINES)('domain verification process (%s)', (engine) => {
     await t.restartProcesses(); // in the middle of a sleep between two checks
     dns.setTxt(domain.validationSubDomain, domain.validationToken);
     // On Temporal the next workflow task may wait on the stopped worker's sticky queue for its schedule-to-start
-    // timeout (10 s by default) before any worker takes it; the check after the sleep still runs before the give-up test.
+    // timeout (1 s in the tests, test/helpers/processes.ts) before the new worker takes it.
     await expect.poll(async () => (await current(domain.id)).verified, { timeout: 25_000, interval: 50 }).toBe(true);
     await expect.poll(async () => (await status(domain)).status, { timeout: 5000 }).toBe('completed'); // nothing is left to run
     expect(await eventsOf(domain.id, 'tenant.domain.verified')).toHaveLength(1);

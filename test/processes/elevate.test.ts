@@ -2,10 +2,9 @@
 // after a restart of the processes while it is active (and decisions deny from then); extend and revoke signals.
 import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSweeper } from '../../worker/sweeper.ts';
 import { elevateEnvironment } from '../helpers/elevate.ts';
 import { tenantEvents } from '../helpers/events.ts';
-import { ENGINES, startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
+import { ENGINES, startTestAppWithProcesses, sweepOnce, type TestAppWithProcesses } from '../helpers/processes.ts';
 
 let t: TestAppWithProcesses;
 let env: Awaited<ReturnType<typeof elevateEnvironment>>;
@@ -83,23 +82,9 @@ describe.each(ENGINES)('elevate processes (%s)', (engine) => {
     );
     await t.restartProcesses();
     expect(await t.processStatus(`elevate-request:${pending}`)).toBe('unknown');
-    const sweeper = startSweeper({
-      pool: t.pool,
-      gateway: t.processes.gateway,
-      scheduleMs: [0],
-      domains: { verificationIntervalsMs: [3_600_000], verificationGiveUpMs: 86_400_000 },
-      intervalMs: 3_600_000,
-      graceMs: 0,
-      onError: () => {},
-      log: () => {},
-    });
-    try {
-      await sweeper.runOnce();
-      await expect.poll(() => t.processStatus(`elevate-request:${pending}`), POLL).toBe('running');
-      await expect.poll(() => t.processStatus(`elevate-grant:${grant}`), POLL).toBe('running');
-      expect(await t.processStatus(`elevate-request:${approved}`)).toBe('unknown'); // settled: nothing to run
-    } finally {
-      await sweeper.stop();
-    }
+    await sweepOnce(t);
+    await expect.poll(() => t.processStatus(`elevate-request:${pending}`), POLL).toBe('running');
+    await expect.poll(() => t.processStatus(`elevate-grant:${grant}`), POLL).toBe('running');
+    expect(await t.processStatus(`elevate-request:${approved}`)).toBe('unknown'); // settled: nothing to run
   });
 });

@@ -1,11 +1,10 @@
 import { decodeJwt } from 'jose';
 import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSweeper } from '../../worker/sweeper.ts';
 import { bearer } from '../helpers/app.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
 import { newEnvironments } from '../helpers/fixtures.ts';
-import { ENGINES, startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
+import { ENGINES, startTestAppWithProcesses, sweepOnce, type TestAppWithProcesses } from '../helpers/processes.ts';
 
 let t: TestAppWithProcesses;
 let token: string;
@@ -78,25 +77,11 @@ describe.each(ENGINES)('impersonation expiry process (%s)', (engine) => {
     await t.restartProcesses();
     expect(await processStatus(grant.id)).toBe('unknown');
 
-    const logged: string[] = [];
-    const sweeper = startSweeper({
-      pool: t.pool,
-      gateway: t.processes.gateway,
-      scheduleMs: [0],
-      domains: { verificationIntervalsMs: [3_600_000], verificationGiveUpMs: 86_400_000 },
-      intervalMs: 3_600_000,
-      graceMs: 0,
-      onError: () => {},
-      log: (m) => logged.push(m),
-    });
-    try {
-      expect(await sweeper.runOnce()).toBeGreaterThanOrEqual(1);
-      expect(logged.join('\n')).toContain(`impersonation-expiry:${grant.id}`);
-      await expect.poll(() => processStatus(grant.id), POLL).toBe('completed');
-      expect((await grantOf(grant.id)).status).toBe('expired');
-      expect(await expiredEvents(grant.id)).toHaveLength(1);
-    } finally {
-      await sweeper.stop();
-    }
+    const { started, logged } = await sweepOnce(t);
+    expect(started).toBeGreaterThanOrEqual(1);
+    expect(logged.join('\n')).toContain(`impersonation-expiry:${grant.id}`);
+    await expect.poll(() => processStatus(grant.id), POLL).toBe('completed');
+    expect((await grantOf(grant.id)).status).toBe('expired');
+    expect(await expiredEvents(grant.id)).toHaveLength(1);
   });
 });

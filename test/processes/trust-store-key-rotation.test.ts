@@ -4,11 +4,10 @@
 import { Client, Connection } from '@temporalio/client';
 import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startSweeper } from '../../worker/sweeper.ts';
 import { EnvironmentIdKey, TenantIdKey } from '../../workflows/search-attributes.ts';
 import { createApiSecret } from '../helpers/access-model.ts';
 import { tenantEvents } from '../helpers/events.ts';
-import { ENGINES, startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
+import { ENGINES, startTestAppWithProcesses, sweepOnce, type TestAppWithProcesses } from '../helpers/processes.ts';
 import { keyPair, trustStoreEnvironment } from '../helpers/trust-store.ts';
 
 let t: TestAppWithProcesses;
@@ -98,21 +97,7 @@ describe.each(ENGINES)('trust-store key retirement process (%s)', (engine) => {
     await t.pool.query(sql.unsafe`DELETE FROM process_outbox WHERE process_id = ${`trust-store-key-retirement:${old.id}`}`);
     await t.restartProcesses();
     expect(await t.processStatus(`trust-store-key-retirement:${old.id}`)).toBe('unknown');
-    const sweeper = startSweeper({
-      pool: t.pool,
-      gateway: t.processes.gateway,
-      scheduleMs: [0],
-      domains: { verificationIntervalsMs: [3_600_000], verificationGiveUpMs: 86_400_000 },
-      intervalMs: 3_600_000,
-      graceMs: 0,
-      onError: () => {},
-      log: () => {},
-    });
-    try {
-      expect(await sweeper.runOnce()).toBeGreaterThanOrEqual(1);
-    } finally {
-      await sweeper.stop();
-    }
+    expect((await sweepOnce(t)).started).toBeGreaterThanOrEqual(1);
     await expect.poll(() => keyStatus(entry.id, old.id), POLL).toBe('retired');
     await expect.poll(() => t.processStatus(`trust-store-key-retirement:${old.id}`), POLL).toBe('completed');
     expect(await retiredEvents(old.id)).toHaveLength(1);

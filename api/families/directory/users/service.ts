@@ -44,7 +44,8 @@ function toFields(body: UpdateUserBody): UserFields {
   };
 }
 
-const change = (verb: Verb, user: DirectoryUser, before: DirectoryUser | null): CallerChange => ({
+/** The audit entry and event of a change to a directory user, whichever API made it (the directory's, SCIM's). */
+export const userChange = (verb: Verb, user: DirectoryUser, before: DirectoryUser | null): CallerChange => ({
   action: `directory.user.${verb}`,
   resource: { type: 'user', id: user.id },
   before,
@@ -62,7 +63,7 @@ export function createDirectoryUserService(pool: DatabasePool) {
       const before = await find(trx, caller, id, 'update');
       if (before.active === active) return before; // already so: nothing changes, nothing is emitted
       const user = await users(trx).updateUser(id, { active });
-      await record(trx, caller, change(active ? 'activate' : 'deactivate', user, before));
+      await record(trx, caller, userChange(active ? 'activate' : 'deactivate', user, before));
       return user;
     });
 
@@ -85,7 +86,7 @@ export function createDirectoryUserService(pool: DatabasePool) {
       unique(() =>
         pool.transaction(async (trx) => {
           const user = await users(trx).insertUser(caller.scope.environmentId, toFields(body));
-          await record(trx, caller, change('create', user, null));
+          await record(trx, caller, userChange('create', user, null));
           return user;
         }),
       ),
@@ -96,7 +97,7 @@ export function createDirectoryUserService(pool: DatabasePool) {
           const before = await find(trx, caller, id, 'update');
           if (Object.keys(body).length === 0) return before; // nothing to change: no write, no event
           const user = await users(trx).updateUser(id, toFields(body));
-          await record(trx, caller, change('update', user, before));
+          await record(trx, caller, userChange('update', user, before));
           return user;
         }),
       ),
@@ -108,7 +109,7 @@ export function createDirectoryUserService(pool: DatabasePool) {
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id, 'update');
         await users(trx).deleteUser(id);
-        await record(trx, caller, change('delete', before, before));
+        await record(trx, caller, userChange('delete', before, before));
         return { success: true as const, id };
       }),
   };

@@ -5,30 +5,12 @@ import type { DatabasePool } from 'slonik';
 import { createDirectoryUserQueries } from '../../../../db/directory/users/queries.ts';
 import type { DirectoryUser } from '../../../../db/directory/users/rows.ts';
 import { createScimUserQueries, userColumn, type ScimUserRow } from '../../../../db/provisioning/scim/users.ts';
-import type { EventType } from '../../../../db/event-catalog.ts';
 import { COMMON_ATTRIBUTES, ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from '../../../../lib/scim/resource-schemas.ts';
-import type { CallerChange } from '../../../access/caller.ts';
+import { userChange } from '../../directory/users/service.ts';
 import { recordScim } from './context.ts';
 import { checkVersion, isUuid, notFound, type ResourceDescriptor, type ScimContext } from './descriptor.ts';
 import { scimUnique } from './conflicts.ts';
 import { userFromScim, userToScim } from './user-mapping.ts';
-
-type Verb = 'create' | 'update' | 'deactivate' | 'activate' | 'delete';
-const EVENT_OF = {
-  create: 'directory.user.created',
-  update: 'directory.user.updated',
-  deactivate: 'directory.user.deactivated',
-  activate: 'directory.user.activated',
-  delete: 'directory.user.deleted',
-} as const satisfies Record<Verb, EventType>;
-
-const change = (verb: Verb, user: DirectoryUser, before: DirectoryUser | null): CallerChange => ({
-  action: `directory.user.${verb}`,
-  resource: { type: 'user', id: user.id },
-  before,
-  after: verb === 'delete' ? null : user,
-  event: { type: EVENT_OF[verb], data: { user } },
-});
 
 /** The directory user of a SCIM row (what directory events carry). */
 const directoryUser = ({ rawExternalId: _e, scim: _s, groups: _g, managerName: _m, version: _v, ...user }: ScimUserRow): DirectoryUser => user;
@@ -60,7 +42,7 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
       return scimUnique(() =>
         pool.transaction(async (trx) => {
           const user = await createDirectoryUserQueries(trx).insertUser(ctx.environmentId, { ...fields, scim });
-          await recordScim(trx, ctx, change('create', user, null));
+          await recordScim(trx, ctx, userChange('create', user, null));
           return userToScim(await find(trx, ctx, user.id), ctx.baseUrl);
         }),
       );
@@ -87,10 +69,10 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
             throw new Unchanged(current);
           }
           let user = directoryUser(updated);
-          if (!unchanged) await recordScim(trx, ctx, change('update', user, before));
+          if (!unchanged) await recordScim(trx, ctx, userChange('update', user, before));
           if (active !== row.active) {
             const after = await users.updateUser(id, { active });
-            await recordScim(trx, ctx, change(active ? 'activate' : 'deactivate', after, user));
+            await recordScim(trx, ctx, userChange(active ? 'activate' : 'deactivate', after, user));
             user = after;
           }
           return userToScim(await find(trx, ctx, id), ctx.baseUrl);
@@ -106,7 +88,7 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
         checkVersion(ifMatch, row.version);
         await createDirectoryUserQueries(trx).deleteUser(id);
         const user = directoryUser(row);
-        await recordScim(trx, ctx, change('delete', user, user));
+        await recordScim(trx, ctx, userChange('delete', user, user));
       }),
   };
 }
