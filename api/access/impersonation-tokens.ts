@@ -5,7 +5,7 @@ import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT, type J
 import type { SigningKeys } from '../families/identity/signing-keys/service.ts';
 
 /** The JOSE `typ` header of impersonation tokens (management access tokens are `at+jwt`). */
-export const IMPERSONATION_TYP = 'impersonation+jwt';
+const IMPERSONATION_TYP = 'impersonation+jwt';
 export const IMPERSONATION_TOKEN_TYPE = 'impersonation';
 
 /** The audience of impersonation tokens: the service's own endpoints that accept them (management tokens have `<base>/v1`). */

@@ -6,7 +6,7 @@ import { EnvironmentScopeParams } from '../../projects/environment-settings/sche
 export { EnvironmentScopeParams, ImpersonationGrant, ImpersonationSettings };
 
 /** The longest grant any environment allows: 1440 minutes. */
-export const MAX_DURATION_MINUTES = 1440;
+const MAX_DURATION_MINUTES = 1440;
 
 export const IssueGrantBody = z
   .strictObject({

@@ -33,7 +33,7 @@ const change = (verb: Verb, entry: TrustStoreEntry, before: TrustStoreEntry | nu
   event: { type: EVENT_OF[verb], data: { entry } },
 });
 
-export const revokedConflict = () => conflict('trust_store.revoked', 'The trust-store entry is revoked: it can no longer change or verify.');
+const revokedConflict = () => conflict('trust_store.revoked', 'The trust-store entry is revoked: it can no longer change or verify.');
 const subjectTaken = () => conflict('trust_store.subject_taken', 'Conflict: body.subject already names another entry of this environment.');
 
 /** The entry of the caller's environment (404 otherwise); `lock` holds it until the transaction ends. */

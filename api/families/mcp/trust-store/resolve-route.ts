@@ -12,7 +12,7 @@ import type { App } from '../../../types.ts';
 import { ResolveQuery, Resolved } from './verify-schemas.ts';
 import { tags } from './entries-routes.ts';
 
-export const CACHE_CONTROL = 'private, max-age=0, must-revalidate';
+const CACHE_CONTROL = 'private, max-age=0, must-revalidate';
 const notFound = () => new ApiError(404, 'trust_store.not_found', 'No trust-store entry has this subject in the environment of the API secret.');
 
 export function resolveRoute(app: App, trustStores: ModelCache<TrustStoreSnapshot>) {

@@ -8,10 +8,10 @@ export const MAX_SUBJECT = 2048;
 // no empty, `.` or `..` segment, no trailing slash, no query or fragment.
 const SPIFFE = /^spiffe:\/\/[a-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
 
-export const isSpiffeId = (subject: string) => SPIFFE.test(subject) && !/\/\.{1,2}(\/|$)/.test(subject);
+const isSpiffeId = (subject: string) => SPIFFE.test(subject) && !/\/\.{1,2}(\/|$)/.test(subject);
 
 /** An http(s) URL an MCP client can connect to: no credentials, no fragment. */
-export function httpUrlProblem(subject: string): string | undefined {
+function httpUrlProblem(subject: string): string | undefined {
   let url: URL;
   try {
     url = new URL(subject);

@@ -54,7 +54,7 @@ function groupFields(input: DepartmentInput, fields: DepartmentFields, before: G
 }
 
 /** The input that would write `record` as it is: what a PATCH applies its operations to. */
-export const departmentInputOf = ({ department, group }: DepartmentRecord): DepartmentInput => ({
+const departmentInputOf = ({ department, group }: DepartmentRecord): DepartmentInput => ({
   displayName: group.name,
   externalId: group.externalId === group.id ? null : group.externalId,
   description: group.description,

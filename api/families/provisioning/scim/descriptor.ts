@@ -38,7 +38,7 @@ export interface ResourceDescriptor {
   remove(ctx: ScimContext, id: string, ifMatch: string | undefined): Promise<void>;
 }
 
-export const etagOf = (version: string) => `W/"${version}"`;
+const etagOf = (version: string) => `W/"${version}"`;
 
 /** 412 when `If-Match` names another version than the current one (`*` matches any). */
 export function checkVersion(ifMatch: string | undefined, version: string) {

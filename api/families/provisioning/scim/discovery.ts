@@ -12,7 +12,7 @@ import type { ScimMount } from './mount.ts';
 import type { ResourceDescriptor } from './descriptor.ts';
 
 export const BULK_MAX_OPERATIONS = 1000;
-export const BULK_MAX_PAYLOAD = 1_048_576;
+const BULK_MAX_PAYLOAD = 1_048_576;
 
 const meta = (baseUrl: string, resourceType: string, path: string) => ({ resourceType, location: `${baseUrl}${path}` });
 

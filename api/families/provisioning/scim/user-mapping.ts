@@ -8,7 +8,7 @@ import { invalidValue } from '../../../../lib/scim/errors.ts';
 import { URN } from '../../../../lib/scim/schema.ts';
 import type { Resource } from '../../../../lib/scim/values.ts';
 
-export const ENTERPRISE_STRINGS = ['employeeNumber', 'costCenter', 'organization', 'division', 'department'] as const;
+const ENTERPRISE_STRINGS = ['employeeNumber', 'costCenter', 'organization', 'division', 'department'] as const;
 const SCALARS = ['displayName', 'nickName', 'profileUrl', 'title', 'userType', 'preferredLanguage', 'locale', 'timezone'] as const;
 const NAME_PARTS = ['formatted', 'familyName', 'givenName', 'middleName', 'honorificPrefix', 'honorificSuffix'] as const;
 const ADDRESS_PARTS = ['formatted', 'streetAddress', 'locality', 'region', 'postalCode', 'country', 'type'] as const;

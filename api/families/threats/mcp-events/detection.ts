@@ -8,7 +8,7 @@ import type { Detection } from '../../../../db/threats/threats/queries.ts';
 import type { Severity, ThreatCategory } from '../../../../db/threats/threats/rows.ts';
 
 /** The severity a detection opens with (triage may change it). */
-export const DEFAULT_SEVERITY: Record<Exclude<ThreatCategory, 'manual'>, Severity> = {
+const DEFAULT_SEVERITY: Record<Exclude<ThreatCategory, 'manual'>, Severity> = {
   'mcp.manifest_mismatch': 'critical',
   'mcp.revoked_subject': 'high',
   'mcp.tool_not_allowed': 'medium',
