@@ -133,7 +133,8 @@ export const configSchema = z
       .string()
       .regex(/^adsa_[A-Za-z0-9]{20,}$/, 'must start with adsa_ followed by at least 20 letters or digits')
       .optional(),
-    BOOTSTRAP_ADMIN_EMAIL: z.email({ error: 'must be an email address' }).default('admin@localhost'),
+    // HTML's email rule, which admits a host without a dot (the default's `localhost`).
+    BOOTSTRAP_ADMIN_EMAIL: z.email({ pattern: z.regexes.html5Email, error: 'must be an email address' }).default('admin@localhost'),
   })
   .transform((env) => {
     const dataDir = path.resolve(env.DATA_DIR);

@@ -1,4 +1,4 @@
-// Captures Temporal UI with headless Chromium (playwright-core), for the README: the workflows of a tenant, or one
+// Captures Temporal UI with headless Chromium (playwright-core), for docs/processes.md: the workflows of a tenant, or one
 // workflow's page. `node scripts/screenshot-temporal-ui.ts <url> <file.png> [text]` with the UI running (npm run
 // dev:temporal); the shot is taken once `text` (default: the first workflow id) shows.
 // CHROMIUM sets the browser (default /usr/bin/chromium).

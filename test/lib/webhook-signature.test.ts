@@ -58,7 +58,7 @@ describe('webhook signatures', () => {
   });
 });
 
-// README "Webhooks" documents exactly this: Stripe's verifier splits the header on "," without trimming, so the
+// docs/events-and-webhooks.md documents exactly this: Stripe's verifier splits the header on "," without trimming, so the
 // space the SPEC puts after the comma hides every v1; removing it is the whole adaptation.
 describe("Stripe's verifier (stripe.webhooks.constructEvent) on our header", () => {
   const event = { id: '6f1c2b9e-0d3a-4e59-9a7b-2c8d1e4f5a60', type: 'tenant.created', occurredAt: '2025-01-01T00:00:00.000Z', data: { é: '✓' } };

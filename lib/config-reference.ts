@@ -1,0 +1,217 @@
+// What each configuration variable means, for the generated reference (docs/configuration.md, .env.example).
+// Keyed by the variables of the configuration schema: a variable added there without its entry here fails tsc, and
+// test/docs/configuration.test.ts checks that each documented default is the schema's own.
+import type { z } from 'zod';
+import type { configSchema } from './config.ts';
+
+export type ConfigVariable = keyof z.input<typeof configSchema>;
+
+export const CONFIG_SECTIONS = [
+  'Server',
+  'Database',
+  'Secrets and tokens',
+  'Processes and Temporal',
+  'Webhooks and notifications',
+  'Rate limits',
+  'Domains',
+  'Access decisions',
+  'MCP',
+  'Bootstrap',
+] as const;
+
+export interface VariableReference {
+  section: (typeof CONFIG_SECTIONS)[number];
+  /** The default as a user would write it (it must parse to the schema's default), or null when unset by default. */
+  default: string | null;
+  /** What leaving it unset means, where that is more than "off" (a computed or generated value). */
+  unset?: string;
+  /** An example value for .env.example, for a variable without a default. */
+  example?: string;
+  meaning: string;
+}
+
+export const CONFIG_REFERENCE = {
+  PORT: { section: 'Server', default: '8080', meaning: 'listening port' },
+  HOST: { section: 'Server', default: '127.0.0.1', meaning: 'listening address' },
+  DATA_DIR: { section: 'Server', default: './.data', meaning: 'embedded Postgres data, `master.key`, `bootstrap.json`' },
+  PUBLIC_BASE_URL: {
+    section: 'Server',
+    default: null,
+    unset: '`http://HOST:PORT`',
+    example: 'https://iam.example.com',
+    meaning: 'the URL clients reach the service at: issuer of access tokens, servers of the OpenAPI document, SCIM locations',
+  },
+  LOG_LEVEL: { section: 'Server', default: 'info', meaning: 'pino level (`fatal`, `error`, `warn`, `info`, `debug`, `trace`, `silent`); secrets are redacted' },
+  TRUST_PROXY: {
+    section: 'Server',
+    default: 'false',
+    meaning:
+      'which reverse proxies may set `X-Forwarded-For` (the client address of rate limits and audit logs): `true` (any peer: only when the service is reachable through the proxy alone), a number of proxy hops to trust, or a comma list of proxy IPs and CIDR ranges (`10.0.0.0/8,fd00::/8`; also `loopback`, `linklocal`, `uniquelocal`)',
+  },
+  ALLOW_PRIVATE_NETWORK_TARGETS: {
+    section: 'Server',
+    default: 'false',
+    meaning:
+      'allow outbound calls (webhooks, notification channels, metadata URLs, MCP servers) to private, loopback and link-local addresses: for development and tests',
+  },
+  DATABASE_URL: {
+    section: 'Database',
+    default: null,
+    unset: 'an embedded Postgres in `DATA_DIR/pg` on a free port',
+    example: 'postgres://user:password@host:5432/iam',
+    meaning: 'an external Postgres',
+  },
+  DATABASE_POOL_SIZE: { section: 'Database', default: '10', meaning: 'connections in the pool' },
+  MASTER_KEY: {
+    section: 'Secrets and tokens',
+    default: null,
+    unset: 'generated into `DATA_DIR/master.key`',
+    example: '<64 hex characters>',
+    meaning: '32 bytes (64 hex characters or base64) encrypting secrets at rest (AES-256-GCM)',
+  },
+  ACCESS_TOKEN_TTL_SECONDS: { section: 'Secrets and tokens', default: '900', meaning: 'lifetime of access tokens (at most 86400)' },
+  API_SECRET_ROTATION_GRACE: {
+    section: 'Secrets and tokens',
+    default: '24h',
+    meaning: 'how long a rotated-out environment API secret or provisioning token keeps working when the rotation does not say (at most `30d`)',
+  },
+  TRUST_STORE_KEY_ROTATION_GRACE: {
+    section: 'Secrets and tokens',
+    default: '24h',
+    meaning: 'how long the previously active keys of a trust-store entry keep verifying (`retiring`) after a rotation that does not say (at most `30d`)',
+  },
+  PROCESS_ENGINE: {
+    section: 'Processes and Temporal',
+    default: null,
+    unset: '`temporal` when `TEMPORAL_ADDRESS` is set, else `embedded`',
+    example: 'embedded',
+    meaning: 'the durable process engine: `embedded` (DBOS on the service’s Postgres) or `temporal`',
+  },
+  TEMPORAL_ADDRESS: { section: 'Processes and Temporal', default: null, example: 'temporal:7233', meaning: '`host:port` of the Temporal frontend' },
+  TEMPORAL_NAMESPACE: { section: 'Processes and Temporal', default: 'default', meaning: 'Temporal namespace' },
+  TEMPORAL_METRICS_ADDRESS: {
+    section: 'Processes and Temporal',
+    default: null,
+    example: '0.0.0.0:9464',
+    meaning: '`host:port` where the Temporal worker serves Prometheus metrics at `/metrics` (worker only)',
+  },
+  TEMPORAL_TLS_CERT: {
+    section: 'Processes and Temporal',
+    default: null,
+    example: '/path/client.pem',
+    meaning: 'mTLS to the Temporal server: the client certificate (PEM; with `TEMPORAL_TLS_KEY`)',
+  },
+  TEMPORAL_TLS_KEY: {
+    section: 'Processes and Temporal',
+    default: null,
+    example: '/path/client.key',
+    meaning: 'mTLS to the Temporal server: the client certificate’s key (PEM; with `TEMPORAL_TLS_CERT`)',
+  },
+  TEMPORAL_TLS_CA: {
+    section: 'Processes and Temporal',
+    default: null,
+    unset: 'the system’s CAs',
+    example: '/path/ca.pem',
+    meaning: 'the CA certificate that signed the Temporal server’s certificate',
+  },
+  TEMPORAL_API_KEY: { section: 'Processes and Temporal', default: null, example: '<Temporal Cloud API key>', meaning: 'Temporal Cloud API key (implies TLS)' },
+  WORKER_SHUTDOWN_GRACE: {
+    section: 'Processes and Temporal',
+    default: '30s',
+    meaning: 'Temporal worker: on SIGTERM, how long running activities may finish before they are cancelled',
+  },
+  PROCESS_SWEEP_INTERVAL: {
+    section: 'Processes and Temporal',
+    default: '5m',
+    meaning: 'how often the sweeper restarts the process of any pending row (invitation, domain, delivery, grant, key…) whose process failed or is missing',
+  },
+  WEBHOOK_RETRY_SCHEDULE: {
+    section: 'Webhooks and notifications',
+    default: '0,5s,5m,30m,2h,5h,10h,10h',
+    meaning: 'delays before each delivery attempt (`ms`, `s`, `m`, `h`, `d`)',
+  },
+  WEBHOOK_TIMEOUT_MS: { section: 'Webhooks and notifications', default: '15000', meaning: 'timeout of one delivery attempt (at most 60000)' },
+  WEBHOOK_DISABLE_AFTER: { section: 'Webhooks and notifications', default: '5d', meaning: 'disable an endpoint whose every delivery failed this long' },
+  WEBHOOK_SECRET_OVERLAP: { section: 'Webhooks and notifications', default: '24h', meaning: 'how long a rotated-out signing secret keeps signing' },
+  DISPATCH_POLL_MS: { section: 'Webhooks and notifications', default: '1000', meaning: 'the dispatcher’s safety poll (it is woken by NOTIFY at commit)' },
+  DELIVERY_BATCH_SIZE: {
+    section: 'Webhooks and notifications',
+    default: null,
+    unset: 'as many as one attempt sends in 2 minutes (512 with the default timeout)',
+    example: '512',
+    meaning: 'deliveries per first-attempt batch process (at most 1000)',
+  },
+  PAGERDUTY_EVENTS_URL: { section: 'Webhooks and notifications', default: 'https://events.pagerduty.com', meaning: 'PagerDuty Events API base URL' },
+  DATADOG_API_URL: {
+    section: 'Webhooks and notifications',
+    default: null,
+    unset: '`https://api.<site>` of the channel',
+    example: 'https://api.datadoghq.eu',
+    meaning: 'Datadog API base URL override',
+  },
+  RATE_LIMIT_ENABLED: { section: 'Rate limits', default: 'true', meaning: 'rate limiting of the API' },
+  RATE_LIMIT_MAX: { section: 'Rate limits', default: '600', meaning: 'requests per window per principal' },
+  RATE_LIMIT_WINDOW_MS: { section: 'Rate limits', default: '60000', meaning: 'the rate limit window' },
+  DNS_SERVERS: {
+    section: 'Domains',
+    default: null,
+    unset: 'the system’s resolvers',
+    example: '1.1.1.1,[2606:4700:4700::1111]:53',
+    meaning: 'comma list of `ip` or `ip:port` (`[ipv6]:port`) asked for domain verification TXT records',
+  },
+  DOMAIN_VERIFICATION_INTERVALS: {
+    section: 'Domains',
+    default: '1m,5m,15m,1h,6h',
+    meaning: 'delays between TXT checks of a new tenant domain; the last repeats',
+  },
+  DOMAIN_VERIFICATION_GIVE_UP: {
+    section: 'Domains',
+    default: '7d',
+    meaning: 'stop checking (event `tenant.domain.verification_failed`; the domain stays unverified and `POST …/verify` can still verify it)',
+  },
+  AUTHZEN_DECISION_LOG_FULL_RATE: {
+    section: 'Access decisions',
+    default: '1000',
+    meaning: 'AuthZEN decisions per second (per instance) written to the decision log in full',
+  },
+  AUTHZEN_DECISION_LOG_SAMPLE_RATE: {
+    section: 'Access decisions',
+    default: '0.1',
+    meaning: 'share of the decisions beyond that rate written to the log, in (0, 1]; `1` logs every decision',
+  },
+  AUTHZEN_DECISION_LOG_BUFFER_MAX: {
+    section: 'Access decisions',
+    default: '10000',
+    meaning: 'decisions waiting in memory for the next write (every 500 ms or 500 rows); beyond it they are dropped, with a warning counting them',
+  },
+  AUTHZEN_DECISION_LOG_RETENTION: {
+    section: 'Access decisions',
+    default: '30d',
+    meaning: 'decision log rows older than this are deleted (checked at most once an hour)',
+  },
+  MCP_VERIFY_TIMEOUT_MS: {
+    section: 'MCP',
+    default: '10000',
+    meaning: 'deadline of one MCP server verification (connect, initialize, every page of `tools/list`; at most 60000)',
+  },
+  MCP_EVENTS_RATE_LIMIT: {
+    section: 'MCP',
+    default: '5000',
+    meaning: 'MCP runtime events (`POST /v1/mcp/events`) accepted per second and environment, per instance; beyond it 429 with `Retry-After`',
+  },
+  BOOTSTRAP_CLIENT_ID: {
+    section: 'Bootstrap',
+    default: null,
+    unset: '`bootstrap-admin`',
+    example: 'bootstrap-admin',
+    meaning: 'client id of the bootstrap service account',
+  },
+  BOOTSTRAP_CLIENT_SECRET: {
+    section: 'Bootstrap',
+    default: null,
+    unset: 'generated',
+    example: 'adsa_…',
+    meaning: 'preset secret (`adsa_…`) of the bootstrap service account',
+  },
+  BOOTSTRAP_ADMIN_EMAIL: { section: 'Bootstrap', default: 'admin@localhost', meaning: 'email (and user name) of the operator user' },
+} satisfies Record<ConfigVariable, VariableReference>;
