@@ -66,6 +66,18 @@ export function seatScopes(principal: Principal, tenantId: string, now = Date.no
   return seat && seat.scopes.length > 0 ? seat.scopes : null;
 }
 
+/**
+ * Whether the principal may change an operator holding `operatorScopes` (a protected principal): a user or service
+ * account whose scopes in the tenant (a seat narrows them) cover every scope the operator holds, `*` only by `*`.
+ * An organization key, an impersonation token and a provisioning token never may.
+ */
+export function mayManageOperator(principal: Principal, operatorScopes: readonly string[], tenantId: string | null, now = Date.now()) {
+  if ((principal.type !== 'user' && principal.type !== 'service_account') || principal.impersonation) return false;
+  const seat = tenantId ? seatScopes(principal, tenantId, now) : null;
+  const held = seat ? narrow(principal.scopes, seat) : principal.scopes;
+  return narrow(held, operatorScopes).length === operatorScopes.length;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const epoch = (iso: string | null) => (iso === null ? null : Date.parse(iso));

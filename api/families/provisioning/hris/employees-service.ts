@@ -12,7 +12,9 @@ import { createDepartmentQueries } from '../../../../db/provisioning/hris/depart
 import { dayOf, effectiveEmployment } from '../../../../db/provisioning/hris/lifecycle.ts';
 import type { Employee } from '../../../../db/provisioning/hris/rows.ts';
 import type { PageRequest } from '../../../../db/shared/pages.ts';
-import { orNotFound } from '../../../errors.ts';
+import { notFound, orNotFound } from '../../../errors.ts';
+import { notOperator } from '../../../../db/directory/users/protected.ts';
+import { guardOperator, hiddenOperator } from '../../directory/protected.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import { employeeFields, employeeInputOf, userFields, type EmployeeInput, type EmployeeRecord } from './employee-mapping.ts';
 import { syncDepartmentMembership } from './department-membership.ts';
@@ -43,6 +45,7 @@ function userEvent(before: DirectoryUser | null, user: DirectoryUser) {
 export function createEmployeeService(pool: DatabasePool, clock: () => Date = () => new Date()) {
   const find = async (db: Trx | DatabasePool, caller: EnvironmentCaller, id: string, lock: 'update' | null = null): Promise<EmployeeRecord> => {
     const employee = await orNotFound(createEmployeeQueries(db).findEmployee(caller.scope.environmentId, id, lock), 'employee', id);
+    if (await hiddenOperator(db, caller, id)) throw notFound('employee', id); // the service's operators are no customer's employees
     const user = await createDirectoryUserQueries(db).findUser(caller.scope.environmentId, id, lock);
     return { employee, user: user! };
   };
@@ -113,6 +116,7 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
     hrisUnique(() =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id, 'update');
+        await guardOperator(trx, caller, id);
         if (options.expectedVersion !== undefined && options.expectedVersion !== before.employee.version)
           throw versionMismatch('employee', before.employee.version);
         return write(trx, caller, change(before), before);
@@ -124,7 +128,8 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
 
     /** A page of the environment's employees matching `where` (fragments over `u` users and `e` hris_employees). */
     list: async (caller: EnvironmentCaller, page: PageRequest, where: FragmentSqlToken[] = []) => {
-      const { items, total } = await createEmployeeQueries(pool).findEmployees(caller.scope.environmentId, where, page);
+      const visible = caller.actor.type === 'provisioning_token' ? [...where, notOperator()] : where;
+      const { items, total } = await createEmployeeQueries(pool).findEmployees(caller.scope.environmentId, visible, page);
       const users = createDirectoryUserQueries(pool);
       const records = await Promise.all(
         items.map(async (employee) => ({ employee, user: (await users.findUser(caller.scope.environmentId, employee.userId))! })),
@@ -145,6 +150,7 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
     remove: (caller: EnvironmentCaller, id: string, options: WriteOptions = {}) =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id, 'update');
+        await guardOperator(trx, caller, id);
         if (options.expectedVersion !== undefined && options.expectedVersion !== before.employee.version)
           throw versionMismatch('employee', before.employee.version);
         await createDirectoryUserQueries(trx).deleteUser(id);
