@@ -92,7 +92,7 @@ describe('directory API', () => {
     expect(deactivated.json().user).toMatchObject({ id: operator.user.id, active: false });
     expect(await alive(operator.token)).toBe(401);
     const events = await tenantEvents(t, tenantId, { environmentId, type: 'directory.user.deactivated' });
-    expect(events.map((e) => e.data.user.id)).toContain(operator.user.id);
+    expect(events.map((e) => (e.data as { user: { id: string } }).user.id)).toContain(operator.user.id);
 
     const reader = await userPrincipal(t, { scopes: ['directory:read'] });
     const res = await call(await t.token('directory:write'), 'POST', `${directory}/users/${reader.user.id}/deactivate`);
@@ -159,7 +159,11 @@ describe('SCIM', () => {
 
     const added = await scim(t, token, 'PATCH', `/Groups/${group.id}`, patch({ op: 'add', path: 'members', value: [{ value: t.credentials.userId }] }));
     expect(added.status).toBe(400);
-    const created = await scim(t, token, 'POST', '/Groups', { schemas: [GROUP], displayName: `G ${crypto.randomUUID()}`, members: [{ value: operator.user.id }] });
+    const created = await scim(t, token, 'POST', '/Groups', {
+      schemas: [GROUP],
+      displayName: `G ${crypto.randomUUID()}`,
+      members: [{ value: operator.user.id }],
+    });
     expect(created.status).toBe(400);
   });
 });

@@ -9,6 +9,7 @@ import { orNotFound } from '../../../errors.ts';
 import { record, type CallerChange, type EnvironmentCaller } from '../../../access/caller.ts';
 import { keysetPage, listPage, type PageQuery } from '../../../common/schemas.ts';
 import { unique } from '../conflicts.ts';
+import { endGrantsIfDeactivated } from '../deactivation.ts';
 import { guardOperator } from '../protected.ts';
 import { encodeUserCursor, type CreateUserBody, type UpdateUserBody, type UsersQuery } from './schemas.ts';
 
@@ -71,6 +72,7 @@ export function createDirectoryUserService(pool: DatabasePool) {
       if (before.active === active) return before; // already so: nothing changes, nothing is emitted
       const user = await users(trx).updateUser(id, { active });
       await record(trx, caller, userChange(active ? 'activate' : 'deactivate', user, before));
+      await endGrantsIfDeactivated(trx, caller, before, user);
       return user;
     });
 
@@ -105,6 +107,7 @@ export function createDirectoryUserService(pool: DatabasePool) {
           if (Object.keys(body).length === 0) return before; // nothing to change: no write, no event
           const user = await users(trx).updateUser(id, toFields(body));
           await record(trx, caller, userChange('update', user, before));
+          await endGrantsIfDeactivated(trx, caller, before, user);
           return user;
         }),
       ),

@@ -14,6 +14,7 @@ import type { Employee } from '../../../../db/provisioning/hris/rows.ts';
 import type { PageRequest } from '../../../../db/shared/pages.ts';
 import { notFound, orNotFound } from '../../../errors.ts';
 import { notOperator } from '../../../../db/directory/users/protected.ts';
+import { endGrantsIfDeactivated } from '../../directory/deactivation.ts';
 import { guardOperator, hiddenOperator } from '../../directory/protected.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import { employeeFields, employeeInputOf, userFields, type EmployeeInput, type EmployeeRecord } from './employee-mapping.ts';
@@ -99,6 +100,7 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
       after: user,
       event: u.event,
     });
+    await endGrantsIfDeactivated(trx, caller, before?.user ?? null, user);
     const e = employeeEvent(before?.employee ?? null, employee);
     await record(trx, caller, {
       action: `hris.employee.${e.verb}`,
