@@ -5,7 +5,7 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import { recordGrant, systemActor } from '../db/access/elevate/changes.ts';
 import { createGrantQueries } from '../db/access/elevate/grants.ts';
-import { revokeGrantsOfUser } from '../db/access/impersonation/revoke-of-user.ts';
+import { revokeGrantsOfUser } from '../db/access/impersonation/revoke.ts';
 import { createProcessOutboxQueries } from '../db/processes/outbox.ts';
 import { DIRECTORY_SYNC_ACTOR, type DeprovisionStep } from './deprovision-steps.ts';
 
@@ -30,7 +30,7 @@ export const elevateGrants: DeprovisionStep = {
   },
 };
 
-// Deactivating a user revokes these in its own transaction (db/access/impersonation/revoke-of-user.ts); this catches
+// Deactivating a user revokes these in its own transaction (db/access/impersonation/revoke.ts); this catches
 // a deactivation made another way (a future-dated HR termination applied by the process, SQL).
 export const impersonationGrants: DeprovisionStep = {
   name: 'impersonationGrants',

@@ -7,7 +7,7 @@ import type { DirectoryUser } from '../../../../db/directory/users/rows.ts';
 import { createScimUserQueries, userColumn, type ScimUserRow } from '../../../../db/provisioning/scim/users.ts';
 import { COMMON_ATTRIBUTES, ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from '../../../../lib/scim/resource-schemas.ts';
 import { withoutOperators } from '../../../../db/directory/users/protected.ts';
-import { revokeGrantsOfUser } from '../../../../db/access/impersonation/revoke-of-user.ts';
+import { revokeGrantsOfUser } from '../../../../db/access/impersonation/revoke.ts';
 import { isOperator } from '../../directory/protected.ts';
 import { userChange } from '../../directory/users/service.ts';
 import { recordScim } from './context.ts';
@@ -77,7 +77,11 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
           if (active !== row.active) {
             const after = await users.updateUser(id, { active });
             await recordScim(trx, ctx, userChange(active ? 'activate' : 'deactivate', after, user));
-            const by = { actor: { type: 'provisioning_token', id: ctx.tokenId }, origin: ctx.origin, scope: { tenantId: ctx.tenantId, environmentId: ctx.environmentId } } as const;
+            const by = {
+              actor: { type: 'provisioning_token', id: ctx.tokenId },
+              origin: ctx.origin,
+              scope: { tenantId: ctx.tenantId, environmentId: ctx.environmentId },
+            } as const;
             if (!active) await revokeGrantsOfUser(trx, id, by); // reactivating the user does not revive them
             user = after;
           }
