@@ -139,6 +139,14 @@ describe('SCIM', () => {
       expect(res.status, `${method}: ${JSON.stringify(res.body)}`).toBe(404);
       expect(res.body).toMatchObject({ status: '404' });
     }
+    const bulk = await scim(t, token, 'POST', '/Bulk', {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:BulkRequest'],
+      Operations: [
+        { method: 'PATCH', path, data: patch({ op: 'replace', path: 'userName', value: 'mallory' }) },
+        { method: 'DELETE', path },
+      ],
+    });
+    expect(bulk.body.Operations.map((o: { status: string }) => o.status)).toEqual(['404', '404']);
     expect(await userOf(operator.user.id)).toMatchObject({ active: true, userName: operator.email });
     expect(await alive(operator.token)).toBe(200);
   });
@@ -197,5 +205,14 @@ describe('HRIS', () => {
       expect(res.status, `${method}: ${JSON.stringify(res.body)}`).toBe(404);
     }
     expect(await userOf(userId)).toMatchObject({ active: true, displayName: 'Olga Operator' });
+    // Nor can an employee name one as its manager: to HRIS the operator is no user of the environment.
+    const managed = await hris(t, token, 'POST', '/Employees', {
+      schemas: [EMPLOYEE],
+      employeeNumber: `${id}-2`,
+      manager: t.credentials.userId,
+      employmentStatus: 'ACTIVE',
+    });
+    expect(managed.status, JSON.stringify(managed.body)).toBe(400);
+    expect(managed.body.detail).toContain('names no other user of this environment');
   });
 });

@@ -61,7 +61,8 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
       departmentName = (await createGroupQueries(trx).findGroup(environmentId, input.departmentId))?.name ?? null;
     }
     if (input.managerId) {
-      const manager = input.managerId === userId ? null : await createDirectoryUserQueries(trx).findUser(environmentId, input.managerId, 'key share');
+      const other = input.managerId !== userId && !(await hiddenOperator(trx, caller, input.managerId));
+      const manager = other ? await createDirectoryUserQueries(trx).findUser(environmentId, input.managerId, 'key share') : null;
       if (!manager) throw invalidValue('managerId', `names no other user of this environment (${input.managerId})`);
     }
     return departmentName;
