@@ -5,9 +5,8 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import { recordGrant, systemActor } from '../db/access/elevate/changes.ts';
 import { createGrantQueries } from '../db/access/elevate/grants.ts';
-import { createImpersonationQueries } from '../db/access/impersonation/queries.ts';
+import { revokeGrantsOfUser } from '../db/access/impersonation/revoke.ts';
 import { createProcessOutboxQueries } from '../db/processes/outbox.ts';
-import { recordChange } from '../db/shared/changes.ts';
 import { DIRECTORY_SYNC_ACTOR, type DeprovisionStep } from './deprovision-steps.ts';
 
 const Id = z.object({ id: z.uuid() });
@@ -31,27 +30,10 @@ export const elevateGrants: DeprovisionStep = {
   },
 };
 
+// Deactivating a user revokes these in its own transaction (db/access/impersonation/revoke.ts); this catches
+// a deactivation made another way (a future-dated HR termination applied by the process, SQL).
 export const impersonationGrants: DeprovisionStep = {
   name: 'impersonationGrants',
-  run: async (trx, target) => {
-    if (target.reason === 'deleted') return [];
-    const ids = await trx.anyFirst(sql.type(Id)`
-      SELECT id FROM impersonation_grants
-      WHERE user_id = ${target.userId} AND revoked_at IS NULL AND expired_at IS NULL AND expires_at > now() ORDER BY id FOR UPDATE`);
-    const queries = createImpersonationQueries(trx);
-    for (const id of ids) {
-      const grant = await queries.revoke(id, DIRECTORY_SYNC_ACTOR, REASON);
-      await recordChange(trx, {
-        actor: DIRECTORY_SYNC_ACTOR,
-        action: 'impersonation.grant.revoke',
-        resource: { type: 'impersonation_grant', id },
-        scope: target.scope,
-        before: { revokedAt: null },
-        after: { revokedAt: grant.revokedAt },
-        event: { type: 'impersonation.grant.revoked', data: { grant } },
-      });
-      await createProcessOutboxQueries(trx).enqueueSignal({ kind: 'impersonation-expiry', entityId: id, topic: 'impersonation', payload: { revoked: true } });
-    }
-    return [...ids];
-  },
+  run: async (trx, target) =>
+    target.reason === 'deleted' ? [] : revokeGrantsOfUser(trx, target.userId, { actor: DIRECTORY_SYNC_ACTOR, scope: target.scope }, REASON),
 };

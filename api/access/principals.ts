@@ -6,6 +6,7 @@ import { errors as joseErrors, jwtVerify } from 'jose';
 import type { DatabasePool } from 'slonik';
 import { hasValidChecksum, hashSecret } from '../../lib/crypto.ts';
 import { createOrganizationKeyQueries } from '../../db/organizations/organization-keys/queries.ts';
+import { createOrganizationQueries } from '../../db/organizations/organizations/queries.ts';
 import { createPersonalAccessTokenQueries } from '../../db/identity/personal-access-tokens/queries.ts';
 import { createServiceAccountQueries } from '../../db/identity/service-accounts/queries.ts';
 import { createTenantSeatQueries } from '../../db/tenants/seats/queries.ts';
@@ -66,6 +67,18 @@ export function seatScopes(principal: Principal, tenantId: string, now = Date.no
   return seat && seat.scopes.length > 0 ? seat.scopes : null;
 }
 
+/**
+ * Whether the principal may change an operator holding `operatorScopes` (a protected principal): a user or service
+ * account whose scopes in the tenant (a seat narrows them) cover every scope the operator holds, `*` only by `*`.
+ * An organization key, an impersonation token and a provisioning token never may.
+ */
+export function mayManageOperator(principal: Principal, operatorScopes: readonly string[], tenantId: string | null, now = Date.now()) {
+  if ((principal.type !== 'user' && principal.type !== 'service_account') || principal.impersonation) return false;
+  const seat = tenantId ? seatScopes(principal, tenantId, now) : null;
+  const held = seat ? narrow(principal.scopes, seat) : principal.scopes;
+  return narrow(held, operatorScopes).length === operatorScopes.length;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const epoch = (iso: string | null) => (iso === null ? null : Date.parse(iso));
@@ -124,7 +137,11 @@ export function createAuthenticator(deps: {
       if (error instanceof joseErrors.JWTExpired) throw new AuthenticationError('The access token has expired.');
       throw new AuthenticationError('The access token is invalid.');
     }
-    const sa = await createServiceAccountQueries(pool).findServiceAccountAccess(String(payload.sub));
+    const subject = String(payload.sub);
+    const [sa, created] = await Promise.all([
+      createServiceAccountQueries(pool).findServiceAccountAccess(subject),
+      UUID.test(subject) ? createOrganizationQueries(pool).findOrganizationIdsCreatedBy(subject) : [],
+    ]);
     if (!sa) throw new AuthenticationError('The service account of this token no longer exists.');
     if (!sa.active) throw new AuthenticationError('The service account of this token is disabled.');
     // Disabling a service account ends every token issued before: enabling it again does not revive them.
@@ -137,7 +154,8 @@ export function createAuthenticator(deps: {
       type: 'service_account',
       id: sa.id,
       credentialId: sa.id,
-      organizationIds: [sa.organizationId],
+      // Its own organization first, then those it created (it keeps reach over what it creates).
+      organizationIds: [sa.organizationId, ...created.filter((id) => id !== sa.organizationId)],
       // A token never carries more than its service account holds now.
       scopes: narrow(sa.scopes, tokenScopes),
       environmentId: null,

@@ -55,14 +55,15 @@ async function createTenant(name: string, organizationId = t.credentials.organiz
 }
 
 describe('organizations', () => {
-  it('lists the organizations the caller belongs to', async () => {
+  it('lists the organizations the caller belongs to (a service account: its own, then those it created)', async () => {
     // A member of the default organization only: the organizations other tests create are not theirs.
     const member = await userPrincipal(t, { organizationId: t.credentials.organizationId });
-    for (const token of [member.token, saToken]) {
-      const res = await call(token, 'GET', '/organizations');
-      expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ organizations: [defaultOrg()], total: 1, nextCursor: null, hasMore: false });
-    }
+    const res = await call(member.token, 'GET', '/organizations');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ organizations: [defaultOrg()], total: 1, nextCursor: null, hasMore: false });
+    const own = await call(saToken, 'GET', '/organizations');
+    expect(own.statusCode).toBe(200);
+    expect(own.json().organizations[0]).toEqual(defaultOrg());
   });
 
   it('creates an organization over reachable tenants; the creating user is its owner and reaches it on the next request', async () => {
@@ -124,20 +125,49 @@ describe('organizations', () => {
     expect((await call(saToken, 'GET', `/tenants/${tenant.id}`)).json().tenant.organizationIds).toEqual([t.credentials.organizationId, organization.id]);
     const [event] = await organizationEventsAbout(organization.id);
     expect(event).toMatchObject({ type: 'organization.created', actor: { type: 'service_account' }, organizationId: organization.id });
-    // No member was made: the service account belongs to its one organization and does not reach the new one.
+    // No member was made: the service account reaches it as its creator (next test), not as a member.
     const members = await t.pool.oneFirst(sql.type(z.object({ n: z.number() }))`
       SELECT count(*)::int AS n FROM organization_members WHERE organization_id = ${organization.id}`);
     expect(members).toBe(0);
-    expect((await call(saToken, 'GET', `/organizations/${organization.id}`)).statusCode).toBe(404);
 
     const other = await otherOrganization(t);
     const theirs = (await call(other.token, 'POST', '/tenants', { name: 'Their works' })).json().tenant;
     const refused = await call(other.token, 'POST', '/organizations', { name: 'Rogue', tenantIds: [theirs.id] });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toMatchObject({ code: 'auth.user_required' });
+    expect(refused.json()).toEqual({
+      error:
+        'Only a user (who becomes its owner; use a personal access token) or a service account of the operator organization ' +
+        '(which keeps reach over it) can create an organization; this token belongs to a service account of another organization.',
+      code: 'auth.user_required',
+      requestId: expect.any(String),
+    });
     const unreachable = await call(saToken, 'POST', '/organizations', { name: 'Grab', tenantIds: [theirs.id] });
     expect(unreachable.statusCode).toBe(400);
     expect(unreachable.json()).toMatchObject({ code: 'organization.tenant_unreachable', details: [{ path: 'body.tenantIds.0' }] });
+  });
+
+  it('lets the service account that created an organization read, list, update and delete it; no other organization reaches it', async () => {
+    const tenant = (await call(saToken, 'POST', '/tenants', { name: 'Creator works' })).json().tenant;
+    const organization = (await call(saToken, 'POST', '/organizations', { name: 'Created', tenantIds: [tenant.id] })).json().organization;
+    const got = await call(saToken, 'GET', `/organizations/${organization.id}`);
+    expect(got.statusCode, got.body).toBe(200);
+    expect(got.json().organization).toEqual(organization);
+    const listed = (await call(saToken, 'GET', '/organizations?limit=100')).json().organizations.map((o: { id: string }) => o.id);
+    expect(listed).toContain(organization.id);
+    const renamed = await call(saToken, 'PATCH', `/organizations/${organization.id}`, { name: 'Created and renamed' });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json().organization).toMatchObject({ id: organization.id, name: 'Created and renamed' });
+
+    const other = await otherOrganization(t);
+    for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
+      const res = await call(other.token, method, `/organizations/${organization.id}`, method === 'PATCH' ? { name: 'Mine' } : undefined);
+      expect(res.statusCode, `${method}: ${res.body}`).toBe(404);
+    }
+
+    expect((await call(saToken, 'DELETE', `/organizations/${organization.id}/tenants/${tenant.id}`)).statusCode).toBeLessThan(300);
+    const deleted = await call(saToken, 'DELETE', `/organizations/${organization.id}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect((await call(saToken, 'GET', `/organizations/${organization.id}`)).statusCode).toBe(404);
   });
 
   it('validates the create body: tenantIds required, non-empty, each reachable', async () => {

@@ -29,6 +29,14 @@ export function createOrganizationQueries(db: CommonQueryMethods) {
         INSERT INTO organization_members (organization_id, user_id, role, joined_at)
         VALUES (${member.organizationId}, ${member.userId}, ${member.role}, now()) RETURNING id`),
 
+    /** Records the service account that created the organization: it keeps reach over it (0022). */
+    insertCreator: (organizationId: string, serviceAccountId: string) =>
+      db.query(sql.unsafe`INSERT INTO organization_creators (organization_id, service_account_id) VALUES (${organizationId}, ${serviceAccountId})`),
+
+    /** The organizations the service account created (beyond its own), which it reaches. */
+    findOrganizationIdsCreatedBy: (serviceAccountId: string) =>
+      db.anyFirst(sql.type(Id)`SELECT organization_id AS id FROM organization_creators WHERE service_account_id = ${serviceAccountId} ORDER BY created_at`),
+
     findOrganizationById: (id: string) => db.maybeOne(sql.type(Organization)`SELECT ${columns} FROM organizations o WHERE o.id = ${id}`),
 
     lockOrganizationById: (id: string) => db.maybeOne(sql.type(Organization)`SELECT ${columns} FROM organizations o WHERE o.id = ${id} FOR UPDATE`),

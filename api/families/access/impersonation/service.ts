@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DatabasePool } from 'slonik';
 import { createImpersonationQueries } from '../../../../db/access/impersonation/queries.ts';
+import { revokeGrant } from '../../../../db/access/impersonation/revoke.ts';
 import type { ImpersonationGrant, ImpersonationSettings } from '../../../../db/access/impersonation/rows.ts';
 import { createDirectoryUserQueries } from '../../../../db/directory/users/queries.ts';
 import { createProcessOutboxQueries } from '../../../../db/processes/outbox.ts';
@@ -77,15 +78,7 @@ export function createImpersonationService(deps: { pool: DatabasePool; keys: Sig
         const before = await find(trx, caller, id, true);
         if (before.status === 'revoked') return before;
         if (before.status === 'expired') throw conflict('impersonation_grant.expired', 'The impersonation grant has already expired.');
-        const grant = await createImpersonationQueries(trx).revoke(id, caller.actor, reason ?? null);
-        await record(trx, caller, {
-          action: 'impersonation.grant.revoke',
-          resource: { type: 'impersonation_grant', id },
-          before,
-          after: grant,
-          event: { type: 'impersonation.grant.revoked', data: { grant } },
-        });
-        await createProcessOutboxQueries(trx).enqueueSignal({ kind: 'impersonation-expiry', entityId: id, topic: 'impersonation', payload: { revoked: true } });
+        const grant = await revokeGrant(trx, before, caller.actor, reason ?? null, (change) => record(trx, caller, change));
         return grant;
       }),
 

@@ -105,7 +105,9 @@ export function directoryGroupRoutes(app: App, groups: GroupService) {
       tags,
       operationId: 'addDirectoryGroupMember',
       summary: 'Add a user to a group',
-      description: 'Adds a user of the environment to the group: 201 when added, 200 when it already was a member (nothing changes then).',
+      description:
+        'Adds a user of the environment to the group: 201 when added, 200 when it already was a member (nothing changes then).' +
+        ' 403 `directory.user_protected` when the user is an operator of the service and the caller does not hold every scope it holds.',
       security: write,
       params: MemberParams,
       body: AddMemberBody,
@@ -121,7 +123,9 @@ export function directoryGroupRoutes(app: App, groups: GroupService) {
       tags,
       operationId: 'removeDirectoryGroupMember',
       summary: 'Remove a user from a group',
-      description: 'Removes the user from the group. 404 `group.member_not_found` when it is not a member.',
+      description:
+        'Removes the user from the group. 404 `group.member_not_found` when it is not a member.' +
+        ' 403 `directory.user_protected` when the user is an operator of the service and the caller does not hold every scope it holds.',
       security: write,
       params: MemberParams,
       response: { 200: GroupResponse, ...errorResponses(404) },

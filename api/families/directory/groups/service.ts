@@ -8,6 +8,7 @@ import { ApiError, orNotFound } from '../../../errors.ts';
 import { record, type CallerChange, type EnvironmentCaller } from '../../../access/caller.ts';
 import { listPage, type PageQuery } from '../../../common/schemas.ts';
 import { unique } from '../conflicts.ts';
+import { guardOperator } from '../protected.ts';
 import type { CreateGroupBody, GroupsQuery, UpdateGroupBody } from './schemas.ts';
 
 type Db = Parameters<typeof createGroupQueries>[0];
@@ -37,6 +38,8 @@ export function createGroupService(pool: DatabasePool) {
   const findMembership = async (db: Db, caller: EnvironmentCaller, groupId: string, userId: string) => {
     await find(db, caller, groupId, 'key share');
     await orNotFound(createDirectoryUserQueries(db).findUser(caller.scope.environmentId, userId, 'key share'), 'user', userId);
+    // An operator's memberships shape its access in the operators' environment: only who may manage it changes them.
+    await guardOperator(db, caller, userId);
   };
   const membership = (verb: 'member_add' | 'member_remove', groupId: string, userId: string): CallerChange => ({
     action: `directory.group.${verb}`,

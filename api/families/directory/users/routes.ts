@@ -57,7 +57,8 @@ export function directoryUserRoutes(app: App, users: DirectoryUserService) {
       operationId: 'updateDirectoryUser',
       summary: 'Update a user',
       description:
-        'Replaces the fields given: lists (emails, phone numbers, addresses, photos) and attributes are replaced whole. 409 as on create when a new value is taken.',
+        'Replaces the fields given: lists (emails, phone numbers, addresses, photos) and attributes are replaced whole. 409 as on create when a new value is taken. Setting `active` to false revokes the impersonation grants acting as the user.' +
+        '403 `directory.user_protected` when the user is an operator of the service (it holds management scopes) and the caller does not hold every scope it holds.',
       security: write,
       params,
       body: UpdateUserBody,
@@ -70,7 +71,9 @@ export function directoryUserRoutes(app: App, users: DirectoryUserService) {
       tags,
       operationId: 'deleteDirectoryUser',
       summary: 'Delete a user',
-      description: 'Deletes the user with its group memberships, role assignments and credentials; decisions about it deny from now on.',
+      description:
+        'Deletes the user with its group memberships, role assignments and credentials; decisions about it deny from now on.' +
+        ' 403 `directory.user_protected` when the user is an operator of the service (it holds management scopes) and the caller does not hold every scope it holds.',
       security: write,
       params,
       response: { 200: SuccessIdResponse, ...errorResponses(404) },
@@ -82,7 +85,9 @@ export function directoryUserRoutes(app: App, users: DirectoryUserService) {
       tags,
       operationId: 'deactivateDirectoryUser',
       summary: 'Deactivate a user',
-      description: 'Deactivates the user: decisions about it deny and its tokens are refused from now on. Deactivating an inactive user changes nothing.',
+      description:
+        'Deactivates the user: decisions about it deny and its tokens are refused from now on; the impersonation grants acting as it are revoked, and activating it again does not revive them. Deactivating an inactive user changes nothing.' +
+        ' 403 `directory.user_protected` when the user is an operator of the service (it holds management scopes) and the caller does not hold every scope it holds.',
       security: write,
       params,
       response: { 200: UserResponse, ...errorResponses(404) },
@@ -94,7 +99,9 @@ export function directoryUserRoutes(app: App, users: DirectoryUserService) {
       tags,
       operationId: 'activateDirectoryUser',
       summary: 'Activate a user',
-      description: 'Activates a deactivated user again. Activating an active user changes nothing.',
+      description:
+        'Activates a deactivated user again. Activating an active user changes nothing.' +
+        ' 403 `directory.user_protected` when the user is an operator of the service (it holds management scopes) and the caller does not hold every scope it holds.',
       security: write,
       params,
       response: { 200: UserResponse, ...errorResponses(404) },

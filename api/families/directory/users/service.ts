@@ -9,6 +9,8 @@ import { orNotFound } from '../../../errors.ts';
 import { record, type CallerChange, type EnvironmentCaller } from '../../../access/caller.ts';
 import { keysetPage, listPage, type PageQuery } from '../../../common/schemas.ts';
 import { unique } from '../conflicts.ts';
+import { endGrantsIfDeactivated } from '../deactivation.ts';
+import { guardOperator } from '../protected.ts';
 import { encodeUserCursor, type CreateUserBody, type UpdateUserBody, type UsersQuery } from './schemas.ts';
 
 type Db = Parameters<typeof createDirectoryUserQueries>[0];
@@ -57,13 +59,20 @@ export function createDirectoryUserService(pool: DatabasePool) {
   const users = (db: Db) => createDirectoryUserQueries(db);
   const find = (db: Db, caller: EnvironmentCaller, id: string, lock: 'update' | null = null) =>
     orNotFound(users(db).findUser(caller.scope.environmentId, id, lock), 'user', id);
+  /** The user a write changes, locked; an operator only for a caller that may manage it. */
+  const findForWrite = async (db: Db, caller: EnvironmentCaller, id: string) => {
+    const user = await find(db, caller, id, 'update');
+    await guardOperator(db, caller, id);
+    return user;
+  };
 
   const setActive = (caller: EnvironmentCaller, id: string, active: boolean) =>
     pool.transaction(async (trx) => {
-      const before = await find(trx, caller, id, 'update');
+      const before = await findForWrite(trx, caller, id);
       if (before.active === active) return before; // already so: nothing changes, nothing is emitted
       const user = await users(trx).updateUser(id, { active });
       await record(trx, caller, userChange(active ? 'activate' : 'deactivate', user, before));
+      await endGrantsIfDeactivated(trx, caller, before, user);
       return user;
     });
 
@@ -94,10 +103,11 @@ export function createDirectoryUserService(pool: DatabasePool) {
     update: (caller: EnvironmentCaller, id: string, body: UpdateUserBody) =>
       unique(() =>
         pool.transaction(async (trx) => {
-          const before = await find(trx, caller, id, 'update');
+          const before = await findForWrite(trx, caller, id);
           if (Object.keys(body).length === 0) return before; // nothing to change: no write, no event
           const user = await users(trx).updateUser(id, toFields(body));
           await record(trx, caller, userChange('update', user, before));
+          await endGrantsIfDeactivated(trx, caller, before, user);
           return user;
         }),
       ),
@@ -107,7 +117,7 @@ export function createDirectoryUserService(pool: DatabasePool) {
 
     remove: (caller: EnvironmentCaller, id: string) =>
       pool.transaction(async (trx) => {
-        const before = await find(trx, caller, id, 'update');
+        const before = await findForWrite(trx, caller, id);
         await users(trx).deleteUser(id);
         await record(trx, caller, userChange('delete', before, before));
         return { success: true as const, id };

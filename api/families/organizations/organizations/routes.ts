@@ -24,7 +24,7 @@ export function organizationRoutes(app: App, organizations: OrganizationService,
       tags,
       operationId: 'listOrganizations',
       summary: 'List the organizations the caller belongs to',
-      description: 'Lists the organizations the caller belongs to, one page at a time, with their total.',
+      description: 'Lists the organizations the caller belongs to, one page at a time, with their total: a service account lists its own and those it created.',
       security: requires('organizations:read'),
       querystring: PageQuery,
       response: { 200: OrganizationsList, ...errorResponses() },
@@ -39,8 +39,9 @@ export function organizationRoutes(app: App, organizations: OrganizationService,
       summary: 'Create an organization over tenants the caller reaches; the creating user becomes its owner',
       description:
         'Creates an organization linked to the given tenants, which the caller must reach (400 `organization.tenant_unreachable` otherwise). ' +
-        'A user becomes its owner. A service account of the operator (bootstrap) organization may create one too, and is not made a member. ' +
-        'Other principals get 403 `auth.user_required`.',
+        'A user becomes its owner. A service account of the operator (bootstrap) organization may create one too: it is not made a member, ' +
+        'but keeps reach over what it created (read, update, delete, link tenants) with the same credentials. ' +
+        'Other principals get 403 `auth.user_required`, naming who can.',
       security: requires('organizations:write'),
       body: CreateOrganizationBody,
       response: { 201: OrganizationResponse, ...errorResponses() },

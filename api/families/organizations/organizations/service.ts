@@ -61,15 +61,23 @@ export function createOrganizationService(deps: OrganizationServiceDeps) {
 
     /**
      * A user creates an organization and becomes its owner. A service account of the operator (bootstrap)
-     * organization may create one too (as admin API keys of peers do), with no member: it cannot reach the new
-     * organization itself.
+     * organization may create one too (as management keys of WorkOS or Auth0 do), with no member: it is recorded as
+     * the creator and keeps reach over it (read, update, delete, its tenants). Anyone else is refused, told who can.
      */
     create: async (caller: Caller, input: { name: string; description?: string | null; billingEmail?: string | null; tenantIds: string[] }) => {
-      const userId = caller.principal.type === 'user' ? caller.principal.id : null;
+      const { principal } = caller;
+      const userId = principal.type === 'user' ? principal.id : null;
       const organization = await pool.transaction(async (trx) => {
         const operators = await createServiceStateQueries(trx).findBootstrap();
-        if (!userId && !(operators && caller.principal.organizationIds.includes(operators.organizationId))) {
-          requireUser(caller, 'create an organization (its creator becomes its owner), unless it is a principal of the operator organization');
+        const operatorServiceAccount = principal.type === 'service_account' && operators !== null && principal.organizationIds[0] === operators.organizationId;
+        if (!userId && !operatorServiceAccount) {
+          throw new ApiError(
+            403,
+            'auth.user_required',
+            'Only a user (who becomes its owner; use a personal access token) or a service account of the operator organization ' +
+              '(which keeps reach over it) can create an organization; ' +
+              `this token belongs to ${principal.type === 'service_account' ? 'a service account of another organization' : 'an organization key'}.`,
+          );
         }
         for (const [i, tenantId] of input.tenantIds.entries()) {
           // A tenant seat gives access to the tenant, not a say over its organizations.
@@ -82,6 +90,7 @@ export function createOrganizationService(deps: OrganizationServiceDeps) {
         const tenantIds = [...new Set(input.tenantIds)];
         for (const tenantId of tenantIds) await createOrganizationTenantQueries(trx).linkTenant(id, tenantId);
         if (userId) await queries.insertMember({ organizationId: id, userId, role: 'owner' });
+        else await queries.insertCreator(id, principal.id);
         const created = (await queries.findOrganizationById(id))!;
         await record(trx, caller, audit('create', created, null, { type: 'organization.created', data: { organization: created, tenantIds } }));
         return created;

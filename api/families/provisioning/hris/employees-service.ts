@@ -12,7 +12,10 @@ import { createDepartmentQueries } from '../../../../db/provisioning/hris/depart
 import { dayOf, effectiveEmployment } from '../../../../db/provisioning/hris/lifecycle.ts';
 import type { Employee } from '../../../../db/provisioning/hris/rows.ts';
 import type { PageRequest } from '../../../../db/shared/pages.ts';
-import { orNotFound } from '../../../errors.ts';
+import { notFound, orNotFound } from '../../../errors.ts';
+import { notOperator } from '../../../../db/directory/users/protected.ts';
+import { endGrantsIfDeactivated } from '../../directory/deactivation.ts';
+import { guardOperator, hiddenOperator } from '../../directory/protected.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import { employeeFields, employeeInputOf, userFields, type EmployeeInput, type EmployeeRecord } from './employee-mapping.ts';
 import { syncDepartmentMembership } from './department-membership.ts';
@@ -43,6 +46,7 @@ function userEvent(before: DirectoryUser | null, user: DirectoryUser) {
 export function createEmployeeService(pool: DatabasePool, clock: () => Date = () => new Date()) {
   const find = async (db: Trx | DatabasePool, caller: EnvironmentCaller, id: string, lock: 'update' | null = null): Promise<EmployeeRecord> => {
     const employee = await orNotFound(createEmployeeQueries(db).findEmployee(caller.scope.environmentId, id, lock), 'employee', id);
+    if (await hiddenOperator(db, caller, id)) throw notFound('employee', id); // the service's operators are no customer's employees
     const user = await createDirectoryUserQueries(db).findUser(caller.scope.environmentId, id, lock);
     return { employee, user: user! };
   };
@@ -57,7 +61,8 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
       departmentName = (await createGroupQueries(trx).findGroup(environmentId, input.departmentId))?.name ?? null;
     }
     if (input.managerId) {
-      const manager = input.managerId === userId ? null : await createDirectoryUserQueries(trx).findUser(environmentId, input.managerId, 'key share');
+      const other = input.managerId !== userId && !(await hiddenOperator(trx, caller, input.managerId));
+      const manager = other ? await createDirectoryUserQueries(trx).findUser(environmentId, input.managerId, 'key share') : null;
       if (!manager) throw invalidValue('managerId', `names no other user of this environment (${input.managerId})`);
     }
     return departmentName;
@@ -96,6 +101,7 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
       after: user,
       event: u.event,
     });
+    await endGrantsIfDeactivated(trx, caller, before?.user ?? null, user);
     const e = employeeEvent(before?.employee ?? null, employee);
     await record(trx, caller, {
       action: `hris.employee.${e.verb}`,
@@ -113,6 +119,7 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
     hrisUnique(() =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id, 'update');
+        await guardOperator(trx, caller, id);
         if (options.expectedVersion !== undefined && options.expectedVersion !== before.employee.version)
           throw versionMismatch('employee', before.employee.version);
         return write(trx, caller, change(before), before);
@@ -124,7 +131,8 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
 
     /** A page of the environment's employees matching `where` (fragments over `u` users and `e` hris_employees). */
     list: async (caller: EnvironmentCaller, page: PageRequest, where: FragmentSqlToken[] = []) => {
-      const { items, total } = await createEmployeeQueries(pool).findEmployees(caller.scope.environmentId, where, page);
+      const visible = caller.actor.type === 'provisioning_token' ? [...where, notOperator()] : where;
+      const { items, total } = await createEmployeeQueries(pool).findEmployees(caller.scope.environmentId, visible, page);
       const users = createDirectoryUserQueries(pool);
       const records = await Promise.all(
         items.map(async (employee) => ({ employee, user: (await users.findUser(caller.scope.environmentId, employee.userId))! })),
@@ -145,6 +153,7 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
     remove: (caller: EnvironmentCaller, id: string, options: WriteOptions = {}) =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id, 'update');
+        await guardOperator(trx, caller, id);
         if (options.expectedVersion !== undefined && options.expectedVersion !== before.employee.version)
           throw versionMismatch('employee', before.employee.version);
         await createDirectoryUserQueries(trx).deleteUser(id);

@@ -37,7 +37,8 @@ export function provisioningTokenRoutes(app: App, tokens: ProvisioningTokenServi
       operationId: 'createProvisioningToken',
       summary: 'Create a provisioning token (the token is shown once)',
       description:
-        'Creates a provisioning token of a kind: `scim` (adscim_…, for SCIM 2.0 clients such as Entra ID and Okta at /v1/scim/v2) or `hris` (adhris_…, for HRIS at /v1/hris/v1). The token selects this environment; it is shown only in this response. 400 for an expiry in the past.',
+        'Creates a provisioning token of a kind: `scim` (adscim_…, for SCIM 2.0 clients such as Entra ID and Okta at /v1/scim/v2) or `hris` (adhris_…, for HRIS at /v1/hris/v1). The token selects this environment; it is shown only in this response. 400 for an expiry in the past. ' +
+        "The service's operators (users holding management scopes) are not this environment's customers' users: a provisioning token never lists, shows or changes them (404).",
       security: write,
       params: EnvironmentScopeParams,
       body: CreateProvisioningTokenBody,

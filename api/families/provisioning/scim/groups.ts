@@ -11,6 +11,7 @@ import { COMMON_ATTRIBUTES, GROUP_SCHEMA } from '../../../../lib/scim/resource-s
 import { URN } from '../../../../lib/scim/schema.ts';
 import type { Resource } from '../../../../lib/scim/values.ts';
 import type { CallerChange } from '../../../access/caller.ts';
+import { operatorIdsOf } from '../../directory/protected.ts';
 import { recordScim } from './context.ts';
 import { checkVersion, isUuid, notFound, type ResourceDescriptor, type ScimContext } from './descriptor.ts';
 import { scimUnique } from './conflicts.ts';
@@ -75,15 +76,23 @@ function memberIds(resource: Resource): string[] | undefined {
   return [...new Set((ids as string[]).map((id) => id.toLowerCase()))];
 }
 
+/** The row without the service's operators among its members: a SCIM client does not see them. */
+const withoutOperators = (row: ScimGroupRow, operators: Set<string>): ScimGroupRow =>
+  row.members && operators.size > 0 ? { ...row, members: row.members.filter((m) => !operators.has(m.value)) } : row;
+
 export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
   const find = async (db: Db, ctx: ScimContext, id: string, options: { members: boolean; lock?: boolean }) => {
     const row = isUuid(id) ? await createScimGroupQueries(db).find(ctx.environmentId, id, options) : null;
     if (!row) throw notFound('Group', id);
-    return row;
+    return options.members ? withoutOperators(row, await operatorIdsOf(db, ctx.environmentId)) : row;
   };
 
   /** Makes the group's members exactly `wanted`, recording each addition and removal. */
   const setMembers = async (db: Db, ctx: ScimContext, groupId: string, current: string[], wanted: string[]) => {
+    // Operators' memberships are not the client's to change: it can neither add one nor (not seeing it) remove one.
+    const operators = await operatorIdsOf(db, ctx.environmentId);
+    const operator = wanted.find((id) => operators.has(id));
+    if (operator) throw invalidValue(`members: no User with id ${operator}.`);
     const added = wanted.filter((id) => !current.includes(id));
     const removed = current.filter((id) => !wanted.includes(id));
     if (added.length > 0) {
@@ -107,7 +116,8 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
 
     list: async (ctx, query, projection) => {
       const { rows, total } = await createScimGroupQueries(pool).list(ctx.environmentId, query, !leavesOut(projection, 'members'));
-      return { total, resources: rows.map((row) => groupToScim(row, ctx.baseUrl)) };
+      const operators = await operatorIdsOf(pool, ctx.environmentId);
+      return { total, resources: rows.map((row) => groupToScim(withoutOperators(row, operators), ctx.baseUrl)) };
     },
 
     get: async (ctx, id, projection) => groupToScim(await find(pool, ctx, id, { members: !projection || !leavesOut(projection, 'members') }), ctx.baseUrl),

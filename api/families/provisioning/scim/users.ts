@@ -6,6 +6,9 @@ import { createDirectoryUserQueries } from '../../../../db/directory/users/queri
 import type { DirectoryUser } from '../../../../db/directory/users/rows.ts';
 import { createScimUserQueries, userColumn, type ScimUserRow } from '../../../../db/provisioning/scim/users.ts';
 import { COMMON_ATTRIBUTES, ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from '../../../../lib/scim/resource-schemas.ts';
+import { withoutOperators } from '../../../../db/directory/users/protected.ts';
+import { revokeGrantsOfUser } from '../../../../db/access/impersonation/revoke.ts';
+import { isOperator } from '../../directory/protected.ts';
 import { userChange } from '../../directory/users/service.ts';
 import { recordScim } from './context.ts';
 import { checkVersion, isUuid, notFound, type ResourceDescriptor, type ScimContext } from './descriptor.ts';
@@ -19,7 +22,8 @@ const withoutMeta = ({ meta: _, ...resource }: Record<string, unknown>) => resou
 export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
   const find = async (db: Parameters<typeof createScimUserQueries>[0], ctx: ScimContext, id: string, lock = false) => {
     const row = isUuid(id) ? await createScimUserQueries(db).find(ctx.environmentId, id, lock) : null;
-    if (!row) throw notFound('User', id);
+    // The service's operators are no customer's users: a SCIM client neither sees nor changes them.
+    if (!row || (await isOperator(db, ctx.environmentId, id))) throw notFound('User', id);
     return row;
   };
 
@@ -31,7 +35,7 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
     column: (ctx) => userColumn(ctx.environmentId),
 
     list: async (ctx, query) => {
-      const { rows, total } = await createScimUserQueries(pool).list(ctx.environmentId, query);
+      const { rows, total } = await createScimUserQueries(pool).list(ctx.environmentId, { ...query, where: withoutOperators(query.where) });
       return { total, resources: rows.map((row) => userToScim(row, ctx.baseUrl)) };
     },
 
@@ -73,6 +77,12 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
           if (active !== row.active) {
             const after = await users.updateUser(id, { active });
             await recordScim(trx, ctx, userChange(active ? 'activate' : 'deactivate', after, user));
+            const by = {
+              actor: { type: 'provisioning_token', id: ctx.tokenId },
+              origin: ctx.origin,
+              scope: { tenantId: ctx.tenantId, environmentId: ctx.environmentId },
+            } as const;
+            if (!active) await revokeGrantsOfUser(trx, id, by); // reactivating the user does not revive them
             user = after;
           }
           return userToScim(await find(trx, ctx, id), ctx.baseUrl);
