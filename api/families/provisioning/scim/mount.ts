@@ -9,6 +9,7 @@ import { bulkRoute } from './bulk.ts';
 import type { ResourceDescriptor } from './descriptor.ts';
 import { discoveryRoutes } from './discovery.ts';
 import { registerScimErrors, SCIM_MEDIA_TYPE } from './errors.ts';
+import { collectMethods } from './method-not-allowed.ts';
 import { resourceRoutes } from './routes.ts';
 
 export interface ScimMount {
@@ -29,9 +30,11 @@ export async function mountScim(app: App, mount: ScimMount) {
       // Clients send application/scim+json, often with `; charset=utf-8`; Okta's tests send application/json.
       scim.addContentTypeParser(SCIM_MEDIA_TYPE, { parseAs: 'string' }, scim.getDefaultJsonParser('error', 'error'));
       registerScimErrors(scim);
+      const addMethodNotAllowed = collectMethods(scim, mount);
       discoveryRoutes(scim, mount);
       for (const descriptor of mount.descriptors) resourceRoutes(scim, mount, descriptor);
       bulkRoute(scim, mount);
+      addMethodNotAllowed();
     },
     { prefix: mount.prefix },
   );

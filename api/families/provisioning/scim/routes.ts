@@ -8,7 +8,7 @@ import { requiresProvisioningToken } from '../../../plugins/environment-secret.t
 import type { App } from '../../../types.ts';
 import type { ResourceDescriptor } from './descriptor.ts';
 import { SCIM_MEDIA_TYPE, scimErrors } from './errors.ts';
-import { ifMatch, ListQuery, listQuery, ProjectionQuery, projectionOf, scimContext } from './requests.ts';
+import { ifMatch, ListQuery, notModified, listQuery, ProjectionQuery, projectionOf, scimContext } from './requests.ts';
 import type { ScimMount } from './mount.ts';
 
 export const ScimResource = z
@@ -90,14 +90,15 @@ export function resourceRoutes(app: App, mount: ScimMount, d: ResourceDescriptor
       ...common,
       operationId: `${mount.operationPrefix}Get${d.name}`,
       summary: `Get a ${d.name}`,
-      description: `One ${d.name} with its ETag; \`attributes\`/\`excludedAttributes\` choose what it carries. A deactivated User is still returned.`,
+      description: `One ${d.name} with its ETag (If-None-Match with the current ETag: 304 without a body); \`attributes\`/\`excludedAttributes\` choose what it carries. A deactivated User is still returned.`,
       params: Id,
       querystring: ProjectionQuery,
-      response: { 200: ScimResource, ...scimErrors(404) },
+      response: { 200: ScimResource, 304: z.null().describe('Not modified: If-None-Match names the current version'), ...scimErrors(404) },
     },
     handler: async (request, reply) => {
       const projection = projectionOf(d, request.query);
       const resource = await d.get(ctxOf(request), request.params.id, projection);
+      if (notModified(request.headers['if-none-match'], versionOf(resource))) return reply.status(304).header('etag', versionOf(resource)).send();
       return reply.type(SCIM_MEDIA_TYPE).header('etag', versionOf(resource)).send(project(resource, projection));
     },
   });
