@@ -10,7 +10,8 @@ import type { ResourceDescriptor } from './descriptor.ts';
 import { discoveryRoutes } from './discovery.ts';
 import { registerScimErrors, SCIM_MEDIA_TYPE } from './errors.ts';
 import { collectMethods } from './method-not-allowed.ts';
-import { resourceRoutes } from './routes.ts';
+import { ListResponse, resourceRoutes } from './routes.ts';
+import { rootSearchRoute } from './search.ts';
 
 export interface ScimMount {
   prefix: string;
@@ -34,6 +35,7 @@ export async function mountScim(app: App, mount: ScimMount) {
       discoveryRoutes(scim, mount);
       for (const descriptor of mount.descriptors) resourceRoutes(scim, mount, descriptor);
       bulkRoute(scim, mount);
+      rootSearchRoute(scim, mount, ListResponse);
       addMethodNotAllowed();
     },
     { prefix: mount.prefix },
