@@ -116,7 +116,7 @@ describe('POST /.search', () => {
 
 describe('conditional GET', () => {
   it('answers If-None-Match with the current ETag by 304 without a body, and another ETag by 200', async () => {
-    const created = await scim(t, env.token, 'POST', '/Users', { schemas: [USER], userName: `${tag}-etag` });
+    const created = await scim(t, env.token, 'POST', '/Users', { schemas: [USER], userName: `etag-${tag}` });
     const etag = created.headers.etag as string;
     const res = await t.app.inject({
       method: 'GET',
@@ -128,7 +128,7 @@ describe('conditional GET', () => {
     expect(res.headers.etag).toBe(etag);
     const other = await scim(t, env.token, 'GET', `/Users/${created.body.id}`, undefined, { 'if-none-match': 'W/"1"' });
     expect(other.status).toBe(200);
-    expect(other.body.userName).toBe(`${tag}-etag`);
+    expect(other.body.userName).toBe(`etag-${tag}`);
     const group = await scim(t, env.token, 'GET', `/Groups?filter=${encodeURIComponent(`externalId eq "${tag}g"`)}`);
     const id = group.body.Resources[0].id;
     const current = (await scim(t, env.token, 'GET', `/Groups/${id}`)).headers.etag as string;
