@@ -4,6 +4,7 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ProvisioningKind } from '../../../../db/provisioning/provisioning-tokens/rows.ts';
 import type { TagName } from '../../../common/tags.ts';
+import { emptyTolerantJsonParser } from '../../../plugins/request-text.ts';
 import type { App } from '../../../types.ts';
 import { bulkRoute } from './bulk.ts';
 import type { ResourceDescriptor } from './descriptor.ts';
@@ -29,7 +30,7 @@ export async function mountScim(app: App, mount: ScimMount) {
     async (scope) => {
       const scim = scope.withTypeProvider<ZodTypeProvider>();
       // Clients send application/scim+json, often with `; charset=utf-8`; Okta's tests send application/json.
-      scim.addContentTypeParser(SCIM_MEDIA_TYPE, { parseAs: 'string' }, scim.getDefaultJsonParser('error', 'error'));
+      scim.addContentTypeParser(SCIM_MEDIA_TYPE, { parseAs: 'string' }, emptyTolerantJsonParser(scim));
       registerScimErrors(scim);
       const addMethodNotAllowed = collectMethods(scim, mount);
       discoveryRoutes(scim, mount);
