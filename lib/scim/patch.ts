@@ -91,7 +91,7 @@ function applyToExtension(schemas: SchemaSet, resource: Resource, operation: Pat
 }
 
 function apply(resource: Resource, op: PatchVerb, path: ResolvedPath, value: unknown, explicit: boolean) {
-  const { attribute, sub, filter } = path;
+  const { attribute, sub } = path;
   if (attribute.mutability === 'readOnly' || (sub && sub.mutability === 'readOnly')) {
     // Clients echo id and meta in pathless values (Okta's group rename): ignored; naming them is an error.
     if (explicit) throw mutability(`${attribute.name} is read-only.`);

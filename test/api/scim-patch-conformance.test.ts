@@ -89,7 +89,10 @@ describe('primary on multi-valued attributes', () => {
       roles: [{ value: 'admin', primary: true }, { value: 'auditor' }],
       entitlements: [{ value: 'pro', primary: true }],
       x509Certificates: [{ value: 'MIIDQzCCAqygAwIBAgICEAAw', primary: true }],
-      phoneNumbers: [{ value: '+1 555 0100', type: 'work' }, { value: '+1 555 0101', type: 'mobile', primary: true }],
+      phoneNumbers: [
+        { value: '+1 555 0100', type: 'work' },
+        { value: '+1 555 0101', type: 'mobile', primary: true },
+      ],
     };
     const user = await create(body);
     const res = await scim(t, env.token, 'GET', `/Users/${user.id}`);
@@ -119,7 +122,10 @@ describe('primary on multi-valued attributes', () => {
   it('lets the last primary set by a PATCH win (RFC 7644 §3.5.2), on a value-filtered path too', async () => {
     const user = await create({ roles: [{ value: 'admin', primary: true }] });
     const added = await patchUser(user.id, { op: 'add', path: 'roles', value: [{ value: 'owner', primary: true }] });
-    expect(added.body.roles).toEqual([{ value: 'admin', primary: false }, { value: 'owner', primary: true }]);
+    expect(added.body.roles).toEqual([
+      { value: 'admin', primary: false },
+      { value: 'owner', primary: true },
+    ]);
     await patchUser(user.id, { op: 'add', path: 'emails', value: [{ value: 'home@example.com', type: 'home' }] });
     const switched = await patchUser(user.id, { op: 'replace', path: 'emails[type eq "home"].primary', value: true });
     expect(switched.status).toBe(200);

@@ -88,7 +88,11 @@ describe('POST /.search', () => {
         { schemas: [USER], id: expect.any(String), userName: `${tag}-Bob`, externalId: `${tag}A` },
       ],
     });
-    const groups = await scim(t, env.token, 'POST', '/Groups/.search', { schemas: [SEARCH], filter: `externalId eq "${tag}g"`, excludedAttributes: ['members'] });
+    const groups = await scim(t, env.token, 'POST', '/Groups/.search', {
+      schemas: [SEARCH],
+      filter: `externalId eq "${tag}g"`,
+      excludedAttributes: ['members'],
+    });
     expect(groups.body).toMatchObject({ totalResults: 1, Resources: [{ displayName: `${tag} group` }] });
     expect(groups.body.Resources[0].members).toBeUndefined();
   });

@@ -124,7 +124,6 @@ export function rootSearchRoute(app: App, mount: ScimMount, ListResponse: z.ZodT
       body: SearchBody,
       response: { 200: ListResponse, ...scimErrors(400) },
     },
-    handler: async (request, reply) =>
-      reply.type(SCIM_MEDIA_TYPE).send(await searchAll(mount, scimContext(request, mount.prefix), searchQuery(request.body))),
+    handler: async (request, reply) => reply.type(SCIM_MEDIA_TYPE).send(await searchAll(mount, scimContext(request, mount.prefix), searchQuery(request.body))),
   });
 }
