@@ -12,7 +12,7 @@ import { registerEnvironmentSecretAuth } from './plugins/environment-secret.ts';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
-import { registerRequestTextCheck } from './plugins/request-text.ts';
+import { registerJsonBodyParser, registerRequestTextCheck } from './plugins/request-text.ts';
 import { registerImpersonationAudit } from './plugins/impersonation-audit.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerScope } from './plugins/scope.ts';
@@ -127,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorate('authenticator', authenticator);
   registerImpersonationAudit(app, pool);
   registerEnvironmentSecretAuth(app, environmentSecrets);
+  registerJsonBodyParser(app);
   registerRequestTextCheck(app);
   registerSecurityHeaders(app);
   registerScope(app, pool);

@@ -2,7 +2,7 @@
 // Postgres can store: no U+0000 and no unpaired UTF-16 surrogate (a `\ud800` JSON escape). Checked once for
 // every route, after parsing (JSON and form bodies) and before validation, so no schema has to remember it.
 // Bodies nested deeper than any shape of the API are refused here too, before anything recurses into them.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorDetail } from '../errors.ts';
 
 export const MAX_NESTING = 32;
@@ -58,4 +58,19 @@ function check(request: FastifyRequest): ApiError | undefined {
 export function registerRequestTextCheck(app: FastifyInstance) {
   // A callback hook, not an async one: this runs on every request, and most requests pass.
   app.addHook('preValidation', (request, _reply, done) => done(check(request)));
+}
+
+/**
+ * The JSON body parser, except that an empty body is no body: clients send a JSON content type on bodiless requests
+ * (Okta's SCIM DELETE, `POST …/deactivate`), which Fastify refuses (FST_ERR_CTP_EMPTY_JSON_BODY). A route that needs
+ * a body still refuses its absence when it validates the body.
+ */
+export function emptyTolerantJsonParser(app: FastifyInstance): FastifyBodyParser<string> {
+  const json = app.getDefaultJsonParser('error', 'error');
+  return (request, body, done) => (body.trim() === '' ? done(null, undefined) : json(request, body, done));
+}
+
+export function registerJsonBodyParser(app: FastifyInstance) {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, emptyTolerantJsonParser(app));
 }

@@ -7,11 +7,14 @@ export type ScimType =
 export class ScimError extends Error {
   readonly status: number;
   readonly scimType: ScimType | undefined;
+  /** Headers the response carries (`Allow` of a 405). */
+  readonly headers: Record<string, string> | undefined;
 
-  constructor(status: number, detail: string, scimType?: ScimType) {
+  constructor(status: number, detail: string, scimType?: ScimType, headers?: Record<string, string>) {
     super(detail);
     this.status = status;
     this.scimType = scimType;
+    this.headers = headers;
   }
 }
 

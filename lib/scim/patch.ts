@@ -4,6 +4,7 @@
 import { invalidPath, invalidSyntax, invalidValue, mutability, noTarget, ScimError } from './errors.ts';
 import { matchesItem, requiredEqualities } from './filter.ts';
 import { resolvePath, splitUrn, type ResolvedPath, type SchemaSet } from './paths.ts';
+import type { SchemaDef } from './schema.ts';
 import { canonicalValue, type Resource } from './values.ts';
 
 export type PatchVerb = 'add' | 'replace' | 'remove';
@@ -42,17 +43,23 @@ export function patchOperations(body: unknown): PatchOperation[] {
 export function applyPatch(schemas: SchemaSet, resource: Resource, operations: PatchOperation[]): Resource {
   const result = structuredClone(resource);
   for (const operation of operations) {
-    if (operation.path) {
+    const urn = operation.path ? splitUrn(schemas, operation.path) : undefined;
+    if (urn?.schema && urn.rest === '' && urn.schema !== schemas.core) {
+      applyToExtension(schemas, result, operation, urn.schema);
+      continue;
+    }
+    if (operation.path && !(urn?.schema === schemas.core && urn.rest === '' && operation.op !== 'remove')) {
       const resolved = resolvePath(schemas, operation.path);
-      if (resolved) apply(result, operation.op, resolved, operation.value, true);
+      if (!resolved) throw invalidPath(`The path ${operation.path} names no attribute of this resource.`);
+      apply(result, operation.op, resolved, operation.value, true);
       continue;
     }
     if (!isObject(operation.value)) throw invalidSyntax(`A ${operation.op} without a path takes an object value.`);
     for (const [name, value] of Object.entries(operation.value)) {
-      const urn = splitUrn(schemas, name);
-      if (urn?.schema && urn.rest === '' && isObject(value)) {
-        for (const [inner, v] of Object.entries(value)) {
-          const resolved = resolvePath(schemas, `${urn.schema.id}:${inner}`);
+      const inner = splitUrn(schemas, name);
+      if (inner?.schema && inner.rest === '' && isObject(value)) {
+        for (const [attribute, v] of Object.entries(value)) {
+          const resolved = resolvePath(schemas, `${inner.schema.id}:${attribute}`);
           if (resolved) apply(result, operation.op, resolved, v, false);
         }
         continue;
@@ -64,8 +71,27 @@ export function applyPatch(schemas: SchemaSet, resource: Resource, operations: P
   return result;
 }
 
+/**
+ * An operation whose path is an extension's URN acts on the extension as a whole: `add` merges the value's
+ * attributes into it, `replace` replaces it with them, `remove` removes it. Unknown attributes in the value are
+ * ignored, as in a pathless operation.
+ */
+function applyToExtension(schemas: SchemaSet, resource: Resource, operation: PatchOperation, extension: SchemaDef) {
+  if (operation.op === 'remove') {
+    delete resource[extension.id];
+    return;
+  }
+  if (!isObject(operation.value)) throw invalidValue(`The value of a ${operation.op} at ${extension.id} is an object of its attributes.`);
+  if (operation.op === 'replace') delete resource[extension.id];
+  for (const [name, value] of Object.entries(operation.value)) {
+    const resolved = resolvePath(schemas, `${extension.id}:${name}`);
+    if (resolved) apply(resource, operation.op, resolved, value, false);
+  }
+  if (isObject(resource[extension.id]) && Object.keys(resource[extension.id] as object).length === 0) delete resource[extension.id];
+}
+
 function apply(resource: Resource, op: PatchVerb, path: ResolvedPath, value: unknown, explicit: boolean) {
-  const { attribute, sub, filter } = path;
+  const { attribute, sub } = path;
   if (attribute.mutability === 'readOnly' || (sub && sub.mutability === 'readOnly')) {
     // Clients echo id and meta in pathless values (Okta's group rename): ignored; naming them is an error.
     if (explicit) throw mutability(`${attribute.name} is read-only.`);
@@ -92,6 +118,19 @@ function apply(resource: Resource, op: PatchVerb, path: ResolvedPath, value: unk
     return;
   }
 
+  const before = Array.isArray(container[name]) ? (container[name] as Record<string, unknown>[]) : [];
+  const primaries = new Set(before.filter((item) => item.primary === true));
+  applyMulti(container, op, path, value);
+  // At most one primary value (RFC 7643 §2.4): one this operation set wins, and the others are no longer primary.
+  const after = Array.isArray(container[name]) ? (container[name] as Record<string, unknown>[]) : [];
+  const flagged = after.filter((item) => item.primary === true);
+  const winner = flagged.filter((item) => !primaries.has(item)).at(-1);
+  if (flagged.length > 1 && winner) for (const item of flagged) if (item !== winner) item.primary = false;
+}
+
+function applyMulti(container: Resource, op: PatchVerb, path: ResolvedPath, value: unknown) {
+  const { attribute, sub, filter } = path;
+  const name = attribute.name;
   const items = Array.isArray(container[name]) ? (container[name] as Record<string, unknown>[]) : [];
   const caseExact = new Set((attribute.subAttributes ?? []).filter((s) => s.caseExact).map((s) => s.name.toLowerCase()));
   const selected = filter ? items.filter((item) => matchesItem(filter, item, caseExact)) : sub ? items : undefined;
@@ -101,7 +140,8 @@ function apply(resource: Resource, op: PatchVerb, path: ResolvedPath, value: unk
       // Entra's legacy member removal names the members to remove in `value`: only those go.
       const listed = value === undefined || value === null ? undefined : new Set((canonicalValue(attribute, value) as unknown[]).map(key));
       container[name] = listed ? items.filter((item) => !listed.has(key(item))) : [];
-    } else if (sub) for (const item of selected) delete item[sub.name];
+    } else if (filter && selected.length === 0) throw noTarget(`No ${name} value matches the filter of the path: nothing to remove.`);
+    else if (sub) for (const item of selected) delete item[sub.name];
     else container[name] = items.filter((item) => !selected.includes(item));
     return;
   }
@@ -113,7 +153,6 @@ function apply(resource: Resource, op: PatchVerb, path: ResolvedPath, value: unk
       const seen = new Set(items.map(key));
       container[name] = [...items, ...given.filter((item) => !seen.has(key(item)))];
     }
-    if (given.some((item) => item.primary === true)) onePrimary(container[name] as Record<string, unknown>[], given);
     return;
   }
   const update = sub ? { [sub.name]: canonicalValue(sub, value) } : (canonicalValue(attribute, value, true) as Record<string, unknown>);
@@ -130,9 +169,4 @@ function apply(resource: Resource, op: PatchVerb, path: ResolvedPath, value: unk
   if (!equalities) throw noTarget(`No ${name} value matches the filter of the path, and the filter does not say how to create one.`);
   const created = canonicalValue(attribute, { ...equalities, ...update }, true) as Record<string, unknown>;
   if (!empty(update[sub?.name ?? 'value'] ?? update)) container[name] = [...items, created];
-}
-
-function onePrimary(items: Record<string, unknown>[], given: Record<string, unknown>[]) {
-  const primary = given.find((item) => item.primary === true);
-  for (const item of items) if (item !== primary && key(item) !== key(primary)) delete item.primary;
 }

@@ -1,6 +1,7 @@
 // Lenient input, strict output: values as clients send them (PascalCase names, "True"/"False" strings, a bare id for
 // a complex attribute, an object for a multi-valued one, `"$ref": null`, unknown names) made canonical by the
 // schema: canonical names, real booleans, unknown and read-only attributes dropped.
+import { invalidValue } from './errors.ts';
 import { splitUrn, type SchemaSet } from './paths.ts';
 import { findAttribute, type AttributeDef } from './schema.ts';
 
@@ -51,7 +52,12 @@ const writable = (attribute: AttributeDef) => attribute.mutability !== 'readOnly
 export function canonicalResource(schemas: SchemaSet, body: Record<string, unknown>): Resource {
   const out: Resource = {};
   const put = (target: Resource, attribute: AttributeDef | undefined, value: unknown) => {
-    if (attribute && writable(attribute) && value !== undefined) target[attribute.name] = canonicalValue(attribute, value);
+    if (!attribute || !writable(attribute) || value === undefined) return;
+    const canonical = canonicalValue(attribute, value);
+    // "The primary attribute value 'true' MUST appear no more than once" (RFC 7643 §2.4).
+    if (attribute.multiValued && Array.isArray(canonical) && canonical.filter((item) => isObject(item) && item.primary === true).length > 1)
+      throw invalidValue(`${attribute.name}: at most one value may be primary.`);
+    target[attribute.name] = canonical;
   };
   for (const [key, value] of Object.entries(body)) {
     const urn = splitUrn(schemas, key);

@@ -148,3 +148,9 @@ export function compileFilter(filter: Filter, lookup: ColumnLookup): FragmentSql
   };
   return compile(filter);
 }
+
+/** What `sortBy` orders by (RFC 7644 §3.4.2.3): strings by code point, ignoring case unless the attribute is caseExact. */
+export function sortExpression(column: ScalarColumn): FragmentSqlToken {
+  if (column.type !== 'string') return column.expr;
+  return column.caseExact ? sql.fragment`(${column.expr}) COLLATE "C"` : sql.fragment`lower(${column.expr}) COLLATE "C"`;
+}

@@ -64,4 +64,47 @@ describe('applyPatch', () => {
       [ENTERPRISE]: { employeeNumber: '7' },
     });
   });
+
+  it('acts on the enterprise extension as a whole when the path is its URN', () => {
+    const user = { userName: 'a', [ENTERPRISE]: { department: 'Eng', employeeNumber: '7' } };
+    expect(apply(users, user, { op: 'add', path: ENTERPRISE, value: { costCenter: 'CC', unknown: 1 } })[ENTERPRISE]).toEqual({
+      department: 'Eng',
+      employeeNumber: '7',
+      costCenter: 'CC',
+    });
+    expect(apply(users, user, { op: 'replace', path: ENTERPRISE, value: { division: 'R&D' } })[ENTERPRISE]).toEqual({ division: 'R&D' });
+    expect(apply(users, user, { op: 'remove', path: ENTERPRISE })).toEqual({ userName: 'a' });
+  });
+
+  it('refuses a path naming no attribute (invalidPath) and a remove filter matching nothing (noTarget)', () => {
+    expect(() => apply(users, { userName: 'a' }, { op: 'replace', path: 'shoeSize', value: 42 })).toThrow(expect.objectContaining({ scimType: 'invalidPath' }));
+    expect(() => apply(users, { userName: 'a' }, { op: 'remove', path: `${ENTERPRISE}:badge` })).toThrow(expect.objectContaining({ scimType: 'invalidPath' }));
+    expect(() => apply(groups, { members: [] }, { op: 'remove', path: 'members[value eq "x"]' })).toThrow(expect.objectContaining({ scimType: 'noTarget' }));
+  });
+
+  it('keeps one primary value: the one the operation set', () => {
+    const user = {
+      roles: [{ value: 'a', primary: true }],
+      emails: [
+        { value: 'w@x', type: 'work', primary: true },
+        { value: 'h@x', type: 'home' },
+      ],
+    };
+    expect(apply(users, user, { op: 'add', path: 'roles', value: [{ value: 'b', primary: true }] }).roles).toEqual([
+      { value: 'a', primary: false },
+      { value: 'b', primary: true },
+    ]);
+    expect(apply(users, user, { op: 'replace', path: 'emails[type eq "home"].primary', value: true }).emails).toEqual([
+      { value: 'w@x', type: 'work', primary: false },
+      { value: 'h@x', type: 'home', primary: true },
+    ]);
+    expect(() =>
+      canonicalResource(users, {
+        roles: [
+          { value: 'a', primary: true },
+          { value: 'b', primary: 'True' },
+        ],
+      }),
+    ).toThrow(/roles/);
+  });
 });

@@ -10,7 +10,6 @@ import { requiresProvisioningToken } from '../../../plugins/environment-secret.t
 import type { App } from '../../../types.ts';
 import type { ResourceDescriptor, ScimContext } from './descriptor.ts';
 import { BULK_MAX_OPERATIONS } from './discovery.ts';
-import { ApiError } from '../../../errors.ts';
 import { classify, SCIM_MEDIA_TYPE, scimErrors } from './errors.ts';
 import type { ScimMount } from './mount.ts';
 import { scimContext } from './requests.ts';
@@ -104,8 +103,9 @@ export function bulkRoute(app: App, mount: ScimMount) {
           if (bulkId && method === 'POST' && outcome.resource) ids.set(bulkId, outcome.resource.id as string);
           results.push({ ...entry, ...(meta && { location: meta.location, version: meta.version }), status: String(outcome.status) });
         } catch (error) {
-          if (!(error instanceof ScimError) && !(error instanceof ApiError)) throw error;
+          // An unexpected failure is this operation's 500: the operations before it are done and reported.
           const failure = classify(error as FastifyError);
+          if (failure.status >= 500) request.log.error({ err: error }, 'bulk operation failed');
           errors++;
           results.push({ ...entry, status: String(failure.status), response: errorBody(failure.status, failure.message, failure.scimType) });
         }

@@ -50,7 +50,7 @@ export function registerScimErrors(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const scim = classify(error);
     if (scim.status >= 500) request.log.error({ err: error }, 'unhandled error');
-    if (error instanceof ApiError && error.headers) reply.headers(error.headers);
+    if ((error instanceof ApiError || error instanceof ScimError) && error.headers) reply.headers(error.headers);
     return reply
       .status(scim.status)
       .type(SCIM_MEDIA_TYPE)

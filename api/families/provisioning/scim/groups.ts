@@ -71,8 +71,9 @@ function memberIds(resource: Resource): string[] | undefined {
   if (resource.members === undefined) return undefined;
   const members = resource.members as Record<string, unknown>[];
   const ids = members.map((m) => m.value);
+  if (ids.some((id) => id === undefined || id === null)) throw invalidValue('members.value is required: each member names a User by its id.');
   const bad = ids.find((id) => typeof id !== 'string' || !isUuid(id));
-  if (bad !== undefined) throw invalidValue(`members: ${JSON.stringify(bad)} is not the id of a User.`);
+  if (bad !== undefined) throw invalidValue(`members.value: ${JSON.stringify(bad)} is not the id of a User.`);
   return [...new Set((ids as string[]).map((id) => id.toLowerCase()))];
 }
 

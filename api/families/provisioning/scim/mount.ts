@@ -4,12 +4,15 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ProvisioningKind } from '../../../../db/provisioning/provisioning-tokens/rows.ts';
 import type { TagName } from '../../../common/tags.ts';
+import { emptyTolerantJsonParser } from '../../../plugins/request-text.ts';
 import type { App } from '../../../types.ts';
 import { bulkRoute } from './bulk.ts';
 import type { ResourceDescriptor } from './descriptor.ts';
 import { discoveryRoutes } from './discovery.ts';
 import { registerScimErrors, SCIM_MEDIA_TYPE } from './errors.ts';
-import { resourceRoutes } from './routes.ts';
+import { collectMethods } from './method-not-allowed.ts';
+import { ListResponse, resourceRoutes } from './routes.ts';
+import { rootSearchRoute } from './search.ts';
 
 export interface ScimMount {
   prefix: string;
@@ -27,11 +30,14 @@ export async function mountScim(app: App, mount: ScimMount) {
     async (scope) => {
       const scim = scope.withTypeProvider<ZodTypeProvider>();
       // Clients send application/scim+json, often with `; charset=utf-8`; Okta's tests send application/json.
-      scim.addContentTypeParser(SCIM_MEDIA_TYPE, { parseAs: 'string' }, scim.getDefaultJsonParser('error', 'error'));
+      scim.addContentTypeParser(SCIM_MEDIA_TYPE, { parseAs: 'string' }, emptyTolerantJsonParser(scim));
       registerScimErrors(scim);
+      const addMethodNotAllowed = collectMethods(scim, mount);
       discoveryRoutes(scim, mount);
       for (const descriptor of mount.descriptors) resourceRoutes(scim, mount, descriptor);
       bulkRoute(scim, mount);
+      rootSearchRoute(scim, mount, ListResponse);
+      addMethodNotAllowed();
     },
     { prefix: mount.prefix },
   );

@@ -1,7 +1,7 @@
 // What the generic SCIM routes read from a request: the provisioning context, list parameters, If-Match.
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { compileFilter, type ScalarColumn } from '../../../../db/provisioning/scim/filter-sql.ts';
+import { compileFilter, sortExpression, type ScalarColumn } from '../../../../db/provisioning/scim/filter-sql.ts';
 import type { ScimListQuery } from '../../../../db/provisioning/scim/users.ts';
 import { parseFilter } from '../../../../lib/scim/filter.ts';
 import { invalidValue } from '../../../../lib/scim/errors.ts';
@@ -51,7 +51,7 @@ export function listQuery(descriptor: ResourceDescriptor, ctx: ScimContext, quer
   return {
     sql: {
       where,
-      orderBy: (sort as ScalarColumn | undefined)?.expr,
+      orderBy: sort ? sortExpression(sort as ScalarColumn) : undefined,
       descending: sortOrder === 'descending',
       offset: paging.startIndex - 1,
       limit: paging.count,
@@ -64,3 +64,11 @@ export const ifMatch = (request: FastifyRequest) => {
   const value = request.headers['if-match'];
   return Array.isArray(value) ? value.join(',') : value;
 };
+
+/** Whether If-None-Match names `version` (weak comparison, RFC 9110 §13.1.2; `*` names any). */
+export function notModified(header: string | string[] | undefined, version: string) {
+  const value = Array.isArray(header) ? header.join(',') : header;
+  if (!value) return false;
+  const tags = value.split(',').map((v) => v.trim().replace(/^W\//, ''));
+  return tags.includes('*') || tags.includes(version.replace(/^W\//, ''));
+}

@@ -1,6 +1,5 @@
 // The routes of one SCIM resource type (list, get, create, replace, patch, delete), driven by its descriptor.
 import { z } from 'zod';
-import { listResponse } from '../../../../lib/scim/list.ts';
 import { applyPatch, patchOperations } from '../../../../lib/scim/patch.ts';
 import { project } from '../../../../lib/scim/projection.ts';
 import { canonicalResource, type Resource } from '../../../../lib/scim/values.ts';
@@ -8,14 +7,15 @@ import { requiresProvisioningToken } from '../../../plugins/environment-secret.t
 import type { App } from '../../../types.ts';
 import type { ResourceDescriptor } from './descriptor.ts';
 import { SCIM_MEDIA_TYPE, scimErrors } from './errors.ts';
-import { ifMatch, ListQuery, listQuery, ProjectionQuery, projectionOf, scimContext } from './requests.ts';
+import { ifMatch, ListQuery, notModified, ProjectionQuery, projectionOf, scimContext } from './requests.ts';
+import { listResources, SearchBody, searchQuery } from './search.ts';
 import type { ScimMount } from './mount.ts';
 
 export const ScimResource = z
   .record(z.string(), z.unknown())
   .meta({ id: 'ScimResource', description: 'A SCIM resource: `schemas`, `id`, its attributes and `meta`' });
 const ScimBody = z.looseObject({}).meta({ id: 'ScimRequest', description: 'A SCIM message; lenient by the SCIM spec (unknown attributes are ignored)' });
-const ListResponse = z
+export const ListResponse = z
   .looseObject({
     schemas: z.array(z.string()),
     totalResults: z.number().int(),
@@ -51,19 +51,20 @@ export function resourceRoutes(app: App, mount: ScimMount, d: ResourceDescriptor
       querystring: ListQuery,
       response: { 200: ListResponse, ...scimErrors(400) },
     },
-    handler: async (request, reply) => {
-      const ctx = ctxOf(request);
-      const { sql, paging } = listQuery(d, ctx, request.query, mount.sort ?? true);
-      const projection = projectionOf(d, request.query);
-      const { total, resources } = await d.list(ctx, sql, projection);
-      return reply.type(SCIM_MEDIA_TYPE).send(
-        listResponse(
-          resources.map((r) => project(r, projection)),
-          total,
-          paging,
-        ),
-      );
+    handler: async (request, reply) => reply.type(SCIM_MEDIA_TYPE).send(await listResources(mount, d, ctxOf(request), request.query)),
+  });
+
+  app.post(`${base}/.search`, {
+    config,
+    schema: {
+      ...common,
+      operationId: `${mount.operationPrefix}Search${plural}`,
+      summary: `Search ${plural} with a SearchRequest`,
+      description: `Like the list, with the parameters in a SearchRequest body (RFC 7644 §3.4.3): \`filter\`, \`attributes\`/\`excludedAttributes\` as lists, \`sortBy\`/\`sortOrder\`, \`startIndex\`/\`count\` as integers.`,
+      body: SearchBody,
+      response: { 200: ListResponse, ...scimErrors(400) },
     },
+    handler: async (request, reply) => reply.type(SCIM_MEDIA_TYPE).send(await listResources(mount, d, ctxOf(request), searchQuery(request.body))),
   });
 
   app.post(base, {
@@ -90,14 +91,15 @@ export function resourceRoutes(app: App, mount: ScimMount, d: ResourceDescriptor
       ...common,
       operationId: `${mount.operationPrefix}Get${d.name}`,
       summary: `Get a ${d.name}`,
-      description: `One ${d.name} with its ETag; \`attributes\`/\`excludedAttributes\` choose what it carries. A deactivated User is still returned.`,
+      description: `One ${d.name} with its ETag (If-None-Match with the current ETag: 304 without a body); \`attributes\`/\`excludedAttributes\` choose what it carries. A deactivated User is still returned.`,
       params: Id,
       querystring: ProjectionQuery,
-      response: { 200: ScimResource, ...scimErrors(404) },
+      response: { 200: ScimResource, 304: z.null().describe('Not modified: If-None-Match names the current version'), ...scimErrors(404) },
     },
     handler: async (request, reply) => {
       const projection = projectionOf(d, request.query);
       const resource = await d.get(ctxOf(request), request.params.id, projection);
+      if (notModified(request.headers['if-none-match'], versionOf(resource))) return reply.status(304).header('etag', versionOf(resource)).send(null);
       return reply.type(SCIM_MEDIA_TYPE).header('etag', versionOf(resource)).send(project(resource, projection));
     },
   });

@@ -13,7 +13,7 @@ const SCALARS = ['displayName', 'nickName', 'profileUrl', 'title', 'userType', '
 const NAME_PARTS = ['formatted', 'familyName', 'givenName', 'middleName', 'honorificPrefix', 'honorificSuffix'] as const;
 const ADDRESS_PARTS = ['formatted', 'streetAddress', 'locality', 'region', 'postalCode', 'country', 'type'] as const;
 const VERBATIM = ['ims', 'entitlements', 'roles', 'x509Certificates'] as const;
-type PrimaryList = 'emails' | 'phoneNumbers' | 'addresses';
+type PrimaryList = 'emails' | 'phoneNumbers' | 'addresses' | 'photos';
 const MAX_TEXT = 2048;
 
 type Item = Record<string, unknown>;
@@ -40,7 +40,7 @@ export function userToScim(row: ScimUserRow, baseUrl: string): Resource {
     ...(row.emails.length > 0 && { emails: flagged('emails', row.emails) }),
     ...(row.phoneNumbers.length > 0 && { phoneNumbers: flagged('phoneNumbers', row.phoneNumbers) }),
     ...(row.addresses.length > 0 && { addresses: flagged('addresses', row.addresses) }),
-    ...(row.photos.length > 0 && { photos: row.photos.map(({ id: _, ...p }) => present(p)) }),
+    ...(row.photos.length > 0 && { photos: flagged('photos', row.photos) }),
     ...Object.fromEntries(VERBATIM.filter((k) => Array.isArray(row.scim[k]) && (row.scim[k] as unknown[]).length > 0).map((k) => [k, row.scim[k]])),
     ...(row.groups.length > 0 && { groups: row.groups.map((g) => ({ ...g, $ref: `${baseUrl}/Groups/${g.value}`, type: 'direct' })) }),
     ...(hasEnterprise && { [URN.enterpriseUser]: enterprise }),
@@ -117,6 +117,7 @@ export function userFromScim(resource: Resource, attributes: Record<string, unkn
       emails: emails.primary >= 0 ? emails.primary : undefined,
       phoneNumbers: phones.primary >= 0 ? phones.primary : undefined,
       addresses: primaryAddress >= 0 ? primaryAddress : undefined,
+      photos: photos.primary >= 0 ? photos.primary : undefined,
     }),
     ...Object.fromEntries(VERBATIM.filter((k) => resource[k] !== undefined).map((k) => [k, list(k, resource[k])])),
   };
