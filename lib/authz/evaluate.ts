@@ -4,7 +4,17 @@
 // permission's condition and the grant's condition (when present) holding. Stored attributes win over the
 // properties a request sends: a PEP fills in only what the service does not know.
 import type { ConditionInput } from './conditions.ts';
-import { identifierKey, instanceKey, permissionKey, type AccessModel, type Condition, type Elevation, type Grant, type ResourceType, type Subject } from './compile.ts';
+import {
+  identifierKey,
+  instanceKey,
+  permissionKey,
+  type AccessModel,
+  type Condition,
+  type Elevation,
+  type Grant,
+  type ResourceType,
+  type Subject,
+} from './compile.ts';
 import type { DecisionResult, Entity, EvaluationRequest, Reason } from './types.ts';
 import { AGENT_SUBJECT_TYPES, evaluateAgent } from './agents.ts';
 

@@ -63,7 +63,12 @@ describe('AuthZEN subject identifiers', () => {
     const search = await pdp.post('search/subject', { subject: { type: 'user' }, action: { name: 'read' }, resource: { type: 'document', id: 'doc-1' } });
     // Created in one transaction: no creation order between them.
     expect(search.body!.results).toHaveLength(2);
-    expect(search.body!.results).toEqual(expect.arrayContaining([{ type: 'user', id: 'alice' }, { type: 'user', id: 'noexternal' }]));
+    expect(search.body!.results).toEqual(
+      expect.arrayContaining([
+        { type: 'user', id: 'alice' },
+        { type: 'user', id: 'noexternal' },
+      ]),
+    );
   });
 
   it('decides by the kind saved in the environment settings only, with an audited event', async () => {

@@ -71,7 +71,12 @@ describe('elevate: a requester never has its own request auto-approved by a poli
   it('the user who created or replaced an auto-approving policy waits for approvers; other requesters are approved at once', async () => {
     const both = ['elevate:write', 'elevate-policies:write'];
     const author = await userOf(env, both);
-    const created = await env.call('POST', '/policies', policyBody(env, { eligible: { groupIds: [env.groups.oncall], userIds: [author.id] }, autoApprove: 'true' }), author.token);
+    const created = await env.call(
+      'POST',
+      '/policies',
+      policyBody(env, { eligible: { groupIds: [env.groups.oncall], userIds: [author.id] }, autoApprove: 'true' }),
+      author.token,
+    );
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const policyId = created.body.policy.id;
 

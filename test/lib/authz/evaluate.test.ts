@@ -132,9 +132,10 @@ describe('access evaluation', () => {
       'env',
       todoModel({ assignments: [{ id: 'a', roleId: ids.auditor, userId: ids.summer, groupId: null, resources: null, condition: null }] }),
     );
-    expect(evaluate(model2, { subject: { type: 'user', id: 'summer@the-smiths.com' }, action: { name: 'read' }, resource: { type: 'doc', id: 'anything' } }).decision).toBe(
-      true,
-    );
+    expect(
+      evaluate(model2, { subject: { type: 'user', id: 'summer@the-smiths.com' }, action: { name: 'read' }, resource: { type: 'doc', id: 'anything' } })
+        .decision,
+    ).toBe(true);
   });
 
   it('treats a condition that fails to evaluate (a missing key) as not holding, with the error in the explanation', () => {

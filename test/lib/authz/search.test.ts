@@ -21,15 +21,19 @@ describe('search', () => {
       results: [],
       nextOffset: null,
     });
-    expect(searchResources(model, { subject: user('rick@the-citadel.com'), action: { name: 'can_read_todos' }, resource: { type: 'car' } }, all).results).toEqual([]);
+    expect(
+      searchResources(model, { subject: user('rick@the-citadel.com'), action: { name: 'can_read_todos' }, resource: { type: 'car' } }, all).results,
+    ).toEqual([]);
   });
 
   it('looks owned instances up by attribute, and still lets request properties fill in an attribute an instance lacks', () => {
     const m = compileModel('env', todoModel({ resources: [...todoModel().resources, { typeId: ids.todo, id: 'todo-4', attributes: {} }] }));
     const search = (properties?: Record<string, unknown>) =>
-      searchResources(m, { subject: user('morty@the-citadel.com'), action: { name: 'can_update_todo' }, resource: { type: 'todo', properties } }, all).results.map(
-        (r) => r.id,
-      );
+      searchResources(
+        m,
+        { subject: user('morty@the-citadel.com'), action: { name: 'can_update_todo' }, resource: { type: 'todo', properties } },
+        all,
+      ).results.map((r) => r.id);
     expect(search()).toEqual(['todo-1']);
     expect(search({ ownerID: 'morty@the-citadel.com' })).toEqual(['todo-1', 'todo-4']);
   });
@@ -47,7 +51,11 @@ describe('search', () => {
     let offset: number | null = 0;
     let pages = 0;
     while (offset !== null) {
-      const page = searchResources(m, { subject: user('morty@the-citadel.com'), action: { name: 'can_update_todo' }, resource: { type: 'todo' } }, { offset, limit: 5 });
+      const page = searchResources(
+        m,
+        { subject: user('morty@the-citadel.com'), action: { name: 'can_update_todo' }, resource: { type: 'todo' } },
+        { offset, limit: 5 },
+      );
       seen.push(...page.results.map((r) => r.id));
       offset = page.nextOffset;
       pages++;
@@ -70,7 +78,11 @@ describe('search', () => {
     expect(owners.results.map((r) => r.id)).toEqual(['rick@the-citadel.com', 'morty@the-citadel.com']);
     // By externalId, a user without one cannot be named: search leaves it out.
     const byExternalId = compileModel('env', todoModel({ subjectIdentifier: 'externalId' }));
-    const named = searchSubjects(byExternalId, { subject: { type: 'user' }, action: { name: 'can_read_todos' }, resource: { type: 'todo', id: 'todo-1' } }, all);
+    const named = searchSubjects(
+      byExternalId,
+      { subject: { type: 'user' }, action: { name: 'can_read_todos' }, resource: { type: 'todo', id: 'todo-1' } },
+      all,
+    );
     expect(named.results).toEqual([{ type: 'user', id: 'CiRmZDA2' }]);
     const groups = searchSubjects(model, { subject: { type: 'group' }, action: { name: 'can_create_todo' }, resource: { type: 'todo', id: 'todo-1' } }, all);
     expect(groups.results).toEqual([{ type: 'group', id: 'Editors' }]);

@@ -69,7 +69,7 @@ async function checkReferences(db: Db, caller: EnvironmentCaller, p: PolicyField
   for (const path of ['notificationChannelIds', 'escalationChannelIds'] as const) {
     const [missing] = await queries.missingChannels(caller.scope.tenant.id, env, p[path]);
     if (missing !== undefined) {
-      throw invalidField(`body.${path}.${p[path].indexOf(missing)}`, "is not a notification channel of this environment or of the whole tenant");
+      throw invalidField(`body.${path}.${p[path].indexOf(missing)}`, 'is not a notification channel of this environment or of the whole tenant');
     }
   }
 }
@@ -88,7 +88,11 @@ export function createPolicyService(pool: DatabasePool) {
       const fields = fieldsOf(body);
       return pool.transaction(async (trx) => {
         await checkReferences(trx, caller, fields);
-        const id = await uniqueOr(createPolicyQueries(trx).insertPolicy(caller.scope.environmentId, fields, changedBy(caller)), 'elevate_policies__environment_name', nameTaken);
+        const id = await uniqueOr(
+          createPolicyQueries(trx).insertPolicy(caller.scope.environmentId, fields, changedBy(caller)),
+          'elevate_policies__environment_name',
+          nameTaken,
+        );
         const policy = await find(trx, caller, id);
         await record(trx, caller, change('create', policy, null));
         return policy;

@@ -131,6 +131,4 @@ const subjectIdentifier = z
 
 export const SaveAuthzenSettingsBody = z.strictObject({ subjectIdentifier }).meta({ id: 'SaveAuthzenSettingsRequest' });
 
-export const AuthzenSettingsResponse = z
-  .object({ settings: z.object({ environmentId: z.uuid(), subjectIdentifier }) })
-  .meta({ id: 'AuthzenSettingsResponse' });
+export const AuthzenSettingsResponse = z.object({ settings: z.object({ environmentId: z.uuid(), subjectIdentifier }) }).meta({ id: 'AuthzenSettingsResponse' });
