@@ -35,7 +35,9 @@ export function policyRoutes(app: App, policies: PolicyService) {
       summary: 'Create an elevate policy',
       description:
         'Creates a policy: the target (an RBAC role, optionally limited to instances, or a directory group), who is eligible, who approves, ' +
-        'durations and windows. 400 naming the field for an unknown role, group, user, resource type or channel; 400 `elevate.invalid_condition` ' +
+        'durations and windows. Needs `elevate-policies:write` (`elevate:write` requests and decides, it does not administer policies). ' +
+        'Notification and escalation channels must belong to this environment or to the whole tenant. ' +
+        '400 naming the field for an unknown role, group, user, resource type or channel; 400 `elevate.invalid_condition` ' +
         'naming `body.autoApprove` (with line:column) for a condition that does not compile; 409 `elevate.policy_name_taken`.',
       security: policiesWrite,
       params: EnvironmentParams,
