@@ -1,4 +1,4 @@
-// What lives in an environment's sign-in setup: connections, redirect URIs, SAML IdP metadata, SSO metadata, SDK config.
+// What lives in an environment's setup: connections, redirect URIs, SAML IdP metadata, SSO metadata, SDK config, AuthZEN settings.
 import { callerOf, requires } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../common/schemas.ts';
 import {
