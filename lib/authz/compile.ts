@@ -4,6 +4,7 @@
 // compiled once per distinct source text, and kept across recompilations.
 import { compileCondition, type CompiledCondition, type ResourceEquality } from './conditions.ts';
 import { DEFAULT_SUBJECT_IDENTIFIER, type StoredModel, type SubjectIdentifier } from './model.ts';
+import { identifierKey, uniqueIndex, withDirectoryFields } from './subjects.ts';
 import { compileAgents, type Agent } from './agents.ts';
 
 export interface Condition {
@@ -93,31 +94,6 @@ export interface AccessModel {
   agents: Map<string, Agent>;
   /** Group memberships elevate grants give, by user. */
   elevatedGroups: Map<string, { groupId: string; elevation: Elevation }[]>;
-}
-
-/** How an identifier of `kind` is looked up: userName, email and group names ignoring case, ids and externalIds exactly. */
-export const identifierKey = (kind: SubjectIdentifier, value: string) => (kind === 'userName' || kind === 'email' ? value.toLowerCase() : value);
-
-/** Each key of one subject only: a key two subjects share (data saved before uniqueness held) names neither. */
-function uniqueIndex(subjects: Subject[], keysOf: (s: Subject) => string[]): Map<string, Subject> {
-  const index = new Map<string, Subject>();
-  const shared = new Set<string>();
-  for (const subject of subjects) {
-    for (const key of keysOf(subject)) {
-      const held = index.get(key);
-      if (held && held !== subject) shared.add(key);
-      else index.set(key, subject);
-    }
-  }
-  for (const key of shared) index.delete(key);
-  return index;
-}
-
-/** Stored attributes with the directory's fields over them; a field the directory leaves null keeps an attribute of that name. */
-function withDirectoryFields(attributes: Record<string, unknown>, fields: Record<string, unknown>): Record<string, unknown> {
-  const properties = { ...attributes };
-  for (const [key, value] of Object.entries(fields)) if (value !== null || !(key in properties)) properties[key] = value;
-  return properties;
 }
 
 export const permissionKey = (type: string, action: string) => `${type}\0${action}`;

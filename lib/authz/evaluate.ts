@@ -4,19 +4,10 @@
 // permission's condition and the grant's condition (when present) holding. Stored attributes win over the
 // properties a request sends: a PEP fills in only what the service does not know.
 import type { ConditionInput } from './conditions.ts';
-import {
-  identifierKey,
-  instanceKey,
-  permissionKey,
-  type AccessModel,
-  type Condition,
-  type Elevation,
-  type Grant,
-  type ResourceType,
-  type Subject,
-} from './compile.ts';
+import { instanceKey, permissionKey, type AccessModel, type Condition, type Elevation, type Grant, type ResourceType, type Subject } from './compile.ts';
 import type { DecisionResult, Entity, EvaluationRequest, Reason } from './types.ts';
 import { AGENT_SUBJECT_TYPES, evaluateAgent } from './agents.ts';
+import { identifierKey } from './subjects.ts';
 
 const USER_TYPES = new Set(['user', 'identity']);
 
