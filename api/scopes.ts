@@ -24,6 +24,9 @@ export const SCOPE_FAMILIES = [
   'audit',
   'events',
   'elevate',
+  // Administering elevate policies, apart from requesting and deciding (`elevate`): a requester never edits the
+  // policy that approves it.
+  'elevate-policies',
   'webhooks',
   'notification-channels',
   'widgets',
@@ -40,10 +43,16 @@ const KNOWN = new Set<string>(['*', ...SCOPE_FAMILIES.flatMap((f) => [`${f}:read
 
 export const isKnownScope = (scope: string): boolean => KNOWN.has(scope);
 
+// Reads another family's scope also grants: requesters (`elevate:read`) see the policies they may ask under.
+const ALSO_GRANTED_BY: Partial<Record<Scope, Scope>> = { 'elevate-policies:read': 'elevate:read' };
+
 /** Whether a set of held scopes grants `required`. */
 export function grants(held: readonly string[], required: string): boolean {
   if (held.includes('*') || held.includes(required)) return true;
-  return required.endsWith(':read') && held.includes(`${required.slice(0, -5)}:write`);
+  if (!required.endsWith(':read')) return false;
+  if (held.includes(`${required.slice(0, -5)}:write`)) return true;
+  const also = ALSO_GRANTED_BY[required as Scope];
+  return also !== undefined && grants(held, also);
 }
 
 /** The scopes of `requested` that `held` grants, keeping only those; `*` is granted only by `*`. */

@@ -17,6 +17,7 @@ import { PROCESS_EVENTS } from './processes/events.ts';
 import { RBAC_EVENTS } from './access/rbac/events.ts';
 import { IMPERSONATION_EVENTS } from './access/impersonation/events.ts';
 import { PROJECT_EVENTS } from './projects/projects/events.ts';
+import { ENVIRONMENT_SETTINGS_EVENTS } from './projects/environment-settings/events.ts';
 import { DOMAIN_EVENTS } from './tenants/domains/events.ts';
 import { TENANT_EVENTS } from './tenants/tenants/events.ts';
 import { THREAT_EVENTS } from './threats/threats/events.ts';
@@ -38,6 +39,7 @@ export const EVENT_CATALOG = {
   ...DOMAIN_EVENTS,
   ...ORGANIZATION_EVENTS,
   ...PROJECT_EVENTS,
+  ...ENVIRONMENT_SETTINGS_EVENTS,
   ...PROCESS_EVENTS,
   ...API_SECRET_EVENTS,
   ...RBAC_EVENTS,

@@ -1,9 +1,10 @@
-// Compiles an environment's stored model (./model.ts) into the indexes decisions read: subjects by id, externalId
-// and lower-cased userName or name; resource types with their actions and stored instances; each role's
+// Compiles an environment's stored model (./model.ts) into the indexes decisions read: subjects by id and by the one
+// identifier kind the environment names them by (./model.ts SubjectIdentifier); resource types with their actions and stored instances; each role's
 // permissions with those of every role it inherits (transitively); grants by user and by group. Conditions are
 // compiled once per distinct source text, and kept across recompilations.
 import { compileCondition, type CompiledCondition, type ResourceEquality } from './conditions.ts';
-import type { StoredModel } from './model.ts';
+import { DEFAULT_SUBJECT_IDENTIFIER, type StoredModel, type SubjectIdentifier } from './model.ts';
+import { identifierKey, uniqueIndex, withDirectoryFields } from './subjects.ts';
 import { compileAgents, type Agent } from './agents.ts';
 
 export interface Condition {
@@ -16,8 +17,11 @@ export interface Condition {
 export interface Subject {
   kind: 'user' | 'group';
   id: string;
-  /** The id search results give (what a PEP knows the subject by): externalId, else userName or group name. */
-  publicId: string;
+  /**
+   * The id requests name the subject by, of the environment's identifier kind (as stored); null when the subject has
+   * none (no externalId, no email): it cannot be named, and search leaves it out.
+   */
+  publicId: string | null;
   active: boolean;
   /** Stored facts conditions see as `subject.properties` (a request's properties fill only the other keys). */
   properties: Record<string, unknown>;
@@ -76,12 +80,12 @@ export interface AccessModel {
   readonly environmentId: string;
   users: Subject[];
   usersById: Map<string, Subject>;
-  usersByExternalId: Map<string, Subject>;
-  usersByUserName: Map<string, Subject>;
   groups: Subject[];
   groupsById: Map<string, Subject>;
-  groupsByExternalId: Map<string, Subject>;
-  groupsByName: Map<string, Subject>;
+  /** The kind of identifier requests name subjects by, and the subjects by it (identifierKey); no other lookup. */
+  subjectIdentifier: SubjectIdentifier;
+  usersByIdentifier: Map<string, Subject>;
+  groupsByIdentifier: Map<string, Subject>;
   groupMembers: Map<string, Subject[]>;
   types: Map<string, ResourceType>;
   grantsByUser: Map<string, Grant[]>;
@@ -120,12 +124,16 @@ const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
 };
 
 export function compileModel(environmentId: string, stored: StoredModel): AccessModel {
+  const kind = stored.subjectIdentifier ?? DEFAULT_SUBJECT_IDENTIFIER;
+  const groupIdentifier = (g: StoredModel['groups'][number]) => (kind === 'id' ? g.id : kind === 'externalId' ? g.externalId : g.name);
+  const userIdentifiers = (u: StoredModel['users'][number]) =>
+    kind === 'id' ? [u.id] : kind === 'externalId' ? (u.externalId === null ? [] : [u.externalId]) : kind === 'userName' ? [u.userName] : u.emails;
   const groups: Subject[] = stored.groups.map((g, order) => ({
     kind: 'group',
     id: g.id,
-    publicId: g.externalId ?? g.name,
+    publicId: groupIdentifier(g),
     active: true,
-    properties: { ...g.attributes, name: g.name, externalId: g.externalId },
+    properties: withDirectoryFields(g.attributes, { name: g.name, externalId: g.externalId }),
     groupIds: [],
     order,
   }));
@@ -135,20 +143,20 @@ export function compileModel(environmentId: string, stored: StoredModel): Access
   const users: Subject[] = stored.users.map((u, order) => ({
     kind: 'user',
     id: u.id,
-    publicId: u.externalId ?? u.userName,
+    publicId: userIdentifiers(u)[0] ?? null,
     active: u.active,
-    properties: {
-      ...u.attributes,
+    properties: withDirectoryFields(u.attributes, {
       userName: u.userName,
       externalId: u.externalId,
       displayName: u.displayName,
       email: u.emails[0] ?? null,
       emails: u.emails,
       groups: u.groupIds.map((id) => groupNames.get(id)).filter((name): name is string => name !== undefined),
-    },
+    }),
     groupIds: u.groupIds,
     order,
   }));
+  const identifiersOf = new Map(stored.users.map((u, i) => [users[i]!, userIdentifiers(u)]));
   const groupMembers = new Map<string, Subject[]>();
   for (const user of users) for (const groupId of user.groupIds) push(groupMembers, groupId, user);
 
@@ -206,12 +214,11 @@ export function compileModel(environmentId: string, stored: StoredModel): Access
     environmentId,
     users,
     usersById: new Map(users.map((u) => [u.id, u])),
-    usersByExternalId: new Map(stored.users.flatMap((u, i) => (u.externalId === null ? [] : [[u.externalId, users[i]!] as const]))),
-    usersByUserName: new Map(users.map((u) => [String(u.properties.userName).toLowerCase(), u])),
     groups,
     groupsById,
-    groupsByExternalId: new Map(stored.groups.flatMap((g) => (g.externalId === null ? [] : [[g.externalId, groupsById.get(g.id)!] as const]))),
-    groupsByName: new Map(groups.map((g) => [String(g.properties.name).toLowerCase(), g])),
+    subjectIdentifier: kind,
+    usersByIdentifier: uniqueIndex(users, (u) => identifiersOf.get(u)!.map((id) => identifierKey(kind, id))),
+    groupsByIdentifier: uniqueIndex(groups, (g) => (g.publicId === null ? [] : [identifierKey(kind, g.publicId)])),
     groupMembers,
     types,
     grantsByUser,

@@ -6,7 +6,8 @@ import { Environment } from '@marcbachmann/cel-js';
 
 /** The variables a condition sees: AuthZEN entities, with the stored attributes in `properties`. */
 export interface ConditionInput {
-  subject: { type: string; id: string; properties: Record<string, unknown> };
+  /** `id`: the directory's id (a UUID); `identifier`: the id requests name the subject by (lib/authz/evaluate.ts). */
+  subject: { type: string; id: string; identifier?: string | null; properties: Record<string, unknown> };
   resource: { type: string; id: string; properties: Record<string, unknown> };
   action: { name: string; properties: Record<string, unknown> };
   context: Record<string, unknown>;

@@ -7,17 +7,19 @@ import type { ConditionInput } from './conditions.ts';
 import { instanceKey, permissionKey, type AccessModel, type Condition, type Elevation, type Grant, type ResourceType, type Subject } from './compile.ts';
 import type { DecisionResult, Entity, EvaluationRequest, Reason } from './types.ts';
 import { AGENT_SUBJECT_TYPES, evaluateAgent } from './agents.ts';
+import { identifierKey } from './subjects.ts';
 
 const USER_TYPES = new Set(['user', 'identity']);
 
-/** The directory subject an AuthZEN subject names: a user (type `user` or `identity`) or a group, by id, externalId or name. */
+/**
+ * The directory subject an AuthZEN subject names: a user (type `user` or `identity`) or a group, by the one kind of
+ * identifier the environment uses (model.subjectIdentifier) and no other, so an id of another kind that happens to
+ * be equal (an HRIS externalId equal to someone's userName) never names someone else.
+ */
 export function resolveSubject(model: AccessModel, subject: { type: string; id: string }): Subject | 'unknown_type' | undefined {
-  if (USER_TYPES.has(subject.type)) {
-    return model.usersById.get(subject.id) ?? model.usersByExternalId.get(subject.id) ?? model.usersByUserName.get(subject.id.toLowerCase());
-  }
-  if (subject.type === 'group') {
-    return model.groupsById.get(subject.id) ?? model.groupsByExternalId.get(subject.id) ?? model.groupsByName.get(subject.id.toLowerCase());
-  }
+  const key = identifierKey(model.subjectIdentifier, subject.id);
+  if (USER_TYPES.has(subject.type)) return model.usersByIdentifier.get(key);
+  if (subject.type === 'group') return model.groupsByIdentifier.get(key);
   return 'unknown_type';
 }
 
@@ -48,7 +50,10 @@ const deny = (code: Extract<Reason, { permitted: false }>['code'], message: stri
 
 const merged = (requested: Record<string, unknown> | undefined, stored: Record<string, unknown>) => (requested ? { ...requested, ...stored } : stored);
 
-/** What conditions see, built only when a condition is reached. */
+/**
+ * What conditions see, built only when a condition is reached: `subject.id` is the directory's own id of the subject
+ * (a UUID), `subject.identifier` the id requests name it by (of the environment's identifier kind, as stored).
+ */
 export function conditionInput(
   subject: Subject,
   request: {
@@ -60,7 +65,12 @@ export function conditionInput(
   stored: Record<string, unknown> | undefined,
 ): ConditionInput {
   return {
-    subject: { type: request.subject.type, id: subject.id, properties: merged((request.subject as Entity).properties, subject.properties) },
+    subject: {
+      type: request.subject.type,
+      id: subject.id,
+      identifier: subject.publicId,
+      properties: merged((request.subject as Entity).properties, subject.properties),
+    },
     resource: { type: request.resource.type, id: request.resource.id, properties: merged(request.resource.properties, stored ?? {}) },
     action: { name: request.action.name, properties: request.action.properties ?? {} },
     context: request.context ?? {},

@@ -1,7 +1,18 @@
 // An environment's stored access model, as db/access/model/queries.ts loads it in one round trip. The engine
 // compiles it (compileModel) into indexes and compiled conditions, once per change.
 
+/**
+ * The one kind of identifier AuthZEN requests name directory subjects by in an environment (its settings; default
+ * `userName`). Users: their id, externalId, userName or any of their emails; groups: their id, externalId, or name
+ * (for `userName` and `email`). userName, email and name compare ignoring case.
+ */
+export type SubjectIdentifier = 'id' | 'externalId' | 'userName' | 'email';
+export const SUBJECT_IDENTIFIERS = ['id', 'externalId', 'userName', 'email'] as const satisfies readonly SubjectIdentifier[];
+export const DEFAULT_SUBJECT_IDENTIFIER: SubjectIdentifier = 'userName';
+
 export interface StoredModel {
+  /** How requests name subjects; absent: DEFAULT_SUBJECT_IDENTIFIER. */
+  subjectIdentifier?: SubjectIdentifier;
   users: {
     id: string;
     userName: string;

@@ -116,14 +116,16 @@ export function searchSubjects(
     }
     candidates = [...found].filter((u) => u?.active).sort((a, b) => a.order - b.order);
   }
+  // A subject without an identifier of the environment's kind cannot be named in a request: it is no answer.
+  candidates = candidates.filter((c) => c.publicId !== null);
   return pageThrough(candidates, page, (candidate) => {
     const decision = evaluate(model, {
-      subject: { type: request.subject.type, id: candidate.id, properties: request.subject.properties },
+      subject: { type: request.subject.type, id: candidate.publicId!, properties: request.subject.properties },
       action: request.action,
       resource: request.resource,
       context: request.context,
     });
-    return decision.decision ? { type: request.subject.type, id: candidate.publicId } : undefined;
+    return decision.decision ? { type: request.subject.type, id: candidate.publicId! } : undefined;
   });
 }
 

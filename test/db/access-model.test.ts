@@ -41,7 +41,9 @@ describe('loading an access model', () => {
     await t.pool.query(sql.unsafe`
       INSERT INTO rbac_assignments (environment_id, role_id, group_id, resources) VALUES (${env}, ${writer}, ${group}, ${sql.jsonb([{ type: 'doc', id: 'd1' }])})`);
 
+    await t.pool.query(sql.unsafe`INSERT INTO authzen_settings (environment_id, subject_identifier) VALUES (${env}, 'externalId')`);
     const stored = await createModelQueries(t.pool).loadModel(env);
+    expect(stored.subjectIdentifier).toBe('externalId');
     expect(stored.users.find((u) => u.id === user)).toEqual({
       id: user,
       userName: 'Ada',
@@ -65,6 +67,8 @@ describe('loading an access model', () => {
     const ask = (action: string, resource = 'd1') =>
       evaluate(model, { subject: { type: 'user', id: 'ext-ada' }, action: { name: action }, resource: { type: 'doc', id: resource } }).decision;
     expect([ask('read'), ask('write'), ask('read', 'd2')]).toEqual([true, true, false]);
+    // By externalId only: the userName is another kind.
+    expect(evaluate(model, { subject: { type: 'user', id: 'Ada' }, action: { name: 'read' }, resource: { type: 'doc', id: 'd1' } }).decision).toBe(false);
 
     const empty = await createModelQueries(t.pool).loadModel('00000000-0000-4000-8000-000000000000');
     expect(empty).toEqual({ users: [], groups: [], resourceTypes: [], resources: [], roles: [], assignments: [], agents: [] });

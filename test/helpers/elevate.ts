@@ -24,8 +24,9 @@ export const ELEVATE_MODEL = {
   assignments: [{ role: 'reader', group: 'admins' }],
 };
 
-export async function elevateEnvironment(t: TestApp, token: string) {
-  const pdp = await authzenEnvironment(t, ELEVATE_MODEL);
+/** The elevate model in a new environment, or in `environment` when given. */
+export async function elevateEnvironment(t: TestApp, token: string, environment?: { tenantId: string; environmentId: string }) {
+  const pdp = await authzenEnvironment(t, ELEVATE_MODEL, environment);
   const base = `/v1/tenants/${pdp.tenantId}/environments/${pdp.environmentId}/elevate`;
   const call = async (method: Method, path: string, payload?: object, as?: string, query?: Record<string, string>) => {
     const res = await t.app.inject({
@@ -54,7 +55,7 @@ export async function elevateEnvironment(t: TestApp, token: string) {
   /** Whether alice may delete `doc`, with the reason. */
   const mayDelete = async (doc = 'doc-1', userName = 'alice') => {
     const res = await pdp.post('evaluation', {
-      subject: { type: 'user', id: users[userName] },
+      subject: { type: 'user', id: userName },
       action: { name: 'delete' },
       resource: { type: 'document', id: doc },
       options: { explain: true },

@@ -41,21 +41,23 @@ export function createPolicyQueries(db: CommonQueryMethods) {
 
     lockPolicy: (id: string) => db.query(sql.unsafe`SELECT 1 FROM elevate_policies WHERE id = ${id} FOR UPDATE`),
 
-    insertPolicy: (environmentId: string, p: PolicyFields) => {
+    /** `changedBy`: the directory user saving it (a user's token), remembered so it is never auto-approved by it. */
+    insertPolicy: (environmentId: string, p: PolicyFields, changedBy: string | null) => {
       const t = targetColumns(p.target);
       return db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
         INSERT INTO elevate_policies (environment_id, name, description, role_id, resources, group_id, eligible_user_ids, eligible_group_ids,
           approver_user_ids, approver_group_ids, approvals_required, auto_approve, max_duration_seconds, default_duration_seconds,
           require_justification, ticket_pattern, request_ttl_seconds, activation_window_seconds, reapprove_extensions,
-          notification_channel_ids, escalation_channel_ids)
+          notification_channel_ids, escalation_channel_ids, changed_by)
         VALUES (${environmentId}, ${p.name}, ${p.description}, ${t.roleId}, ${t.resources}, ${t.groupId}, ${uuids(p.eligible.userIds)},
           ${uuids(p.eligible.groupIds)}, ${uuids(p.approvers.userIds)}, ${uuids(p.approvers.groupIds)}, ${p.approvalsRequired}, ${p.autoApprove},
           ${p.maxDurationSeconds}, ${p.defaultDurationSeconds}, ${p.requireJustification}, ${p.ticketPattern}, ${p.requestTtlSeconds},
-          ${p.activationWindowSeconds}, ${p.reapproveExtensions}, ${uuids(p.notificationChannelIds)}, ${uuids(p.escalationChannelIds)})
+          ${p.activationWindowSeconds}, ${p.reapproveExtensions}, ${uuids(p.notificationChannelIds)}, ${uuids(p.escalationChannelIds)},
+          ${uuids(changedBy === null ? [] : [changedBy])})
         RETURNING id`);
     },
 
-    updatePolicy: (id: string, p: PolicyFields) => {
+    updatePolicy: (id: string, p: PolicyFields, changedBy: string | null) => {
       const t = targetColumns(p.target);
       return db.query(sql.unsafe`
         UPDATE elevate_policies SET name = ${p.name}, description = ${p.description}, role_id = ${t.roleId}, resources = ${t.resources},
@@ -66,9 +68,15 @@ export function createPolicyQueries(db: CommonQueryMethods) {
           ticket_pattern = ${p.ticketPattern}, request_ttl_seconds = ${p.requestTtlSeconds},
           activation_window_seconds = ${p.activationWindowSeconds}, reapprove_extensions = ${p.reapproveExtensions},
           notification_channel_ids = ${uuids(p.notificationChannelIds)}, escalation_channel_ids = ${uuids(p.escalationChannelIds)},
+          changed_by = CASE WHEN ${changedBy}::uuid IS NULL OR ${changedBy}::uuid = ANY(changed_by) THEN changed_by
+            ELSE array_append(changed_by, ${changedBy}::uuid) END,
           updated_at = now()
         WHERE id = ${id}`);
     },
+
+    /** Whether the directory user created or replaced the policy. */
+    changedBy: (policyId: string, userId: string) =>
+      db.exists(sql.type(z.object({ id: z.uuid() }))`SELECT id FROM elevate_policies WHERE id = ${policyId} AND ${userId}::uuid = ANY(changed_by)`),
 
     deletePolicy: (id: string) => db.query(sql.unsafe`DELETE FROM elevate_policies WHERE id = ${id}`),
 
@@ -84,11 +92,12 @@ export function createPolicyQueries(db: CommonQueryMethods) {
     roleExists: (environmentId: string, roleId: string) =>
       db.exists(sql.type(z.object({ id: z.uuid() }))`SELECT id FROM rbac_roles WHERE environment_id = ${environmentId} AND id = ${roleId}`),
 
-    /** The ids among `ids` that are not notification channels of the tenant. */
-    missingChannels: async (tenantId: string, ids: string[]) => {
+    /** The ids among `ids` that are not notification channels of the environment or of its whole tenant (bound to no environment). */
+    missingChannels: async (tenantId: string, environmentId: string, ids: string[]) => {
       if (ids.length === 0) return [];
       const found = await db.anyFirst(sql.type(z.object({ id: z.uuid() }))`
-        SELECT id FROM notification_channels WHERE tenant_id = ${tenantId} AND id = ANY(${uuids(ids)})`);
+        SELECT id FROM notification_channels
+        WHERE tenant_id = ${tenantId} AND (environment_id IS NULL OR environment_id = ${environmentId}) AND id = ANY(${uuids(ids)})`);
       return ids.filter((id) => !found.includes(id));
     },
   };

@@ -120,6 +120,10 @@ export const findRequester = (db: CommonQueryMethods, environmentId: string, use
       ARRAY(SELECT g.name FROM group_members m JOIN groups g ON g.id = m.group_id WHERE m.user_id = u.id ORDER BY g.name) AS groups
     FROM users u WHERE u.environment_id = ${environmentId} AND u.id = ${userId}`);
 
+/** The management scopes a directory user holds (what its tokens may carry at most). */
+export const managementScopesOf = (db: CommonQueryMethods, userId: string) =>
+  db.oneFirst(sql.type(z.object({ scopes: z.array(z.string()) }))`SELECT management_scopes AS scopes FROM users WHERE id = ${userId}`);
+
 /** The tenant an environment belongs to. */
 export const tenantOfEnvironment = (db: CommonQueryMethods, environmentId: string) =>
   db.oneFirst(sql.type(z.object({ id: z.uuid() }))`SELECT tenant_id AS id FROM environments WHERE id = ${environmentId}`);

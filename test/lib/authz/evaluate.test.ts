@@ -24,10 +24,21 @@ describe('access evaluation', () => {
     });
   });
 
-  it('resolves a subject by id, externalId or userName (case-insensitively), as type user or identity', () => {
-    for (const id of [ids.rick, 'CiRmZDA2', 'RICK@the-citadel.com']) {
-      for (const type of ['user', 'identity']) {
-        expect(evaluate(model, { subject: { type, id }, action: { name: 'can_delete_todo' }, resource: { type: 'todo', id: 'todo-1' } }).decision).toBe(true);
+  it("resolves a subject by the environment's one identifier kind only (userName and email ignoring case), as type user or identity", () => {
+    const kinds = [
+      ['userName', 'RICK@the-citadel.com'],
+      ['externalId', 'CiRmZDA2'],
+      ['id', ids.rick],
+      ['email', 'Rick@The-Citadel.com'],
+    ] as const;
+    for (const [kind, named] of kinds) {
+      const m = compileModel('env', todoModel({ subjectIdentifier: kind }));
+      for (const [other, id] of kinds) {
+        for (const type of ['user', 'identity']) {
+          const decision = evaluate(m, { subject: { type, id }, action: { name: 'can_delete_todo' }, resource: { type: 'todo', id: 'todo-1' } }).decision;
+          // userName and email are the same string in this fixture.
+          expect(decision, `${kind} ${other}`).toBe(id === named || (kind === 'userName' && other === 'email') || (kind === 'email' && other === 'userName'));
+        }
       }
     }
   });
@@ -93,7 +104,7 @@ describe('access evaluation', () => {
     );
     const at = (hour: number, soft?: boolean) =>
       evaluate(conditioned, {
-        subject: { type: 'user', id: ids.summer },
+        subject: { type: 'user', id: 'summer@the-smiths.com' },
         action: { name: 'can_delete_todo', ...(soft === undefined ? {} : { properties: { soft } }) },
         resource: { type: 'todo', id: 'todo-1' },
         context: { hour },
@@ -110,9 +121,9 @@ describe('access evaluation', () => {
     expect(
       code(evaluate(model, { subject: { type: 'robot', id: ids.rick }, action: { name: 'can_read_todos' }, resource: { type: 'todo', id: 'todo-1' } })),
     ).toBe('unknown_subject_type');
-    expect(code(ask(ids.rick, 'can_read_todos', 'todo-1', {}, 'car'))).toBe('unknown_resource_type');
-    expect(code(ask(ids.rick, 'can_fly', 'todo-1'))).toBe('unknown_action');
-    expect(code(ask(ids.rick, 'can_read_todos', 'todo-404'))).toBe('unknown_resource');
+    expect(code(ask('rick@the-citadel.com', 'can_read_todos', 'todo-1', {}, 'car'))).toBe('unknown_resource_type');
+    expect(code(ask('rick@the-citadel.com', 'can_fly', 'todo-1'))).toBe('unknown_action');
+    expect(code(ask('rick@the-citadel.com', 'can_read_todos', 'todo-404'))).toBe('unknown_resource');
     expect(code(ask('jerry@the-smiths.com', 'can_read_todos', 'todo-1'))).toBe('inactive_subject');
   });
 
@@ -121,9 +132,10 @@ describe('access evaluation', () => {
       'env',
       todoModel({ assignments: [{ id: 'a', roleId: ids.auditor, userId: ids.summer, groupId: null, resources: null, condition: null }] }),
     );
-    expect(evaluate(model2, { subject: { type: 'user', id: ids.summer }, action: { name: 'read' }, resource: { type: 'doc', id: 'anything' } }).decision).toBe(
-      true,
-    );
+    expect(
+      evaluate(model2, { subject: { type: 'user', id: 'summer@the-smiths.com' }, action: { name: 'read' }, resource: { type: 'doc', id: 'anything' } })
+        .decision,
+    ).toBe(true);
   });
 
   it('treats a condition that fails to evaluate (a missing key) as not holding, with the error in the explanation', () => {
@@ -134,7 +146,7 @@ describe('access evaluation', () => {
       }),
     );
     const result = evaluate(model2, {
-      subject: { type: 'user', id: ids.summer },
+      subject: { type: 'user', id: 'summer@the-smiths.com' },
       action: { name: 'can_read_todos' },
       resource: { type: 'todo', id: 'todo-1' },
     });

@@ -2,8 +2,10 @@
 // kept away from catastrophic backtracking), and who the caller is in the environment's directory.
 import { compileAutoApproval } from '../../../../lib/authz/auto-approval.ts';
 import type { ElevateActor } from '../../../../db/access/elevate/changes.ts';
+import type { CommonQueryMethods } from 'slonik';
+import { createOperatorUserQueries } from '../../../../db/identity/users/operators.ts';
 import type { EnvironmentCaller } from '../../../access/caller.ts';
-import { invalidField } from '../../../errors.ts';
+import { ApiError, invalidField } from '../../../errors.ts';
 
 /** 400 `elevate.invalid_condition` naming `body.autoApprove` with the line and column, unless the condition compiles. */
 export function checkAutoApproval(source: string | null) {
@@ -30,16 +32,30 @@ export function ticketRegExp(pattern: string, path = 'body.ticketPattern'): RegE
   }
 }
 
-/** The directory user of this environment the caller is (a user's token), or null (a service account, an operator). */
-export const directoryUserOf = (caller: EnvironmentCaller): string | null =>
-  caller.principal.type === 'user' && caller.principal.environmentId === caller.scope.environmentId ? caller.principal.id : null;
+/**
+ * The directory user of this environment the caller is (a user's token), or null for an operator: a service
+ * account, an organization key or a user of the operators' environment. A user of any other environment is no
+ * operator here: 403 `elevate.not_an_operator`.
+ */
+export async function directoryUserOf(db: CommonQueryMethods, caller: EnvironmentCaller): Promise<string | null> {
+  const { principal } = caller;
+  if (principal.type !== 'user') return null;
+  if (principal.environmentId === caller.scope.environmentId) return principal.id;
+  const operators = await createOperatorUserQueries(db).findOperatorEnvironment();
+  if (operators !== null && principal.environmentId === operators.environmentId) return null;
+  throw new ApiError(
+    403,
+    'elevate.not_an_operator',
+    "A user of another environment acts in this environment's elevate only as an operator (a user of the operators' environment).",
+  );
+}
 
 /**
  * The directory user a caller acts as: itself when it is one (naming another is refused), else the one it names
  * on its behalf (`field`, required then).
  */
-export function actingUser(caller: EnvironmentCaller, named: string | undefined, field: string): string {
-  const self = directoryUserOf(caller);
+export async function actingUser(db: CommonQueryMethods, caller: EnvironmentCaller, named: string | undefined, field: string): Promise<string> {
+  const self = await directoryUserOf(db, caller);
   if (self !== null) {
     if (named !== undefined && named !== self) throw invalidField(field, 'must be the calling user (a user acts only for itself)');
     return self;

@@ -28,7 +28,7 @@ export function createGrantService(pool: DatabasePool) {
   const own = async (db: CommonQueryMethods, caller: EnvironmentCaller, id: string) => {
     await createGrantQueries(db).lockGrant(id);
     const grant = await find(db, caller, id);
-    const self = directoryUserOf(caller);
+    const self = await directoryUserOf(db, caller);
     if (self !== null && self !== grant.userId) throw new ApiError(403, 'elevate.not_grantee', 'Only the grantee (or an operator) acts on a grant.');
     return grant;
   };

@@ -7,6 +7,10 @@ import { EnvironmentParams, PoliciesList, PolicyBody, PolicyParams, PolicyRespon
 export const ELEVATE_BASE = '/v1/tenants/:tenantId/environments/:environmentId/elevate';
 export const elevateRead = requires('elevate:read');
 export const elevateWrite = requires('elevate:write');
+// Policies are administered apart from requests (a requester never edits the policy that approves it); requesters
+// read them (elevate:read grants elevate-policies:read).
+const policiesRead = requires('elevate-policies:read');
+const policiesWrite = requires('elevate-policies:write');
 export const tags = ['Elevate'];
 const base = `${ELEVATE_BASE}/policies`;
 
@@ -17,7 +21,7 @@ export function policyRoutes(app: App, policies: PolicyService) {
       operationId: 'listElevatePolicies',
       summary: 'List elevate policies',
       description: 'Lists the just-in-time access policies of the environment, oldest first.',
-      security: elevateRead,
+      security: policiesRead,
       params: EnvironmentParams,
       querystring: PageQuery,
       response: { 200: PoliciesList, ...errorResponses(404) },
@@ -31,9 +35,11 @@ export function policyRoutes(app: App, policies: PolicyService) {
       summary: 'Create an elevate policy',
       description:
         'Creates a policy: the target (an RBAC role, optionally limited to instances, or a directory group), who is eligible, who approves, ' +
-        'durations and windows. 400 naming the field for an unknown role, group, user, resource type or channel; 400 `elevate.invalid_condition` ' +
+        'durations and windows. Needs `elevate-policies:write` (`elevate:write` requests and decides, it does not administer policies). ' +
+        'Notification and escalation channels must belong to this environment or to the whole tenant. ' +
+        '400 naming the field for an unknown role, group, user, resource type or channel; 400 `elevate.invalid_condition` ' +
         'naming `body.autoApprove` (with line:column) for a condition that does not compile; 409 `elevate.policy_name_taken`.',
-      security: elevateWrite,
+      security: policiesWrite,
       params: EnvironmentParams,
       body: PolicyBody,
       response: { 201: PolicyResponse, ...errorResponses(404, 409) },
@@ -46,7 +52,7 @@ export function policyRoutes(app: App, policies: PolicyService) {
       operationId: 'getElevatePolicy',
       summary: 'Get an elevate policy',
       description: 'Returns one policy.',
-      security: elevateRead,
+      security: policiesRead,
       params: PolicyParams,
       response: { 200: PolicyResponse, ...errorResponses(404) },
     },
@@ -58,7 +64,7 @@ export function policyRoutes(app: App, policies: PolicyService) {
       operationId: 'replaceElevatePolicy',
       summary: 'Replace an elevate policy',
       description: 'Replaces every field of the policy (as on create). Pending requests and existing grants keep what they were made with.',
-      security: elevateWrite,
+      security: policiesWrite,
       params: PolicyParams,
       body: PolicyBody,
       response: { 200: PolicyResponse, ...errorResponses(404, 409) },
@@ -71,7 +77,7 @@ export function policyRoutes(app: App, policies: PolicyService) {
       operationId: 'deleteElevatePolicy',
       summary: 'Delete an elevate policy',
       description: 'Deletes the policy with its requests and grants (an active grant ends at once) and returns its last state.',
-      security: elevateWrite,
+      security: policiesWrite,
       params: PolicyParams,
       response: { 200: PolicyResponse, ...errorResponses(404) },
     },

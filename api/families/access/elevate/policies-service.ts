@@ -27,6 +27,9 @@ const change = (verb: keyof typeof EVENT_OF, policy: Policy, before: Policy | nu
   event: { type: EVENT_OF[verb], data: { policy } },
 });
 
+/** The user saving a policy, remembered on it: a requester never has its own request auto-approved by a policy it changed. */
+const changedBy = (caller: EnvironmentCaller) => (caller.principal.type === 'user' ? caller.principal.id : null);
+
 const nameTaken = () => conflict('elevate.policy_name_taken', 'A policy of this environment already has this name.');
 
 function fieldsOf(body: PolicyBody): PolicyFields {
@@ -41,7 +44,7 @@ function fieldsOf(body: PolicyBody): PolicyFields {
   return { ...body, target, defaultDurationSeconds };
 }
 
-/** 400 naming the first id that the environment's directory, RBAC model or the tenant's channels do not hold. */
+/** 400 naming the first id that the environment's directory, RBAC model or channels (its own or the tenant's) do not hold. */
 async function checkReferences(db: Db, caller: EnvironmentCaller, p: PolicyFields) {
   const queries = createPolicyQueries(db);
   const env = caller.scope.environmentId;
@@ -64,8 +67,10 @@ async function checkReferences(db: Db, caller: EnvironmentCaller, p: PolicyField
     if (missing !== undefined) throw invalidField(`body.${path}.${ids.indexOf(missing)}`, `is not a ${kind} of this environment`);
   }
   for (const path of ['notificationChannelIds', 'escalationChannelIds'] as const) {
-    const [missing] = await queries.missingChannels(caller.scope.tenant.id, p[path]);
-    if (missing !== undefined) throw invalidField(`body.${path}.${p[path].indexOf(missing)}`, 'is not a notification channel of this tenant');
+    const [missing] = await queries.missingChannels(caller.scope.tenant.id, env, p[path]);
+    if (missing !== undefined) {
+      throw invalidField(`body.${path}.${p[path].indexOf(missing)}`, 'is not a notification channel of this environment or of the whole tenant');
+    }
   }
 }
 
@@ -83,7 +88,11 @@ export function createPolicyService(pool: DatabasePool) {
       const fields = fieldsOf(body);
       return pool.transaction(async (trx) => {
         await checkReferences(trx, caller, fields);
-        const id = await uniqueOr(createPolicyQueries(trx).insertPolicy(caller.scope.environmentId, fields), 'elevate_policies__environment_name', nameTaken);
+        const id = await uniqueOr(
+          createPolicyQueries(trx).insertPolicy(caller.scope.environmentId, fields, changedBy(caller)),
+          'elevate_policies__environment_name',
+          nameTaken,
+        );
         const policy = await find(trx, caller, id);
         await record(trx, caller, change('create', policy, null));
         return policy;
@@ -96,7 +105,7 @@ export function createPolicyService(pool: DatabasePool) {
         await createPolicyQueries(trx).lockPolicy(id);
         const before = await find(trx, caller, id);
         await checkReferences(trx, caller, fields);
-        await uniqueOr(createPolicyQueries(trx).updatePolicy(id, fields), 'elevate_policies__environment_name', nameTaken);
+        await uniqueOr(createPolicyQueries(trx).updatePolicy(id, fields, changedBy(caller)), 'elevate_policies__environment_name', nameTaken);
         const policy = await find(trx, caller, id);
         await record(trx, caller, change('update', policy, before));
         return policy;

@@ -29,7 +29,9 @@ export function requestRoutes(app: App, requests: RequestService) {
       description:
         "Asks for a policy's target for `durationSeconds`: a directory user asks for itself, an operator names `requesterId`. " +
         'Refused with 403 `elevate.not_eligible`, 400 `elevate.duration_exceeds_maximum` (body.durationSeconds), `elevate.justification_required` ' +
-        "or `elevate.ticket_mismatch`. Approved at once (with its grant) when the policy's auto-approval condition holds; pending otherwise.",
+        "or `elevate.ticket_mismatch`. Approved at once (with its grant) when the policy's auto-approval condition holds, unless the requester " +
+        'created or replaced the policy or holds `elevate-policies:write` (never approved by itself); pending otherwise. ' +
+        "403 `elevate.not_an_operator` for a user of another environment (only users of the operators' environment act for others).",
       security: elevateWrite,
       params: EnvironmentParams,
       body: CreateRequestBody,
@@ -60,6 +62,7 @@ export function requestRoutes(app: App, requests: RequestService) {
             ? 'Records an approval; the request is approved (and its grant made) once it has the approvals its policy requires. '
             : 'Denies the request. ') +
           'The caller decides as the directory user it is (an operator names `approverId`). 403 `elevate.self_approval`, 403 `elevate.not_an_approver`, ' +
+          '403 `elevate.not_an_operator` (a user of another environment), ' +
           '409 `elevate.already_decided` naming the current state.',
         security: elevateWrite,
         params: RequestParams,

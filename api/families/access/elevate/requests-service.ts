@@ -4,12 +4,13 @@
 import type { CommonQueryMethods, DatabasePool } from 'slonik';
 import { recordRequest, type ElevateActor } from '../../../../db/access/elevate/changes.ts';
 import { createPolicyQueries } from '../../../../db/access/elevate/policies.ts';
-import { createRequestQueries, findRequester, type RequestFilter } from '../../../../db/access/elevate/requests.ts';
+import { createRequestQueries, findRequester, managementScopesOf, type RequestFilter } from '../../../../db/access/elevate/requests.ts';
 import type { AccessRequest, Grant, Policy } from '../../../../db/access/elevate/rows.ts';
 import { createProcessOutboxQueries } from '../../../../db/processes/outbox.ts';
 import { compileAutoApproval } from '../../../../lib/authz/auto-approval.ts';
 import type { EnvironmentCaller } from '../../../access/caller.ts';
 import { listPage, type PageQuery } from '../../../common/schemas.ts';
+import { grants } from '../../../scopes.ts';
 import { ApiError, invalidField, notFound } from '../../../errors.ts';
 import { actingUser, actorOf, directoryUserOf, ticketRegExp } from './checks.ts';
 import { alreadyDecided, decideRequest } from './decide.ts';
@@ -57,8 +58,17 @@ async function checkAsk(db: CommonQueryMethods, policy: Policy, ask: Ask) {
 }
 
 /**
- * Opens a request (checked by the caller's checkAsk): approved at once when the auto-approval condition holds, else
- * pending with its process (reminders, expiry).
+ * Whether approving the request by the policy's condition would be the requester approving itself: it created or
+ * replaced the policy, or it may administer policies (its management scopes grant elevate-policies:write).
+ */
+async function selfApproving(db: CommonQueryMethods, policy: Policy, requesterId: string) {
+  if (await createPolicyQueries(db).changedBy(policy.id, requesterId)) return true;
+  return grants(await managementScopesOf(db, requesterId), 'elevate-policies:write');
+}
+
+/**
+ * Opens a request (checked by the caller's checkAsk): approved at once when the auto-approval condition holds and
+ * the requester is not approving itself (selfApproving), else pending with its process (reminders, expiry).
  */
 export async function openRequest(
   db: CommonQueryMethods,
@@ -72,7 +82,7 @@ export async function openRequest(
   const id = await requests.insertRequest(scope.environmentId, { ...ask, policyId: policy.id, ttlSeconds: policy.requestTtlSeconds });
   const request = (await requests.findRequestById(id))!;
   await recordRequest(db, who, scope.environmentId, 'created', request, null);
-  if (policy.autoApprove !== null) {
+  if (policy.autoApprove !== null && !(await selfApproving(db, policy, ask.requesterId))) {
     const compiled = compileAutoApproval(policy.autoApprove);
     const requester = await findRequester(db, scope.environmentId, ask.requesterId);
     const input = { requester: requester!, request: { durationSeconds: ask.durationSeconds, justification: ask.justification, ticketId: ask.ticketId } };
@@ -99,7 +109,7 @@ export function createRequestService(pool: DatabasePool) {
     if (!request) throw notFound('elevate_request', id);
     return request;
   };
-  const decide = (
+  const decide = async (
     caller: EnvironmentCaller,
     id: string,
     decision: 'approve' | 'deny',
@@ -108,7 +118,7 @@ export function createRequestService(pool: DatabasePool) {
     decideRequest(pool, actorOf(caller), {
       environmentId: env(caller),
       requestId: id,
-      approverUserId: actingUser(caller, body.approverId, 'body.approverId'),
+      approverUserId: await actingUser(pool, caller, body.approverId, 'body.approverId'),
       decision,
       comment: body.comment ?? null,
     });
@@ -119,8 +129,8 @@ export function createRequestService(pool: DatabasePool) {
     list: (caller: EnvironmentCaller, query: PageQuery & RequestFilter) =>
       listPage('requests', query, (page) => createRequestQueries(pool).findRequests(env(caller), query, page)),
 
-    create: (caller: EnvironmentCaller, body: CreateRequestBody) => {
-      const requesterId = actingUser(caller, body.requesterId, 'body.requesterId');
+    create: async (caller: EnvironmentCaller, body: CreateRequestBody) => {
+      const requesterId = await actingUser(pool, caller, body.requesterId, 'body.requesterId');
       return pool.transaction(async (trx) => {
         const policy = await createPolicyQueries(trx).findPolicy(env(caller), body.policyId);
         if (!policy) throw invalidField('body.policyId', 'is not a policy of this environment');
@@ -148,7 +158,7 @@ export function createRequestService(pool: DatabasePool) {
         const requests = createRequestQueries(trx);
         await requests.lockRequest(id);
         const before = await find(trx, caller, id);
-        const self = directoryUserOf(caller);
+        const self = await directoryUserOf(trx, caller);
         if (self !== null && self !== before.requesterId) throw new ApiError(403, 'elevate.not_requester', 'Only the requester cancels its request.');
         if (before.state !== 'pending') throw alreadyDecided(before.state);
         await requests.settle(id, 'cancelled');

@@ -1,4 +1,5 @@
 import { defineFamily } from '../../family.ts';
+import { createAuthzenSettingsService } from './authzen.ts';
 import { createConnectionService } from './connections.ts';
 import { environmentSettingRoutes } from './routes.ts';
 import { createEnvironmentSettingsService } from './service.ts';
@@ -10,5 +11,6 @@ export default defineFamily({
       app,
       createConnectionService({ pool, masterKey, allowPrivateNetworkTargets: config.allowPrivateNetworkTargets }),
       createEnvironmentSettingsService({ pool, keys, publicBaseUrl: config.publicBaseUrl, allowPrivateNetworkTargets: config.allowPrivateNetworkTargets }),
+      createAuthzenSettingsService(pool),
     ),
 });

@@ -1,8 +1,10 @@
-// What lives in an environment's sign-in setup: connections, redirect URIs, SAML IdP metadata, SSO metadata, SDK config.
+// What lives in an environment's setup: connections, redirect URIs, SAML IdP metadata, SSO metadata, SDK config, AuthZEN settings.
 import { callerOf, requires } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../common/schemas.ts';
 import {
   ApplicationEnvironmentConnectionsResponse,
+  AuthzenSettingsResponse,
+  SaveAuthzenSettingsBody,
   ConnectionParams,
   DeleteEnvironmentConnectionResponse,
   EnterpriseSsoMetadataResponse,
@@ -16,6 +18,7 @@ import {
   SaveRedirectUrisBody,
   SsoParams,
 } from './schemas.ts';
+import type { AuthzenSettingsService } from './authzen.ts';
 import type { ConnectionService } from './connections.ts';
 import type { EnvironmentSettingsService } from './service.ts';
 import type { App } from '../../../types.ts';
@@ -26,7 +29,7 @@ const read = requires('environments:read');
 const write = requires('environments:write');
 const params = EnvironmentScopeParams;
 
-export function environmentSettingRoutes(app: App, connections: ConnectionService, settings: EnvironmentSettingsService) {
+export function environmentSettingRoutes(app: App, connections: ConnectionService, settings: EnvironmentSettingsService, authzen: AuthzenSettingsService) {
   app.get(`${base}/connections`, {
     schema: {
       tags,
@@ -92,6 +95,33 @@ export function environmentSettingRoutes(app: App, connections: ConnectionServic
       response: { 200: EnvironmentRedirectUrisResponse, ...errorResponses(404) },
     },
     handler: (r) => settings.saveRedirectUris(callerOf(r, 'environment'), r.body),
+  });
+  app.get(`${base}/authzen-settings`, {
+    schema: {
+      tags,
+      operationId: 'getEnvironmentAuthzenSettings',
+      summary: 'Get the AuthZEN settings of an environment',
+      description: 'Returns the kind of identifier AuthZEN requests (/access/v1) name subjects by in this environment (`userName` unless saved).',
+      security: read,
+      params,
+      response: { 200: AuthzenSettingsResponse, ...errorResponses(404) },
+    },
+    handler: (r) => authzen.find(callerOf(r, 'environment')),
+  });
+  app.put(`${base}/authzen-settings`, {
+    schema: {
+      tags,
+      operationId: 'saveEnvironmentAuthzenSettings',
+      summary: 'Save the AuthZEN settings of an environment',
+      description:
+        'Sets the one kind of identifier AuthZEN requests name subjects by; no other kind is looked up, and search answers with it. ' +
+        'Takes effect on the next decision on every instance.',
+      security: write,
+      params,
+      body: SaveAuthzenSettingsBody,
+      response: { 200: AuthzenSettingsResponse, ...errorResponses(404) },
+    },
+    handler: (r) => authzen.save(callerOf(r, 'environment'), r.body),
   });
   app.post(`${base}/saml/resolve-metadata`, {
     schema: {

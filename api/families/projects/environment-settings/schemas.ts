@@ -2,6 +2,7 @@
 // enterprise SSO (service provider) metadata and the SDK configuration.
 import { z } from 'zod';
 import { EnvironmentConnection } from '../../../../db/projects/projects/rows.ts';
+import { SUBJECT_IDENTIFIERS } from '../../../../lib/authz/model.ts';
 import { displayName, ManagementMeta } from '../../../common/schemas.ts';
 import { describeProviders, PROVIDER_IDS, SSO_PROVIDER_IDS } from './connection-providers.ts';
 
@@ -120,3 +121,14 @@ export const EnvironmentSdkConfig = z
   })
   .meta({ id: 'EnvironmentSdkConfig' });
 export type EnvironmentSdkConfig = z.infer<typeof EnvironmentSdkConfig>;
+
+const subjectIdentifier = z
+  .enum(SUBJECT_IDENTIFIERS)
+  .describe(
+    'The one kind of identifier AuthZEN requests name subjects by: users by `id`, `externalId`, `userName` or any of their emails (`email`); ' +
+      'groups by `id`, `externalId`, or name (for `userName` and `email`). userName, email and name ignore case. Default `userName`.',
+  );
+
+export const SaveAuthzenSettingsBody = z.strictObject({ subjectIdentifier }).meta({ id: 'SaveAuthzenSettingsRequest' });
+
+export const AuthzenSettingsResponse = z.object({ settings: z.object({ environmentId: z.uuid(), subjectIdentifier }) }).meta({ id: 'AuthzenSettingsResponse' });

@@ -1,0 +1,12 @@
+// Events of an environment's settings kept in this folder. Registered in db/event-catalog.ts.
+import { z } from 'zod';
+import type { EventTypeEntry } from '../../event-catalog.ts';
+import { uuid } from '../../shared/rows.ts';
+import { SUBJECT_IDENTIFIERS } from '../../../lib/authz/model.ts';
+
+export const ENVIRONMENT_SETTINGS_EVENTS = {
+  'environment.authzen_settings.saved': {
+    description: "An environment's AuthZEN settings were saved (the kind of identifier requests name subjects by).",
+    data: z.looseObject({ environmentId: uuid, subjectIdentifier: z.enum(SUBJECT_IDENTIFIERS), previous: z.enum(SUBJECT_IDENTIFIERS) }),
+  },
+} as const satisfies Record<string, EventTypeEntry>;
