@@ -116,4 +116,24 @@ describe('rate limits per credential', () => {
     expect(reset.json().apiSecret.rateLimitPerMinute).toBeNull();
     expect((await decide(secret)).headers['x-ratelimit-limit']).toBe('40');
   });
+
+  it('applies the rateLimitPerMinute a provisioning token is created with', async () => {
+    const idp = await scimEnvironment(t);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `${idp.base}/provisioning-tokens`,
+      headers: bearer(await t.token()),
+      payload: { name: 'Okta', kind: 'scim', rateLimitPerMinute: 2 },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().provisioningToken.rateLimitPerMinute).toBe(2);
+    const token = created.json().token as string;
+    expect((await scim(t, token, 'GET', '/Users')).status).toBe(200);
+    expect((await scim(t, token, 'GET', '/Users')).status).toBe(200);
+    const limited = await scim(t, token, 'GET', '/Users');
+    expect(limited.status).toBe(429);
+    expect(JSON.stringify(limited.body)).toMatch(/Rate limit of 2 requests per 1 minute exceeded; retry in \d+ s\./);
+    // The environment's other token keeps its own budget.
+    expect((await scim(t, idp.token, 'GET', '/Users')).status).toBe(200);
+  });
 });
