@@ -5,7 +5,15 @@
 // own; once it is full, that address may only present credentials this instance has already verified, so a flood of
 // bad secrets neither reaches the database nor starves an authenticated caller. In memory, per instance: no database
 // access per request.
-import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onResponseHookHandler,
+  preHandlerHookHandler,
+  preValidationHookHandler,
+} from 'fastify';
 import type { ApiError } from '../errors.ts';
 import { createWindowCounter, rateLimitHeaders, rateLimited } from './rate-window.ts';
 
@@ -17,6 +25,9 @@ declare module 'fastify' {
 }
 
 const MINUTE = 60_000;
+
+/** A route option's hooks as a list (Fastify takes one hook or an array). */
+const hooks = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 export interface CredentialRateLimitOptions {
   /** Requests a minute per credential named by a path parameter (`config.credentialParam`). */
@@ -56,17 +67,26 @@ export function registerCredentialRateLimits(app: FastifyInstance, options: Cred
     },
   };
 
-  app.addHook('onResponse', (request, reply, done) => {
-    if (reply.statusCode === 401 && countsPerCredential(request.routeOptions.config)) failures.hit(request.ip);
+  // Attached to the routes counted here only, so no other route pays for them.
+  const countFailure: onResponseHookHandler = (request, reply, done) => {
+    if (reply.statusCode === 401) failures.hit(request.ip);
     done();
-  });
+  };
   // Routes whose handler checks the credential itself (a signature over the body): a full failure bucket refuses
-  // before the check; a request that passed it counts against its credential.
-  app.addHook('preValidation', (request, _reply, done) => done(request.routeOptions.config.credentialParam ? limits.refusedAddress(request) : undefined));
-  app.addHook('preHandler', (request, reply, done) => {
-    const param = request.routeOptions.config.credentialParam;
-    if (!param) return done();
-    done(limits.take(reply, `${param}:${(request.params as Record<string, string>)[param]}`, options.max));
+  // before the route's own check; a request that passed it counts against its credential.
+  const refuseAddress: preValidationHookHandler = (request, _reply, done) => done(limits.refusedAddress(request));
+  const countCredential =
+    (param: string): preHandlerHookHandler =>
+    (request, reply, done) =>
+      done(limits.take(reply, `${param}:${(request.params as Record<string, string>)[param]}`, options.max));
+  app.addHook('onRoute', (route) => {
+    const config = (route.config ?? {}) as FastifyContextConfig;
+    if (!countsPerCredential(config)) return;
+    route.onResponse = [...hooks(route.onResponse), countFailure];
+    const param = config.credentialParam;
+    if (!param) return;
+    route.preValidation = [refuseAddress, ...hooks(route.preValidation)];
+    route.preHandler = [...hooks(route.preHandler), countCredential(param)];
   });
   return limits;
 }

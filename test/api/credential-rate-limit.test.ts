@@ -1,5 +1,6 @@
 // Rate limits of the routes authenticated by an environment credential (adenv_, adscim_, adhris_): counted per
 // credential, never per address; failed authentications in a bucket of their own per address; a per-secret setting.
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { authzenEnvironment } from '../helpers/authzen.ts';
@@ -14,6 +15,7 @@ beforeAll(async () => {
     RATE_LIMIT_API_SECRET_MAX: '40',
     RATE_LIMIT_PROVISIONING_TOKEN_MAX: '20',
     RATE_LIMIT_AUTH_FAILURE_MAX: '5',
+    ALLOW_PRIVATE_NETWORK_TARGETS: 'true',
   });
 });
 afterAll(() => t.close());
@@ -135,5 +137,42 @@ describe('rate limits per credential', () => {
     expect(JSON.stringify(limited.body)).toMatch(/Rate limit of 2 requests per 1 minute exceeded; retry in \d+ s\./);
     // The environment's other token keeps its own budget.
     expect((await scim(t, idp.token, 'GET', '/Users')).status).toBe(200);
+  });
+
+  it('counts Slack interactivity per channel once signed, and bad signatures per address', async () => {
+    const SIGNING_SECRET = 'slack-signing-secret-of-the-test';
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/v1/tenants/${t.credentials.tenantId}/notification-channels`,
+      headers: bearer(await t.token()),
+      payload: {
+        kind: 'slack',
+        name: 'Approvals',
+        eventTypes: ['tenant.deleted'],
+        secrets: { webhookUrl: 'http://127.0.0.1:9/services/T0/B0/X', signingSecret: SIGNING_SECRET },
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const channelId = created.json().channel.id as string;
+    // A click on no approval button: verified and answered 200, deciding nothing.
+    const payload = { type: 'block_actions', user: { id: 'U0SOMEONE' }, actions: [{ action_id: 'other' }], response_url: 'http://127.0.0.1:9/r' };
+    const post = (remoteAddress: string, secret = SIGNING_SECRET) => {
+      const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const signature = `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+      return t.app.inject({
+        method: 'POST',
+        url: `/v1/integrations/slack/interactivity/${channelId}`,
+        remoteAddress,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-request-timestamp': timestamp, 'x-slack-signature': signature },
+        payload: body,
+      });
+    };
+    const attacker = '203.0.113.60';
+    const slack = '203.0.113.61';
+    expect(await statuses(7, () => post(attacker, 'not-the-secret'))).toEqual([401, 401, 401, 401, 401, 429, 429]);
+    // Slack itself, from its own address, is not refused; beyond the general 30 a minute it is counted per channel.
+    expect(new Set(await statuses(30, () => post(slack)))).toEqual(new Set([200]));
+    expectLimited(await post(slack), 30);
   });
 });
