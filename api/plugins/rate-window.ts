@@ -72,7 +72,9 @@ export function rateLimited(max: number, windowMs: number, window: Window, messa
   return new ApiError(
     429,
     'rate_limit.exceeded',
-    message ? `${message}: at most ${max} per ${describeWindow(windowMs)}; retry in ${retry} s.` : `Rate limit of ${max} requests per ${describeWindow(windowMs)} exceeded; retry in ${retry} s.`,
+    message
+      ? `${message}: at most ${max} per ${describeWindow(windowMs)}; retry in ${retry} s.`
+      : `Rate limit of ${max} requests per ${describeWindow(windowMs)} exceeded; retry in ${retry} s.`,
     { headers: { ...rateLimitHeaders(max, window, now), 'retry-after': String(retry) } },
   );
 }

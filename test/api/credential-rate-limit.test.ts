@@ -98,11 +98,21 @@ describe('rate limits per credential', () => {
     const pdp = await authzenEnvironment(t);
     const token = await t.token();
     const base = `/v1/tenants/${pdp.tenantId}/environments/${pdp.environmentId}/api-secrets`;
-    const invalid = await t.app.inject({ method: 'POST', url: base, headers: bearer(token), payload: { name: 'PEP', purposes: ['authzen'], rateLimitPerMinute: 0 } });
+    const invalid = await t.app.inject({
+      method: 'POST',
+      url: base,
+      headers: bearer(token),
+      payload: { name: 'PEP', purposes: ['authzen'], rateLimitPerMinute: 0 },
+    });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json().details).toEqual([{ path: 'body.rateLimitPerMinute', message: expect.any(String) }]);
 
-    const created = await t.app.inject({ method: 'POST', url: base, headers: bearer(token), payload: { name: 'PEP', purposes: ['authzen'], rateLimitPerMinute: 3 } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: base,
+      headers: bearer(token),
+      payload: { name: 'PEP', purposes: ['authzen'], rateLimitPerMinute: 3 },
+    });
     expect(created.statusCode).toBe(201);
     const { apiSecret, secret } = created.json();
     expect(apiSecret.rateLimitPerMinute).toBe(3);
