@@ -98,33 +98,24 @@ describe('rate limits per credential', () => {
     const pdp = await authzenEnvironment(t);
     const token = await t.token();
     const base = `/v1/tenants/${pdp.tenantId}/environments/${pdp.environmentId}/api-secrets`;
-    const invalid = await t.app.inject({
-      method: 'POST',
-      url: base,
-      headers: bearer(token),
-      payload: { name: 'PEP', purposes: ['authzen'], rateLimitPerMinute: 0 },
-    });
+    const call = (method: 'POST' | 'PATCH', url: string, payload: object) => t.app.inject({ method, url, headers: bearer(token), payload });
+    const invalid = await call('POST', base, { name: 'PEP', purposes: ['authzen'], rateLimitPerMinute: 0 });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json().details).toEqual([{ path: 'body.rateLimitPerMinute', message: expect.any(String) }]);
 
-    const created = await t.app.inject({
-      method: 'POST',
-      url: base,
-      headers: bearer(token),
-      payload: { name: 'PEP', purposes: ['authzen'], rateLimitPerMinute: 3 },
-    });
+    const created = await call('POST', base, { name: 'PEP', purposes: ['authzen'], rateLimitPerMinute: 3 });
     expect(created.statusCode).toBe(201);
     const { apiSecret, secret } = created.json();
     expect(apiSecret.rateLimitPerMinute).toBe(3);
     expect(await statuses(3, () => decide(secret))).toEqual([200, 200, 200]);
     expectLimited(await decide(secret), 3);
 
-    const raised = await t.app.inject({ method: 'PATCH', url: `${base}/${apiSecret.id}`, headers: bearer(token), payload: { rateLimitPerMinute: 100 } });
+    const raised = await call('PATCH', `${base}/${apiSecret.id}`, { rateLimitPerMinute: 100 });
     expect(raised.statusCode).toBe(200);
     expect(raised.json().apiSecret.rateLimitPerMinute).toBe(100);
     expect((await decide(secret)).headers['x-ratelimit-limit']).toBe('100');
 
-    const reset = await t.app.inject({ method: 'PATCH', url: `${base}/${apiSecret.id}`, headers: bearer(token), payload: { rateLimitPerMinute: null } });
+    const reset = await call('PATCH', `${base}/${apiSecret.id}`, { rateLimitPerMinute: null });
     expect(reset.json().apiSecret.rateLimitPerMinute).toBeNull();
     expect((await decide(secret)).headers['x-ratelimit-limit']).toBe('40');
   });
