@@ -15,7 +15,12 @@ export interface WindowCounter {
   peek(key: string): Window | undefined;
 }
 
-export function createWindowCounter(windowMs: number, now: () => number = Date.now): WindowCounter {
+/**
+ * At most `maxKeys` windows are kept: beyond (addresses of a distributed flood), a new key's request is admitted
+ * uncounted rather than let memory grow without bound.
+ */
+export function createWindowCounter(windowMs: number, options: { now?: () => number; maxKeys?: number } = {}): WindowCounter {
+  const { now = Date.now, maxKeys = 100_000 } = options;
   const windows = new Map<string, Window>();
   let sweepAt = 0;
   return {
@@ -28,7 +33,7 @@ export function createWindowCounter(windowMs: number, now: () => number = Date.n
       let window = windows.get(key);
       if (!window || window.resetAt <= t) {
         window = { count: 0, resetAt: t + windowMs };
-        windows.set(key, window);
+        if (windows.size < maxKeys || windows.has(key)) windows.set(key, window);
       }
       window.count++;
       return window;
