@@ -82,6 +82,8 @@ export function registerCredentialRateLimits(app: FastifyInstance, options: Cred
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as FastifyContextConfig;
     if (!countsPerCredential(config)) return;
+    // Not counted by the general limiter (./rate-limit.ts, whose onRoute hook runs after this one): no hook of it here.
+    route.config = { ...config, rateLimit: false };
     route.onResponse = [...hooks(route.onResponse), countFailure];
     const param = config.credentialParam;
     if (!param) return;

@@ -6,7 +6,8 @@ import { describeWindow } from './rate-window.ts';
 
 /**
  * Per principal (per IP when anonymous); runs after authentication has identified the caller. Routes authenticated by a
- * credential are counted per credential instead (./credential-rate-limit.ts).
+ * credential are counted per credential instead (./credential-rate-limit.ts): registered first, it turns this limiter's
+ * hook off on those routes (`config.rateLimit: false`); the allow list keeps them out whatever the order.
  */
 export async function registerRateLimit(app: FastifyInstance, options: { max: number; windowMs: number }) {
   const window = describeWindow(options.windowMs);
