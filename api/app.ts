@@ -12,6 +12,7 @@ import { registerEnvironmentSecretAuth } from './plugins/environment-secret.ts';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
+import { registerCredentialRateLimits } from './plugins/credential-rate-limit.ts';
 import { registerJsonBodyParser, registerRequestTextCheck } from './plugins/request-text.ts';
 import { registerImpersonationAudit } from './plugins/impersonation-audit.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -126,7 +127,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerAuth(app, authenticator);
   app.decorate('authenticator', authenticator);
   registerImpersonationAudit(app, pool);
-  registerEnvironmentSecretAuth(app, environmentSecrets);
+  // Before the routes' own hooks: routes authenticated by a credential count per credential (and failures per address).
+  const credentialLimits = config.rateLimit.enabled ? registerCredentialRateLimits(app, config.rateLimit) : null;
+  registerEnvironmentSecretAuth(app, environmentSecrets, credentialLimits);
   registerJsonBodyParser(app);
   registerRequestTextCheck(app);
   registerSecurityHeaders(app);

@@ -150,8 +150,28 @@ export const CONFIG_REFERENCE = {
     meaning: 'Datadog API base URL override',
   },
   RATE_LIMIT_ENABLED: { section: 'Rate limits', default: 'true', meaning: 'rate limiting of the API' },
-  RATE_LIMIT_MAX: { section: 'Rate limits', default: '600', meaning: 'requests per window per principal' },
+  RATE_LIMIT_MAX: {
+    section: 'Rate limits',
+    default: '600',
+    meaning: 'requests per window per principal of the management API (per client address before authentication)',
+  },
   RATE_LIMIT_WINDOW_MS: { section: 'Rate limits', default: '60000', meaning: 'the rate limit window' },
+  RATE_LIMIT_API_SECRET_MAX: {
+    section: 'Rate limits',
+    default: '1200000',
+    meaning: 'requests a minute per environment API secret (`adenv_…`: AuthZEN, trust-store runtime, MCP events), unless the secret sets `rateLimitPerMinute`',
+  },
+  RATE_LIMIT_PROVISIONING_TOKEN_MAX: {
+    section: 'Rate limits',
+    default: '6000',
+    meaning: 'requests a minute per provisioning token (SCIM, HRIS), unless the token sets `rateLimitPerMinute`',
+  },
+  RATE_LIMIT_AUTH_FAILURE_MAX: {
+    section: 'Rate limits',
+    default: '60',
+    meaning:
+      'failed authentications a minute per client address on the routes of API secrets, provisioning tokens and Slack; beyond it only credentials the instance already verified get through',
+  },
   DNS_SERVERS: {
     section: 'Domains',
     default: null,

@@ -101,6 +101,10 @@ export const configSchema = z
     RATE_LIMIT_ENABLED: bool.default(true),
     RATE_LIMIT_MAX: positiveInt.default(600),
     RATE_LIMIT_WINDOW_MS: positiveInt.default(60_000),
+    // Routes authenticated by an environment credential count per credential and per minute, not per address.
+    RATE_LIMIT_API_SECRET_MAX: positiveInt.default(1_200_000),
+    RATE_LIMIT_PROVISIONING_TOKEN_MAX: positiveInt.default(6000),
+    RATE_LIMIT_AUTH_FAILURE_MAX: positiveInt.default(60),
     TRUST_PROXY: trustProxy.prefault('false'),
     WEBHOOK_RETRY_SCHEDULE: schedule.prefault(['0', '5s', '5m', '30m', '2h', '5h', '10h', '10h'].join(',')),
     // Capped below the 2-minute activity timeout of the Temporal binding, so an attempt is never cut and resent.
@@ -159,7 +163,17 @@ export const configSchema = z
       temporalApiKey: env.TEMPORAL_API_KEY,
       allowPrivateNetworkTargets: env.ALLOW_PRIVATE_NETWORK_TARGETS,
       accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
-      rateLimit: { enabled: env.RATE_LIMIT_ENABLED, max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS },
+      rateLimit: {
+        enabled: env.RATE_LIMIT_ENABLED,
+        max: env.RATE_LIMIT_MAX,
+        windowMs: env.RATE_LIMIT_WINDOW_MS,
+        /** Requests a minute per environment API secret (adenv_: AuthZEN, trust-store runtime) unless it sets rateLimitPerMinute. */
+        apiSecretMax: env.RATE_LIMIT_API_SECRET_MAX,
+        /** Requests a minute per provisioning token (adscim_, adhris_) unless it sets rateLimitPerMinute. */
+        provisioningTokenMax: env.RATE_LIMIT_PROVISIONING_TOKEN_MAX,
+        /** Failed authentications a minute per client address on the routes authenticated by a credential. */
+        authFailureMax: env.RATE_LIMIT_AUTH_FAILURE_MAX,
+      },
       trustProxy: env.TRUST_PROXY,
       webhooks: {
         scheduleMs: env.WEBHOOK_RETRY_SCHEDULE,

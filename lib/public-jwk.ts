@@ -1,6 +1,9 @@
-// Public signing keys as JWKs (RFC 7517): what the trust store accepts and stores. Only EC P-256, OKP Ed25519
-// and RSA of at least 2048 bits; never a private or symmetric member; `kid` defaults to the RFC 7638 thumbprint.
-import { calculateJwkThumbprint, importJWK, type JWK } from 'jose';
+// Public signing keys as JWKs (RFC 7517): what the trust store accepts and stores. Only EC P-256 (a point on the
+// curve), OKP Ed25519 (32 bytes) and RSA of at least 2048 bits with the exponent 65537; never a private or symmetric
+// member; `kid` defaults to the RFC 7638 thumbprint. A small exponent is no key at all: under e = 1 a "signature" is
+// the padded digest itself, which anyone can write.
+import { createPublicKey } from 'node:crypto';
+import { calculateJwkThumbprint, type JWK } from 'jose';
 
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth'];
 const ALGS: Record<string, readonly string[]> = {
@@ -28,6 +31,29 @@ export interface JwkProblem {
 }
 
 const B64URL = /^[A-Za-z0-9_-]+$/;
+const RSA_EXPONENT = 65537n;
+const MIN_MODULUS_BITS = 2048;
+
+/**
+ * What is wrong with the key material of a public JWK (`kty` and its members), parsed by node:crypto as a verifier
+ * would; undefined when it is a usable key. Node refuses an EC point off its curve and an OKP key of the wrong length
+ * on import; the RSA exponent and modulus are checked here. Also for keys read back from storage.
+ */
+export function keyMaterialProblem(jwk: Record<string, unknown>): JwkProblem | undefined {
+  let details;
+  try {
+    details = createPublicKey({ key: jwk as never, format: 'jwk' }).asymmetricKeyDetails ?? {};
+  } catch {
+    if (jwk.kty === 'EC') return { member: '', message: `x and y are not a point on the curve ${String(jwk.crv)}` };
+    return { member: '', message: 'is not a usable public key' };
+  }
+  if (jwk.kty !== 'RSA') return undefined;
+  if ((details.modulusLength ?? 0) < MIN_MODULUS_BITS) return { member: 'n', message: 'must be the base64url of a modulus of at least 2048 bits' };
+  if (details.publicExponent !== RSA_EXPONENT) return { member: 'e', message: 'must be the public exponent 65537 (AQAB)' };
+  const n = Buffer.from(jwk.n as string, 'base64url');
+  if ((n[n.length - 1]! & 1) === 0) return { member: 'n', message: 'must be an odd modulus' };
+  return undefined;
+}
 const bytes = (value: unknown) => (typeof value === 'string' && B64URL.test(value) ? Buffer.from(value, 'base64url').length : -1);
 
 /** Checks a submitted JWK (and an `alg` asked for beside it) and returns the public key to store, or the problem. */
@@ -61,12 +87,8 @@ export async function toPublicJwk(jwk: Record<string, unknown>, alg?: string): P
   }
   const members = kty === 'EC' ? ['crv', 'x', 'y'] : kty === 'OKP' ? ['crv', 'x'] : ['n', 'e'];
   const pub = Object.fromEntries([['kty', kty], ...members.map((m) => [m, jwk[m]])]) as JWK;
-  try {
-    // Parses the key as a verifier would (a point off the curve, a malformed modulus… fail here).
-    await importJWK({ ...pub, alg: chosen === 'Ed25519' ? 'EdDSA' : chosen }, chosen === 'Ed25519' ? 'EdDSA' : chosen);
-  } catch (error) {
-    return { problem: { member: '', message: `is not a usable public key (${error instanceof Error ? error.message : 'invalid'})` } };
-  }
+  const material = keyMaterialProblem(pub as Record<string, unknown>);
+  if (material) return { problem: material };
   const kid = (jwk.kid as string | undefined) ?? (await calculateJwkThumbprint(pub, 'sha256'));
   return { key: { ...(pub as Omit<PublicJwk, 'kid' | 'alg' | 'use'>), kid, alg: chosen, use: 'sig' } as PublicJwk };
 }

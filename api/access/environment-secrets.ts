@@ -17,12 +17,16 @@ export interface EnvironmentSecretPrincipal {
   purposes: string[];
   /** When the presented value stops working (ms since epoch): its expiry, or the end of a rotation's grace period. */
   expiresAt: number | null;
+  /** Requests a minute the credential may make (per instance); null: the default of its kind. */
+  rateLimitPerMinute: number | null;
 }
 
 export interface EnvironmentSecretAuthenticator {
   authenticate(secret: string): Promise<EnvironmentSecretPrincipal>;
   /** The principal of a secret verified earlier and still cached, without waiting (the hot path). */
   cached(secret: string): EnvironmentSecretPrincipal | undefined;
+  /** Whether this instance verified the secret before (its cache entry may have expired since), and it was not evicted. */
+  known(secret: string): boolean;
   evict(id: string): void;
   clear(): void;
 }
@@ -86,6 +90,7 @@ export function createEnvironmentSecretAuthenticator(deps: { pool: DatabasePool;
       tenantId: found.tenantId,
       purposes: found.purposes,
       expiresAt,
+      rateLimitPerMinute: found.rateLimitPerMinute,
     };
   };
 
@@ -96,6 +101,7 @@ export function createEnvironmentSecretAuthenticator(deps: { pool: DatabasePool;
 
   return {
     cached,
+    known: (secret) => cache.has(secret),
     authenticate: async (secret) => {
       const hit = cached(secret);
       if (hit) return hit;

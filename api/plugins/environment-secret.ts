@@ -9,6 +9,7 @@ import { AuthenticationError } from '../access/principals.ts';
 import type { SecretPurpose } from '../../lib/secret-purposes.ts';
 import type { ProvisioningKind } from '../../db/provisioning/provisioning-tokens/rows.ts';
 import type { EnvironmentSecretAuthenticator, EnvironmentSecretPrincipal } from '../access/environment-secrets.ts';
+import type { CredentialRateLimits } from './credential-rate-limit.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -33,44 +34,52 @@ export const requiresProvisioningToken: Record<string, string[]>[] = [{ [PROVISI
 
 const NOUN = { api_secret: 'environment API secret', provisioning_token: 'provisioning token' } as const;
 
+const BEARER = /^Bearer ([A-Za-z0-9_]+)$/i;
+
 const a = (noun: string) => (/^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`);
 
 const unauthorized = (code: string, message: string, attributes = '') =>
   new ApiError(401, code, message, { headers: { 'www-authenticate': `Bearer realm="iam"${attributes}` } });
 
-export function registerEnvironmentSecretAuth(app: FastifyInstance, authenticator: EnvironmentSecretAuthenticator) {
+/** `limits`: counted per credential (./credential-rate-limit.ts); null when rate limiting is off. */
+export function registerEnvironmentSecretAuth(app: FastifyInstance, authenticator: EnvironmentSecretAuthenticator, limits: CredentialRateLimits | null) {
   app.decorateRequest('environmentSecret', null);
   // Before validation, so a request without a valid secret learns nothing about its body. A callback hook that
   // answers a cached secret without a promise: this is the hot path of every decision.
-  app.addHook('preValidation', (request, _reply, done) => {
+  app.addHook('preValidation', (request, reply, done) => {
     const config = request.routeOptions.config;
     const purpose = config.environmentSecret ?? config.provisioning;
     if (!purpose) return done();
     const expected = config.environmentSecret ? 'api_secret' : 'provisioning_token';
     const example = config.environmentSecret ? 'adenv_…' : `ad${purpose}_…`;
-    const header = request.headers.authorization;
-    if (!header) return done(unauthorized('auth.missing_secret', `This operation needs ${a(NOUN[expected])}: "Authorization: Bearer ${example}".`));
-    const match = /^Bearer ([A-Za-z0-9_]+)$/i.exec(header);
-    if (!match?.[1]) {
-      return done(unauthorized('auth.malformed_token', `The Authorization header must be "Bearer <${NOUN[expected]}>".`, ', error="invalid_request"'));
-    }
-    const prefix = match[1].slice(0, match[1].indexOf('_') + 1);
-    if (config.provisioning && prefix !== `ad${purpose}_`) {
-      const message = `This operation needs a provisioning token (${example}).`;
-      return done(unauthorized('auth.invalid_secret', message, `, error="invalid_token", error_description="${message.replace('…', '...')}"`));
-    }
     const admit = (principal: EnvironmentSecretPrincipal) => {
       if (principal.credential !== expected || (config.provisioning && !principal.purposes.includes(purpose))) {
         const message = `This operation needs ${a(NOUN[expected])} (${example}).`;
         return done(unauthorized('auth.invalid_secret', message, `, error="invalid_token", error_description="${message.replace('…', '...')}"`));
       }
       request.environmentSecret = principal;
+      const limited = limits?.take(reply, `${principal.credential}:${principal.secretId}`, principal.rateLimitPerMinute ?? limits.defaults[expected]);
+      if (limited) return done(limited);
       if (principal.purposes.includes(purpose)) return done();
       done(new ApiError(403, 'auth.secret_purpose', `This environment API secret may not be used for ${purpose}; create one with the purpose "${purpose}".`));
     };
-    const cached = authenticator.cached(match[1]);
+    const header = request.headers.authorization;
+    const token = header ? BEARER.exec(header)?.[1] : undefined;
+    const cached = token ? authenticator.cached(token) : undefined;
     if (cached) return admit(cached);
-    authenticator.authenticate(match[1]).then(admit, (error: unknown) => {
+    // An address whose failures filled its bucket may still present the credentials this instance verified, only those.
+    const refused = limits && !(token && authenticator.known(token)) ? limits.refusedAddress(request) : undefined;
+    if (refused) return done(refused);
+    if (!header) return done(unauthorized('auth.missing_secret', `This operation needs ${a(NOUN[expected])}: "Authorization: Bearer ${example}".`));
+    if (!token) {
+      return done(unauthorized('auth.malformed_token', `The Authorization header must be "Bearer <${NOUN[expected]}>".`, ', error="invalid_request"'));
+    }
+    const prefix = token.slice(0, token.indexOf('_') + 1);
+    if (config.provisioning && prefix !== `ad${purpose}_`) {
+      const message = `This operation needs a provisioning token (${example}).`;
+      return done(unauthorized('auth.invalid_secret', message, `, error="invalid_token", error_description="${message.replace('…', '...')}"`));
+    }
+    authenticator.authenticate(token).then(admit, (error: unknown) => {
       if (!(error instanceof AuthenticationError)) return done(error as Error);
       done(unauthorized('auth.invalid_secret', error.message, `, error="invalid_token", error_description="${error.message}"`));
     });

@@ -1,20 +1,24 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
+import { countsPerCredential } from './credential-rate-limit.ts';
+import { describeWindow } from './rate-window.ts';
 
-/** Per principal (per IP when anonymous); runs after authentication has identified the caller. */
+/**
+ * Per principal (per IP when anonymous); runs after authentication has identified the caller. Routes authenticated by a
+ * credential are counted per credential instead (./credential-rate-limit.ts): registered first, it turns this limiter's
+ * hook off on those routes (`config.rateLimit: false`); the allow list keeps them out whatever the order.
+ */
 export async function registerRateLimit(app: FastifyInstance, options: { max: number; windowMs: number }) {
+  const window = describeWindow(options.windowMs);
   await app.register(rateLimit, {
     global: true,
     max: options.max,
     timeWindow: options.windowMs,
     hook: 'preParsing',
+    allowList: (request) => countsPerCredential(request.routeOptions.config),
     keyGenerator: (request) => (request.principal ? `p:${request.principal.id}` : `ip:${request.ip}`),
     errorResponseBuilder: (_request, context) =>
-      new ApiError(
-        429,
-        'rate_limit.exceeded',
-        `Rate limit of ${context.max} requests per ${context.after} exceeded; retry after ${Math.ceil(context.ttl / 1000)} s.`,
-      ),
+      new ApiError(429, 'rate_limit.exceeded', `Rate limit of ${context.max} requests per ${window} exceeded; retry in ${Math.ceil(context.ttl / 1000)} s.`),
   });
 }

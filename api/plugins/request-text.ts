@@ -1,7 +1,8 @@
 // Every string a request carries (body, query string, path parameters; values and field names) must be text
 // Postgres can store: no U+0000 and no unpaired UTF-16 surrogate (a `\ud800` JSON escape). Checked once for
 // every route, after parsing (JSON and form bodies) and before validation, so no schema has to remember it.
-// Bodies nested deeper than any shape of the API are refused here too, before anything recurses into them.
+// Bodies nested deeper than any shape of the API are refused here too, before anything recurses into them. Text a
+// route decodes itself (JSON inside a string field) goes through assertStorableText once decoded.
 import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorDetail } from '../errors.ts';
 
@@ -44,6 +45,15 @@ export function requestTextProblems(where: string, value: unknown): ErrorDetail[
     }
   }
   return details.slice(0, MAX_DETAILS);
+}
+
+/**
+ * The same check for text a route decodes itself (a JSON document sent as a string field, such as a connection's
+ * `formPayload`): a 400 naming each unstorable string below `where`, with the route's error code.
+ */
+export function assertStorableText(where: string, value: unknown, code = 'request.invalid'): void {
+  const details = requestTextProblems(where, value);
+  if (details.length > 0) throw new ApiError(400, code, `Invalid request: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}.`, { details });
 }
 
 function check(request: FastifyRequest): ApiError | undefined {

@@ -56,6 +56,7 @@ describe('environment API secrets', () => {
       lastUsedAt: null,
       previousSecretExpiresAt: null,
       revokedAt: null,
+      rateLimitPerMinute: null,
       active: true,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

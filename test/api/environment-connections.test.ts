@@ -142,6 +142,29 @@ describe('environment connections', () => {
     expect(res.json().error).toBe(`Invalid request: ${path} ${message}.`);
   });
 
+  it.each([
+    ['a NUL in a value', String.raw`{"clientId":"a\u0000b","clientSecret":"y"}`, 'body.formPayload.clientId', 'must not contain U+0000 (NUL)'],
+    [
+      'a lone surrogate in a value',
+      String.raw`{"clientId":"\ud800","clientSecret":"y"}`,
+      'body.formPayload.clientId',
+      'must not contain an unpaired UTF-16 surrogate',
+    ],
+    ['a NUL in a secret', String.raw`{"clientId":"x","clientSecret":"\u0000"}`, 'body.formPayload.clientSecret', 'must not contain U+0000 (NUL)'],
+    [
+      'a NUL in a field name',
+      String.raw`{"clientId":"x","clientSecret":"y","a\u0000":1}`,
+      String.raw`body.formPayload.a\u0000`,
+      'is a field name containing U+0000 (NUL)',
+    ],
+  ])('refuses a formPayload with %s (400, nothing stored)', async (_case, formPayload, path, message) => {
+    const res = await save({ providerId: 'google', formPayload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'environment_connection.invalid', details: [{ path, message }] });
+    expect(res.json().error).toBe(`Invalid request: ${path} ${message}.`);
+    expect((await list()).connections).toEqual([]);
+  });
+
   it('refuses an unknown provider, unknown fields, and sources the service could not use', async () => {
     const unknown = await save({ providerId: 'myspace', formPayload: '{}' });
     expect(unknown.statusCode).toBe(400);

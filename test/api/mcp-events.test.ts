@@ -192,6 +192,8 @@ describe('POST /v1/mcp/events', () => {
       const refused = await post(1);
       expect(refused.statusCode).toBe(429);
       expect(refused.json().code).toBe('mcp_events.rate_limited');
+      const [, wait] = /^The environment sends more than 10 MCP events per 1 second; retry in (\d+) s\.$/.exec(refused.json().error) ?? [];
+      expect(refused.headers['retry-after']).toBe(wait);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     } finally {
       await limited.app.close();

@@ -55,7 +55,7 @@ describe('rate limiting per address', () => {
     expect(res.statusCode).toBe(429);
     expect(res.json()).toEqual({
       error: 'rate_limited',
-      error_description: expect.stringMatching(/^Rate limit of 3 requests per 1 minute exceeded; retry after \d+ s\.$/),
+      error_description: expect.stringMatching(/^Rate limit of 3 requests per 1 minute exceeded; retry in \d+ s\.$/),
     });
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     expect(res.headers['cache-control']).toBe('no-store');

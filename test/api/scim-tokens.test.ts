@@ -44,6 +44,7 @@ describe('provisioning tokens', () => {
       lastUsedAt: null,
       previousTokenExpiresAt: null,
       revokedAt: null,
+      rateLimitPerMinute: null,
       active: true,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

@@ -67,6 +67,43 @@ describe('trust-store keys', () => {
     expect((await env.call('POST', `/${entry.id}/keys`, { jwk, extra: 1 })).status).toBe(400);
   });
 
+  it('refuses keys that are not keys: weak RSA exponents and moduli, points off the curve, other curves, short OKP keys', async () => {
+    const entry = await newEntry('keys-not-keys');
+    const refused = async (jwk: Record<string, unknown>, path: string, message: RegExp) => {
+      for (const [url, extra] of [
+        [`/${entry.id}/keys`, {}],
+        [`/${entry.id}/keys/rotate`, { gracePeriodSeconds: 0 }],
+      ] as const) {
+        const res = await env.call('POST', url, { jwk, ...extra });
+        expect(res.status, JSON.stringify(res.body)).toBe(400);
+        expect(res.body).toMatchObject({ code: 'trust_store.invalid_key', details: [{ path, message: expect.stringMatching(message) }] });
+      }
+    };
+    const rsa = (await keyPair('RS256')).jwk;
+    await refused({ ...rsa, e: 'AQ' }, 'body.jwk.e', /65537/);
+    await refused({ ...rsa, e: 'Aw' }, 'body.jwk.e', /65537/);
+    await refused({ ...rsa, e: 'AAEAAQE' }, 'body.jwk.e', /65537/);
+    await refused(generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'jwk' }), 'body.jwk.n', /2048 bits/);
+    const even = Buffer.from(rsa.n as string, 'base64url');
+    even[even.length - 1]! &= 0xfe;
+    await refused({ ...rsa, n: even.toString('base64url') }, 'body.jwk.n', /odd/);
+
+    const ec = (await keyPair('ES256')).jwk;
+    const y = Buffer.from(ec.y as string, 'base64url');
+    y[31]! ^= 1;
+    await refused({ ...ec, y: y.toString('base64url') }, 'body.jwk', /not a point on the curve P-256/);
+    await refused({ ...ec, x: Buffer.alloc(32).toString('base64url'), y: Buffer.alloc(32).toString('base64url') }, 'body.jwk', /not a point on the curve/);
+    const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey.export({ format: 'jwk' });
+    await refused(p384, 'body.jwk.crv', /P-256/);
+    await refused({ ...ec, crv: 'secp256k1' }, 'body.jwk.crv', /P-256/);
+
+    const ed = (await keyPair('EdDSA')).jwk;
+    await refused({ ...ed, x: Buffer.alloc(31, 1).toString('base64url') }, 'body.jwk.x', /32 bytes/);
+    await refused({ ...ed, x: Buffer.alloc(33, 1).toString('base64url') }, 'body.jwk.x', /32 bytes/);
+    await refused({ ...ed, crv: 'X25519' }, 'body.jwk.crv', /Ed25519/);
+    expect((await env.call('GET', `/${entry.id}/keys`)).body.keys).toEqual([]);
+  });
+
   it('refuses a second key with the same kid on an entry, also concurrently', async () => {
     const entry = await newEntry('keys-kid');
     const { jwk } = await keyPair();

@@ -3,6 +3,7 @@
 // McpServer) and compared with the pin by the RFC 8785 hash.
 import { createHash } from 'node:crypto';
 import { SignJWT, type CryptoKey } from 'jose';
+import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifestHash } from '../../lib/mcp/manifest-hash.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -45,6 +46,17 @@ async function proof(key: { privateKey: CryptoKey; alg: string }, claims: { nonc
     .setIssuedAt()
     .setExpirationTime(lifetime)
     .sign(key.privateKey);
+}
+
+/** An RS256 JWT whose "signature" is the PKCS#1 v1.5 encoding itself: what verifies under a public exponent of 1. */
+function forgeExponentOneProof(n: string, claims: { nonce: string; aud: string; sub: string; kid: string }) {
+  const now = Math.floor(Date.now() / 1000);
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const input = `${part({ alg: 'RS256', kid: claims.kid })}.${part({ nonce: claims.nonce, aud: claims.aud, sub: claims.sub, iat: now, exp: now + 120 })}`;
+  const digestInfo = Buffer.concat([Buffer.from('3031300d060960864801650304020105000420', 'hex'), createHash('sha256').update(input).digest()]);
+  const k = Buffer.from(n, 'base64url').length;
+  const encoded = Buffer.concat([Buffer.from([0, 1]), Buffer.alloc(k - digestInfo.length - 3, 0xff), Buffer.from([0]), digestInfo]);
+  return `${input}.${encoded.toString('base64url')}`;
 }
 
 async function keyedEntry(subject: string) {
@@ -140,6 +152,28 @@ describe('proof of possession', () => {
     expect(res.body.details[0].message).toMatch(/which is revoked/);
     const newKid = rotated.body.key.kid as string;
     expect((await env.call('POST', `/${entry.id}/verify`, { proof: await proof(next, { nonce: c.nonce, aud: c.audience, sub }, newKid) })).status).toBe(200);
+  });
+
+  it('does not verify with a forged proof over an RSA key of exponent 1, refused when added and skipped when stored', async () => {
+    const entry = await env.create({ kind: 'agent', subject: 'agent-exponent-one' });
+    const { jwk } = await keyPair('RS256');
+    const weak = { kty: 'RSA', n: jwk.n as string, e: 'AQ', kid: 'weak', alg: 'RS256', use: 'sig' };
+    const added = await env.call('POST', `/${entry.id}/keys`, { jwk: weak });
+    expect(added.status, JSON.stringify(added.body)).toBe(400);
+    expect(added.body.details).toEqual([{ path: 'body.jwk.e', message: expect.stringMatching(/65537/) }]);
+    // A key stored before keys were checked: the proof is made without any private key (s^1 mod n = s).
+    await t.pool.query(sql.unsafe`
+      INSERT INTO trust_store_keys (entry_id, environment_id, kid, jwk, alg)
+      VALUES (${entry.id}, ${env.environmentId}, 'weak', ${sql.jsonb(weak)}, 'RS256')`);
+    const c = await challenge(entry.id);
+    const forged = forgeExponentOneProof(weak.n, { nonce: c.nonce, aud: c.audience, sub: entry.subject as string, kid: 'weak' });
+    const res = await env.call('POST', `/${entry.id}/verify`, { proof: forged });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body).toMatchObject({
+      code: 'trust_store.proof_invalid',
+      details: [{ path: 'body.proof', message: expect.stringMatching(/weak is not a valid public key/) }],
+    });
+    expect((await env.call('GET', `/${entry.id}`)).body.entry.status).not.toBe('verified');
   });
 
   it('has nothing to verify on an entry without keys that is not an MCP server URL', async () => {

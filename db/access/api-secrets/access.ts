@@ -13,6 +13,7 @@ export const SecretAccess = z.object({
   previousExpiresAt: z.string().nullable(),
   expiresAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
+  rateLimitPerMinute: z.number().int().nullable(),
 });
 export type SecretAccess = z.infer<typeof SecretAccess>;
 
@@ -22,7 +23,8 @@ export function createApiSecretAccessQueries(db: CommonQueryMethods) {
       db.maybeOne(sql.type(SecretAccess)`
         SELECT id, environment_id AS "environmentId", tenant_id AS "tenantId", purposes,
           secret_hash <> ${sql.binary(hash)} AS previous,
-          previous_expires_at AS "previousExpiresAt", expires_at AS "expiresAt", revoked_at AS "revokedAt"
+          previous_expires_at AS "previousExpiresAt", expires_at AS "expiresAt", revoked_at AS "revokedAt",
+          rate_limit_per_minute AS "rateLimitPerMinute"
         FROM api_secrets WHERE secret_hash = ${sql.binary(hash)} OR previous_secret_hash = ${sql.binary(hash)}`),
 
     touchSecret: (id: string) => db.query(sql.unsafe`UPDATE api_secrets SET last_used_at = now() WHERE id = ${id}`),

@@ -7,6 +7,7 @@ import { selectPage, type PageRequest } from '../../shared/pages.ts';
 const columns = sql.fragment`
   s.id, s.environment_id AS "environmentId", s.name, s.description, s.purposes, s.prefix, s.hint, s.expires_at AS "expiresAt",
   s.last_used_at AS "lastUsedAt", s.previous_expires_at AS "previousSecretExpiresAt", s.revoked_at AS "revokedAt",
+  s.rate_limit_per_minute AS "rateLimitPerMinute",
   (s.revoked_at IS NULL AND (s.expires_at IS NULL OR s.expires_at > now())) AS active,
   s.created_at AS "createdAt", s.updated_at AS "updatedAt"`;
 
@@ -24,6 +25,7 @@ export interface NewApiSecret {
   description: string | null;
   purposes: string[];
   expiresAt: string | null;
+  rateLimitPerMinute: number | null;
   value: StoredValue;
 }
 
@@ -47,17 +49,18 @@ export function createApiSecretQueries(db: CommonQueryMethods) {
 
     insert: async (s: NewApiSecret) => {
       const id = await db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
-        INSERT INTO api_secrets (environment_id, tenant_id, name, description, purposes, prefix, hint, secret_hash, expires_at)
+        INSERT INTO api_secrets (environment_id, tenant_id, name, description, purposes, prefix, hint, secret_hash, expires_at, rate_limit_per_minute)
         VALUES (${s.environmentId}, ${s.tenantId}, ${s.name}, ${s.description}, ${sql.array(s.purposes, 'text')}, ${s.value.prefix},
-          ${s.value.hint}, ${sql.binary(s.value.hash)}, ${s.expiresAt})
+          ${s.value.hint}, ${sql.binary(s.value.hash)}, ${s.expiresAt}, ${s.rateLimitPerMinute})
         RETURNING id`);
       return byId(id);
     },
 
-    update: async (id: string, c: { name?: string; description?: string | null }) => {
+    update: async (id: string, c: { name?: string; description?: string | null; rateLimitPerMinute?: number | null }) => {
       const sets = [
         c.name !== undefined && sql.fragment`name = ${c.name}`,
         c.description !== undefined && sql.fragment`description = ${c.description}`,
+        c.rateLimitPerMinute !== undefined && sql.fragment`rate_limit_per_minute = ${c.rateLimitPerMinute}`,
         sql.fragment`updated_at = now()`,
       ].filter((f) => f !== false);
       await db.query(sql.unsafe`UPDATE api_secrets SET ${sql.join(sets, sql.fragment`, `)} WHERE id = ${id}`);

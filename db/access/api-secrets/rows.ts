@@ -16,6 +16,11 @@ export const ApiSecret = z
     lastUsedAt: nullableTimestamp.describe('When it last authenticated a request (updated at most once a minute)'),
     previousSecretExpiresAt: nullableTimestamp.describe('After a rotation, until when the previous value keeps working; null when none does'),
     revokedAt: nullableTimestamp,
+    rateLimitPerMinute: z
+      .number()
+      .int()
+      .nullable()
+      .describe('Requests a minute it may make (per instance); null: the default of its kind (RATE_LIMIT_API_SECRET_MAX)'),
     active: z.boolean().describe('Neither revoked nor expired'),
     createdAt: isoTimestamp,
     updatedAt: isoTimestamp,

@@ -10,7 +10,8 @@ export function createProvisioningTokenAccessQueries(db: CommonQueryMethods) {
       db.maybeOne(sql.type(SecretAccess)`
         SELECT id, environment_id AS "environmentId", tenant_id AS "tenantId", ARRAY[kind] AS purposes,
           token_hash <> ${sql.binary(hash)} AS previous,
-          previous_expires_at AS "previousExpiresAt", expires_at AS "expiresAt", revoked_at AS "revokedAt"
+          previous_expires_at AS "previousExpiresAt", expires_at AS "expiresAt", revoked_at AS "revokedAt",
+          rate_limit_per_minute AS "rateLimitPerMinute"
         FROM provisioning_tokens WHERE token_hash = ${sql.binary(hash)} OR previous_token_hash = ${sql.binary(hash)}`),
 
     touchToken: (id: string) => db.query(sql.unsafe`UPDATE provisioning_tokens SET last_used_at = now() WHERE id = ${id}`),

@@ -8,6 +8,7 @@ import type { StoredValue } from '../../access/api-secrets/queries.ts';
 const columns = sql.fragment`
   t.id, t.environment_id AS "environmentId", t.name, t.description, t.kind, t.prefix, t.hint, t.expires_at AS "expiresAt",
   t.last_used_at AS "lastUsedAt", t.previous_expires_at AS "previousTokenExpiresAt", t.revoked_at AS "revokedAt",
+  t.rate_limit_per_minute AS "rateLimitPerMinute",
   (t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())) AS active,
   t.created_at AS "createdAt", t.updated_at AS "updatedAt"`;
 
@@ -18,6 +19,7 @@ export interface NewProvisioningToken {
   description: string | null;
   kind: ProvisioningKind;
   expiresAt: string | null;
+  rateLimitPerMinute: number | null;
   value: StoredValue;
 }
 
@@ -41,9 +43,9 @@ export function createProvisioningTokenQueries(db: CommonQueryMethods) {
 
     insert: async (t: NewProvisioningToken) => {
       const id = await db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
-        INSERT INTO provisioning_tokens (environment_id, tenant_id, name, description, kind, prefix, hint, token_hash, expires_at)
+        INSERT INTO provisioning_tokens (environment_id, tenant_id, name, description, kind, prefix, hint, token_hash, expires_at, rate_limit_per_minute)
         VALUES (${t.environmentId}, ${t.tenantId}, ${t.name}, ${t.description}, ${t.kind}, ${t.value.prefix},
-          ${t.value.hint}, ${sql.binary(t.value.hash)}, ${t.expiresAt})
+          ${t.value.hint}, ${sql.binary(t.value.hash)}, ${t.expiresAt}, ${t.rateLimitPerMinute})
         RETURNING id`);
       return byId(id);
     },

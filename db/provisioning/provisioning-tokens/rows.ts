@@ -18,6 +18,11 @@ export const ProvisioningToken = z
     lastUsedAt: nullableTimestamp.describe('When it last authenticated a request (updated at most once a minute)'),
     previousTokenExpiresAt: nullableTimestamp.describe('After a rotation, until when the previous value keeps working; null when none does'),
     revokedAt: nullableTimestamp,
+    rateLimitPerMinute: z
+      .number()
+      .int()
+      .nullable()
+      .describe('Requests a minute it may make (per instance); null: the default of its kind (RATE_LIMIT_PROVISIONING_TOKEN_MAX)'),
     active: z.boolean().describe('Neither revoked nor expired'),
     createdAt: isoTimestamp,
     updatedAt: isoTimestamp,

@@ -11,6 +11,17 @@ export const MAX_GRACE_SECONDS = 2_592_000;
 
 const description = z.string().max(2000).nullable().optional();
 
+/** A credential's own rate limit: requests a minute, per instance; null or absent: the default of its kind. */
+export const rateLimitPerMinute = (setting: string) =>
+  z
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(1_000_000_000, 'must be at most 1000000000')
+    .nullable()
+    .optional()
+    .describe(`Requests a minute it may make, per instance (beyond: 429 with Retry-After); null: ${setting}`);
+
 export const CreateApiSecretBody = z
   .strictObject({
     name: displayName(200),
@@ -26,10 +37,13 @@ export const CreateApiSecretBody = z
       .nullable()
       .optional()
       .describe('When the secret stops working; never when absent'),
+    rateLimitPerMinute: rateLimitPerMinute('RATE_LIMIT_API_SECRET_MAX (default 1200000)'),
   })
   .meta({ id: 'CreateApiSecretRequest' });
 
-export const UpdateApiSecretBody = z.strictObject({ name: displayName(200).optional(), description }).meta({ id: 'UpdateApiSecretRequest' });
+export const UpdateApiSecretBody = z
+  .strictObject({ name: displayName(200).optional(), description, rateLimitPerMinute: rateLimitPerMinute('RATE_LIMIT_API_SECRET_MAX (default 1200000)') })
+  .meta({ id: 'UpdateApiSecretRequest' });
 
 export const RotateApiSecretBody = z
   .strictObject({

@@ -51,7 +51,10 @@ export function createApiSecretService(deps: ApiSecretServiceDeps) {
     list: (caller: EnvironmentCaller, query: PageQuery) =>
       listPage('apiSecrets', query, (page) => createApiSecretQueries(pool).findPage(caller.scope.environmentId, page)),
 
-    create: (caller: EnvironmentCaller, input: { name: string; description?: string | null; purposes: SecretPurpose[]; expiresAt?: string | null }) => {
+    create: (
+      caller: EnvironmentCaller,
+      input: { name: string; description?: string | null; purposes: SecretPurpose[]; expiresAt?: string | null; rateLimitPerMinute?: number | null },
+    ) => {
       if (input.expiresAt && Date.parse(input.expiresAt) <= Date.now()) throw invalidField('body.expiresAt', 'must be in the future');
       const { secret, stored } = newValue();
       return pool.transaction(async (trx) => {
@@ -62,6 +65,7 @@ export function createApiSecretService(deps: ApiSecretServiceDeps) {
           description: input.description ?? null,
           purposes: input.purposes,
           expiresAt: input.expiresAt ?? null,
+          rateLimitPerMinute: input.rateLimitPerMinute ?? null,
           value: stored,
         });
         await record(trx, caller, audit('create', apiSecret, null));
@@ -69,10 +73,13 @@ export function createApiSecretService(deps: ApiSecretServiceDeps) {
       });
     },
 
-    update: (caller: EnvironmentCaller, id: string, changes: { name?: string; description?: string | null }) =>
+    update: (caller: EnvironmentCaller, id: string, changes: { name?: string; description?: string | null; rateLimitPerMinute?: number | null }) =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id, true);
-        const unchanged = (changes.name ?? before.name) === before.name && (changes.description === undefined || changes.description === before.description);
+        const unchanged =
+          (changes.name ?? before.name) === before.name &&
+          (changes.description === undefined || changes.description === before.description) &&
+          (changes.rateLimitPerMinute === undefined || changes.rateLimitPerMinute === before.rateLimitPerMinute);
         if (unchanged) return before;
         const apiSecret = await createApiSecretQueries(trx).update(id, changes);
         await record(trx, caller, audit('update', apiSecret, before));

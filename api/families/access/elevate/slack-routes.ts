@@ -27,7 +27,8 @@ export function slackInteractivityRoutes(app: App, deps: { pool: DatabasePool; m
     });
     const scope = plugin.withTypeProvider<ZodTypeProvider>();
     scope.post('/v1/integrations/slack/interactivity/:channelId', {
-      config: { public: true },
+      // Counted per channel (its signing secret) once verified, and failed signatures per address: never per address alone.
+      config: { public: true, credentialParam: 'channelId' },
       // Before the body is validated: an unsigned request is a 401 whatever it holds.
       preValidation: async (request) => {
         const channel = await verifySlackRequest(deps.pool, deps.masterKey, {

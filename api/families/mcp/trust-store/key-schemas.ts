@@ -12,7 +12,7 @@ export const KeyParams = EntryParams.extend({ keyId: z.uuid() });
 const Jwk = z
   .record(z.string(), z.unknown())
   .describe(
-    'A PUBLIC JWK: EC P-256, OKP Ed25519 or RSA ≥ 2048 bits; a private member (d, p, q, dp, dq, qi, k) is refused. `kid` defaults to its RFC 7638 thumbprint',
+    'A PUBLIC JWK: EC P-256 (a point on the curve), OKP Ed25519 (32 bytes) or RSA ≥ 2048 bits with the exponent 65537; a private member (d, p, q, dp, dq, qi, k) is refused. 400 naming `body.jwk` or its member otherwise. `kid` defaults to its RFC 7638 thumbprint',
   );
 const Alg = z
   .enum(['ES256', 'EdDSA', 'Ed25519', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'])

@@ -2,6 +2,7 @@
 // for us (`aud`), about itself (`sub`), fresh (iat and exp within 5 minutes). Every failure is a 400 naming it.
 import { decodeProtectedHeader, errors, importJWK, jwtVerify, type JWTPayload } from 'jose';
 import type { TrustStoreKey } from '../../../../db/mcp/trust-store/rows.ts';
+import { keyMaterialProblem } from '../../../../lib/public-jwk.ts';
 import { ApiError } from '../../../errors.ts';
 
 /** How long a proof and a challenge's nonce are good for. */
@@ -45,6 +46,12 @@ export async function checkProof(proof: string, input: { keys: TrustStoreKey[]; 
   }
   let failure = 'it is not signed by a key of the entry';
   for (const key of candidates) {
+    // A key stored before keys were checked as they are now (an RSA exponent of 1 verifies a "signature" anyone can write).
+    const material = keyMaterialProblem(key.jwk);
+    if (material) {
+      failure = `key ${key.kid} is not a valid public key (${material.member ? `${material.member} ` : ''}${material.message})`;
+      continue;
+    }
     let payload: JWTPayload;
     try {
       const alg = key.alg === 'Ed25519' ? 'EdDSA' : key.alg;

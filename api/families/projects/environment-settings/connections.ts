@@ -12,6 +12,7 @@ import { createConnectionQueries } from '../../../../db/projects/environment-set
 import { createEnvironmentQueries } from '../../../../db/projects/environments/queries.ts';
 import type { ConnectionRecord, EnvironmentConnection } from '../../../../db/projects/projects/rows.ts';
 import { ApiError, invalidField, orNotFound, type ErrorDetail } from '../../../errors.ts';
+import { assertStorableText } from '../../../plugins/request-text.ts';
 import { formPayloadSchema, providerOf, type ProviderId } from './connection-providers.ts';
 import { record, type CallerChange, type EnvironmentCaller } from '../../../access/caller.ts';
 import { scopedEnvironment } from '../environments/service.ts';
@@ -49,6 +50,8 @@ export function parseFormPayload(providerId: ProviderId, formPayload: string, mo
     throw invalidField('body.formPayload', 'is not valid JSON', CODE);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalidField('body.formPayload', 'must be a JSON object', CODE);
+  // JSON escapes can decode to text Postgres cannot store (\u0000, a lone \ud800): a 400, not a database error.
+  assertStorableText('body.formPayload', value, CODE);
   const parsed = formPayloadSchema(providerId, mode).safeParse(value);
   if (parsed.success) return parsed.data as Fields;
   const details = payloadDetails(parsed.error, value as Fields);

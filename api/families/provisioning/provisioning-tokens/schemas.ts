@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PROVISIONING_KINDS, ProvisioningToken } from '../../../../db/provisioning/provisioning-tokens/rows.ts';
 import { displayName, pageOf } from '../../../common/schemas.ts';
 import { EnvironmentScopeParams } from '../../projects/environment-settings/schemas.ts';
-import { RotateApiSecretBody } from '../../access/api-secrets/schemas.ts';
+import { RotateApiSecretBody, rateLimitPerMinute } from '../../access/api-secrets/schemas.ts';
 
 export { ProvisioningToken, EnvironmentScopeParams };
 
@@ -16,6 +16,7 @@ export const CreateProvisioningTokenBody = z
       .nullable()
       .optional()
       .describe('When the token stops working; never when absent'),
+    rateLimitPerMinute: rateLimitPerMinute('RATE_LIMIT_PROVISIONING_TOKEN_MAX (default 6000)'),
   })
   .meta({ id: 'CreateProvisioningTokenRequest' });
 

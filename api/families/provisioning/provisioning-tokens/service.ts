@@ -52,7 +52,10 @@ export function createProvisioningTokenService(deps: ProvisioningTokenServiceDep
     list: (caller: EnvironmentCaller, query: PageQuery) =>
       listPage('provisioningTokens', query, (page) => createProvisioningTokenQueries(pool).findPage(caller.scope.environmentId, page)),
 
-    create: (caller: EnvironmentCaller, input: { name: string; kind: ProvisioningKind; description?: string | null; expiresAt?: string | null }) => {
+    create: (
+      caller: EnvironmentCaller,
+      input: { name: string; kind: ProvisioningKind; description?: string | null; expiresAt?: string | null; rateLimitPerMinute?: number | null },
+    ) => {
       if (input.expiresAt && Date.parse(input.expiresAt) <= Date.now()) throw invalidField('body.expiresAt', 'must be in the future');
       const { token, stored } = newValue(input.kind);
       return pool.transaction(async (trx) => {
@@ -63,6 +66,7 @@ export function createProvisioningTokenService(deps: ProvisioningTokenServiceDep
           description: input.description ?? null,
           kind: input.kind,
           expiresAt: input.expiresAt ?? null,
+          rateLimitPerMinute: input.rateLimitPerMinute ?? null,
           value: stored,
         });
         await record(trx, caller, audit('create', provisioningToken, null));

@@ -21,9 +21,8 @@ export function createMcpEventService(deps: { pool: DatabasePool; models: ModelC
     ingest: async (secret: EnvironmentSecretPrincipal, events: McpEvent[], requestId: string) => {
       const wait = deps.limiter.take(secret.environmentId, events.length);
       if (wait > 0) {
-        throw new ApiError(429, 'mcp_events.rate_limited', `The environment sends more MCP events than its limit per second; retry after ${wait} s.`, {
-          headers: { 'retry-after': String(wait) },
-        });
+        const message = `The environment sends more than ${deps.limiter.rate} MCP events per 1 second; retry in ${wait} s.`;
+        throw new ApiError(429, 'mcp_events.rate_limited', message, { headers: { 'retry-after': String(wait) } });
       }
       const receivedAt = new Date().toISOString();
       const unique = new Map<string, Observation>();
