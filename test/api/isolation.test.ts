@@ -59,6 +59,9 @@ const ALLOWLIST: Record<string, string> = {
   'PATCH /v1/scim/v2/Groups/{id}': SCIM_REASON,
   'DELETE /v1/scim/v2/Groups/{id}': SCIM_REASON,
   'POST /v1/scim/v2/Bulk': SCIM_REASON,
+  'POST /v1/scim/v2/.search': SCIM_REASON,
+  'POST /v1/scim/v2/Users/.search': SCIM_REASON,
+  'POST /v1/scim/v2/Groups/.search': SCIM_REASON,
   'GET /v1/hris/v1/ServiceProviderConfig': HRIS_REASON,
   'GET /v1/hris/v1/ResourceTypes': HRIS_REASON,
   'GET /v1/hris/v1/ResourceTypes/{id}': HRIS_REASON,
@@ -77,6 +80,9 @@ const ALLOWLIST: Record<string, string> = {
   'PATCH /v1/hris/v1/Departments/{id}': HRIS_REASON,
   'DELETE /v1/hris/v1/Departments/{id}': HRIS_REASON,
   'POST /v1/hris/v1/Bulk': HRIS_REASON,
+  'POST /v1/hris/v1/.search': HRIS_REASON,
+  'POST /v1/hris/v1/Employees/.search': HRIS_REASON,
+  'POST /v1/hris/v1/Departments/.search': HRIS_REASON,
 };
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
