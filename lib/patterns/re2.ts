@@ -5,7 +5,7 @@ import { RE2JS } from 're2js';
 
 export const MAX_PATTERN_LENGTH = 256;
 /** Instructions of the compiled program: a match costs about (input length × program size). */
-export const MAX_PATTERN_PROGRAM_SIZE = 500;
+export const MAX_PATTERN_PROGRAM_SIZE = 200;
 
 export type Pattern = { ok: true; re: RE2JS; size: number } | { ok: false; message: string };
 
