@@ -6,7 +6,7 @@
 import { allNodes, childrenOf, type CelNode } from './cel-ast.ts';
 
 export const CONDITION_COST_LIMIT = 50_000;
-export const REQUEST_COST_LIMIT = 100_000;
+export const REQUEST_COST_LIMIT = 200_000;
 export const MAX_COMPREHENSION_NESTING = 2;
 export const ESTIMATE_LIST_ITEMS = 50;
 
