@@ -133,7 +133,10 @@ export function decide(
     reason: {
       permitted: false,
       ...(failures.costExceeded
-        ? { code: 'cost_limit_exceeded' as const, message: `${describe()} holds ${type.key}:${action} only under conditions whose evaluation ran over its cost limit.` }
+        ? {
+            code: 'cost_limit_exceeded' as const,
+            message: `${describe()} holds ${type.key}:${action} only under conditions whose evaluation ran over its cost limit.`,
+          }
         : { code: 'condition_not_met' as const, message: `${describe()} holds ${type.key}:${action} only under conditions that did not hold.` }),
       failedConditions: [...failures],
     },

@@ -80,7 +80,10 @@ describe('hostile conditions', () => {
     const denied = decisions.filter((d) => !d.decision);
     expect(denied.length).toBeGreaterThan(190);
     for (const d of denied) {
-      expect(d.context.reason).toMatchObject({ code: 'cost_limit_exceeded', failedConditions: [{ error: expect.stringContaining('request exceeded its cost limit') }] });
+      expect(d.context.reason).toMatchObject({
+        code: 'cost_limit_exceeded',
+        failedConditions: [{ error: expect.stringContaining('request exceeded its cost limit') }],
+      });
     }
     expect(stallMs).toBeLessThan(50);
   });

@@ -63,7 +63,10 @@ describe('elevate policy patterns', () => {
     });
     expect(refused).toMatchObject({
       status: 400,
-      body: { code: 'elevate.invalid_condition', details: [{ path: 'body.autoApprove', message: expect.stringContaining('not a valid RE2 regular expression') }] },
+      body: {
+        code: 'elevate.invalid_condition',
+        details: [{ path: 'body.autoApprove', message: expect.stringContaining('not a valid RE2 regular expression') }],
+      },
     });
   });
 });
