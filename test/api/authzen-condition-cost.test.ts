@@ -9,6 +9,8 @@ import { longestStall } from '../helpers/event-loop.ts';
 const PATTERN = "context.s.matches('^(a+)+$')";
 const NESTED = 'context.l.all(x, context.l.all(y, x + y >= 0))';
 
+const DOCS = Array.from({ length: 12 }, (_, i) => `d${i + 1}`);
+
 let t: TestApp;
 let pdp: Pdp;
 beforeAll(async () => {
@@ -16,7 +18,7 @@ beforeAll(async () => {
   pdp = await authzenEnvironment(t, {
     users: [{ userName: 'alice' }],
     resourceTypes: [{ key: 'doc', actions: ['read', 'list'] }],
-    resources: [{ type: 'doc', id: 'd1' }],
+    resources: DOCS.map((id) => ({ type: 'doc', id })),
     roles: [
       { key: 'pattern', permissions: [{ type: 'doc', action: 'read', condition: PATTERN }] },
       { key: 'nested', permissions: [{ type: 'doc', action: 'list', condition: NESTED }] },
@@ -86,6 +88,26 @@ describe('hostile conditions', () => {
       });
     }
     expect(stallMs).toBeLessThan(50);
+  });
+
+  it('ends a search page where the request budget runs out, with a next_token that continues from there', async () => {
+    // Each document costs ~30 000 units (60 × 60 iterations): a page affords a few of the twelve.
+    const body = { subject: { type: 'user', id: 'alice' }, action: { name: 'list' }, resource: { type: 'doc' }, context: { l: hostileList(60) } };
+    type Page = { results: { id: string }[]; page: { next_token: string } };
+    const { result, stallMs } = await longestStall(() => pdp.post('search/resource', body));
+    expect(result.status).toBe(200);
+    const first = result.body as Page;
+    expect(first.results.length).toBeGreaterThan(0);
+    expect(first.results.length).toBeLessThan(DOCS.length);
+    expect(first.page.next_token).not.toBe('');
+    expect(stallMs).toBeLessThan(50);
+    const found = first.results.map((r) => r.id);
+    for (let token = first.page.next_token; token !== '';) {
+      const next = (await pdp.post('search/resource', { ...body, page: { token } })).body as Page;
+      found.push(...next.results.map((r) => r.id));
+      token = next.page.next_token;
+    }
+    expect(found.sort()).toEqual([...DOCS].sort());
   });
 
   it('still permits what holds: RE2 matches() is a substring match', async () => {
