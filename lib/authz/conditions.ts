@@ -2,7 +2,11 @@
 // type-checked once when saved and kept compiled in the model. The library is @marcbachmann/cel-js: it type-checks
 // against declared variables (an unknown variable, function or overload is refused at save, with its position),
 // where @bufbuild/cel 0.6 does not export a checker that handles calls.
+// `matches()` runs on RE2 (./cel-patterns.ts) and every evaluation within a cost budget (./cel-cost.ts).
 import { Environment } from '@marcbachmann/cel-js';
+import type { CelNode } from './cel-ast.ts';
+import { instrument, metered, staticCostProblem } from './cel-cost.ts';
+import { asWritten, patternCost, useRe2, withRe2Matches } from './cel-patterns.ts';
 
 /** The variables a condition sees: AuthZEN entities, with the stored attributes in `properties`. */
 export interface ConditionInput {
@@ -20,8 +24,11 @@ export interface ConditionError {
   column: number;
 }
 
-/** Evaluates to true (permit), false, or an error (a missing key, a failed overload: the condition does not hold). */
-export type CompiledCondition = (input: ConditionInput) => boolean | { error: string };
+/**
+ * Evaluates to true (permit), false, or an error (a missing key, a failed overload, a spent cost budget: the
+ * condition does not hold).
+ */
+export type CompiledCondition = (input: ConditionInput) => boolean | { error: string; costExceeded?: true };
 
 /**
  * An equality a condition requires (a top-level conjunct): `resource.properties.<attribute>` equals a subject field
@@ -34,11 +41,16 @@ export interface ResourceEquality {
 
 export const MAX_CONDITION_LENGTH = 4096;
 
-const env = new Environment({ limits: { maxAstNodes: 1000, maxDepth: 50, maxListElements: 1000, maxMapEntries: 1000, maxCallArguments: 32 } })
-  .registerVariable('subject', 'map')
-  .registerVariable('resource', 'map')
-  .registerVariable('action', 'map')
-  .registerVariable('context', 'map');
+/** Parse-time limits of every CEL environment of ours (the library's own). */
+export const CEL_LIMITS = { maxAstNodes: 1000, maxDepth: 50, maxListElements: 1000, maxMapEntries: 1000, maxCallArguments: 32 };
+
+const env = withRe2Matches(
+  new Environment({ limits: CEL_LIMITS })
+    .registerVariable('subject', 'map')
+    .registerVariable('resource', 'map')
+    .registerVariable('action', 'map')
+    .registerVariable('context', 'map'),
+);
 
 function positionOf(source: string, offset: number | undefined) {
   const before = source.slice(0, Math.max(0, offset ?? 0));
@@ -48,7 +60,7 @@ function positionOf(source: string, offset: number | undefined) {
 
 function errorOf(source: string, error: unknown): ConditionError {
   const e = error as { message?: string; node?: { pos?: number } };
-  const message = (e.message ?? String(error)).split('\n')[0]!.trim();
+  const message = asWritten((e.message ?? String(error)).split('\n')[0]!.trim());
   return { message, ...positionOf(source, e.node?.pos) };
 }
 
@@ -105,8 +117,9 @@ function equalitiesOf(node: unknown): ResourceEquality[] {
 }
 
 /**
- * Type-checks and parses a condition in `environment` (its declared variables), or says what is wrong with it and
- * where. Only a boolean (or dynamic) result is accepted.
+ * Parses and type-checks a condition in `environment` (its declared variables, RE2 `matches`), or says what is
+ * wrong with it and where: a pattern RE2 refuses, a non-boolean result, a cost over the limit. The program it
+ * returns spends budget as it runs (evaluate it with `evaluateMetered`).
  */
 export function parseBooleanCondition(
   environment: Environment,
@@ -116,9 +129,15 @@ export function parseBooleanCondition(
   if (source.length > MAX_CONDITION_LENGTH) {
     return { ok: false, error: { message: `A condition must be at most ${MAX_CONDITION_LENGTH} characters.`, line: 1, column: 1 } };
   }
+  let program;
+  let root: CelNode;
   let checked;
   try {
-    checked = environment.check(source);
+    program = environment.parse(source);
+    root = program.ast as unknown as CelNode;
+    const refused = useRe2(root);
+    if (refused) return { ok: false, error: { message: refused.message, ...positionOf(source, refused.node.pos) } };
+    checked = program.check();
   } catch (error) {
     return { ok: false, error: errorOf(source, error) };
   }
@@ -126,7 +145,18 @@ export function parseBooleanCondition(
   if (checked.type !== 'bool' && checked.type !== 'dyn') {
     return { ok: false, error: { message: `A condition must evaluate to a bool, not ${checked.type}.`, line: 1, column: 1 } };
   }
-  return { ok: true, program: environment.parse(source) };
+  const costly = staticCostProblem(root, patternCost);
+  if (costly) return { ok: false, error: { message: costly, line: 1, column: 1 } };
+  instrument(root);
+  return { ok: true, program };
+}
+
+/** Evaluates a parsed condition within its cost budget: true, false, or why it does not hold. */
+export function evaluateMetered(program: ReturnType<Environment['parse']>, input: object): boolean | { error: string; costExceeded?: true } {
+  const run = metered(() => program(input as Record<string, unknown>));
+  if (run.ok) return typeof run.value === 'boolean' ? run.value : { error: `The condition evaluated to ${typeof run.value}, not a bool.` };
+  if (run.costExceeded) return { error: run.costExceeded, costExceeded: true };
+  return { error: asWritten((run.error instanceof Error ? run.error.message : String(run.error)).split('\n')[0]!.trim()) };
 }
 
 /** Compiles a condition, or says what is wrong with it and where. Only a boolean (or dynamic) result is accepted. */
@@ -139,13 +169,6 @@ export function compileCondition(
   return {
     ok: true,
     equalities: equalitiesOf((program as unknown as { ast: unknown }).ast),
-    evaluate: (input) => {
-      try {
-        const result = program(input as unknown as Record<string, unknown>);
-        return typeof result === 'boolean' ? result : { error: `The condition evaluated to ${typeof result}, not a bool.` };
-      } catch (error) {
-        return { error: (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim() };
-      }
-    },
+    evaluate: (input) => evaluateMetered(program, input),
   };
 }

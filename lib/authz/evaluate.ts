@@ -79,10 +79,14 @@ export function conditionInput(
 
 type Failure = { condition: string; role: string; assignmentId: string; error?: string };
 
-const holds = (condition: Condition, input: () => ConditionInput, failures: Failure[], grant: Grant, role: string) => {
+/** The conditions that did not hold, and whether one ran over its cost budget. */
+type Failures = Failure[] & { costExceeded?: true };
+
+const holds = (condition: Condition, input: () => ConditionInput, failures: Failures, grant: Grant, role: string) => {
   const result = condition.evaluate(input());
   if (result === true) return true;
   failures.push({ condition: condition.source, role, assignmentId: grant.assignmentId, ...(typeof result === 'object' ? { error: result.error } : {}) });
+  if (typeof result === 'object' && result.costExceeded) failures.costExceeded = true;
   return false;
 };
 
@@ -99,7 +103,7 @@ export function decide(
   describe: () => string,
 ): DecisionResult {
   const permission = permissionKey(type.key, action);
-  const failures: Failure[] = [];
+  const failures: Failures = [];
   let covered = false;
   let memo: ConditionInput | undefined;
   const lazyInput = () => (memo ??= input());
@@ -138,9 +142,13 @@ export function decide(
     decision: false,
     reason: {
       permitted: false,
-      code: 'condition_not_met',
-      message: `${describe()} holds ${type.key}:${action} only under conditions that did not hold.`,
-      failedConditions: failures,
+      ...(failures.costExceeded
+        ? {
+            code: 'cost_limit_exceeded' as const,
+            message: `${describe()} holds ${type.key}:${action} only under conditions whose evaluation ran over its cost limit.`,
+          }
+        : { code: 'condition_not_met' as const, message: `${describe()} holds ${type.key}:${action} only under conditions that did not hold.` }),
+      failedConditions: [...failures],
     },
   };
 }

@@ -8,17 +8,23 @@ import type { ResourceEquality } from './conditions.ts';
 import { conditionInput, decide, evaluate, grantsOf, resolveSubject } from './evaluate.ts';
 import type { ActionEntity, Entity, SearchPage, SearchResult } from './types.ts';
 import { AGENT_SUBJECT_TYPES, searchAgents } from './agents.ts';
+import { requestBudgetSpent } from './cel-cost.ts';
 
 type Context = Record<string, unknown> | undefined;
 const none = <T>(): SearchResult<T> => ({ results: [], nextOffset: null });
 
-/** Walks `candidates` from the page's offset, keeping those `permits` accepts, until the page is full. */
+/**
+ * Walks `candidates` from the page's offset, keeping those `permits` accepts, until the page is full or the request's
+ * cost budget is spent: the page then ends early and the next one starts at the candidate it could not afford (past
+ * it when it was the page's first, so paging always moves on).
+ */
 function pageThrough<C, T>(candidates: readonly C[], page: SearchPage, permits: (c: C) => T | undefined): SearchResult<T> {
   const results: T[] = [];
   let i = page.offset;
   for (; i < candidates.length && results.length < page.limit; i++) {
     const found = permits(candidates[i]!);
     if (found !== undefined) results.push(found);
+    else if (requestBudgetSpent() && i > page.offset) break;
   }
   return { results, nextOffset: i < candidates.length && page.limit > 0 ? i : null };
 }

@@ -66,6 +66,7 @@ export type DenyCode =
   | 'unknown_resource'
   | 'no_permission'
   | 'condition_not_met'
+  | 'cost_limit_exceeded'
   | 'trust_store.not_found'
   | 'trust_store.not_active'
   | 'trust_store.tool_not_allowed'

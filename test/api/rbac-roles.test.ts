@@ -107,6 +107,17 @@ describe('RBAC roles', () => {
     ['user.id == "a"', '1:1: Unknown variable: user'],
     ['subject.id == "a" &&\n  nope(1)', "2:3: found no matching overload for 'nope(int)'"],
     ['1 + 1', '1:1: A condition must evaluate to a bool, not int.'],
+    // matches() is RE2: a pattern it refuses, or one that is not a literal (compiled at save), is refused at its position.
+    ["context.s.matches('(a)\\\\1')", '1:19: The pattern "(a)\\\\1" is not a valid RE2 regular expression (invalid escape sequence: `\\1`).'],
+    ["context.s.matches('(?=a)')", '1:19: The pattern "(?=a)" is not a valid RE2 regular expression (invalid or unsupported Perl syntax: `(?=`).'],
+    ['context.s.matches(context.p)', '1:27: The pattern of matches() must be a string literal.'],
+    ["1.matches('a')", "1:1: found no matching overload for 'int.matches(string)'"],
+    // The cost checked at save: nested comprehensions and the estimate over lists of 50 items.
+    ['context.l.all(x, context.l.all(y, context.l.all(z, x == y)))', '1:1: Comprehensions (all, exists, map, filter…) may nest at most 2 deep.'],
+    [
+      'context.l.all(x, context.l.all(y, x + y + x + y + x + y + x + y + x + y + x + y + x + y > 0))',
+      expect.stringMatching(/^1:1: The condition's estimated cost \(\d+ units, with lists of 50 items\) exceeds its limit of 50000\.$/),
+    ],
   ])('refuses the condition %j with its position', async (condition, message) => {
     const res = await role('r', { permissions: [{ permission: 'todo:read' }, { permission: 'todo:update', condition }] });
     expect(res).toMatchObject({ status: 400, body: { code: 'rbac.invalid_condition', details: [{ path: 'body.permissions.1.condition', message }] } });

@@ -43,9 +43,16 @@ type Item = NonNullable<EvaluationsBody['evaluations']>[number];
 type Partial = { type?: string | undefined; id?: string | undefined; name?: string | undefined } | null | undefined;
 const known = (e: Partial) => (e?.type ? { type: e.type, id: e.id ?? null } : null);
 
+const isComplete = (m: Record<string, unknown>) => {
+  const { subject, action, resource } = m as Record<string, Partial | null>;
+  return Boolean(subject?.type && subject.id && action?.name && resource?.type && resource.id);
+};
+
 /** An item with the defaults it leaves out; one still incomplete is that item's failure, logged with what it has. */
 function complete(body: EvaluationsBody, item: Item, at: DecisionContext): EvaluationRequest | Decision {
   const merged = Object.fromEntries([...ENTITIES, 'context'].map((key) => [key, key in item ? item[key as keyof Item] : body[key as keyof EvaluationsBody]]));
+  // The route validated every part already; parsing again (zod, ~0.1 ms an item) is only for the message of an incomplete one.
+  if (isComplete(merged)) return requestOf(merged as Parameters<typeof requestOf>[0]);
   const parsed = Complete.safeParse(merged);
   if (parsed.success) return requestOf(parsed.data);
   const message = `Incomplete evaluation: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}.`;

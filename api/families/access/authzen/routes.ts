@@ -2,6 +2,7 @@
 // whose model answers. Deny is a 200 with `decision: false`; HTTP errors are for protocol problems only.
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { withinRequestBudget } from '../../../../lib/authz/cel-cost.ts';
 import { ApiError } from '../../../errors.ts';
 import { errorResponses } from '../../../common/schemas.ts';
 import { requiresEnvironmentSecret } from '../../../plugins/environment-secret.ts';
@@ -77,7 +78,7 @@ export function authzenRoutes(app: App, deps: FamilyDeps) {
     },
     handler: async (request) => {
       const { model, at } = await answer(request);
-      return evaluateOne(model, request.body, at);
+      return withinRequestBudget(() => evaluateOne(model, request.body, at));
     },
   });
 
@@ -100,7 +101,7 @@ export function authzenRoutes(app: App, deps: FamilyDeps) {
     },
     handler: async (request) => {
       const { model, at } = await answer(request);
-      return evaluateMany(model, request.body, at);
+      return withinRequestBudget(() => evaluateMany(model, request.body, at));
     },
   });
 
@@ -132,7 +133,7 @@ export function authzenRoutes(app: App, deps: FamilyDeps) {
       },
       handler: async (request) => {
         const { model, at } = await answer(request);
-        return search(model, kind, request.body, at);
+        return withinRequestBudget(() => search(model, kind, request.body, at));
       },
     });
   }

@@ -1,11 +1,19 @@
 // AuthZEN 1.0 request and response shapes. Request objects are loose (the spec: unknown fields MUST be ignored),
 // but what they hold is type-checked: a wrong JSON type or a missing required member is a 400 naming it.
 import { z } from 'zod';
+import { MAX_INPUT_BYTES, MAX_INPUT_DEPTH, MAX_INPUT_ENTRIES, inputBoundsProblem } from '../../../../lib/authz/input-bounds.ts';
 
 const required = (message: string) => ({ error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : message) });
 const text = z.string(required('must be a string')).min(1, 'must not be empty');
 const object = required('must be a JSON object');
-const properties = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }).nullish().describe('Any JSON values; null is the same as absent');
+const BOUNDS = `at most ${MAX_INPUT_ENTRIES} entries (keys and list items, every level), ${MAX_INPUT_DEPTH} levels deep, ${MAX_INPUT_BYTES} bytes of JSON`;
+/** A JSON object conditions see, within the input bounds (400 naming the field beyond them). */
+const bounded = () =>
+  z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }).superRefine((value, ctx) => {
+    const problem = inputBoundsProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+const properties = bounded().nullish().describe(`Any JSON values (${BOUNDS}); null is the same as absent`);
 
 export const Subject = z
   .looseObject(
@@ -19,7 +27,7 @@ export const Subject = z
   .meta({ id: 'AuthZenSubject' });
 export const Resource = z.looseObject({ type: text.describe('A resource type key'), id: text, properties }, object).meta({ id: 'AuthZenResource' });
 export const Action = z.looseObject({ name: text, properties }, object).meta({ id: 'AuthZenAction' });
-export const Context = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }).nullish().describe('Free-form: time, location…');
+export const Context = bounded().nullish().describe(`Free-form: time, location… (${BOUNDS})`);
 
 const optionsShape = {
   explain: z
@@ -75,7 +83,7 @@ const PageRequest = z
       .max(MAX_PAGE, `must be 0..${MAX_PAGE}`)
       .optional()
       .describe('Results per page (default 50)'),
-    properties: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }).nullish(),
+    properties: bounded().nullish(),
   })
   .nullish();
 const search = { context: Context, page: PageRequest };
