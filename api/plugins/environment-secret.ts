@@ -3,6 +3,7 @@
 // token on `config.provisioning` routes (adscim_… on SCIM at /v1/scim/v2, adhris_… on HRIS at /v1/hris/v1). The
 // credential selects the environment and must serve the route's purpose. Bearer authentication (./auth.ts) leaves
 // these routes alone.
+import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { AuthenticationError } from '../access/principals.ts';
@@ -82,3 +83,8 @@ export function environmentSecretOf(request: FastifyRequest): EnvironmentSecretP
   if (!request.environmentSecret) throw new Error('environmentSecretOf called on a route without config.environmentSecret');
   return request.environmentSecret;
 }
+
+export const environmentSecretPlugin = fp<{ authenticator: EnvironmentSecretAuthenticator }>(
+  async (app, { authenticator }) => registerEnvironmentSecretAuth(app, authenticator),
+  { name: 'environment-secret', fastify: '5.x', dependencies: ['errors'] },
+);

@@ -1,4 +1,5 @@
 // One place turns every failure into `{ error, code, requestId, details? }` with the right status.
+import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import findMyWay, { type HTTPMethod } from 'find-my-way';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -119,3 +120,6 @@ export function registerErrorHandling(app: FastifyInstance) {
     return send(request, reply, 404, 'route.not_found', `No route ${request.method} ${path}.`);
   });
 }
+
+/** The error shape of every answer; registered first (its 404/405 router must see every route). */
+export const errorsPlugin = fp(async (app) => registerErrorHandling(app), { name: 'errors', fastify: '5.x' });

@@ -1,5 +1,6 @@
 // OpenAPI 3.1 generated from the route schemas (the same zod shapes that validate and serialize),
 // served at /v1/openapi, with Swagger UI at /docs.
+import fp from 'fastify-plugin';
 import { STATUS_CODES } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -145,3 +146,9 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
   // No validator badge: it would load an image from validator.swagger.io, which the CSP (security-headers.ts) refuses.
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', validatorUrl: null } });
 }
+
+/** Before the families: the document is made of the routes registered after it. */
+export const openApiPlugin = fp<{ publicBaseUrl: string; tokenUrl: string }>(
+  async (app, { publicBaseUrl, tokenUrl }) => registerOpenApi(app, publicBaseUrl, tokenUrl),
+  { name: 'openapi', fastify: '5.x', dependencies: ['auth', 'environment-secret'] },
+);

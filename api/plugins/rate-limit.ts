@@ -1,4 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
+import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
 
@@ -18,3 +19,11 @@ export async function registerRateLimit(app: FastifyInstance, options: { max: nu
       ),
   });
 }
+
+/** Keyed by the principal that ./auth.ts resolves in onRequest. */
+export const rateLimitPlugin = fp<Parameters<typeof registerRateLimit>[1]>(async (app, options) => registerRateLimit(app, options), {
+  name: 'rate-limit',
+  fastify: '5.x',
+  dependencies: ['errors', 'auth'],
+  decorators: { request: ['principal'] },
+});

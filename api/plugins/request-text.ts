@@ -2,6 +2,7 @@
 // Postgres can store: no U+0000 and no unpaired UTF-16 surrogate (a `\ud800` JSON escape). Checked once for
 // every route, after parsing (JSON and form bodies) and before validation, so no schema has to remember it.
 // Bodies nested deeper than any shape of the API are refused here too, before anything recurses into them.
+import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorDetail } from '../errors.ts';
 
@@ -59,3 +60,10 @@ export function registerRequestTextCheck(app: FastifyInstance) {
   // A callback hook, not an async one: this runs on every request, and most requests pass.
   app.addHook('preValidation', (request, _reply, done) => done(check(request)));
 }
+
+/** After both authentications: a request without a valid credential learns nothing about its body. */
+export const requestTextPlugin = fp(async (app) => registerRequestTextCheck(app), {
+  name: 'request-text',
+  fastify: '5.x',
+  dependencies: ['errors', 'auth', 'environment-secret'],
+});
