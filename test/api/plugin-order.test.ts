@@ -67,8 +67,6 @@ describe('named plugins', () => {
 
   const dependency = (missing: string, plugin: string) =>
     `FST_ERR_PLUGIN_DEPENDENCY_NOT_REGISTERED: The dependency '${missing}' of plugin '${plugin}' is not registered`;
-  const absent = (missing: string, plugin: string) =>
-    `FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE: The dependency '${missing}' of plugin '${plugin}' is not registered`;
   const decorator = (missing: string, plugin: string) =>
     `FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE: The decorator '${missing}' required by '${plugin}' is not present in Request`;
 
