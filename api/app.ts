@@ -24,7 +24,7 @@ import { compileTrustStore } from './access/trust-stores.ts';
 import { createTrustStoreResolveQueries } from '../db/mcp/trust-store/resolve.ts';
 import { FAMILIES } from './families/index.ts';
 import type { Family, FamilyDeps } from './families/family.ts';
-import type { SigningKeys } from './families/identity/signing-keys/service.ts';
+import type { SigningKeys } from './access/signing-keys.ts';
 import type { App } from './types.ts';
 
 export interface AppDeps {

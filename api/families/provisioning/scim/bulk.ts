@@ -12,7 +12,7 @@ import type { ResourceDescriptor, ScimContext } from './descriptor.ts';
 import { BULK_MAX_OPERATIONS } from './discovery.ts';
 import { ApiError } from '../../../errors.ts';
 import { classify, SCIM_MEDIA_TYPE, scimErrors } from './errors.ts';
-import type { ScimMount } from './mount.ts';
+import type { ScimMount } from './descriptor.ts';
 import { scimContext } from './requests.ts';
 import { replacement } from './routes.ts';
 

@@ -9,7 +9,7 @@ import type { App } from '../../../types.ts';
 import type { ResourceDescriptor } from './descriptor.ts';
 import { SCIM_MEDIA_TYPE, scimErrors } from './errors.ts';
 import { ifMatch, ListQuery, listQuery, ProjectionQuery, projectionOf, scimContext } from './requests.ts';
-import type { ScimMount } from './mount.ts';
+import type { ScimMount } from './descriptor.ts';
 
 export const ScimResource = z
   .record(z.string(), z.unknown())
