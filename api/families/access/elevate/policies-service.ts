@@ -7,8 +7,8 @@ import type { Policy } from '../../../../db/access/elevate/rows.ts';
 import { createResourceTypeQueries } from '../../../../db/access/rbac/resource-types.ts';
 import { record, type CallerChange, type EnvironmentCaller } from '../../../access/caller.ts';
 import { listPage, type PageQuery } from '../../../common/schemas.ts';
-import { conflict, invalidField } from '../../../errors.ts';
-import { found, uniqueOr } from '../rbac/checks.ts';
+import { invalidField } from '../../../errors.ts';
+import { found } from '../rbac/checks.ts';
 import { checkAutoApproval, ticketRegExp } from './checks.ts';
 import type { PolicyBody } from './schemas.ts';
 
@@ -26,8 +26,6 @@ const change = (verb: keyof typeof EVENT_OF, policy: Policy, before: Policy | nu
   after: verb === 'delete' ? null : policy,
   event: { type: EVENT_OF[verb], data: { policy } },
 });
-
-const nameTaken = () => conflict('elevate.policy_name_taken', 'A policy of this environment already has this name.');
 
 function fieldsOf(body: PolicyBody): PolicyFields {
   const defaultDurationSeconds = body.defaultDurationSeconds ?? body.maxDurationSeconds;
@@ -83,7 +81,7 @@ export function createPolicyService(pool: DatabasePool) {
       const fields = fieldsOf(body);
       return pool.transaction(async (trx) => {
         await checkReferences(trx, caller, fields);
-        const id = await uniqueOr(createPolicyQueries(trx).insertPolicy(caller.scope.environmentId, fields), 'elevate_policies__environment_name', nameTaken);
+        const id = await createPolicyQueries(trx).insertPolicy(caller.scope.environmentId, fields);
         const policy = await find(trx, caller, id);
         await record(trx, caller, change('create', policy, null));
         return policy;
@@ -96,7 +94,7 @@ export function createPolicyService(pool: DatabasePool) {
         await createPolicyQueries(trx).lockPolicy(id);
         const before = await find(trx, caller, id);
         await checkReferences(trx, caller, fields);
-        await uniqueOr(createPolicyQueries(trx).updatePolicy(id, fields), 'elevate_policies__environment_name', nameTaken);
+        await createPolicyQueries(trx).updatePolicy(id, fields);
         const policy = await find(trx, caller, id);
         await record(trx, caller, change('update', policy, before));
         return policy;

@@ -12,12 +12,12 @@ import { createDepartmentQueries } from '../../../../db/provisioning/hris/depart
 import { dayOf, effectiveEmployment } from '../../../../db/provisioning/hris/lifecycle.ts';
 import type { Employee } from '../../../../db/provisioning/hris/rows.ts';
 import type { PageRequest } from '../../../../db/shared/pages.ts';
-import { orNotFound } from '../../../errors.ts';
+import { orNotFound, withDatabaseErrors } from '../../../errors.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import { employeeFields, employeeInputOf, userFields, type EmployeeInput, type EmployeeRecord } from './employee-mapping.ts';
 import { syncDepartmentMembership } from './department-membership.ts';
 import { scheduleEmployment } from './lifecycle-schedule.ts';
-import { hrisUnique, invalidValue, versionMismatch, type WriteOptions } from './checks.ts';
+import { invalidValue, versionMismatch, type WriteOptions } from './checks.ts';
 
 type Trx = DatabaseTransactionConnection;
 
@@ -110,7 +110,7 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
   };
 
   const replace = (caller: EnvironmentCaller, id: string, change: (current: EmployeeRecord) => EmployeeInput, options: WriteOptions = {}) =>
-    hrisUnique(() =>
+    withDatabaseErrors(() =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id, 'update');
         if (options.expectedVersion !== undefined && options.expectedVersion !== before.employee.version)
@@ -132,7 +132,7 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
       return { employees: records, total };
     },
 
-    create: (caller: EnvironmentCaller, input: EmployeeInput) => hrisUnique(() => pool.transaction((trx) => write(trx, caller, input, null))),
+    create: (caller: EnvironmentCaller, input: EmployeeInput) => withDatabaseErrors(() => pool.transaction((trx) => write(trx, caller, input, null))),
 
     /** Replaces every field (PUT): what `input` leaves out is cleared. */
     replace: (caller: EnvironmentCaller, id: string, input: EmployeeInput, options?: WriteOptions) => replace(caller, id, () => input, options),

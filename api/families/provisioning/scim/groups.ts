@@ -13,7 +13,7 @@ import type { Resource } from '../../../../lib/scim/values.ts';
 import type { CallerChange } from '../../../access/caller.ts';
 import { recordScim } from './context.ts';
 import { checkVersion, isUuid, notFound, type ResourceDescriptor, type ScimContext } from './descriptor.ts';
-import { scimUnique } from './conflicts.ts';
+import { withDatabaseErrors } from '../../../errors.ts';
 
 type Db = Parameters<typeof createGroupQueries>[0];
 const EVENT_OF = {
@@ -115,7 +115,7 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
     create: (ctx, input) => {
       const fields = fieldsOf(input);
       const members = memberIds(input) ?? [];
-      return scimUnique(() =>
+      return withDatabaseErrors(() =>
         pool.transaction(async (trx) => {
           const group = await createGroupQueries(trx).insertGroup(ctx.environmentId, fields);
           await recordScim(trx, ctx, change('create', group, null));
@@ -126,7 +126,7 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
     },
 
     update: (ctx, id, next, ifMatch) =>
-      scimUnique(() =>
+      withDatabaseErrors(() =>
         pool.transaction(async (trx) => {
           const row = await find(trx, ctx, id, { members: true, lock: true });
           checkVersion(ifMatch, row.version);
