@@ -1,3 +1,4 @@
+import path from 'node:path';
 import tseslint from 'typescript-eslint';
 
 // The layers and what each may import (docs/architecture.md). A relative import that reaches a forbidden layer fails `npm test`.
@@ -5,6 +6,67 @@ const layer = (name) => [`**/${name}/**`, `../${name}`, `../../${name}`];
 const forbid = (layers, message, options = {}) => ({
   '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: layers.flatMap(layer), message, ...options }] }],
 });
+
+// Which families a family may import (docs/architecture.md "Families"). A family (api/families/<area>/<family>/) may
+// import its own folder, everything outside api/families (api/access, api/common, api/plugins, api/errors.ts…) and
+// only the families listed here; anything shared by several families belongs in one of those layers instead.
+export const FAMILY_IMPORTS = {
+  'access/api-secrets': ['projects/environment-settings'],
+  'access/elevate': ['access/rbac'],
+  'access/impersonation': ['identity/oauth', 'projects/environment-settings'],
+  'directory/groups': ['directory/users'],
+  'directory/users': ['projects/environment-settings'],
+  'events/notification-channels': ['events/webhooks', 'tenants/tenants'],
+  'events/webhooks': ['tenants/tenants'],
+  'organizations/invitations': ['organizations/organizations'],
+  'organizations/members': ['organizations/organizations'],
+  'organizations/organizations': ['organizations/members'],
+  'organizations/tenant-links': ['organizations/organizations', 'tenants/tenants'],
+  'projects/environment-settings': ['projects/environments'],
+  'projects/environments': ['projects/projects'],
+  'projects/projects': ['projects/environments', 'tenants/tenants'],
+  'provisioning/hris': ['provisioning/scim'],
+  'provisioning/provisioning-tokens': ['access/api-secrets', 'projects/environment-settings'],
+  'provisioning/scim': ['directory/users'],
+  'tenants/domains': ['tenants/tenants'],
+  'tenants/seats': ['tenants/tenants'],
+  'threats/threats': ['projects/environment-settings'],
+};
+
+const FAMILIES_DIR = path.join(import.meta.dirname, 'api', 'families');
+
+/** `<area>/<family>` of a file under api/families (an area-level file counts as a family named after its area), or null. */
+function familyOf(file) {
+  const parts = path.relative(FAMILIES_DIR, file).split(path.sep);
+  if (parts[0] === '..' || path.isAbsolute(parts[0]) || parts.length < 2) return null;
+  return parts.length === 2 ? parts[0] : `${parts[0]}/${parts[1]}`;
+}
+
+const familyImports = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      forbidden:
+        '{{from}} may not import the family {{to}}: a family imports its own folder, api/access, api/common, api/plugins and the families FAMILY_IMPORTS (eslint.config.js) lists for it; move shared code to one of those layers.',
+    },
+  },
+  create(context) {
+    const from = familyOf(context.filename);
+    if (!from) return {};
+    const check = (source) => {
+      if (typeof source?.value !== 'string' || !source.value.startsWith('.')) return;
+      const to = familyOf(path.resolve(path.dirname(context.filename), source.value));
+      if (to && to !== from && !(FAMILY_IMPORTS[from] ?? []).includes(to)) context.report({ node: source, messageId: 'forbidden', data: { from, to } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', '.data/**', '.temporal/**', 'coverage/**'] },
@@ -20,6 +82,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
+  { files: ['api/families/**'], plugins: { families: { rules: { imports: familyImports } } }, rules: { 'families/imports': 'error' } },
   { files: ['lib/**'], rules: forbid(['api', 'db', 'activities', 'worker', 'workflows'], 'lib/ is the leaf layer: it imports nothing of ours.') },
   {
     // The process outbox is typed by the processes' kinds, inputs and messages: db/ may import those types.

@@ -1,5 +1,6 @@
 // Every activity, built over its dependencies. Both engines run these same functions.
 import type { Activities } from '../workflows/activities.ts';
+import { refusingDatabaseErrors } from '../db/shared/database-errors.ts';
 import { createDeliveryActivities, type DeliveryDeps } from './deliveries.ts';
 import { createDirectorySyncActivities, type DirectorySyncDeps } from './directory-sync.ts';
 import { createDomainActivities, type DomainDeps } from './domains.ts';
@@ -11,7 +12,8 @@ import { createTrustStoreKeyActivities, type TrustStoreKeyDeps } from './trust-s
 export type ActivityDeps = DeliveryDeps & DomainDeps & InvitationDeps & ImpersonationDeps & DirectorySyncDeps & TrustStoreKeyDeps & ElevateDeps;
 
 export function createActivities(deps: ActivityDeps): Activities {
-  return {
+  // An integrity violation fails the same way on every attempt: thrown as a non-retryable DatabaseRefusal.
+  return refusingDatabaseErrors({
     ...createDeliveryActivities(deps),
     ...createDomainActivities(deps),
     ...createInvitationActivities(deps),
@@ -19,5 +21,5 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createDirectorySyncActivities(deps),
     ...createTrustStoreKeyActivities(deps),
     ...createElevateActivities(deps),
-  };
+  });
 }

@@ -7,23 +7,24 @@ import type { Config } from '../lib/config.ts';
 import { CREDENTIALS_CHANNEL, MODELS_CHANNEL, listen } from '../db/shared/notifications.ts';
 import { createModelQueries } from '../db/access/model/queries.ts';
 import { compileModel } from '../lib/authz/compile.ts';
-import { registerAuth } from './plugins/auth.ts';
-import { registerEnvironmentSecretAuth } from './plugins/environment-secret.ts';
-import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
-import { registerOpenApi } from './plugins/openapi.ts';
-import { registerRateLimit } from './plugins/rate-limit.ts';
-import { registerCredentialRateLimits } from './plugins/credential-rate-limit.ts';
-import { registerJsonBodyParser, registerRequestTextCheck } from './plugins/request-text.ts';
-import { registerImpersonationAudit } from './plugins/impersonation-audit.ts';
-import { registerSecurityHeaders } from './plugins/security-headers.ts';
-import { registerScope } from './plugins/scope.ts';
+import fp from 'fastify-plugin';
+import { authPlugin } from './plugins/auth.ts';
+import { environmentSecretPlugin } from './plugins/environment-secret.ts';
+import { errorsPlugin, frameworkErrors } from './plugins/errors.ts';
+import { openApiPlugin } from './plugins/openapi.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { requestTextPlugin } from './plugins/request-text.ts';
+import { impersonationAuditPlugin } from './plugins/impersonation-audit.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { scopePlugin } from './plugins/scope.ts';
 import { createAuthenticator, type Authenticator } from './access/principals.ts';
 import { createEnvironmentSecretAuthenticator } from './access/environment-secrets.ts';
 import { createModelCache } from './access/models.ts';
 import { compileTrustStore } from './access/trust-stores.ts';
 import { createTrustStoreResolveQueries } from '../db/mcp/trust-store/resolve.ts';
 import { FAMILIES } from './families/index.ts';
-import type { SigningKeys } from './families/identity/signing-keys/service.ts';
+import type { Family, FamilyDeps } from './families/family.ts';
+import type { SigningKeys } from './access/signing-keys.ts';
 import type { App } from './types.ts';
 
 export interface AppDeps {
@@ -58,6 +59,18 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** TRUST_PROXY for Fastify, which no longer takes a hop count itself: trust the nearest `n` addresses, whoever they are. */
 const trustProxy = (value: Config['trustProxy']) => (typeof value === 'number' ? (_address: string, hop: number) => hop < value : value);
+
+/** What every family's routes rely on: a family registered before these fails at ready(). */
+export const FAMILY_DEPENDENCIES = ['errors', 'auth', 'impersonation-audit', 'environment-secret', 'request-text', 'security-headers', 'scope', 'openapi'];
+
+/** A family as an encapsulated named plugin (its own parsers and hooks stay inside it). */
+export const familyPlugin = (family: Family) =>
+  fp<FamilyDeps>(async (scope, familyDeps) => family.register(scope.withTypeProvider<ZodTypeProvider>(), familyDeps), {
+    name: `family:${family.name}`,
+    fastify: '5.x',
+    encapsulate: true,
+    dependencies: FAMILY_DEPENDENCIES,
+  });
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, pool, keys } = deps;
@@ -123,24 +136,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }, done);
   });
 
-  registerErrorHandling(app);
-  registerAuth(app, authenticator);
-  app.decorate('authenticator', authenticator);
-  registerImpersonationAudit(app, pool);
-  // Before the routes' own hooks: routes authenticated by a credential count per credential (and failures per address).
-  const credentialLimits = config.rateLimit.enabled ? registerCredentialRateLimits(app, config.rateLimit) : null;
-  registerEnvironmentSecretAuth(app, environmentSecrets, credentialLimits);
-  registerJsonBodyParser(app);
-  registerRequestTextCheck(app);
-  registerSecurityHeaders(app);
-  registerScope(app, pool);
-  await registerOpenApi(app, config.publicBaseUrl, `${config.publicBaseUrl}/v1/oauth/token`);
-  if (config.rateLimit.enabled) await registerRateLimit(app, config.rateLimit);
+  // Named plugins (api/plugins/*): each declares the plugins it needs, so a wrong order fails at ready().
+  await app.register(errorsPlugin);
+  await app.register(authPlugin, { authenticator });
+  await app.register(impersonationAuditPlugin, { pool });
+  await app.register(environmentSecretPlugin, { authenticator: environmentSecrets, rateLimit: config.rateLimit });
+  await app.register(requestTextPlugin);
+  await app.register(securityHeadersPlugin);
+  await app.register(scopePlugin, { pool });
+  await app.register(openApiPlugin, { publicBaseUrl: config.publicBaseUrl, tokenUrl: `${config.publicBaseUrl}/v1/oauth/token` });
+  if (config.rateLimit.enabled) await app.register(rateLimitPlugin, config.rateLimit);
 
+  const familyDeps = { config, pool, keys, masterKey: deps.masterKey, issuer, audience, models, trustStores };
   for (const family of FAMILIES) {
-    await app.register(async (scope) =>
-      family.register(scope.withTypeProvider<ZodTypeProvider>(), { config, pool, keys, masterKey: deps.masterKey, issuer, audience, models, trustStores }),
-    );
+    await app.register(familyPlugin(family), familyDeps);
   }
 
   await app.ready();

@@ -5,7 +5,7 @@ import type { Config } from '../lib/config.ts';
 import { loadMasterKey } from '../lib/crypto.ts';
 import { buildApp, type AppDeps } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
-import { createSigningKeys } from './families/identity/signing-keys/service.ts';
+import { createSigningKeys } from './access/signing-keys.ts';
 
 export async function assembleApp(config: Config, pool: DatabasePool, databaseUrl: string, logger?: AppDeps['logger']) {
   const bootstrapped = await bootstrap(pool, config);

@@ -1,3 +1,5 @@
+import { translateDatabaseError } from '../db/shared/database-errors.ts';
+
 export interface ErrorDetail {
   path: string;
   message: string;
@@ -33,3 +35,21 @@ export const invalidField = (path: string, message: string, code = 'request.inva
   new ApiError(400, code, `Invalid request: ${path} ${message}.`, { details: [{ path, message }] });
 
 export const conflict = (code: string, message: string) => new ApiError(409, code, message);
+
+/** The ApiError of a database integrity violation (db/shared/database-errors.ts), or undefined for any other error. */
+export function databaseApiError(error: unknown): ApiError | undefined {
+  const refusal = translateDatabaseError(error);
+  return refusal && new ApiError(refusal.statusCode, refusal.code, refusal.message, refusal.details ? { details: refusal.details } : {});
+}
+
+/**
+ * Runs `work`, turning a database integrity violation into its ApiError at once: for callers that answer an
+ * ApiError themselves (a SCIM Bulk operation, a chat approval) instead of leaving it to the error handler.
+ */
+export async function withDatabaseErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw databaseApiError(error) ?? error;
+  }
+}

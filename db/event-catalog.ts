@@ -3,6 +3,7 @@
 // typed by its type, so an uncatalogued type or a wrong data shape fails `tsc`, and at run time it refuses
 // data that does not match the schema. GET /v1/event-types publishes it with the JSON Schema of each `data`.
 import { z } from 'zod';
+import type { EventTypeEntry } from './shared/event-type-entry.ts';
 import { API_SECRET_EVENTS } from './access/api-secrets/events.ts';
 import { DIRECTORY_EVENTS } from './directory/events.ts';
 import { DIRECTORY_SYNC_EVENTS } from './directory/sync/events.ts';
@@ -25,10 +26,7 @@ import { MCP_EVENTS } from './threats/mcp-events/events.ts';
 import { TRUST_STORE_EVENTS } from './mcp/trust-store/events.ts';
 import { PROVISIONING_TOKEN_EVENTS } from './provisioning/provisioning-tokens/events.ts';
 
-export interface EventTypeEntry {
-  description: string;
-  data: z.ZodType;
-}
+export type { EventTypeEntry };
 
 export const EVENT_CATALOG = {
   ...TENANT_EVENTS,

@@ -18,7 +18,16 @@ export interface RetryOptions {
  * nonRetryableErrorTypes match these names; the embedded engine checks the same list). A zod or slonik
  * schema error means a row or input does not have the shape the code expects, which no retry changes.
  */
-export const PROGRAMMING_ERRORS: readonly string[] = ['TypeError', 'ReferenceError', 'SyntaxError', 'RangeError', 'ZodError', 'SchemaValidationError'];
+export const PROGRAMMING_ERRORS: readonly string[] = [
+  'TypeError',
+  'ReferenceError',
+  'SyntaxError',
+  'RangeError',
+  'ZodError',
+  'SchemaValidationError',
+  // An integrity violation, translated by db/shared/database-errors.ts: the same statement fails the same way again.
+  'DatabaseRefusal',
+];
 
 /** Whether an attempt that threw `error` is worth retrying. */
 export const isRetryable = (error: unknown) =>

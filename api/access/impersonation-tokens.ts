@@ -2,7 +2,7 @@
 // /.well-known/jwks.json) in the shape of RFC 8693 §4.1: `sub` is the impersonated user, `act.sub` the operator.
 // They carry their own `typ` header, `token_type` claim and audience, so no verifier of management tokens accepts them.
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import type { SigningKeys } from '../families/identity/signing-keys/service.ts';
+import type { SigningKeys } from './signing-keys.ts';
 
 /** The JOSE `typ` header of impersonation tokens (management access tokens are `at+jwt`). */
 const IMPERSONATION_TYP = 'impersonation+jwt';

@@ -14,7 +14,7 @@ import { createUserQueries } from '../../db/identity/users/queries.ts';
 import { createImpersonationAccessQueries } from '../../db/access/impersonation/access.ts';
 import { InvalidImpersonationToken, isImpersonationToken, verifyImpersonationToken } from './impersonation-tokens.ts';
 import { narrow } from '../scopes.ts';
-import type { SigningKeys } from '../families/identity/signing-keys/service.ts';
+import type { SigningKeys } from './signing-keys.ts';
 
 export interface Principal {
   type: 'service_account' | 'user' | 'organization_key';

@@ -1,7 +1,7 @@
 // What a family is: a Fastify plugin over the shared dependencies, registered from the ordered registry in ./index.ts.
 import type { DatabasePool } from 'slonik';
 import type { Config } from '../../lib/config.ts';
-import type { SigningKeys } from './identity/signing-keys/service.ts';
+import type { SigningKeys } from '../access/signing-keys.ts';
 import type { App } from '../types.ts';
 import type { AccessModel } from '../../lib/authz/compile.ts';
 import type { ModelCache } from '../access/models.ts';

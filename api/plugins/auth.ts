@@ -1,5 +1,6 @@
 // Bearer authentication on every route but the public ones, and the scope each route declares in its
 // OpenAPI security requirement (one declaration serves the docs and the check).
+import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Actor, RequestOrigin } from '../../db/shared/changes.ts';
 import { ApiError } from '../errors.ts';
@@ -130,3 +131,12 @@ export function callerOf(request: FastifyRequest, addresses?: 'tenant' | 'organi
   if (addresses && !resolved[addresses]) throw new Error(`${request.method} ${request.routeOptions.url} does not address a ${addresses}`);
   return { principal, actor, origin, scope };
 }
+
+/** Bearer authentication and scope checks; decorates `authenticator` (token introspection verifies with it). */
+export const authPlugin = fp<{ authenticator: Authenticator }>(
+  async (app, { authenticator }) => {
+    registerAuth(app, authenticator);
+    app.decorate('authenticator', authenticator);
+  },
+  { name: 'auth', fastify: '5.x', dependencies: ['errors'] },
+);

@@ -3,13 +3,14 @@
 // token on `config.provisioning` routes (adscim_… on SCIM at /v1/scim/v2, adhris_… on HRIS at /v1/hris/v1). The
 // credential selects the environment and must serve the route's purpose. Bearer authentication (./auth.ts) leaves
 // these routes alone.
+import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { AuthenticationError } from '../access/principals.ts';
 import type { SecretPurpose } from '../../lib/secret-purposes.ts';
 import type { ProvisioningKind } from '../../db/provisioning/provisioning-tokens/rows.ts';
 import type { EnvironmentSecretAuthenticator, EnvironmentSecretPrincipal } from '../access/environment-secrets.ts';
-import type { CredentialRateLimits } from './credential-rate-limit.ts';
+import { registerCredentialRateLimits, type CredentialRateLimitOptions, type CredentialRateLimits } from './credential-rate-limit.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -91,3 +92,10 @@ export function environmentSecretOf(request: FastifyRequest): EnvironmentSecretP
   if (!request.environmentSecret) throw new Error('environmentSecretOf called on a route without config.environmentSecret');
   return request.environmentSecret;
 }
+
+/** Environment credentials, counted per credential (and failed authentications per address) before they are checked. */
+export const environmentSecretPlugin = fp<{ authenticator: EnvironmentSecretAuthenticator; rateLimit: CredentialRateLimitOptions & { enabled: boolean } }>(
+  async (app, { authenticator, rateLimit }) =>
+    registerEnvironmentSecretAuth(app, authenticator, rateLimit.enabled ? registerCredentialRateLimits(app, rateLimit) : null),
+  { name: 'environment-secret', fastify: '5.x', dependencies: ['errors'] },
+);

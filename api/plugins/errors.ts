@@ -1,9 +1,9 @@
 // One place turns every failure into `{ error, code, requestId, details? }` with the right status.
+import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import findMyWay, { type HTTPMethod } from 'find-my-way';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { UniqueIntegrityConstraintViolationError } from 'slonik';
-import { ApiError, type ErrorDetail } from '../errors.ts';
+import { ApiError, databaseApiError, type ErrorDetail } from '../errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -58,17 +58,15 @@ export function registerErrorHandling(app: FastifyInstance) {
   app.removeContentTypeParser('text/plain');
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof ApiError) {
-      if (error.headers) reply.headers(error.headers);
-      return send(request, reply, error.statusCode, error.code, error.message, error.details);
+    const apiError = error instanceof ApiError ? error : databaseApiError(error);
+    if (apiError) {
+      if (apiError.headers) reply.headers(apiError.headers);
+      return send(request, reply, apiError.statusCode, apiError.code, apiError.message, apiError.details);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const details = validationDetails(error as never);
       const summary = details.map((d) => `${d.path} ${d.message}`).join('; ');
       return send(request, reply, 400, 'request.invalid', `Invalid request: ${summary}.`, details);
-    }
-    if (error instanceof UniqueIntegrityConstraintViolationError) {
-      return send(request, reply, 409, 'resource.conflict', 'A resource with the same unique value already exists.');
     }
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -119,3 +117,6 @@ export function registerErrorHandling(app: FastifyInstance) {
     return send(request, reply, 404, 'route.not_found', `No route ${request.method} ${path}.`);
   });
 }
+
+/** The error shape of every answer; registered first (its 404/405 router must see every route). */
+export const errorsPlugin = fp(async (app) => registerErrorHandling(app), { name: 'errors', fastify: '5.x' });

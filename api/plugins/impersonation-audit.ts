@@ -1,5 +1,6 @@
 // Every request made with an impersonation token, accepted or refused, is audited before it is answered: the
 // operator as actor, on behalf of the impersonated user, in the tenant and environment of the grant.
+import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { DatabasePool } from 'slonik';
 import { recordChange } from '../../db/shared/changes.ts';
@@ -33,3 +34,10 @@ export function registerImpersonationAudit(app: FastifyInstance, pool: DatabaseP
       );
   });
 }
+
+export const impersonationAuditPlugin = fp<{ pool: DatabasePool }>(async (app, { pool }) => registerImpersonationAudit(app, pool), {
+  name: 'impersonation-audit',
+  fastify: '5.x',
+  dependencies: ['auth'],
+  decorators: { request: ['principal'] },
+});

@@ -1,5 +1,6 @@
 // OpenAPI 3.1 generated from the route schemas (the same zod shapes that validate and serialize),
 // served at /v1/openapi, with Swagger UI at /docs.
+import fp from 'fastify-plugin';
 import { STATUS_CODES } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -65,7 +66,22 @@ function tidy<T extends object>(document: T): T {
     }
   }
   doc.components = { ...doc.components, schemas: kept };
+  for (const operation of operationsOf(doc.paths)) publishScope(operation);
   return document;
+}
+
+/**
+ * Routes declare the scope they need in both alternatives of their security (`[{ bearerAuth: [scope] }, { oauth2: [scope] }]`,
+ * read by ./auth.ts). OpenAPI tooling (Spectral's stock `oas3-operation-security-defined`, client generators) takes the
+ * names listed under a scheme as OAuth 2.0 scopes of that scheme, which an HTTP bearer scheme has none of: the document lists the
+ * scope under `oauth2` only, and states it for every bearer token as `x-required-scope`.
+ */
+function publishScope(operation: Json) {
+  const security = operation.security as Record<string, string[]>[] | undefined;
+  const scope = security?.find((requirement) => requirement[BEARER]?.length)?.[BEARER]?.[0];
+  if (!security || !scope) return;
+  operation.security = security.map((requirement) => (requirement[BEARER] ? { ...requirement, [BEARER]: [] } : requirement));
+  operation['x-required-scope'] = scope;
 }
 
 export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: string, tokenUrl: string) {
@@ -83,6 +99,8 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
         title: 'Identity and Access Management API',
         version: '1.0.0',
         description: 'Management API under /v1. Errors are `{ error, code, requestId, details? }`.',
+        // Self-hosted: whoever runs the service is the contact, reached where it is published.
+        contact: { name: 'The operators of this deployment', url: publicBaseUrl },
       },
       servers: [{ url: publicBaseUrl }],
       tags: TAGS.map((tag) => ({ ...tag })),
@@ -94,8 +112,9 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
             bearerFormat: 'JWT',
             description:
               '`Authorization: Bearer <token>`: an access token (a JWT) from POST /v1/oauth/token, a personal access token (adpat_…) or an ' +
-              'organization key (adok_…); the latter two are opaque bearer tokens, accepted the same way. An operation needs the scope it ' +
-              'lists, carried by the token (write implies read; `*` is every scope).',
+              'organization key (adok_…); the latter two are opaque bearer tokens, accepted the same way. An operation needs the scope its ' +
+              '`oauth2` requirement lists (also given as its `x-required-scope`), carried by the token whichever kind it is (write implies ' +
+              'read; `*` is every scope).',
           },
           [ENVIRONMENT_SECRET]: {
             type: 'http',
@@ -127,3 +146,9 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
   // No validator badge: it would load an image from validator.swagger.io, which the CSP (security-headers.ts) refuses.
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', validatorUrl: null } });
 }
+
+/** Before the families: the document is made of the routes registered after it. */
+export const openApiPlugin = fp<{ publicBaseUrl: string; tokenUrl: string }>(
+  async (app, { publicBaseUrl, tokenUrl }) => registerOpenApi(app, publicBaseUrl, tokenUrl),
+  { name: 'openapi', fastify: '5.x', dependencies: ['auth', 'environment-secret'] },
+);

@@ -1,4 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
+import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { countsPerCredential } from './credential-rate-limit.ts';
@@ -22,3 +23,11 @@ export async function registerRateLimit(app: FastifyInstance, options: { max: nu
       new ApiError(429, 'rate_limit.exceeded', `Rate limit of ${context.max} requests per ${window} exceeded; retry in ${Math.ceil(context.ttl / 1000)} s.`),
   });
 }
+
+/** Keyed by the principal that ./auth.ts resolves in onRequest. */
+export const rateLimitPlugin = fp<Parameters<typeof registerRateLimit>[1]>(async (app, options) => registerRateLimit(app, options), {
+  name: 'rate-limit',
+  fastify: '5.x',
+  dependencies: ['errors', 'auth'],
+  decorators: { request: ['principal'] },
+});

@@ -3,6 +3,7 @@
 // every route, after parsing (JSON and form bodies) and before validation, so no schema has to remember it.
 // Bodies nested deeper than any shape of the API are refused here too, before anything recurses into them. Text a
 // route decodes itself (JSON inside a string field) goes through assertStorableText once decoded.
+import fp from 'fastify-plugin';
 import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorDetail } from '../errors.ts';
 
@@ -84,3 +85,16 @@ export function registerJsonBodyParser(app: FastifyInstance) {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, emptyTolerantJsonParser(app));
 }
+
+/** After both authentications: a request without a valid credential learns nothing about its body. */
+export const requestTextPlugin = fp(
+  async (app) => {
+    registerJsonBodyParser(app);
+    registerRequestTextCheck(app);
+  },
+  {
+    name: 'request-text',
+    fastify: '5.x',
+    dependencies: ['errors', 'auth', 'environment-secret'],
+  },
+);

@@ -3,6 +3,7 @@
 // naming a tenant's resource by its own id) and refuses what the principal cannot reach with a 404 naming it.
 // Services receive the result in `Caller.scope` (callerOf) and never check reach again. In a tenant reached
 // through a tenant seat, the seat's scopes narrow the token's, whatever the route's params are called.
+import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { DatabasePool } from 'slonik';
 import { grants } from '../scopes.ts';
@@ -42,3 +43,11 @@ export function registerScope(app: FastifyInstance, pool: DatabasePool) {
     }, done);
   });
 }
+
+/** After auth: a missing or insufficient token is refused before anything is looked up for it. */
+export const scopePlugin = fp<{ pool: DatabasePool }>(async (app, { pool }) => registerScope(app, pool), {
+  name: 'scope',
+  fastify: '5.x',
+  dependencies: ['auth'],
+  decorators: { request: ['principal', 'scope'] },
+});

@@ -4,6 +4,7 @@
 // the Swagger UI at /docs, helmet's browser set with a CSP the UI works under. `Cache-Control: no-store` goes on
 // every answer that may hold a credential or tenant data: all authenticated routes and the token endpoint. Only
 // the public, credential-free routes (health, JWKS, OpenAPI, the Swagger UI) may be cached.
+import fp from 'fastify-plugin';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
@@ -57,3 +58,5 @@ export function registerSecurityHeaders(app: FastifyInstance) {
     done();
   });
 }
+
+export const securityHeadersPlugin = fp(async (app) => registerSecurityHeaders(app), { name: 'security-headers', fastify: '5.x' });

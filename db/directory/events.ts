@@ -1,7 +1,7 @@
 // Events of an environment's directory (users, groups, memberships), assembled into db/event-catalog.ts.
 // Loose objects: a field added to an event later never breaks a reader of the catalog or an emitter.
 import { z } from 'zod';
-import type { EventTypeEntry } from '../event-catalog.ts';
+import type { EventTypeEntry } from '../shared/event-type-entry.ts';
 import { uuid } from '../shared/rows.ts';
 import { Group } from './groups/rows.ts';
 import { DirectoryUser } from './users/rows.ts';

@@ -1,4 +1,5 @@
-// Rows of service accounts and personal access tokens; their public shapes are in api/families/identity/credentials-schemas.ts.
+// Rows of service accounts and personal access tokens; their public shapes are in each family's schemas.ts
+// (api/families/identity/service-accounts/, personal-access-tokens/).
 import { z } from 'zod';
 import { isoTimestamp, nullableTimestamp, uuid } from '../shared/rows.ts';
 

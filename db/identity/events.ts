@@ -1,7 +1,7 @@
 // Events of the identity families (directory users, service accounts, personal access tokens, signing keys),
 // assembled into the event catalog (db/event-catalog.ts). No secret appears in them.
 import { z } from 'zod';
-import type { EventTypeEntry } from '../event-catalog.ts';
+import type { EventTypeEntry } from '../shared/event-type-entry.ts';
 import { uuid } from '../shared/rows.ts';
 import { PersonalAccessToken, ServiceAccount } from './credentials-rows.ts';
 

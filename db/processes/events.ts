@@ -1,6 +1,6 @@
 // Events of the process outbox: what operators do to it. No payload of a process appears in them.
 import { z } from 'zod';
-import type { EventTypeEntry } from '../event-catalog.ts';
+import type { EventTypeEntry } from '../shared/event-type-entry.ts';
 
 const entry = z.looseObject({
   entry: z.looseObject({

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { DatabasePool } from 'slonik';
 import { assembleApp } from '../../api/assemble.ts';
 import type { BootstrapCredentials } from '../../api/bootstrap.ts';
-import type { SigningKeys } from '../../api/families/identity/signing-keys/service.ts';
+import type { SigningKeys } from '../../api/access/signing-keys.ts';
 import type { App } from '../../api/types.ts';
 import { loadConfig, type Config } from '../../lib/config.ts';
 import { createDatabasePool } from '../../db/pool.ts';

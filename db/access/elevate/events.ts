@@ -1,7 +1,7 @@
 // Events of elevate, assembled into the event catalog (db/event-catalog.ts). Each carries what a notification
 // channel needs to say it in one line: the policy's name, the requester, the duration and justification, the ids.
 import { z } from 'zod';
-import type { EventTypeEntry } from '../../event-catalog.ts';
+import type { EventTypeEntry } from '../../shared/event-type-entry.ts';
 import { AccessRequest, Grant, Policy } from './rows.ts';
 
 const policy = z.looseObject({ policy: Policy });

@@ -1,7 +1,7 @@
 // Events of impersonation grants, assembled into db/event-catalog.ts. Loose objects: a field added later never
 // breaks a reader of the catalog or an emitter.
 import { z } from 'zod';
-import type { EventTypeEntry } from '../../event-catalog.ts';
+import type { EventTypeEntry } from '../../shared/event-type-entry.ts';
 import { isoTimestamp, uuid } from '../../shared/rows.ts';
 import { ImpersonationGrant, ImpersonationSettings } from './rows.ts';
 

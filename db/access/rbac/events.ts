@@ -1,7 +1,7 @@
 // Events of the access model's management (resource types, resources, roles, assignments), assembled into the
 // event catalog (db/event-catalog.ts).
 import { z } from 'zod';
-import type { EventTypeEntry } from '../../event-catalog.ts';
+import type { EventTypeEntry } from '../../shared/event-type-entry.ts';
 import { Assignment, Resource, ResourceType, Role } from './rows.ts';
 
 // Loose objects: a field added to an event later never breaks a reader of the catalog or an emitter.

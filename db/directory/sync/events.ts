@@ -1,6 +1,6 @@
 // Events of an environment's directory sync, assembled into db/event-catalog.ts.
 import { z } from 'zod';
-import type { EventTypeEntry } from '../../event-catalog.ts';
+import type { EventTypeEntry } from '../../shared/event-type-entry.ts';
 import { uuid } from '../../shared/rows.ts';
 import { DeprovisionReason } from './queries.ts';
 

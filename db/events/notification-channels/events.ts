@@ -1,7 +1,7 @@
 // Events of notification channels, assembled into the event catalog (db/event-catalog.ts).
 // A channel shows only masked hints of its secrets.
 import { z } from 'zod';
-import type { EventTypeEntry } from '../../event-catalog.ts';
+import type { EventTypeEntry } from '../../shared/event-type-entry.ts';
 import { NotificationChannel } from '../webhooks/rows.ts';
 
 // Loose objects: a field added to an event later never breaks a reader of the catalog or an emitter.

@@ -1,7 +1,7 @@
 // Events of webhook endpoints and their deliveries, assembled into the event catalog (db/event-catalog.ts).
 // An endpoint shows only the display prefixes of its signing secrets.
 import { z } from 'zod';
-import type { EventTypeEntry } from '../../event-catalog.ts';
+import type { EventTypeEntry } from '../../shared/event-type-entry.ts';
 import { uuid } from '../../shared/rows.ts';
 import { WebhookEndpoint } from './rows.ts';
 

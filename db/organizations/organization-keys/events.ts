@@ -1,7 +1,7 @@
 // Events of organization keys and tenant seats, spread into the event catalog. No secret appears in them:
 // a key shows only its display prefix, a seat never its join code.
 import { z } from 'zod';
-import type { EventTypeEntry } from '../../event-catalog.ts';
+import type { EventTypeEntry } from '../../shared/event-type-entry.ts';
 import { uuid } from '../../shared/rows.ts';
 import { OrganizationKey } from './rows.ts';
 import { TenantSeat } from '../../tenants/seats/rows.ts';

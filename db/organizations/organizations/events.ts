@@ -1,7 +1,7 @@
 // Events of organizations, their members, invitations and tenant links, spread into the event catalog.
 // Invitation events never carry the token or join code (the schema pins both to null).
 import { z } from 'zod';
-import type { EventTypeEntry } from '../../event-catalog.ts';
+import type { EventTypeEntry } from '../../shared/event-type-entry.ts';
 import { uuid } from '../../shared/rows.ts';
 import { Organization, OrganizationInvitation, OrganizationMember } from './rows.ts';
 import { Tenant } from '../../tenants/tenants/rows.ts';

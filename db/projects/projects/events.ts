@@ -1,7 +1,7 @@
 // Events of projects, their environments and what lives in an environment's sign-in setup (connections,
 // redirect URIs). Registered in db/event-catalog.ts. Loose objects, as in the catalog: later fields never break readers.
 import { z } from 'zod';
-import type { EventTypeEntry } from '../../event-catalog.ts';
+import type { EventTypeEntry } from '../../shared/event-type-entry.ts';
 import { uuid } from '../../shared/rows.ts';
 
 // The bootstrap emits project.created and environment.created with just these fields; services emit the full shapes.

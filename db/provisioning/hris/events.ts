@@ -1,7 +1,7 @@
 // Events of the HR records of a directory (employees, departments), assembled into db/event-catalog.ts. Changes of
 // the directory user or group behind a record emit the directory's own events too.
 import { z } from 'zod';
-import type { EventTypeEntry } from '../../event-catalog.ts';
+import type { EventTypeEntry } from '../../shared/event-type-entry.ts';
 import { Department, Employee } from './rows.ts';
 
 const employee = z.looseObject({ employee: Employee });

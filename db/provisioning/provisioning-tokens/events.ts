@@ -1,7 +1,7 @@
 // Events of provisioning tokens, assembled into the event catalog (db/event-catalog.ts). The token's value never
 // appears in them: `provisioningToken` shows its prefix and hint only.
 import { z } from 'zod';
-import type { EventTypeEntry } from '../../event-catalog.ts';
+import type { EventTypeEntry } from '../../shared/event-type-entry.ts';
 import { ProvisioningToken } from './rows.ts';
 
 // Loose objects: a field added to an event later never breaks a reader of the catalog or an emitter.

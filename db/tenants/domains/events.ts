@@ -1,6 +1,6 @@
 // Events of tenant domains (DNS TXT ownership verification), spread into the event catalog.
 import { z } from 'zod';
-import type { EventTypeEntry } from '../../event-catalog.ts';
+import type { EventTypeEntry } from '../../shared/event-type-entry.ts';
 import { TenantDomain } from './rows.ts';
 
 const domain = z.looseObject({ domain: TenantDomain });

@@ -1,6 +1,6 @@
 // Events of tenants, assembled into the event catalog (db/event-catalog.ts).
 import { z } from 'zod';
-import type { EventTypeEntry } from '../../event-catalog.ts';
+import type { EventTypeEntry } from '../../shared/event-type-entry.ts';
 import { Tenant } from './rows.ts';
 
 // Loose objects: a field added to an event later never breaks a reader of the catalog or an emitter.

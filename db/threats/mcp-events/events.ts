@@ -1,7 +1,7 @@
 // Events of MCP runtime observations, assembled into the event catalog (db/event-catalog.ts): one per observation
 // stored (a repeated client id is not an event again), so they reach webhooks and channels like any event.
 import { z } from 'zod';
-import type { EventTypeEntry } from '../../event-catalog.ts';
+import type { EventTypeEntry } from '../../shared/event-type-entry.ts';
 
 const observation = z.looseObject({
   observation: z.looseObject({

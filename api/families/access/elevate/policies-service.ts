@@ -7,8 +7,8 @@ import type { Policy } from '../../../../db/access/elevate/rows.ts';
 import { createResourceTypeQueries } from '../../../../db/access/rbac/resource-types.ts';
 import { record, type CallerChange, type EnvironmentCaller } from '../../../access/caller.ts';
 import { listPage, type PageQuery } from '../../../common/schemas.ts';
-import { conflict, invalidField } from '../../../errors.ts';
-import { found, uniqueOr } from '../rbac/checks.ts';
+import { invalidField } from '../../../errors.ts';
+import { found } from '../rbac/checks.ts';
 import { checkAutoApproval, ticketRegExp } from './checks.ts';
 import type { PolicyBody } from './schemas.ts';
 
@@ -29,8 +29,6 @@ const change = (verb: keyof typeof EVENT_OF, policy: Policy, before: Policy | nu
 
 /** The user saving a policy, remembered on it: a requester never has its own request auto-approved by a policy it changed. */
 const changedBy = (caller: EnvironmentCaller) => (caller.principal.type === 'user' ? caller.principal.id : null);
-
-const nameTaken = () => conflict('elevate.policy_name_taken', 'A policy of this environment already has this name.');
 
 function fieldsOf(body: PolicyBody): PolicyFields {
   const defaultDurationSeconds = body.defaultDurationSeconds ?? body.maxDurationSeconds;
@@ -88,11 +86,7 @@ export function createPolicyService(pool: DatabasePool) {
       const fields = fieldsOf(body);
       return pool.transaction(async (trx) => {
         await checkReferences(trx, caller, fields);
-        const id = await uniqueOr(
-          createPolicyQueries(trx).insertPolicy(caller.scope.environmentId, fields, changedBy(caller)),
-          'elevate_policies__environment_name',
-          nameTaken,
-        );
+        const id = await createPolicyQueries(trx).insertPolicy(caller.scope.environmentId, fields, changedBy(caller));
         const policy = await find(trx, caller, id);
         await record(trx, caller, change('create', policy, null));
         return policy;
@@ -105,7 +99,7 @@ export function createPolicyService(pool: DatabasePool) {
         await createPolicyQueries(trx).lockPolicy(id);
         const before = await find(trx, caller, id);
         await checkReferences(trx, caller, fields);
-        await uniqueOr(createPolicyQueries(trx).updatePolicy(id, fields, changedBy(caller)), 'elevate_policies__environment_name', nameTaken);
+        await createPolicyQueries(trx).updatePolicy(id, fields, changedBy(caller));
         const policy = await find(trx, caller, id);
         await record(trx, caller, change('update', policy, before));
         return policy;

@@ -13,7 +13,7 @@ import {
 } from '../../../access/impersonation-tokens.ts';
 import { AuthenticationError, type Authenticator, type Principal } from '../../../access/principals.ts';
 import { findReachableTenant } from '../../../access/reach.ts';
-import type { SigningKeys } from '../../identity/signing-keys/service.ts';
+import type { SigningKeys } from '../../../access/signing-keys.ts';
 
 const INACTIVE = { active: false as const };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

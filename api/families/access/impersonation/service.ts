@@ -12,7 +12,7 @@ import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import { signImpersonationToken } from '../../../access/impersonation-tokens.ts';
 import { listPage } from '../../../common/schemas.ts';
 import { conflict, invalidField, orNotFound } from '../../../errors.ts';
-import type { SigningKeys } from '../../identity/signing-keys/service.ts';
+import type { SigningKeys } from '../../../access/signing-keys.ts';
 import type { GrantsQuery } from './schemas.ts';
 
 type Db = Parameters<typeof createImpersonationQueries>[0];

@@ -1,6 +1,5 @@
-// Checks shared by the RBAC services: CEL conditions, duplicates within a request, and unique violations of
-// concurrent creates.
-import { UniqueIntegrityConstraintViolationError } from 'slonik';
+// Checks shared by the RBAC services: CEL conditions and duplicates within a request (unique violations of
+// concurrent creates are translated by db/shared/database-errors.ts).
 import { compileCondition } from '../../../../lib/authz/conditions.ts';
 import { ApiError, invalidField } from '../../../errors.ts';
 
@@ -21,16 +20,6 @@ export function checkUnique<T>(items: T[], keyOf: (item: T) => string, pathOf: (
     if (seen.has(key)) throw invalidField(pathOf(i), `repeats ${key}`);
     seen.add(key);
   });
-}
-
-/** Runs `work`; a unique violation of `constraint` (a concurrent create of the same key) becomes `error`. */
-export async function uniqueOr<T>(work: Promise<T>, constraint: string, error: () => ApiError): Promise<T> {
-  try {
-    return await work;
-  } catch (e) {
-    if (e instanceof UniqueIntegrityConstraintViolationError && e.constraint === constraint) throw error();
-    throw e;
-  }
 }
 
 /** 404 `<thing>.not_found` for a key or id the environment does not hold. */

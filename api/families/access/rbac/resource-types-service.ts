@@ -5,8 +5,7 @@ import { createResourceTypeQueries, type ActionInput, type ResourceTypeChanges }
 import type { ResourceType } from '../../../../db/access/rbac/rows.ts';
 import { record, type CallerChange, type EnvironmentCaller } from '../../../access/caller.ts';
 import { listPage, type PageQuery } from '../../../common/schemas.ts';
-import { conflict } from '../../../errors.ts';
-import { checkUnique, found, missing, uniqueOr } from './checks.ts';
+import { checkUnique, found, missing } from './checks.ts';
 
 type Db = Parameters<typeof createResourceTypeQueries>[0];
 type Verb = 'create' | 'update' | 'delete';
@@ -62,7 +61,7 @@ export function createResourceTypeService(pool: DatabasePool) {
       input: { key: string; name?: string | null; description?: string | null; storedInstancesOnly: boolean; actions: ActionInput[] },
     ) => {
       checkActions(input.actions);
-      const work = pool.transaction(async (trx) => {
+      return pool.transaction(async (trx) => {
         const queries = createResourceTypeQueries(trx);
         const id = await queries.insertResourceType(env(caller), {
           key: input.key,
@@ -75,9 +74,6 @@ export function createResourceTypeService(pool: DatabasePool) {
         await record(trx, caller, change('create', resourceType, null));
         return resourceType;
       });
-      return uniqueOr(work, 'rbac_resource_types__environment_key', () =>
-        conflict('resource_type.already_exists', `The environment already has a resource type ${input.key}.`),
-      );
     },
 
     update: (caller: EnvironmentCaller, key: string, changes: ResourceTypeChanges & { actions?: ActionInput[] | undefined }) => {

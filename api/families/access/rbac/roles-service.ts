@@ -7,8 +7,8 @@ import { createRoleQueries, type StoredPermission } from '../../../../db/access/
 import type { Role } from '../../../../db/access/rbac/rows.ts';
 import { record, type CallerChange, type EnvironmentCaller } from '../../../access/caller.ts';
 import { listPage, type PageQuery } from '../../../common/schemas.ts';
-import { conflict, invalidField } from '../../../errors.ts';
-import { checkCondition, checkUnique, found, uniqueOr } from './checks.ts';
+import { invalidField } from '../../../errors.ts';
+import { checkCondition, checkUnique, found } from './checks.ts';
 import { findCycle } from './role-graph.ts';
 
 type Db = Parameters<typeof createRoleQueries>[0];
@@ -95,7 +95,7 @@ export function createRoleService(pool: DatabasePool) {
 
     create: (caller: EnvironmentCaller, input: RoleInput & { key: string }) => {
       checkInput(input);
-      const work = pool.transaction(async (trx) => {
+      return pool.transaction(async (trx) => {
         const queries = createRoleQueries(trx);
         await queries.lockRoles(env(caller));
         const id = await queries.insertRole(env(caller), { key: input.key, name: input.name ?? null, description: input.description ?? null });
@@ -104,7 +104,6 @@ export function createRoleService(pool: DatabasePool) {
         await record(trx, caller, change('create', role, null));
         return role;
       });
-      return uniqueOr(work, 'rbac_roles__environment_key', () => conflict('role.already_exists', `The environment already has a role ${input.key}.`));
     },
 
     update: (caller: EnvironmentCaller, key: string, input: RoleInput) => {

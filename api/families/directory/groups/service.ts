@@ -4,11 +4,10 @@ import { createGroupQueries } from '../../../../db/directory/groups/queries.ts';
 import { createDirectoryUserQueries } from '../../../../db/directory/users/queries.ts';
 import type { Group } from '../../../../db/directory/groups/rows.ts';
 import type { EventType } from '../../../../db/event-catalog.ts';
-import { ApiError, orNotFound } from '../../../errors.ts';
+import { ApiError, orNotFound, withDatabaseErrors } from '../../../errors.ts';
 import { record, type CallerChange, type EnvironmentCaller } from '../../../access/caller.ts';
 import { listPage, type PageQuery } from '../../../common/schemas.ts';
-import { unique } from '../conflicts.ts';
-import { guardOperator } from '../protected.ts';
+import { guardOperator } from '../../../access/protected-operators.ts';
 import type { CreateGroupBody, GroupsQuery, UpdateGroupBody } from './schemas.ts';
 
 type Db = Parameters<typeof createGroupQueries>[0];
@@ -62,7 +61,7 @@ export function createGroupService(pool: DatabasePool) {
     },
 
     create: (caller: EnvironmentCaller, body: CreateGroupBody) =>
-      unique(() =>
+      withDatabaseErrors(() =>
         pool.transaction(async (trx) => {
           const group = await groups(trx).insertGroup(caller.scope.environmentId, body);
           await record(trx, caller, change('create', group, null));
@@ -71,7 +70,7 @@ export function createGroupService(pool: DatabasePool) {
       ),
 
     update: (caller: EnvironmentCaller, id: string, body: UpdateGroupBody) =>
-      unique(() =>
+      withDatabaseErrors(() =>
         pool.transaction(async (trx) => {
           const before = await find(trx, caller, id, 'update');
           if (Object.keys(body).length === 0) return before; // nothing to change: no write, no event

@@ -5,12 +5,11 @@ import { createDirectoryUserQueries, type UserFilter } from '../../../../db/dire
 import { createGroupQueries } from '../../../../db/directory/groups/queries.ts';
 import type { DirectoryUser, UserFields } from '../../../../db/directory/users/rows.ts';
 import type { EventType } from '../../../../db/event-catalog.ts';
-import { orNotFound } from '../../../errors.ts';
+import { orNotFound, withDatabaseErrors } from '../../../errors.ts';
 import { record, type CallerChange, type EnvironmentCaller } from '../../../access/caller.ts';
 import { keysetPage, listPage, type PageQuery } from '../../../common/schemas.ts';
-import { unique } from '../conflicts.ts';
-import { endGrantsIfDeactivated } from '../deactivation.ts';
-import { guardOperator } from '../protected.ts';
+import { endGrantsIfDeactivated } from '../../../access/deactivation.ts';
+import { guardOperator } from '../../../access/protected-operators.ts';
 import { encodeUserCursor, type CreateUserBody, type UpdateUserBody, type UsersQuery } from './schemas.ts';
 
 type Db = Parameters<typeof createDirectoryUserQueries>[0];
@@ -92,7 +91,7 @@ export function createDirectoryUserService(pool: DatabasePool) {
     },
 
     create: (caller: EnvironmentCaller, body: CreateUserBody) =>
-      unique(() =>
+      withDatabaseErrors(() =>
         pool.transaction(async (trx) => {
           const user = await users(trx).insertUser(caller.scope.environmentId, toFields(body));
           await record(trx, caller, userChange('create', user, null));
@@ -101,7 +100,7 @@ export function createDirectoryUserService(pool: DatabasePool) {
       ),
 
     update: (caller: EnvironmentCaller, id: string, body: UpdateUserBody) =>
-      unique(() =>
+      withDatabaseErrors(() =>
         pool.transaction(async (trx) => {
           const before = await findForWrite(trx, caller, id);
           if (Object.keys(body).length === 0) return before; // nothing to change: no write, no event

@@ -5,7 +5,7 @@ import type { DatabasePool } from 'slonik';
 import { hashSecret, secretsEqual } from '../../../../lib/crypto.ts';
 import { createServiceAccountQueries } from '../../../../db/identity/service-accounts/queries.ts';
 import { isKnownScope, narrow } from '../../../scopes.ts';
-import type { SigningKeys } from '../signing-keys/service.ts';
+import type { SigningKeys } from '../../../access/signing-keys.ts';
 
 /** An RFC 6749 §5.2 error: rendered as `{ error, error_description }`, never as our usual error shape. */
 export class OAuthError extends Error {

@@ -6,7 +6,7 @@ import {
   PersonalAccessTokensList,
   RevokePersonalAccessTokenResponse,
   TokenParams,
-} from '../credentials-schemas.ts';
+} from './schemas.ts';
 import type { PersonalAccessTokenService } from './service.ts';
 import type { App } from '../../../types.ts';
 

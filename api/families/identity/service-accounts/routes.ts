@@ -3,12 +3,12 @@ import { errorResponses, PageQuery } from '../../../common/schemas.ts';
 import {
   CreateServiceAccountBody,
   CreateServiceAccountResponse,
-  OrganizationParams,
   ServiceAccountParams,
   ServiceAccountResponse,
   ServiceAccountsList,
   UpdateServiceAccountBody,
-} from '../credentials-schemas.ts';
+} from './schemas.ts';
+import { OrganizationParams } from '../../../common/credentials.ts';
 import type { ServiceAccountService } from './service.ts';
 import type { App } from '../../../types.ts';
 

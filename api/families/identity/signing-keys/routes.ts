@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { callerOf, requires } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../common/schemas.ts';
-import type { SigningKeys } from './service.ts';
+import type { SigningKeyService } from './service.ts';
 import type { App } from '../../../types.ts';
 
 const SigningKey = z
@@ -10,7 +10,7 @@ const SigningKey = z
 
 const tags = ['Authentication'];
 
-export function signingKeyRoutes(app: App, keys: SigningKeys) {
+export function signingKeyRoutes(app: App, keys: SigningKeyService) {
   const view = async () => ({
     keys: (await keys.list()).map((k) => ({ kid: k.kid, algorithm: 'ES256' as const, status: k.status, createdAt: k.createdAt, retiredAt: k.retiredAt })),
   });

@@ -9,7 +9,6 @@ import type { TrustStoreEntry } from '../../../../db/mcp/trust-store/rows.ts';
 import { conflict, invalidField, orNotFound } from '../../../errors.ts';
 import { record, type CallerChange, type EnvironmentCaller } from '../../../access/caller.ts';
 import { listPage } from '../../../common/schemas.ts';
-import { uniqueOr } from '../../access/rbac/checks.ts';
 import type { CreateEntryBody, EntriesQuery, UpdateEntryBody } from './schemas.ts';
 import { subjectProblem } from './subjects.ts';
 import type { z } from 'zod';
@@ -34,7 +33,6 @@ const change = (verb: Verb, entry: TrustStoreEntry, before: TrustStoreEntry | nu
 });
 
 const revokedConflict = () => conflict('trust_store.revoked', 'The trust-store entry is revoked: it can no longer change or verify.');
-const subjectTaken = () => conflict('trust_store.subject_taken', 'Conflict: body.subject already names another entry of this environment.');
 
 /** The entry of the caller's environment (404 otherwise); `lock` holds it until the transaction ends. */
 export const findEntry = (db: Db, caller: EnvironmentCaller, id: string, lock = false) =>
@@ -77,21 +75,17 @@ export function createEntryService(pool: DatabasePool) {
       if (problem) throw invalidField('body.subject', problem);
       return pool.transaction(async (trx) => {
         await checkOwner(trx, caller, input.ownerId);
-        const entry = await uniqueOr(
-          createTrustStoreEntryQueries(trx).insert({
-            environmentId: caller.scope.environmentId,
-            kind: input.kind,
-            subject: input.subject,
-            name: input.name,
-            description: input.description ?? null,
-            ownerId: input.ownerId ?? null,
-            allowedTools: input.allowedTools ?? null,
-            toolManifestHash: input.toolManifestHash ?? null,
-            metadata: input.metadata ?? {},
-          }),
-          'trust_store_entries__environment_subject',
-          subjectTaken,
-        );
+        const entry = await createTrustStoreEntryQueries(trx).insert({
+          environmentId: caller.scope.environmentId,
+          kind: input.kind,
+          subject: input.subject,
+          name: input.name,
+          description: input.description ?? null,
+          ownerId: input.ownerId ?? null,
+          allowedTools: input.allowedTools ?? null,
+          toolManifestHash: input.toolManifestHash ?? null,
+          metadata: input.metadata ?? {},
+        });
         await record(trx, caller, change('create', entry, null));
         return entry;
       });

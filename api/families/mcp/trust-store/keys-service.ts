@@ -6,16 +6,13 @@ import { createTrustStoreKeyQueries } from '../../../../db/mcp/trust-store/keys.
 import type { TrustStoreKey } from '../../../../db/mcp/trust-store/rows.ts';
 import { createProcessOutboxQueries } from '../../../../db/processes/outbox.ts';
 import { toPublicJwk } from '../../../../lib/public-jwk.ts';
-import { conflict, invalidField, orNotFound } from '../../../errors.ts';
+import { invalidField, orNotFound } from '../../../errors.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import { listPage, type PageQuery } from '../../../common/schemas.ts';
-import { uniqueOr } from '../../access/rbac/checks.ts';
 import { changeableEntry, findEntry } from './entries-service.ts';
 
 type Verb = 'add' | 'revoke';
 const EVENT_OF = { add: 'mcp.trust_store.key.added', revoke: 'mcp.trust_store.key.revoked' } as const satisfies Record<Verb, EventType>;
-
-const kidTaken = () => conflict('trust_store.kid_taken', 'Conflict: the entry already has a key with this kid (body.jwk.kid).');
 
 async function publicKey(jwk: Record<string, unknown>, alg: string | undefined) {
   const checked = await toPublicJwk(jwk, alg);
@@ -46,7 +43,7 @@ export function createKeyService(deps: { pool: DatabasePool; rotationGraceMs: nu
       const jwk = await publicKey(input.jwk, input.alg);
       return pool.transaction(async (trx) => {
         await changeableEntry(trx, caller, entryId);
-        const key = await uniqueOr(createTrustStoreKeyQueries(trx).insert(entryId, caller.scope.environmentId, jwk), 'trust_store_keys__entry_kid', kidTaken);
+        const key = await createTrustStoreKeyQueries(trx).insert(entryId, caller.scope.environmentId, jwk);
         await record(trx, caller, {
           action: 'mcp.trust_store.key.add',
           resource: { type: 'trust_store_key', id: key.id },
@@ -63,7 +60,7 @@ export function createKeyService(deps: { pool: DatabasePool; rotationGraceMs: nu
       return pool.transaction(async (trx) => {
         await changeableEntry(trx, caller, entryId);
         const keys = createTrustStoreKeyQueries(trx);
-        const key = await uniqueOr(keys.insert(entryId, caller.scope.environmentId, jwk), 'trust_store_keys__entry_kid', kidTaken);
+        const key = await keys.insert(entryId, caller.scope.environmentId, jwk);
         const retiring: TrustStoreKey[] = [];
         for (const id of await keys.retireActive(entryId, key.id, grace)) retiring.push(await keys.byId(id));
         const outbox = createProcessOutboxQueries(trx);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MEMBER_ROLES, Organization, OrganizationInvitation, OrganizationMember, OrganizationUser } from '../../../../db/organizations/organizations/rows.ts';
-import { ScopeList } from '../../identity/credentials-schemas.ts';
+import { ScopeList } from '../../../common/credentials.ts';
 import { pageOf } from '../../../common/schemas.ts';
 
 // Permissive on purpose: operators of a self-hosted service may have addresses such as admin@localhost.

@@ -1,6 +1,6 @@
 import { callerOf, requires } from '../../../plugins/auth.ts';
 import { errorResponses, PageQuery } from '../../../common/schemas.ts';
-import { OrganizationParams } from '../../identity/credentials-schemas.ts';
+import { OrganizationParams } from '../../../common/credentials.ts';
 import {
   CreateOrganizationKeyBody,
   OrganizationKeyParams,

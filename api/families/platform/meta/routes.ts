@@ -2,7 +2,7 @@
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { Probe } from '../../../common/schemas.ts';
-import type { SigningKeys } from '../../identity/signing-keys/service.ts';
+import type { SigningKeys } from '../../../access/signing-keys.ts';
 import type { App } from '../../../types.ts';
 
 const Jwks = z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).meta({ id: 'JsonWebKeySet' });

@@ -10,7 +10,7 @@ import type { EnvironmentSdkConfig } from './schemas.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import { scopedEnvironment } from '../environments/service.ts';
 import { resolveIdpMetadata } from './saml-metadata.ts';
-import type { SigningKeys } from '../../identity/signing-keys/service.ts';
+import type { SigningKeys } from '../../../access/signing-keys.ts';
 import { enterpriseSsoMetadata } from './sso-metadata.ts';
 
 export interface EnvironmentSettingsDeps {

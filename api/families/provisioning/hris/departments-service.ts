@@ -9,9 +9,9 @@ import { createDepartmentQueries } from '../../../../db/provisioning/hris/depart
 import { createEmployeeQueries } from '../../../../db/provisioning/hris/employees.ts';
 import type { Department, DepartmentFields, DepartmentType } from '../../../../db/provisioning/hris/rows.ts';
 import type { PageRequest } from '../../../../db/shared/pages.ts';
-import { ApiError, orNotFound } from '../../../errors.ts';
+import { ApiError, orNotFound, withDatabaseErrors } from '../../../errors.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
-import { hrisUnique, invalidValue, versionMismatch, type WriteOptions } from './checks.ts';
+import { invalidValue, versionMismatch, type WriteOptions } from './checks.ts';
 
 type Trx = DatabaseTransactionConnection;
 
@@ -120,7 +120,7 @@ export function createDepartmentService(pool: DatabasePool) {
   };
 
   const replace = (caller: EnvironmentCaller, id: string, change: (current: DepartmentRecord) => DepartmentInput, options: WriteOptions = {}) =>
-    hrisUnique(() =>
+    withDatabaseErrors(() =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id, 'update');
         if (options.expectedVersion !== undefined && options.expectedVersion !== before.department.version)
@@ -142,7 +142,7 @@ export function createDepartmentService(pool: DatabasePool) {
       return { departments: records, total };
     },
 
-    create: (caller: EnvironmentCaller, input: DepartmentInput) => hrisUnique(() => pool.transaction((trx) => write(trx, caller, input, null))),
+    create: (caller: EnvironmentCaller, input: DepartmentInput) => withDatabaseErrors(() => pool.transaction((trx) => write(trx, caller, input, null))),
 
     replace: (caller: EnvironmentCaller, id: string, input: DepartmentInput, options?: WriteOptions) => replace(caller, id, () => input, options),
 

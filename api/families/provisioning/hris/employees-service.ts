@@ -12,15 +12,15 @@ import { createDepartmentQueries } from '../../../../db/provisioning/hris/depart
 import { dayOf, effectiveEmployment } from '../../../../db/provisioning/hris/lifecycle.ts';
 import type { Employee } from '../../../../db/provisioning/hris/rows.ts';
 import type { PageRequest } from '../../../../db/shared/pages.ts';
-import { notFound, orNotFound } from '../../../errors.ts';
+import { notFound, orNotFound, withDatabaseErrors } from '../../../errors.ts';
 import { notOperator } from '../../../../db/directory/users/protected.ts';
-import { endGrantsIfDeactivated } from '../../directory/deactivation.ts';
-import { guardOperator, hiddenOperator } from '../../directory/protected.ts';
+import { endGrantsIfDeactivated } from '../../../access/deactivation.ts';
+import { guardOperator, hiddenOperator } from '../../../access/protected-operators.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import { employeeFields, employeeInputOf, userFields, type EmployeeInput, type EmployeeRecord } from './employee-mapping.ts';
 import { syncDepartmentMembership } from './department-membership.ts';
 import { scheduleEmployment } from './lifecycle-schedule.ts';
-import { hrisUnique, invalidValue, versionMismatch, type WriteOptions } from './checks.ts';
+import { invalidValue, versionMismatch, type WriteOptions } from './checks.ts';
 
 type Trx = DatabaseTransactionConnection;
 
@@ -116,7 +116,7 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
   };
 
   const replace = (caller: EnvironmentCaller, id: string, change: (current: EmployeeRecord) => EmployeeInput, options: WriteOptions = {}) =>
-    hrisUnique(() =>
+    withDatabaseErrors(() =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id, 'update');
         await guardOperator(trx, caller, id);
@@ -140,7 +140,7 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
       return { employees: records, total };
     },
 
-    create: (caller: EnvironmentCaller, input: EmployeeInput) => hrisUnique(() => pool.transaction((trx) => write(trx, caller, input, null))),
+    create: (caller: EnvironmentCaller, input: EmployeeInput) => withDatabaseErrors(() => pool.transaction((trx) => write(trx, caller, input, null))),
 
     /** Replaces every field (PUT): what `input` leaves out is cleared. */
     replace: (caller: EnvironmentCaller, id: string, input: EmployeeInput, options?: WriteOptions) => replace(caller, id, () => input, options),

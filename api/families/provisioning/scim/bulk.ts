@@ -11,7 +11,7 @@ import type { App } from '../../../types.ts';
 import type { ResourceDescriptor, ScimContext } from './descriptor.ts';
 import { BULK_MAX_OPERATIONS } from './discovery.ts';
 import { classify, SCIM_MEDIA_TYPE, scimErrors } from './errors.ts';
-import type { ScimMount } from './mount.ts';
+import type { ScimMount } from './descriptor.ts';
 import { scimContext } from './requests.ts';
 import { replacement } from './routes.ts';
 

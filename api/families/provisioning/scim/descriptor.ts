@@ -9,6 +9,8 @@ import type { SchemaSet } from '../../../../lib/scim/paths.ts';
 import type { Projection } from '../../../../lib/scim/projection.ts';
 import type { SchemaDef } from '../../../../lib/scim/schema.ts';
 import type { Resource } from '../../../../lib/scim/values.ts';
+import type { ProvisioningKind } from '../../../../db/provisioning/provisioning-tokens/rows.ts';
+import type { TagName } from '../../../common/tags.ts';
 
 /** Who provisions, where: the provisioning token's environment, and the base URL of `meta.location`. */
 export interface ScimContext {
@@ -49,3 +51,15 @@ export function checkVersion(ifMatch: string | undefined, version: string) {
 
 export const notFound = (name: string, id: string) => new ScimError(404, `No ${name} with id ${id}.`);
 export const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
+/** A SCIM service at a mount path (./mount.ts): its own module, so the route builders need not import the mount. */
+export interface ScimMount {
+  prefix: string;
+  kind: ProvisioningKind;
+  tag: TagName;
+  /** Prepended to operation ids (`scim` → `scimListUsers`). */
+  operationPrefix: string;
+  descriptors: ResourceDescriptor[];
+  /** Whether lists take `sortBy` (default true); without it a `sortBy` is a 400 and discovery says so. */
+  sort?: boolean;
+}

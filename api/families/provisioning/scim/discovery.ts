@@ -8,7 +8,7 @@ import type { App } from '../../../types.ts';
 import { SCIM_MEDIA_TYPE, scimErrors } from './errors.ts';
 import { MAX_RESULTS, scimContext } from './requests.ts';
 import { ScimResource } from './routes.ts';
-import type { ScimMount } from './mount.ts';
+import type { ScimMount } from './descriptor.ts';
 import type { ResourceDescriptor } from './descriptor.ts';
 
 export const BULK_MAX_OPERATIONS = 1000;

@@ -2,10 +2,9 @@
 // and routes (404), body too large (413), unsupported media type (415), malformed JSON (400 invalidSyntax).
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { UniqueIntegrityConstraintViolationError } from 'slonik';
 import { z } from 'zod';
 import { errorBody, ScimError, type ScimType } from '../../../../lib/scim/errors.ts';
-import { ApiError } from '../../../errors.ts';
+import { ApiError, databaseApiError } from '../../../errors.ts';
 
 export const SCIM_MEDIA_TYPE = 'application/scim+json';
 
@@ -24,14 +23,14 @@ export const scimErrors = (...statuses: number[]) => Object.fromEntries([401, ..
 /** The SCIM error of a failure (a service's ApiError too: HRIS writes through the HRIS service functions). */
 export function classify(error: FastifyError): ScimError {
   if (error instanceof ScimError) return error;
+  const database = databaseApiError(error);
+  if (database) return classify(database as unknown as FastifyError);
   if (error instanceof ApiError) {
     const scimType: ScimType | undefined = error.statusCode === 409 ? 'uniqueness' : error.statusCode === 400 ? 'invalidValue' : undefined;
     return new ScimError(error.statusCode, error.message, scimType);
   }
   if (hasZodFastifySchemaValidationErrors(error))
     return new ScimError(400, 'The request is not a SCIM message of the expected shape: a JSON object.', 'invalidSyntax');
-  if (error instanceof UniqueIntegrityConstraintViolationError)
-    return new ScimError(409, 'A resource with the same unique value already exists.', 'uniqueness');
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ScimError(413, 'The request body is larger than maxPayloadSize (1048576 bytes).');

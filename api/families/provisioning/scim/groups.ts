@@ -11,10 +11,10 @@ import { COMMON_ATTRIBUTES, GROUP_SCHEMA } from '../../../../lib/scim/resource-s
 import { URN } from '../../../../lib/scim/schema.ts';
 import type { Resource } from '../../../../lib/scim/values.ts';
 import type { CallerChange } from '../../../access/caller.ts';
-import { operatorIdsOf } from '../../directory/protected.ts';
+import { operatorIdsOf } from '../../../access/protected-operators.ts';
 import { recordScim } from './context.ts';
 import { checkVersion, isUuid, notFound, type ResourceDescriptor, type ScimContext } from './descriptor.ts';
-import { scimUnique } from './conflicts.ts';
+import { withDatabaseErrors } from '../../../errors.ts';
 
 type Db = Parameters<typeof createGroupQueries>[0];
 const EVENT_OF = {
@@ -126,7 +126,7 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
     create: (ctx, input) => {
       const fields = fieldsOf(input);
       const members = memberIds(input) ?? [];
-      return scimUnique(() =>
+      return withDatabaseErrors(() =>
         pool.transaction(async (trx) => {
           const group = await createGroupQueries(trx).insertGroup(ctx.environmentId, fields);
           await recordScim(trx, ctx, change('create', group, null));
@@ -137,7 +137,7 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
     },
 
     update: (ctx, id, next, ifMatch) =>
-      scimUnique(() =>
+      withDatabaseErrors(() =>
         pool.transaction(async (trx) => {
           const row = await find(trx, ctx, id, { members: true, lock: true });
           checkVersion(ifMatch, row.version);

@@ -3,7 +3,7 @@
 import type { RouteOptions } from 'fastify';
 import { ScimError } from '../../../../lib/scim/errors.ts';
 import type { App } from '../../../types.ts';
-import type { ScimMount } from './mount.ts';
+import type { ScimMount } from './descriptor.ts';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 

@@ -2,28 +2,17 @@
 // of each resource descriptor, authenticated by a provisioning token of one kind. SCIM (/v1/scim/v2: Users,
 // Groups) is one mount; HRIS (/v1/hris/v1: Employees, Departments) is another over the same machinery.
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { ProvisioningKind } from '../../../../db/provisioning/provisioning-tokens/rows.ts';
-import type { TagName } from '../../../common/tags.ts';
 import { emptyTolerantJsonParser } from '../../../plugins/request-text.ts';
 import type { App } from '../../../types.ts';
 import { bulkRoute } from './bulk.ts';
-import type { ResourceDescriptor } from './descriptor.ts';
+import type { ScimMount } from './descriptor.ts';
 import { discoveryRoutes } from './discovery.ts';
 import { registerScimErrors, SCIM_MEDIA_TYPE } from './errors.ts';
 import { collectMethods } from './method-not-allowed.ts';
 import { ListResponse, resourceRoutes } from './routes.ts';
 import { rootSearchRoute } from './search.ts';
 
-export interface ScimMount {
-  prefix: string;
-  kind: ProvisioningKind;
-  tag: TagName;
-  /** Prepended to operation ids (`scim` → `scimListUsers`). */
-  operationPrefix: string;
-  descriptors: ResourceDescriptor[];
-  /** Whether lists take `sortBy` (default true); without it a `sortBy` is a 400 and discovery says so. */
-  sort?: boolean;
-}
+export type { ScimMount };
 
 export async function mountScim(app: App, mount: ScimMount) {
   await app.register(

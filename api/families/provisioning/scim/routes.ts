@@ -9,7 +9,7 @@ import type { ResourceDescriptor } from './descriptor.ts';
 import { SCIM_MEDIA_TYPE, scimErrors } from './errors.ts';
 import { ifMatch, ListQuery, notModified, ProjectionQuery, projectionOf, scimContext } from './requests.ts';
 import { listResources, SearchBody, searchQuery } from './search.ts';
-import type { ScimMount } from './mount.ts';
+import type { ScimMount } from './descriptor.ts';
 
 export const ScimResource = z
   .record(z.string(), z.unknown())

@@ -10,7 +10,7 @@ import { listQuery, MAX_RESULTS, projectionOf, scimContext, type ListQuery } fro
 import { requiresProvisioningToken } from '../../../plugins/environment-secret.ts';
 import type { App } from '../../../types.ts';
 import { SCIM_MEDIA_TYPE, scimErrors } from './errors.ts';
-import type { ScimMount } from './mount.ts';
+import type { ScimMount } from './descriptor.ts';
 
 export const SEARCH_REQUEST = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
 

@@ -8,11 +8,11 @@ import { createScimUserQueries, userColumn, type ScimUserRow } from '../../../..
 import { COMMON_ATTRIBUTES, ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from '../../../../lib/scim/resource-schemas.ts';
 import { withoutOperators } from '../../../../db/directory/users/protected.ts';
 import { revokeGrantsOfUser } from '../../../../db/access/impersonation/revoke.ts';
-import { isOperator } from '../../directory/protected.ts';
+import { isOperator } from '../../../access/protected-operators.ts';
 import { userChange } from '../../directory/users/service.ts';
 import { recordScim } from './context.ts';
 import { checkVersion, isUuid, notFound, type ResourceDescriptor, type ScimContext } from './descriptor.ts';
-import { scimUnique } from './conflicts.ts';
+import { withDatabaseErrors } from '../../../errors.ts';
 import { userFromScim, userToScim } from './user-mapping.ts';
 
 /** The directory user of a SCIM row (what directory events carry). */
@@ -43,7 +43,7 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
 
     create: (ctx, input) => {
       const { fields, scim } = userFromScim(input, {});
-      return scimUnique(() =>
+      return withDatabaseErrors(() =>
         pool.transaction(async (trx) => {
           const user = await createDirectoryUserQueries(trx).insertUser(ctx.environmentId, { ...fields, scim });
           await recordScim(trx, ctx, userChange('create', user, null));
@@ -53,7 +53,7 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
     },
 
     update: (ctx, id, next, ifMatch) =>
-      scimUnique(() =>
+      withDatabaseErrors(() =>
         pool.transaction(async (trx) => {
           const row = await find(trx, ctx, id, true);
           checkVersion(ifMatch, row.version);

@@ -2,7 +2,7 @@
 // verification process (through the outbox, in the same transaction); POST …/verify checks at once with the
 // same function the process runs.
 import { randomBytes } from 'node:crypto';
-import { UniqueIntegrityConstraintViolationError, type DatabasePool } from 'slonik';
+import type { DatabasePool } from 'slonik';
 import { verifyDomainNow } from '../../../../db/tenants/domains/verification.ts';
 import { createProcessOutboxQueries } from '../../../../db/processes/outbox.ts';
 import { createTenantDomainQueries } from '../../../../db/tenants/domains/queries.ts';
@@ -40,28 +40,25 @@ export function createTenantDomainService(deps: TenantDomainServiceDeps) {
     create: async (caller: TenantCaller, input: { domain: string; validationMethod: 'dns_txt' }) => {
       const tenantId = caller.scope.tenant.id;
       if (await createTenantDomainQueries(pool).existsInTenant(tenantId, input.domain)) throw duplicate(input.domain);
-      try {
-        return await pool.transaction(async (trx) => {
-          const domain = await createTenantDomainQueries(trx).insertDomain({
-            tenantId,
-            domain: input.domain,
-            validationMethod: input.validationMethod,
-            validationSubDomain: `${CHALLENGE_LABEL}.${input.domain}`,
-            validationToken: newToken(),
-          });
-          await record(trx, caller, { ...audit('create', domain), event: { type: 'tenant.domain.created', data: { domain } } });
-          await createProcessOutboxQueries(trx).enqueueStart({
-            kind: 'domain-verification',
-            entityId: domain.id,
-            tenantId,
-            input: { domainId: domain.id, intervalsMs: deps.verification.intervalsMs, giveUpAfterMs: deps.verification.giveUpAfterMs },
-          });
-          return domain;
+      // A concurrent add of the same domain is a unique violation, answered 409 tenant_domain.already_exists
+      // (db/shared/database-errors.ts).
+      return pool.transaction(async (trx) => {
+        const domain = await createTenantDomainQueries(trx).insertDomain({
+          tenantId,
+          domain: input.domain,
+          validationMethod: input.validationMethod,
+          validationSubDomain: `${CHALLENGE_LABEL}.${input.domain}`,
+          validationToken: newToken(),
         });
-      } catch (error) {
-        if (error instanceof UniqueIntegrityConstraintViolationError) throw duplicate(input.domain); // added concurrently
-        throw error;
-      }
+        await record(trx, caller, { ...audit('create', domain), event: { type: 'tenant.domain.created', data: { domain } } });
+        await createProcessOutboxQueries(trx).enqueueStart({
+          kind: 'domain-verification',
+          entityId: domain.id,
+          tenantId,
+          input: { domainId: domain.id, intervalsMs: deps.verification.intervalsMs, giveUpAfterMs: deps.verification.giveUpAfterMs },
+        });
+        return domain;
+      });
     },
 
     remove: (caller: TenantCaller, id: string) =>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TenantSeat } from '../../../../db/tenants/seats/rows.ts';
 import { User } from '../../../../db/identity/users/rows.ts';
-import { ScopeList } from '../../identity/credentials-schemas.ts';
+import { ScopeList } from '../../../common/credentials.ts';
 import { Tenant } from '../tenants/schemas.ts';
 import { pageOf } from '../../../common/schemas.ts';
 

@@ -9,7 +9,6 @@ import { atLeast, type Severity, type Threat, type ThreatStatus } from '../../..
 import { ApiError, invalidField, notFound, orNotFound } from '../../../errors.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import { listPage } from '../../../common/schemas.ts';
-import { uniqueOr } from '../../access/rbac/checks.ts';
 import type { ThreatsQuery } from './schemas.ts';
 
 type Db = Parameters<typeof createThreatQueries>[0];
@@ -103,11 +102,7 @@ export function createThreatService(deps: { pool: DatabasePool }) {
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id, true);
         if (!CLOSED.includes(before.status)) throw invalidTransition(before, 'reopened');
-        const threat = await uniqueOr(
-          createThreatQueries(trx).reopen(id),
-          'threats__open_dedupe',
-          () => new ApiError(409, 'threat.already_open', 'An open threat with the same category and subject exists: it gets the new occurrences.'),
-        );
+        const threat = await createThreatQueries(trx).reopen(id);
         await recordThreat(trx, caller, 'reopen', before, threat, { type: 'threat.reopened', data: { threat } }, 'reopened');
         return threat;
       }),

@@ -3,10 +3,10 @@
 // (api/access/principals.ts: a user or service account holding every scope the operator holds). Provisioning tokens
 // neither see nor change them: to SCIM and HRIS they do not exist (404), whoever asks.
 import type { CommonQueryMethods } from 'slonik';
-import { createProtectedUserQueries } from '../../../db/directory/users/protected.ts';
-import { ApiError } from '../../errors.ts';
-import type { EnvironmentCaller } from '../../access/caller.ts';
-import { mayManageOperator } from '../../access/principals.ts';
+import { createProtectedUserQueries } from '../../db/directory/users/protected.ts';
+import { ApiError } from '../errors.ts';
+import type { EnvironmentCaller } from './caller.ts';
+import { mayManageOperator } from './principals.ts';
 
 export const USER_PROTECTED = 'directory.user_protected';
 

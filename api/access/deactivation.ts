@@ -1,8 +1,8 @@
 // A user going inactive, by whichever API, loses the impersonation grants acting as it in the same transaction, so
 // reactivating it does not revive them (as a disabled service account's tokens are not revived).
 import type { DatabaseTransactionConnection } from 'slonik';
-import { revokeGrantsOfUser } from '../../../db/access/impersonation/revoke.ts';
-import type { EnvironmentCaller } from '../../access/caller.ts';
+import { revokeGrantsOfUser } from '../../db/access/impersonation/revoke.ts';
+import type { EnvironmentCaller } from './caller.ts';
 
 export async function endGrantsIfDeactivated(
   trx: DatabaseTransactionConnection,
