@@ -94,8 +94,8 @@ export function environmentSecretOf(request: FastifyRequest): EnvironmentSecretP
 }
 
 /** Environment credentials, counted per credential (and failed authentications per address) before they are checked. */
-export const environmentSecretPlugin = fp<{ authenticator: EnvironmentSecretAuthenticator; rateLimit: CredentialRateLimitOptions & { enabled: boolean } }>(
+export const environmentSecretPlugin = fp<{ authenticator: EnvironmentSecretAuthenticator; rateLimit?: CredentialRateLimitOptions & { enabled: boolean } }>(
   async (app, { authenticator, rateLimit }) =>
-    registerEnvironmentSecretAuth(app, authenticator, rateLimit.enabled ? registerCredentialRateLimits(app, rateLimit) : null),
+    registerEnvironmentSecretAuth(app, authenticator, rateLimit?.enabled ? registerCredentialRateLimits(app, rateLimit) : null),
   { name: 'environment-secret', fastify: '5.x', dependencies: ['errors'] },
 );

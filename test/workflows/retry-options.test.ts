@@ -6,7 +6,7 @@ import { runWithRetries } from '../../worker/embedded-engine.ts';
 import { INFRASTRUCTURE_RETRY, isRetryable, retryDelayMs } from '../../workflows/port.ts';
 import { retryPolicy } from '../../workflows/temporal.ts';
 
-const PROGRAMMING = ['TypeError', 'ReferenceError', 'SyntaxError', 'RangeError', 'ZodError', 'SchemaValidationError'];
+const PROGRAMMING = ['TypeError', 'ReferenceError', 'SyntaxError', 'RangeError', 'ZodError', 'SchemaValidationError', 'DatabaseRefusal'];
 
 describe('activity retries', () => {
   it('are uncapped, doubling from 1 s to at most 1 min, on both engines', () => {

@@ -1,6 +1,6 @@
 // Events of an environment's settings kept in this folder. Registered in db/event-catalog.ts.
 import { z } from 'zod';
-import type { EventTypeEntry } from '../../event-catalog.ts';
+import type { EventTypeEntry } from '../../shared/event-type-entry.ts';
 import { uuid } from '../../shared/rows.ts';
 import { SUBJECT_IDENTIFIERS } from '../../../lib/authz/model.ts';
 
