@@ -67,6 +67,28 @@ describe('webhook endpoints', () => {
     expect(res.json().details).toEqual(expect.arrayContaining([{ path, message: expect.stringMatching(message) }]));
   });
 
+  it('names the setting that allows a private target, for webhooks and notification channels alike', async () => {
+    const hint = 'outbound calls to private networks are refused (set ALLOW_PRIVATE_NETWORK_TARGETS=true to allow them, e.g. for a receiver on this machine)';
+    const webhook = await create({ url: 'http://127.0.0.1:3000/hooks', eventTypes: ['*'] });
+    expect(webhook.statusCode).toBe(400);
+    expect(webhook.json()).toMatchObject({
+      code: 'webhook.url_refused',
+      details: [{ path: 'body.url', message: `url points to 127.0.0.1, a loopback address; ${hint}` }],
+    });
+    const channel = await t.app.inject({
+      method: 'POST',
+      url: `/v1/tenants/${t.credentials.tenantId}/notification-channels`,
+      headers: bearer(token),
+      payload: { name: 'local', kind: 'webhook', eventTypes: ['*'], config: { url: 'http://localhost:3000/hooks' } },
+    });
+    expect(channel.statusCode).toBe(400);
+    expect(channel.json()).toMatchObject({
+      code: 'notification_channel.url_refused',
+      details: [{ path: 'body.config.url', message: expect.stringMatching(/^url resolves to .*a loopback address; /) }],
+    });
+    expect(channel.json().details[0].message).toContain(hint);
+  });
+
   it('hides the endpoints of tenants in other organizations', async () => {
     const other = await otherOrganization(t);
     const theirTenant = (await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(other.token), payload: { name: 'theirs' } })).json().tenant;
