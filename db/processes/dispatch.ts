@@ -1,6 +1,29 @@
 // Turning committed events into deliveries, in commit order, exactly once per (event, target).
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
+import type { EventType } from '../event-catalog.ts';
+
+/** How the dispatcher routes events besides subscriptions, by typed event names of the catalog (never literals in SQL). */
+export const ROUTING = {
+  /** Sent to their one endpoint or channel by the test route itself: never dispatched. */
+  notDispatched: ['webhook.test', 'notification_channel.tested'],
+  /** To the notification channels its environment's alerting settings name (`data.channelIds`). */
+  threatAlert: 'threat.alerted',
+  /** An access request's events, to its policy's notification channels (`data.policy.notificationChannelIds`)… */
+  elevateRequest: [
+    'elevate.request.created',
+    'elevate.request.reminded',
+    'elevate.request.escalated',
+    'elevate.request.approved',
+    'elevate.request.denied',
+    'elevate.request.expired',
+    'elevate.request.cancelled',
+  ],
+  /** …but an escalation to its escalation channels (`data.policy.escalationChannelIds`). */
+  elevateEscalated: 'elevate.request.escalated',
+} as const satisfies { notDispatched: readonly EventType[]; threatAlert: EventType; elevateRequest: readonly EventType[]; elevateEscalated: EventType };
+
+const types = (names: readonly EventType[]) => sql.array([...names], 'text');
 
 // An event type pattern matches exactly, or `*`, or a prefix wildcard like `tenant.*`.
 const matches = (patterns: ReturnType<typeof sql.fragment>) => sql.fragment`EXISTS (
@@ -27,7 +50,7 @@ export function createDispatchQueries(db: CommonQueryMethods) {
       if (!last) return { dispatched: 0, deliveries: 0 };
       const batch = sql.fragment`SELECT * FROM events e
         WHERE (e.tx_id, e.sequence) > (${cursor.tx}::xid8, ${cursor.seq}) AND (e.tx_id, e.sequence) <= (${last.tx}::xid8, ${last.seq})
-          AND e.tenant_id IS NOT NULL AND e.type NOT IN ('webhook.test', 'notification_channel.tested')`;
+          AND e.tenant_id IS NOT NULL AND NOT e.type = ANY(${types(ROUTING.notDispatched)})`;
       const endpoints = await db.query(sql.unsafe`
         INSERT INTO deliveries (tenant_id, event_id, endpoint_id)
         SELECT e.tenant_id, e.id, w.id FROM (${batch}) e
@@ -44,7 +67,7 @@ export function createDispatchQueries(db: CommonQueryMethods) {
       const alerts = await db.query(sql.unsafe`
         INSERT INTO deliveries (tenant_id, event_id, channel_id)
         SELECT e.tenant_id, e.id, c.id FROM (${batch}) e
-        JOIN notification_channels c ON e.type = 'threat.alerted' AND c.tenant_id = e.tenant_id AND c.active
+        JOIN notification_channels c ON e.type = ${ROUTING.threatAlert} AND c.tenant_id = e.tenant_id AND c.active
           AND c.id::text IN (SELECT jsonb_array_elements_text(e.data->'channelIds'))
         ON CONFLICT DO NOTHING`);
       // An access request's events go to its policy's channels: escalations to the escalation channels, the rest (approval
@@ -53,10 +76,9 @@ export function createDispatchQueries(db: CommonQueryMethods) {
         INSERT INTO deliveries (tenant_id, event_id, channel_id)
         SELECT e.tenant_id, e.id, c.id FROM (${batch}) e
         JOIN notification_channels c ON c.tenant_id = e.tenant_id AND c.active
-          AND c.id::text IN (SELECT jsonb_array_elements_text(e.data->'policy'->(CASE WHEN e.type = 'elevate.request.escalated'
+          AND c.id::text IN (SELECT jsonb_array_elements_text(e.data->'policy'->(CASE WHEN e.type = ${ROUTING.elevateEscalated}
             THEN 'escalationChannelIds' ELSE 'notificationChannelIds' END)))
-        WHERE e.type IN ('elevate.request.created', 'elevate.request.reminded', 'elevate.request.escalated', 'elevate.request.approved',
-          'elevate.request.denied', 'elevate.request.expired', 'elevate.request.cancelled')
+        WHERE e.type = ANY(${types(ROUTING.elevateRequest)})
         ON CONFLICT DO NOTHING`);
       await db.query(sql.unsafe`UPDATE dispatch_cursor SET last_tx_id = ${last.tx}::xid8, last_sequence = ${last.seq}`);
       return { dispatched: rows.length, deliveries: endpoints.rowCount + channels.rowCount + alerts.rowCount + elevate.rowCount };
