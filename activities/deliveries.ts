@@ -3,7 +3,7 @@
 // attempt already recorded is answered from its record and never sent twice.
 import type { DatabasePool } from 'slonik';
 import { decrypt } from '../lib/crypto.ts';
-import { recordChange } from '../db/shared/changes.ts';
+import { disableEndpointFor } from '../db/events/webhooks/disable.ts';
 import { createDeliveryQueries, type DeliveryTarget, type Outcome, type RecordedAttempt } from '../db/events/webhooks/deliveries.ts';
 import { createProcessOutboxQueries } from '../db/processes/outbox.ts';
 import { createWebhookEndpointQueries } from '../db/events/webhooks/queries.ts';
@@ -13,6 +13,7 @@ import type { ChannelKind } from '../lib/notifications/channel-kinds.ts';
 import { postOutbound } from '../lib/outbound/http-client.ts';
 import type { LookupFn } from '../lib/outbound/ssrf-guard.ts';
 import { buildWebhookRequest } from '../lib/webhook-request.ts';
+import { createLimiter } from '../lib/limiter.ts';
 
 export interface DeliveryDeps {
   pool: DatabasePool;
@@ -68,21 +69,6 @@ function createAttemptRecorder(pool: DatabasePool, onRecorded: (count: number) =
   };
 }
 
-function createLimiter(limit: number) {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async <T>(fn: () => Promise<T>): Promise<T> => {
-    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    active++;
-    try {
-      return await fn();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  };
-}
-
 const succeeded = (a: RecordedAttempt) => a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300;
 
 export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, 'attemptDelivery' | 'attemptBatch' | 'continueDeliveries'> {
@@ -120,24 +106,10 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
   };
 
   /** Disables an endpoint the service gives up on, with an event, and stops its other pending deliveries. */
-  const giveUpOn = (endpointId: string, tenantId: string, reason: 'gone' | 'failing') =>
-    pool.transaction(async (trx) => {
-      const endpoints = createWebhookEndpointQueries(trx);
-      if (!(await endpoints.disableEndpoint(endpointId, reason))) return;
-      await createDeliveryQueries(trx).settleAllPendingOfEndpoint(endpointId, 'endpoint disabled');
-      const endpoint = (await endpoints.findEndpointById(endpointId))!; // disabled just now, in this transaction
-      await recordChange(trx, {
-        actor: { type: 'system', id: 'webhook-delivery' },
-        action: 'webhook.endpoint.disable',
-        resource: { type: 'webhook_endpoint', id: endpointId },
-        scope: { tenantId, environmentId: endpoint.environmentId },
-        after: { active: false, disabledReason: reason },
-        event: {
-          type: 'webhook.endpoint.disabled',
-          data: { endpoint, reason: reason === 'gone' ? 'The endpoint answered 410 Gone.' : 'Every delivery failed for too long.' },
-        },
-      });
-    });
+  const giveUpOn = (endpointId: string, reason: 'gone' | 'failing') =>
+    pool.transaction((trx) =>
+      disableEndpointFor(trx, endpointId, reason, reason === 'gone' ? 'The endpoint answered 410 Gone.' : 'Every delivery failed for too long.'),
+    );
 
   /** Sends `attempt` of every target, records all outcomes in bulk, and tells each delivery what comes next. */
   const attemptTargets = async (targets: DeliveryTarget[], attempt: number, nextDelayMs: number | null): Promise<Map<string, AttemptResult>> => {
@@ -199,9 +171,8 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
       for (const id of cutShort) await createDeliveryQueries(trx).settleCutShort(id);
     });
     for (const id of cutShort) results.set(id, { done: true, status: 'failed' });
-    const tenantOf = new Map(targets.flatMap((t) => (t.endpoint ? [[t.endpoint.id, t.tenantId] as const] : [])));
-    for (const id of gone) await giveUpOn(id, tenantOf.get(id)!, 'gone');
-    for (const id of tooLong) await giveUpOn(id, tenantOf.get(id)!, 'failing');
+    for (const id of gone) await giveUpOn(id, 'gone');
+    for (const id of tooLong) await giveUpOn(id, 'failing');
     return results;
   };
 

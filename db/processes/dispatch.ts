@@ -47,16 +47,19 @@ export function createDispatchQueries(db: CommonQueryMethods) {
         WHERE (tx_id, sequence) > (${cursor.tx}::xid8, ${cursor.seq}) AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
         ORDER BY tx_id, sequence LIMIT ${limit}`);
       const last = rows.at(-1);
-      if (!last) return { dispatched: 0, deliveries: 0 };
+      if (!last) return { dispatched: 0, deliveries: 0, tenants: [] };
       const batch = sql.fragment`SELECT * FROM events e
         WHERE (e.tx_id, e.sequence) > (${cursor.tx}::xid8, ${cursor.seq}) AND (e.tx_id, e.sequence) <= (${last.tx}::xid8, ${last.seq})
           AND e.tenant_id IS NOT NULL AND NOT e.type = ANY(${types(ROUTING.notDispatched)})`;
-      const endpoints = await db.query(sql.unsafe`
-        INSERT INTO deliveries (tenant_id, event_id, endpoint_id)
-        SELECT e.tenant_id, e.id, w.id FROM (${batch}) e
-        JOIN webhook_endpoints w ON w.tenant_id = e.tenant_id AND w.active AND e.occurred_at >= w.created_at
-          AND (w.environment_id IS NULL OR w.environment_id = e.environment_id) AND ${matches(sql.fragment`w.event_types`)}
-        ON CONFLICT DO NOTHING`);
+      const endpoints = await db.one(sql.type(z.object({ n: z.number(), tenants: z.array(z.uuid()) }))`
+        WITH inserted AS (
+          INSERT INTO deliveries (tenant_id, event_id, endpoint_id)
+          SELECT e.tenant_id, e.id, w.id FROM (${batch}) e
+          JOIN webhook_endpoints w ON w.tenant_id = e.tenant_id AND w.active AND e.occurred_at >= w.created_at
+            AND (w.environment_id IS NULL OR w.environment_id = e.environment_id) AND ${matches(sql.fragment`w.event_types`)}
+          ON CONFLICT DO NOTHING
+          RETURNING tenant_id)
+        SELECT count(*)::int AS n, coalesce(array_agg(DISTINCT tenant_id), '{}') AS tenants FROM inserted`);
       const channels = await db.query(sql.unsafe`
         INSERT INTO deliveries (tenant_id, event_id, channel_id)
         SELECT e.tenant_id, e.id, c.id FROM (${batch}) e
@@ -81,8 +84,44 @@ export function createDispatchQueries(db: CommonQueryMethods) {
         WHERE e.type = ANY(${types(ROUTING.elevateRequest)})
         ON CONFLICT DO NOTHING`);
       await db.query(sql.unsafe`UPDATE dispatch_cursor SET last_tx_id = ${last.tx}::xid8, last_sequence = ${last.seq}`);
-      return { dispatched: rows.length, deliveries: endpoints.rowCount + channels.rowCount + alerts.rowCount + elevate.rowCount };
+      return {
+        dispatched: rows.length,
+        deliveries: endpoints.n + channels.rowCount + alerts.rowCount + elevate.rowCount,
+        /** Tenants that got webhook deliveries: those whose backlog may have passed a cap (overCap). */
+        tenants: endpoints.tenants,
+      };
     },
+
+    /**
+     * Active endpoints of `tenants` over a backlog cap: more than `perEndpoint` pending deliveries, or, the tenant's
+     * endpoints taken from the largest backlog down, those without which its pending deliveries would still number
+     * more than `perTenant`. Counted from the pending index (bounded by the caps themselves).
+     */
+    overCap: async (tenants: readonly string[], limits: { perEndpoint: number; perTenant: number }) => [
+      ...(await db.any(sql.type(z.object({ endpointId: z.uuid(), pending: z.number(), tenantPending: z.number() }))`
+        WITH pending AS (
+          SELECT d.tenant_id, d.endpoint_id, count(*) AS n FROM deliveries d
+          WHERE d.status = 'pending' AND d.endpoint_id IS NOT NULL AND d.tenant_id = ANY(${sql.array([...tenants], 'uuid')})
+          GROUP BY d.tenant_id, d.endpoint_id),
+        ranked AS (
+          SELECT endpoint_id, n, sum(n) OVER (PARTITION BY tenant_id) AS total,
+            sum(n) OVER (PARTITION BY tenant_id ORDER BY n DESC, endpoint_id ROWS UNBOUNDED PRECEDING) - n AS larger
+          FROM pending)
+        SELECT r.endpoint_id AS "endpointId", r.n::int AS pending, r.total::int AS "tenantPending"
+        FROM ranked r JOIN webhook_endpoints w ON w.id = r.endpoint_id AND w.active
+        WHERE r.n > ${limits.perEndpoint} OR r.total - r.larger > ${limits.perTenant}
+        ORDER BY r.n DESC`)),
+    ],
+
+    /** Extends the lease of outbox entries still being carried out (a holder that dies lets them go within one lease). */
+    renewOutboxLeases: (ids: readonly number[], leaseMs: number) =>
+      db.query(sql.unsafe`
+        UPDATE process_outbox SET leased_until = now() + ${leaseMs} * interval '1 millisecond'
+        WHERE id = ANY(${sql.array([...ids], 'int8')}) AND leased_until IS NOT NULL`),
+
+    /** Hands claimed outbox entries back, due at once (not tried: the dispatcher is stopping, or an earlier one failed). */
+    releaseOutboxEntries: (ids: readonly number[]) =>
+      db.query(sql.unsafe`UPDATE process_outbox SET leased_until = NULL WHERE id = ANY(${sql.array([...ids], 'int8')})`),
 
     /**
      * Puts up to `size` deliveries of one tenant (that of the oldest) whose process has not been started into batch
@@ -96,11 +135,11 @@ export function createDispatchQueries(db: CommonQueryMethods) {
           AND tenant_id = (SELECT tenant_id FROM deliveries WHERE NOT process_started AND batch_id IS NULL ORDER BY created_at LIMIT 1)
           ORDER BY created_at LIMIT ${size} FOR UPDATE SKIP LOCKED)`),
 
-    /** Batches formed but not started (just now, or before a crash), with their tenant. */
-    findUnstartedBatches: async () => [
+    /** Up to `limit` batches formed but not started (just now, or before a crash), with their tenant. */
+    findUnstartedBatches: async (limit: number) => [
       ...(await db.any(sql.type(z.object({ batchId: z.uuid(), tenantId: z.uuid() }))`
         SELECT batch_id AS "batchId", min(tenant_id::text)::uuid AS "tenantId" FROM deliveries
-        WHERE NOT process_started AND batch_id IS NOT NULL GROUP BY batch_id`)),
+        WHERE NOT process_started AND batch_id IS NOT NULL GROUP BY batch_id LIMIT ${limit}`)),
     ],
 
     /** Called in the transaction that enqueues the batch's process start (db/processes/outbox.ts). */
