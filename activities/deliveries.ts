@@ -5,7 +5,7 @@ import type { DatabasePool } from 'slonik';
 import { decrypt } from '../lib/crypto.ts';
 import { disableEndpointFor } from '../db/events/webhooks/disable.ts';
 import { createDeliveryQueries, type DeliveryTarget, type Outcome, type RecordedAttempt } from '../db/events/webhooks/deliveries.ts';
-import { createProcessOutboxQueries } from '../db/processes/outbox.ts';
+import { createDispatchQueries } from '../db/processes/dispatch.ts';
 import { createWebhookEndpointQueries } from '../db/events/webhooks/queries.ts';
 import type { Activities, AttemptResult } from '../workflows/activities.ts';
 import { buildChannelRequest } from '../lib/notifications/build-request.ts';
@@ -193,16 +193,13 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
     },
 
     continueDeliveries: ({ retries, scheduleMs }) =>
-      pool.transaction(async (trx) => {
-        const outbox = createProcessOutboxQueries(trx);
-        for (const r of retries) {
-          await outbox.enqueueStart({
-            kind: 'webhook-delivery',
-            entityId: r.deliveryId,
-            tenantId: r.tenantId,
-            input: { deliveryId: r.deliveryId, scheduleMs, firstAttempt: 2, firstDelayMs: r.nextDelayMs },
-          });
-        }
-      }),
+      createDispatchQueries(pool).enqueueStarts(
+        'webhook-delivery',
+        retries.map((r) => ({
+          entityId: r.deliveryId,
+          tenantId: r.tenantId,
+          input: { deliveryId: r.deliveryId, scheduleMs, firstAttempt: 2, firstDelayMs: r.nextDelayMs },
+        })),
+      ),
   };
 }

@@ -2,6 +2,8 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { EventType } from '../event-catalog.ts';
+import type { ProcessInput, ProcessKind } from '../../workflows/port.ts';
+import { processId } from './outbox.ts';
 
 /** How the dispatcher routes events besides subscriptions, by typed event names of the catalog (never literals in SQL). */
 export const ROUTING = {
@@ -112,6 +114,20 @@ export function createDispatchQueries(db: CommonQueryMethods) {
         WHERE r.n > ${limits.perEndpoint} OR r.total - r.larger > ${limits.perTenant}
         ORDER BY r.n DESC`)),
     ],
+
+    /**
+     * Enqueues the starts of many processes of one kind in one statement (the same rows as outbox.enqueueStart writes one
+     * by one): a batch hands each of its failed deliveries to a process of its own.
+     */
+    enqueueStarts: async <K extends ProcessKind>(kind: K, starts: readonly { entityId: string; tenantId: string | null; input: ProcessInput<K> }[]) => {
+      if (starts.length === 0) return;
+      const rows = starts.map((s) => ({ processId: processId(kind, s.entityId), tenantId: s.tenantId, input: s.input }));
+      await db.query(sql.unsafe`
+        INSERT INTO process_outbox (action, kind, process_id, tenant_id, payload)
+        SELECT 'start', ${kind}, x."processId", x."tenantId", x.input
+        FROM jsonb_to_recordset(${sql.jsonb(rows as never)}) WITH ORDINALITY AS x("processId" text, "tenantId" uuid, input jsonb, n bigint)
+        ORDER BY x.n`);
+    },
 
     /** Extends the lease of outbox entries still being carried out (a holder that dies lets them go within one lease). */
     renewOutboxLeases: (ids: readonly number[], leaseMs: number) =>
