@@ -1,6 +1,8 @@
 // Attempts of deliveries to webhook endpoints and notification channels: one delivery (a retry) or a whole
-// batch (first attempts) go through the same path, with the database work done in bulk. Idempotent: an
-// attempt already recorded is answered from its record and never sent twice.
+// batch (first attempts) go through the same path, with the database work done in bulk. An attempt already
+// recorded is answered from its record, not sent again; but a send whose record was not written yet when its
+// worker died (SIGKILL, up to CONCURRENCY in flight) is sent again by the retry of the activity, with the same
+// X-Service-Delivery-Id. Delivery is at least once: receivers dedupe on that id (docs/incoming/webhooks.md).
 import type { DatabasePool } from 'slonik';
 import { decrypt } from '../lib/crypto.ts';
 import { disableEndpointFor } from '../db/events/webhooks/disable.ts';
@@ -117,7 +119,7 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
     const attempted: { target: DeliveryTarget; record: RecordedAttempt }[] = [];
     const cutShort: string[] = [];
     // A batch records each attempt as it is sent and heartbeats while it runs; once cancelled it sends no more
-    // and fails, and its retry answers what was sent from the records.
+    // and fails, and its retry answers what was recorded from the records (what was in flight unrecorded is sent again).
     const progress = deps.progress?.();
     const recorder = targets.length > 1 ? createAttemptRecorder(pool, (recorded) => progress?.heartbeat({ recorded })) : undefined;
     const beat = progress && setInterval(() => progress.heartbeat(), HEARTBEAT_MS);

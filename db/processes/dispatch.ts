@@ -121,11 +121,11 @@ export function createDispatchQueries(db: CommonQueryMethods) {
      */
     enqueueStarts: async <K extends ProcessKind>(kind: K, starts: readonly { entityId: string; tenantId: string | null; input: ProcessInput<K> }[]) => {
       if (starts.length === 0) return;
-      const rows = starts.map((s) => ({ processId: processId(kind, s.entityId), tenantId: s.tenantId, input: s.input }));
+      const rows = starts.map((s, n) => ({ n, processId: processId(kind, s.entityId), tenantId: s.tenantId, input: s.input }));
       await db.query(sql.unsafe`
         INSERT INTO process_outbox (action, kind, process_id, tenant_id, payload)
         SELECT 'start', ${kind}, x."processId", x."tenantId", x.input
-        FROM jsonb_to_recordset(${sql.jsonb(rows as never)}) WITH ORDINALITY AS x("processId" text, "tenantId" uuid, input jsonb, n bigint)
+        FROM jsonb_to_recordset(${sql.jsonb(rows as never)}) AS x(n int, "processId" text, "tenantId" uuid, input jsonb)
         ORDER BY x.n`);
     },
 

@@ -101,6 +101,7 @@ export function createDeliveryQueries(db: CommonQueryMethods) {
         SELECT x."deliveryId", x.attempt, x."startedAt", x."durationMs", x."statusCode", x.error, x."responseExcerpt", x."retryAfterMs"
         FROM jsonb_to_recordset(${rows}) AS x("deliveryId" uuid, attempt int, "startedAt" timestamptz, "durationMs" int, "statusCode" int,
           error text, "responseExcerpt" text, "retryAfterMs" int)
+        WHERE EXISTS (SELECT 1 FROM deliveries d WHERE d.id = x."deliveryId") -- deleted with its endpoint meanwhile: nothing to record
         ON CONFLICT DO NOTHING`);
       await db.query(sql.unsafe`
         UPDATE deliveries d SET
