@@ -50,14 +50,18 @@ function createAttemptRecorder(pool: DatabasePool, onRecorded: (count: number) =
   let queue: (RecordedAttempt & { deliveryId: string })[] = [];
   let writing: Promise<void> | undefined;
   let count = 0;
+  const recorded = new Set<string>();
   const write = async () => {
     while (queue.length > 0) {
       const rows = queue;
       queue = [];
-      // Best effort: the outcomes written at the end of the batch record every attempt anyway.
+      // Best effort: the outcomes written at the end of the batch record every attempt not recorded here.
       await createDeliveryQueries(pool)
         .recordAttempts(rows)
-        .then(() => onRecorded((count += rows.length)))
+        .then(() => {
+          for (const r of rows) recorded.add(r.deliveryId);
+          onRecorded((count += rows.length));
+        })
         .catch(() => {});
     }
     writing = undefined;
@@ -68,6 +72,8 @@ function createAttemptRecorder(pool: DatabasePool, onRecorded: (count: number) =
       writing ??= write();
     },
     done: () => writing ?? Promise.resolve(),
+    /** Whether the attempt of `deliveryId` is in the database already. */
+    has: (deliveryId: string) => recorded.has(deliveryId),
   };
 }
 
@@ -77,16 +83,16 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
   const { pool } = deps;
   const limit = createLimiter(CONCURRENCY);
 
-  const send = async (target: DeliveryTarget, attempt: number): Promise<RecordedAttempt> => {
+  const send = async (target: DeliveryTarget, attempt: number, decryptOnce: (encrypted: string) => string): Promise<RecordedAttempt> => {
     const startedAt = new Date().toISOString();
     let url: string, body: string, headers: Record<string, string>;
     if (target.endpoint) {
-      const secrets = target.endpoint.secretsEncrypted.map((s) => decrypt(deps.masterKey, s));
+      const secrets = target.endpoint.secretsEncrypted.map(decryptOnce);
       ({ body, headers } = buildWebhookRequest(target.event, target.id, secrets));
       url = target.endpoint.url;
     } else {
       const channel = target.channel!;
-      const secrets = JSON.parse(decrypt(deps.masterKey, channel.secretsEncrypted)) as Record<string, unknown>;
+      const secrets = JSON.parse(decryptOnce(channel.secretsEncrypted)) as Record<string, unknown>;
       ({ url, body, headers } = buildChannelRequest(
         channel.kind as ChannelKind,
         channel.config as never,
@@ -123,9 +129,16 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
     const progress = deps.progress?.();
     const recorder = targets.length > 1 ? createAttemptRecorder(pool, (recorded) => progress?.heartbeat({ recorded })) : undefined;
     const beat = progress && setInterval(() => progress.heartbeat(), HEARTBEAT_MS);
+    // The deliveries of a batch share a few endpoints: each secret is decrypted once per batch.
+    const decrypted = new Map<string, string>();
+    const decryptOnce = (encrypted: string) => {
+      let secret = decrypted.get(encrypted);
+      if (secret === undefined) decrypted.set(encrypted, (secret = decrypt(deps.masterKey, encrypted)));
+      return secret;
+    };
     const sendOnce = async (target: DeliveryTarget) => {
       progress?.signal.throwIfAborted();
-      const record = await send(target, attempt);
+      const record = await send(target, attempt, decryptOnce);
       recorder?.add(target.id, record);
       return record;
     };
@@ -164,7 +177,8 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
               : ['pending', null, Math.max(nextDelayMs, record.retryAfterMs ?? 0)];
       const got = { statusCode: record.statusCode, error: record.error };
       results.set(target.id, status === 'pending' ? { done: false, nextDelayMs: delay!, ...got } : { done: true, status, ...got });
-      return { ...record, deliveryId: target.id, status, reason, nextDelayMs: delay };
+      const stored = target.recorded !== null || (recorder?.has(target.id) ?? false);
+      return { ...record, deliveryId: target.id, status, reason, nextDelayMs: delay, stored };
     });
     const healthy = [...new Set(attempted.filter((a) => succeeded(a.record)).flatMap((a) => endpointOf(a.target) ?? []))];
     await pool.transaction(async (trx) => {
