@@ -26,7 +26,12 @@ describe.each(ENGINES)('the delivery path (%s)', (engine) => {
   it('delivers without two queries ever sharing a connection', async () => {
     const token = await t.token();
     const base = `/v1/tenants/${t.credentials.tenantId}`;
-    const created = await t.app.inject({ method: 'POST', url: `${base}/webhooks`, headers: bearer(token), payload: { url: `${receiver.url}/pg`, eventTypes: ['tenant.*'] } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `${base}/webhooks`,
+      headers: bearer(token),
+      payload: { url: `${receiver.url}/pg`, eventTypes: ['tenant.*'] },
+    });
     expect(created.statusCode).toBe(201);
     for (let i = 0; i < 3; i++) {
       const res = await t.app.inject({ method: 'PATCH', url: base, headers: bearer(token), payload: { description: `pg ${i}` } });
