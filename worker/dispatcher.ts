@@ -123,7 +123,7 @@ export async function startDispatcher(deps: {
       );
     } finally {
       clearInterval(renew);
-      if (held.size > 0) await queries.releaseOutboxEntries([...held]);
+      for (const id of held) await outbox.release(id);
     }
     return !stopped && (done > 0 || entries.length === OUTBOX_CLAIM);
   };

@@ -135,10 +135,6 @@ export function createDispatchQueries(db: CommonQueryMethods) {
         UPDATE process_outbox SET leased_until = now() + ${leaseMs} * interval '1 millisecond'
         WHERE id = ANY(${sql.array([...ids], 'int8')}) AND leased_until IS NOT NULL`),
 
-    /** Hands claimed outbox entries back, due at once (not tried: the dispatcher is stopping, or an earlier one failed). */
-    releaseOutboxEntries: (ids: readonly number[]) =>
-      db.query(sql.unsafe`UPDATE process_outbox SET leased_until = NULL WHERE id = ANY(${sql.array([...ids], 'int8')})`),
-
     /**
      * Puts up to `size` deliveries of one tenant (that of the oldest) whose process has not been started into batch
      * `batchId`. One tenant per batch: its process carries the tenant's search attributes, so an operator finds a
