@@ -172,8 +172,8 @@ export const configSchema = z
         /** Unset: as many as one attempt of a batch sends within its activity timeout (worker/dispatcher.ts). */
         batchSize: env.DELIVERY_BATCH_SIZE,
         /**
-         * Bounded fan-out: endpoints a tenant may have (409 beyond), and deliveries that may wait for one endpoint or for
-         * a tenant's endpoints together; beyond either, the dispatcher disables the endpoint with the largest backlog
+         * Bounded fan-out: endpoints a tenant may have (409 beyond), and deliveries that may wait for a retry to one endpoint
+         * or to a tenant's endpoints together; beyond either, the dispatcher disables the endpoint with the largest backlog
          * (reason `backlog`, with an event), and enabling it again redelivers what was waiting.
          */
         limits: {

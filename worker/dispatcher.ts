@@ -148,8 +148,8 @@ export async function startDispatcher(deps: {
         const cap =
           o.pending > limits.pendingPerEndpoint
             ? `WEBHOOK_MAX_PENDING_PER_ENDPOINT=${limits.pendingPerEndpoint}`
-            : `WEBHOOK_MAX_PENDING_PER_TENANT=${limits.pendingPerTenant}, with ${o.tenantPending} waiting for the tenant's endpoints`;
-        const sentence = `${o.pending} deliveries were waiting for the endpoint, more than the backlog allowed (${cap}); enabling it again redelivers them.`;
+            : `WEBHOOK_MAX_PENDING_PER_TENANT=${limits.pendingPerTenant}, with ${o.tenantPending} retries waiting for the tenant's endpoints`;
+        const sentence = `${o.pending} deliveries were waiting for a retry to the endpoint, more than the backlog allowed (${cap}); enabling it again redelivers them.`;
         await disableEndpointFor(trx, o.endpointId, 'backlog', sentence);
       }
       return dispatched.dispatched;

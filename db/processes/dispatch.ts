@@ -95,15 +95,16 @@ export function createDispatchQueries(db: CommonQueryMethods) {
     },
 
     /**
-     * Active endpoints of `tenants` over a backlog cap: more than `perEndpoint` pending deliveries, or, the tenant's
-     * endpoints taken from the largest backlog down, those without which its pending deliveries would still number
-     * more than `perTenant`. Counted from the pending index (bounded by the caps themselves).
+     * Active endpoints of `tenants` over a backlog cap: more than `perEndpoint` deliveries waiting for a retry (pending
+     * after a failed attempt), or, the tenant's endpoints taken from the largest backlog down, those without which its
+     * retries would still number more than `perTenant`. A burst of new deliveries to a healthy endpoint is no backlog:
+     * its batches cost one process each. Counted from the retry index (bounded by the caps themselves).
      */
     overCap: async (tenants: readonly string[], limits: { perEndpoint: number; perTenant: number }) => [
       ...(await db.any(sql.type(z.object({ endpointId: z.uuid(), pending: z.number(), tenantPending: z.number() }))`
         WITH pending AS (
           SELECT d.tenant_id, d.endpoint_id, count(*) AS n FROM deliveries d
-          WHERE d.status = 'pending' AND d.endpoint_id IS NOT NULL AND d.tenant_id = ANY(${sql.array([...tenants], 'uuid')})
+          WHERE d.status = 'pending' AND d.attempt_count > 0 AND d.endpoint_id IS NOT NULL AND d.tenant_id = ANY(${sql.array([...tenants], 'uuid')})
           GROUP BY d.tenant_id, d.endpoint_id),
         ranked AS (
           SELECT endpoint_id, n, sum(n) OVER (PARTITION BY tenant_id) AS total,
