@@ -1,11 +1,13 @@
 // Attempts of deliveries to webhook endpoints and notification channels: one delivery (a retry) or a whole
-// batch (first attempts) go through the same path, with the database work done in bulk. Idempotent: an
-// attempt already recorded is answered from its record and never sent twice.
+// batch (first attempts) go through the same path, with the database work done in bulk. An attempt already
+// recorded is answered from its record, not sent again; but a send whose record was not written yet when its
+// worker died (SIGKILL, up to CONCURRENCY in flight) is sent again by the retry of the activity, with the same
+// X-Service-Delivery-Id. Delivery is at least once: receivers dedupe on that id (docs/incoming/webhooks.md).
 import type { DatabasePool } from 'slonik';
 import { decrypt } from '../lib/crypto.ts';
-import { recordChange } from '../db/shared/changes.ts';
+import { disableEndpointFor } from '../db/events/webhooks/disable.ts';
 import { createDeliveryQueries, type DeliveryTarget, type Outcome, type RecordedAttempt } from '../db/events/webhooks/deliveries.ts';
-import { createProcessOutboxQueries } from '../db/processes/outbox.ts';
+import { createDispatchQueries } from '../db/processes/dispatch.ts';
 import { createWebhookEndpointQueries } from '../db/events/webhooks/queries.ts';
 import type { Activities, AttemptResult } from '../workflows/activities.ts';
 import { buildChannelRequest } from '../lib/notifications/build-request.ts';
@@ -13,6 +15,7 @@ import type { ChannelKind } from '../lib/notifications/channel-kinds.ts';
 import { postOutbound } from '../lib/outbound/http-client.ts';
 import type { LookupFn } from '../lib/outbound/ssrf-guard.ts';
 import { buildWebhookRequest } from '../lib/webhook-request.ts';
+import { createLimiter } from '../lib/limiter.ts';
 
 export interface DeliveryDeps {
   pool: DatabasePool;
@@ -47,14 +50,18 @@ function createAttemptRecorder(pool: DatabasePool, onRecorded: (count: number) =
   let queue: (RecordedAttempt & { deliveryId: string })[] = [];
   let writing: Promise<void> | undefined;
   let count = 0;
+  const recorded = new Set<string>();
   const write = async () => {
     while (queue.length > 0) {
       const rows = queue;
       queue = [];
-      // Best effort: the outcomes written at the end of the batch record every attempt anyway.
+      // Best effort: the outcomes written at the end of the batch record every attempt not recorded here.
       await createDeliveryQueries(pool)
         .recordAttempts(rows)
-        .then(() => onRecorded((count += rows.length)))
+        .then(() => {
+          for (const r of rows) recorded.add(r.deliveryId);
+          onRecorded((count += rows.length));
+        })
         .catch(() => {});
     }
     writing = undefined;
@@ -65,21 +72,8 @@ function createAttemptRecorder(pool: DatabasePool, onRecorded: (count: number) =
       writing ??= write();
     },
     done: () => writing ?? Promise.resolve(),
-  };
-}
-
-function createLimiter(limit: number) {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async <T>(fn: () => Promise<T>): Promise<T> => {
-    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    active++;
-    try {
-      return await fn();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
+    /** Whether the attempt of `deliveryId` is in the database already. */
+    has: (deliveryId: string) => recorded.has(deliveryId),
   };
 }
 
@@ -89,16 +83,16 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
   const { pool } = deps;
   const limit = createLimiter(CONCURRENCY);
 
-  const send = async (target: DeliveryTarget, attempt: number): Promise<RecordedAttempt> => {
+  const send = async (target: DeliveryTarget, attempt: number, decryptOnce: (encrypted: string) => string): Promise<RecordedAttempt> => {
     const startedAt = new Date().toISOString();
     let url: string, body: string, headers: Record<string, string>;
     if (target.endpoint) {
-      const secrets = target.endpoint.secretsEncrypted.map((s) => decrypt(deps.masterKey, s));
+      const secrets = target.endpoint.secretsEncrypted.map(decryptOnce);
       ({ body, headers } = buildWebhookRequest(target.event, target.id, secrets));
       url = target.endpoint.url;
     } else {
       const channel = target.channel!;
-      const secrets = JSON.parse(decrypt(deps.masterKey, channel.secretsEncrypted)) as Record<string, unknown>;
+      const secrets = JSON.parse(decryptOnce(channel.secretsEncrypted)) as Record<string, unknown>;
       ({ url, body, headers } = buildChannelRequest(
         channel.kind as ChannelKind,
         channel.config as never,
@@ -120,24 +114,10 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
   };
 
   /** Disables an endpoint the service gives up on, with an event, and stops its other pending deliveries. */
-  const giveUpOn = (endpointId: string, tenantId: string, reason: 'gone' | 'failing') =>
-    pool.transaction(async (trx) => {
-      const endpoints = createWebhookEndpointQueries(trx);
-      if (!(await endpoints.disableEndpoint(endpointId, reason))) return;
-      await createDeliveryQueries(trx).settleAllPendingOfEndpoint(endpointId, 'endpoint disabled');
-      const endpoint = (await endpoints.findEndpointById(endpointId))!; // disabled just now, in this transaction
-      await recordChange(trx, {
-        actor: { type: 'system', id: 'webhook-delivery' },
-        action: 'webhook.endpoint.disable',
-        resource: { type: 'webhook_endpoint', id: endpointId },
-        scope: { tenantId, environmentId: endpoint.environmentId },
-        after: { active: false, disabledReason: reason },
-        event: {
-          type: 'webhook.endpoint.disabled',
-          data: { endpoint, reason: reason === 'gone' ? 'The endpoint answered 410 Gone.' : 'Every delivery failed for too long.' },
-        },
-      });
-    });
+  const giveUpOn = (endpointId: string, reason: 'gone' | 'failing') =>
+    pool.transaction((trx) =>
+      disableEndpointFor(trx, endpointId, reason, reason === 'gone' ? 'The endpoint answered 410 Gone.' : 'Every delivery failed for too long.'),
+    );
 
   /** Sends `attempt` of every target, records all outcomes in bulk, and tells each delivery what comes next. */
   const attemptTargets = async (targets: DeliveryTarget[], attempt: number, nextDelayMs: number | null): Promise<Map<string, AttemptResult>> => {
@@ -145,13 +125,20 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
     const attempted: { target: DeliveryTarget; record: RecordedAttempt }[] = [];
     const cutShort: string[] = [];
     // A batch records each attempt as it is sent and heartbeats while it runs; once cancelled it sends no more
-    // and fails, and its retry answers what was sent from the records.
+    // and fails, and its retry answers what was recorded from the records (what was in flight unrecorded is sent again).
     const progress = deps.progress?.();
     const recorder = targets.length > 1 ? createAttemptRecorder(pool, (recorded) => progress?.heartbeat({ recorded })) : undefined;
     const beat = progress && setInterval(() => progress.heartbeat(), HEARTBEAT_MS);
+    // The deliveries of a batch share a few endpoints: each secret is decrypted once per batch.
+    const decrypted = new Map<string, string>();
+    const decryptOnce = (encrypted: string) => {
+      let secret = decrypted.get(encrypted);
+      if (secret === undefined) decrypted.set(encrypted, (secret = decrypt(deps.masterKey, encrypted)));
+      return secret;
+    };
     const sendOnce = async (target: DeliveryTarget) => {
       progress?.signal.throwIfAborted();
-      const record = await send(target, attempt);
+      const record = await send(target, attempt, decryptOnce);
       recorder?.add(target.id, record);
       return record;
     };
@@ -190,7 +177,8 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
               : ['pending', null, Math.max(nextDelayMs, record.retryAfterMs ?? 0)];
       const got = { statusCode: record.statusCode, error: record.error };
       results.set(target.id, status === 'pending' ? { done: false, nextDelayMs: delay!, ...got } : { done: true, status, ...got });
-      return { ...record, deliveryId: target.id, status, reason, nextDelayMs: delay };
+      const stored = target.recorded !== null || (recorder?.has(target.id) ?? false);
+      return { ...record, deliveryId: target.id, status, reason, nextDelayMs: delay, stored };
     });
     const healthy = [...new Set(attempted.filter((a) => succeeded(a.record)).flatMap((a) => endpointOf(a.target) ?? []))];
     await pool.transaction(async (trx) => {
@@ -199,9 +187,8 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
       for (const id of cutShort) await createDeliveryQueries(trx).settleCutShort(id);
     });
     for (const id of cutShort) results.set(id, { done: true, status: 'failed' });
-    const tenantOf = new Map(targets.flatMap((t) => (t.endpoint ? [[t.endpoint.id, t.tenantId] as const] : [])));
-    for (const id of gone) await giveUpOn(id, tenantOf.get(id)!, 'gone');
-    for (const id of tooLong) await giveUpOn(id, tenantOf.get(id)!, 'failing');
+    for (const id of gone) await giveUpOn(id, 'gone');
+    for (const id of tooLong) await giveUpOn(id, 'failing');
     return results;
   };
 
@@ -222,16 +209,13 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
     },
 
     continueDeliveries: ({ retries, scheduleMs }) =>
-      pool.transaction(async (trx) => {
-        const outbox = createProcessOutboxQueries(trx);
-        for (const r of retries) {
-          await outbox.enqueueStart({
-            kind: 'webhook-delivery',
-            entityId: r.deliveryId,
-            tenantId: r.tenantId,
-            input: { deliveryId: r.deliveryId, scheduleMs, firstAttempt: 2, firstDelayMs: r.nextDelayMs },
-          });
-        }
-      }),
+      createDispatchQueries(pool).enqueueStarts(
+        'webhook-delivery',
+        retries.map((r) => ({
+          entityId: r.deliveryId,
+          tenantId: r.tenantId,
+          input: { deliveryId: r.deliveryId, scheduleMs, firstAttempt: 2, firstDelayMs: r.nextDelayMs },
+        })),
+      ),
   };
 }

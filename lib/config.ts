@@ -115,6 +115,9 @@ export const configSchema = z
     DATADOG_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
     DISPATCH_POLL_MS: positiveInt.default(1000),
     DELIVERY_BATCH_SIZE: positiveInt.max(1000, 'must be at most 1000').optional(),
+    WEBHOOK_MAX_ENDPOINTS_PER_TENANT: positiveInt.default(50),
+    WEBHOOK_MAX_PENDING_PER_ENDPOINT: positiveInt.default(1000),
+    WEBHOOK_MAX_PENDING_PER_TENANT: positiveInt.default(10_000),
     PROCESS_SWEEP_INTERVAL: duration.refine((ms) => ms > 0, 'must be a positive duration such as 5m').prefault('5m'),
     DNS_SERVERS: dnsServers.optional(),
     DOMAIN_VERIFICATION_INTERVALS: schedule
@@ -183,6 +186,16 @@ export const configSchema = z
         dispatchPollMs: env.DISPATCH_POLL_MS,
         /** Unset: as many as one attempt of a batch sends within its activity timeout (worker/dispatcher.ts). */
         batchSize: env.DELIVERY_BATCH_SIZE,
+        /**
+         * Bounded fan-out: endpoints a tenant may have (409 beyond), and deliveries that may wait for a retry to one endpoint
+         * or to a tenant's endpoints together; beyond either, the dispatcher disables the endpoint with the largest backlog
+         * (reason `backlog`, with an event), and enabling it again redelivers what was waiting.
+         */
+        limits: {
+          endpointsPerTenant: env.WEBHOOK_MAX_ENDPOINTS_PER_TENANT,
+          pendingPerEndpoint: env.WEBHOOK_MAX_PENDING_PER_ENDPOINT,
+          pendingPerTenant: env.WEBHOOK_MAX_PENDING_PER_TENANT,
+        },
       },
       processSweepIntervalMs: env.PROCESS_SWEEP_INTERVAL,
       dnsServers: env.DNS_SERVERS ?? [],

@@ -59,6 +59,20 @@ function dbosContext<Topics extends object>(
   };
 }
 
+/**
+ * DBOS sets idle_in_transaction_session_timeout with a query of its own on each new connection, racing the borrower's
+ * first query on the same connection (pg's "already executing a query" warning, an error in pg 9). Set in the URL's
+ * startup options instead (DBOS then leaves it alone), with DBOS's default of one minute.
+ */
+export function withIdleTransactionTimeout(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  const options = url.searchParams.get('options') ?? '';
+  if (!options.includes('idle_in_transaction_session_timeout')) {
+    url.searchParams.set('options', `${options} -c idle_in_transaction_session_timeout=60000`.trim());
+  }
+  return url.toString();
+}
+
 /** Process logic as the engine registers it: each one's context is typed by its own topics, which DBOS carries as they come. */
 type Logic = (ctx: ProcessContext<object>, input: never) => Promise<unknown>;
 
@@ -80,7 +94,7 @@ export async function startEmbeddedEngine(options: {
   const stopping = new AbortController();
   DBOS.setConfig({
     name: 'iam',
-    systemDatabaseUrl: options.databaseUrl,
+    systemDatabaseUrl: withIdleTransactionTimeout(options.databaseUrl),
     systemDatabaseSchemaName: 'dbos',
     systemDatabasePoolSize: 5,
     applicationVersion: APPLICATION_VERSION,

@@ -44,6 +44,7 @@ export async function startEmbeddedProcesses(deps: {
     scheduleMs: config.webhooks.scheduleMs,
     pollMs: config.webhooks.dispatchPollMs,
     batchSize: config.webhooks.batchSize ?? deliveryBatchSize(config.webhooks.timeoutMs),
+    limits: config.webhooks.limits,
     onError: deps.onError,
   });
   const sweeper = startSweeper({

@@ -86,6 +86,7 @@ export async function startTemporalProcesses(deps: {
     scheduleMs: config.webhooks.scheduleMs,
     pollMs: config.webhooks.dispatchPollMs,
     batchSize: config.webhooks.batchSize ?? deliveryBatchSize(config.webhooks.timeoutMs),
+    limits: config.webhooks.limits,
     onError: (error) => deps.onError(error, 'event dispatch failed'),
     log: deps.log,
   });

@@ -1,6 +1,31 @@
 // Turning committed events into deliveries, in commit order, exactly once per (event, target).
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
+import type { EventType } from '../event-catalog.ts';
+import type { ProcessInput, ProcessKind } from '../../workflows/port.ts';
+import { processId } from './outbox.ts';
+
+/** How the dispatcher routes events besides subscriptions, by typed event names of the catalog (never literals in SQL). */
+export const ROUTING = {
+  /** Sent to their one endpoint or channel by the test route itself: never dispatched. */
+  notDispatched: ['webhook.test', 'notification_channel.tested'],
+  /** To the notification channels its environment's alerting settings name (`data.channelIds`). */
+  threatAlert: 'threat.alerted',
+  /** An access request's events, to its policy's notification channels (`data.policy.notificationChannelIds`)… */
+  elevateRequest: [
+    'elevate.request.created',
+    'elevate.request.reminded',
+    'elevate.request.escalated',
+    'elevate.request.approved',
+    'elevate.request.denied',
+    'elevate.request.expired',
+    'elevate.request.cancelled',
+  ],
+  /** …but an escalation to its escalation channels (`data.policy.escalationChannelIds`). */
+  elevateEscalated: 'elevate.request.escalated',
+} as const satisfies { notDispatched: readonly EventType[]; threatAlert: EventType; elevateRequest: readonly EventType[]; elevateEscalated: EventType };
+
+const types = (names: readonly EventType[]) => sql.array([...names], 'text');
 
 // An event type pattern matches exactly, or `*`, or a prefix wildcard like `tenant.*`.
 const matches = (patterns: ReturnType<typeof sql.fragment>) => sql.fragment`EXISTS (
@@ -24,16 +49,19 @@ export function createDispatchQueries(db: CommonQueryMethods) {
         WHERE (tx_id, sequence) > (${cursor.tx}::xid8, ${cursor.seq}) AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
         ORDER BY tx_id, sequence LIMIT ${limit}`);
       const last = rows.at(-1);
-      if (!last) return { dispatched: 0, deliveries: 0 };
+      if (!last) return { dispatched: 0, deliveries: 0, tenants: [] };
       const batch = sql.fragment`SELECT * FROM events e
         WHERE (e.tx_id, e.sequence) > (${cursor.tx}::xid8, ${cursor.seq}) AND (e.tx_id, e.sequence) <= (${last.tx}::xid8, ${last.seq})
-          AND e.tenant_id IS NOT NULL AND e.type NOT IN ('webhook.test', 'notification_channel.tested')`;
-      const endpoints = await db.query(sql.unsafe`
-        INSERT INTO deliveries (tenant_id, event_id, endpoint_id)
-        SELECT e.tenant_id, e.id, w.id FROM (${batch}) e
-        JOIN webhook_endpoints w ON w.tenant_id = e.tenant_id AND w.active AND e.occurred_at >= w.created_at
-          AND (w.environment_id IS NULL OR w.environment_id = e.environment_id) AND ${matches(sql.fragment`w.event_types`)}
-        ON CONFLICT DO NOTHING`);
+          AND e.tenant_id IS NOT NULL AND NOT e.type = ANY(${types(ROUTING.notDispatched)})`;
+      const endpoints = await db.one(sql.type(z.object({ n: z.number(), tenants: z.array(z.uuid()) }))`
+        WITH inserted AS (
+          INSERT INTO deliveries (tenant_id, event_id, endpoint_id)
+          SELECT e.tenant_id, e.id, w.id FROM (${batch}) e
+          JOIN webhook_endpoints w ON w.tenant_id = e.tenant_id AND w.active AND e.occurred_at >= w.created_at
+            AND (w.environment_id IS NULL OR w.environment_id = e.environment_id) AND ${matches(sql.fragment`w.event_types`)}
+          ON CONFLICT DO NOTHING
+          RETURNING tenant_id)
+        SELECT count(*)::int AS n, coalesce(array_agg(DISTINCT tenant_id), '{}') AS tenants FROM inserted`);
       const channels = await db.query(sql.unsafe`
         INSERT INTO deliveries (tenant_id, event_id, channel_id)
         SELECT e.tenant_id, e.id, c.id FROM (${batch}) e
@@ -44,7 +72,7 @@ export function createDispatchQueries(db: CommonQueryMethods) {
       const alerts = await db.query(sql.unsafe`
         INSERT INTO deliveries (tenant_id, event_id, channel_id)
         SELECT e.tenant_id, e.id, c.id FROM (${batch}) e
-        JOIN notification_channels c ON e.type = 'threat.alerted' AND c.tenant_id = e.tenant_id AND c.active
+        JOIN notification_channels c ON e.type = ${ROUTING.threatAlert} AND c.tenant_id = e.tenant_id AND c.active
           AND c.id::text IN (SELECT jsonb_array_elements_text(e.data->'channelIds'))
         ON CONFLICT DO NOTHING`);
       // An access request's events go to its policy's channels: escalations to the escalation channels, the rest (approval
@@ -53,14 +81,60 @@ export function createDispatchQueries(db: CommonQueryMethods) {
         INSERT INTO deliveries (tenant_id, event_id, channel_id)
         SELECT e.tenant_id, e.id, c.id FROM (${batch}) e
         JOIN notification_channels c ON c.tenant_id = e.tenant_id AND c.active
-          AND c.id::text IN (SELECT jsonb_array_elements_text(e.data->'policy'->(CASE WHEN e.type = 'elevate.request.escalated'
+          AND c.id::text IN (SELECT jsonb_array_elements_text(e.data->'policy'->(CASE WHEN e.type = ${ROUTING.elevateEscalated}
             THEN 'escalationChannelIds' ELSE 'notificationChannelIds' END)))
-        WHERE e.type IN ('elevate.request.created', 'elevate.request.reminded', 'elevate.request.escalated', 'elevate.request.approved',
-          'elevate.request.denied', 'elevate.request.expired', 'elevate.request.cancelled')
+        WHERE e.type = ANY(${types(ROUTING.elevateRequest)})
         ON CONFLICT DO NOTHING`);
       await db.query(sql.unsafe`UPDATE dispatch_cursor SET last_tx_id = ${last.tx}::xid8, last_sequence = ${last.seq}`);
-      return { dispatched: rows.length, deliveries: endpoints.rowCount + channels.rowCount + alerts.rowCount + elevate.rowCount };
+      return {
+        dispatched: rows.length,
+        deliveries: endpoints.n + channels.rowCount + alerts.rowCount + elevate.rowCount,
+        /** Tenants that got webhook deliveries: those whose backlog may have passed a cap (overCap). */
+        tenants: endpoints.tenants,
+      };
     },
+
+    /**
+     * Active endpoints of `tenants` over a backlog cap: more than `perEndpoint` deliveries waiting for a retry (pending
+     * after a failed attempt), or, the tenant's endpoints taken from the largest backlog down, those without which its
+     * retries would still number more than `perTenant`. A burst of new deliveries to a healthy endpoint is no backlog:
+     * its batches cost one process each. Counted from the retry index (bounded by the caps themselves).
+     */
+    overCap: async (tenants: readonly string[], limits: { perEndpoint: number; perTenant: number }) => [
+      ...(await db.any(sql.type(z.object({ endpointId: z.uuid(), pending: z.number(), tenantPending: z.number() }))`
+        WITH pending AS (
+          SELECT d.tenant_id, d.endpoint_id, count(*) AS n FROM deliveries d
+          WHERE d.status = 'pending' AND d.attempt_count > 0 AND d.endpoint_id IS NOT NULL AND d.tenant_id = ANY(${sql.array([...tenants], 'uuid')})
+          GROUP BY d.tenant_id, d.endpoint_id),
+        ranked AS (
+          SELECT endpoint_id, n, sum(n) OVER (PARTITION BY tenant_id) AS total,
+            sum(n) OVER (PARTITION BY tenant_id ORDER BY n DESC, endpoint_id ROWS UNBOUNDED PRECEDING) - n AS larger
+          FROM pending)
+        SELECT r.endpoint_id AS "endpointId", r.n::int AS pending, r.total::int AS "tenantPending"
+        FROM ranked r JOIN webhook_endpoints w ON w.id = r.endpoint_id AND w.active
+        WHERE r.n > ${limits.perEndpoint} OR r.total - r.larger > ${limits.perTenant}
+        ORDER BY r.n DESC`)),
+    ],
+
+    /**
+     * Enqueues the starts of many processes of one kind in one statement (the same rows as outbox.enqueueStart writes one
+     * by one): a batch hands each of its failed deliveries to a process of its own.
+     */
+    enqueueStarts: async <K extends ProcessKind>(kind: K, starts: readonly { entityId: string; tenantId: string | null; input: ProcessInput<K> }[]) => {
+      if (starts.length === 0) return;
+      const rows = starts.map((s, n) => ({ n, processId: processId(kind, s.entityId), tenantId: s.tenantId, input: s.input }));
+      await db.query(sql.unsafe`
+        INSERT INTO process_outbox (action, kind, process_id, tenant_id, payload)
+        SELECT 'start', ${kind}, x."processId", x."tenantId", x.input
+        FROM jsonb_to_recordset(${sql.jsonb(rows as never)}) AS x(n int, "processId" text, "tenantId" uuid, input jsonb)
+        ORDER BY x.n`);
+    },
+
+    /** Extends the lease of outbox entries still being carried out (a holder that dies lets them go within one lease). */
+    renewOutboxLeases: (ids: readonly number[], leaseMs: number) =>
+      db.query(sql.unsafe`
+        UPDATE process_outbox SET leased_until = now() + ${leaseMs} * interval '1 millisecond'
+        WHERE id = ANY(${sql.array([...ids], 'int8')}) AND leased_until IS NOT NULL`),
 
     /**
      * Puts up to `size` deliveries of one tenant (that of the oldest) whose process has not been started into batch
@@ -74,11 +148,11 @@ export function createDispatchQueries(db: CommonQueryMethods) {
           AND tenant_id = (SELECT tenant_id FROM deliveries WHERE NOT process_started AND batch_id IS NULL ORDER BY created_at LIMIT 1)
           ORDER BY created_at LIMIT ${size} FOR UPDATE SKIP LOCKED)`),
 
-    /** Batches formed but not started (just now, or before a crash), with their tenant. */
-    findUnstartedBatches: async () => [
+    /** Up to `limit` batches formed but not started (just now, or before a crash), with their tenant. */
+    findUnstartedBatches: async (limit: number) => [
       ...(await db.any(sql.type(z.object({ batchId: z.uuid(), tenantId: z.uuid() }))`
         SELECT batch_id AS "batchId", min(tenant_id::text)::uuid AS "tenantId" FROM deliveries
-        WHERE NOT process_started AND batch_id IS NOT NULL GROUP BY batch_id`)),
+        WHERE NOT process_started AND batch_id IS NOT NULL GROUP BY batch_id LIMIT ${limit}`)),
     ],
 
     /** Called in the transaction that enqueues the batch's process start (db/processes/outbox.ts). */

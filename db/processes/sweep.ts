@@ -85,17 +85,18 @@ export function createSweepQueries(db: CommonQueryMethods) {
 
     /**
      * Pending deliveries whose process was started: a batch's (no attempt yet) or their own (from the second
-     * attempt), with the delay until their next attempt.
+     * attempt), with the delay until their next attempt; only those overdue by `graceMs` (their attempt due and not
+     * made), from the index on the due time: a retry waiting for its time is never read.
      */
     pendingDeliveries: async (graceMs: number, limit: number) => [
       ...(await db.any(sql.type(Delivery)`
         SELECT d.id, d.tenant_id AS "tenantId", d.batch_id AS "batchId", d.attempt_count AS "attemptCount",
           greatest(0, coalesce(extract(epoch FROM d.next_attempt_at - now()) * 1000, 0))::float8 AS "nextDelayMs"
         FROM deliveries d
-        WHERE d.status = 'pending' AND d.process_started AND d.created_at < now() - ${graceMs} * interval '1 millisecond'
+        WHERE d.status = 'pending' AND d.process_started AND coalesce(d.next_attempt_at, d.created_at) < now() - ${graceMs} * interval '1 millisecond'
           AND ${noOutboxEntry(sql.fragment`'webhook-delivery:' || d.id`)}
           AND (d.batch_id IS NULL OR ${noOutboxEntry(sql.fragment`'delivery-batch:' || d.batch_id`)})
-        ORDER BY d.created_at LIMIT ${limit}`)),
+        ORDER BY coalesce(d.next_attempt_at, d.created_at) LIMIT ${limit}`)),
     ],
 
     /**

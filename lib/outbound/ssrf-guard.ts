@@ -60,6 +60,10 @@ function forbiddenKind(ip: string): string | null {
   return range === 'unicast' ? null : (LABELS[range] ?? 'reserved');
 }
 
+/** Names the setting that allows private targets, so a refused local receiver says how to allow it. */
+export const PRIVATE_TARGETS_HINT =
+  'outbound calls to private networks are refused (set ALLOW_PRIVATE_NETWORK_TARGETS=true to allow them, e.g. for a receiver on this machine)';
+
 export function isForbiddenAddress(ip: string): boolean {
   return forbiddenKind(ip) !== null;
 }
@@ -107,7 +111,7 @@ export async function checkOutboundUrl(url: string, options: { allowPrivate: boo
       const kind = forbiddenKind(address);
       if (kind !== null) {
         const verb = literal ? 'points to' : 'resolves to';
-        throw new OutboundUrlError('forbidden_address', `url ${verb} ${address}, a ${kind} address; outbound calls to private networks are refused`);
+        throw new OutboundUrlError('forbidden_address', `url ${verb} ${address}, a ${kind} address; ${PRIVATE_TARGETS_HINT}`);
       }
     }
   }

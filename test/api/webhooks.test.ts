@@ -10,7 +10,7 @@ let t: TestApp;
 let token: string;
 let base: string;
 beforeAll(async () => {
-  t = await startTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'false' });
+  t = await startTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'false', WEBHOOK_MAX_ENDPOINTS_PER_TENANT: '3' });
   token = await t.token();
   base = `/v1/tenants/${t.credentials.tenantId}/webhooks`;
 });
@@ -65,6 +65,51 @@ describe('webhook endpoints', () => {
     const res = await create(payload);
     expect(res.statusCode).toBe(400);
     expect(res.json().details).toEqual(expect.arrayContaining([{ path, message: expect.stringMatching(message) }]));
+  });
+
+  it('names the setting that allows a private target, for webhooks and notification channels alike', async () => {
+    const hint = 'outbound calls to private networks are refused (set ALLOW_PRIVATE_NETWORK_TARGETS=true to allow them, e.g. for a receiver on this machine)';
+    const webhook = await create({ url: 'http://127.0.0.1:3000/hooks', eventTypes: ['*'] });
+    expect(webhook.statusCode).toBe(400);
+    expect(webhook.json()).toMatchObject({
+      code: 'webhook.url_refused',
+      details: [{ path: 'body.url', message: `url points to 127.0.0.1, a loopback address; ${hint}` }],
+    });
+    const channel = await t.app.inject({
+      method: 'POST',
+      url: `/v1/tenants/${t.credentials.tenantId}/notification-channels`,
+      headers: bearer(token),
+      payload: { name: 'local', kind: 'webhook', eventTypes: ['*'], config: { url: 'http://localhost:3000/hooks' } },
+    });
+    expect(channel.statusCode).toBe(400);
+    expect(channel.json()).toMatchObject({
+      code: 'notification_channel.url_refused',
+      details: [{ path: 'body.config.url', message: expect.stringMatching(/^url resolves to .*a loopback address; /) }],
+    });
+    expect(channel.json().details[0].message).toContain(hint);
+  });
+
+  it('holds a tenant to WEBHOOK_MAX_ENDPOINTS_PER_TENANT endpoints (409 webhook.limit_reached), counting only its own', async () => {
+    const tenant = (await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(token), payload: { name: 'Capped' } })).json().tenant;
+    const base = `/v1/tenants/${tenant.id}/webhooks`;
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await create({ url: `https://93.184.216.34/cap/${i}`, eventTypes: ['*'] }, bearer(token), base);
+      expect(res.statusCode).toBe(201);
+      ids.push(res.json().endpoint.id);
+    }
+    const refused = await create({ url: 'https://93.184.216.34/cap/3', eventTypes: ['*'] }, bearer(token), base);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({
+      error:
+        'This tenant has 3 webhook endpoints, the most it may have (WEBHOOK_MAX_ENDPOINTS_PER_TENANT=3); delete one first, or subscribe an existing endpoint to more event types.',
+      code: 'webhook.limit_reached',
+      requestId: expect.any(String),
+    });
+    const list = await t.app.inject({ method: 'GET', url: base, headers: bearer(token) });
+    expect(list.json().total).toBe(3);
+    expect((await t.app.inject({ method: 'DELETE', url: `${base}/${ids[0]}`, headers: bearer(token) })).statusCode).toBe(200);
+    expect((await create({ url: 'https://93.184.216.34/cap/3', eventTypes: ['*'] }, bearer(token), base)).statusCode).toBe(201);
   });
 
   it('hides the endpoints of tenants in other organizations', async () => {

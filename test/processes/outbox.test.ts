@@ -7,7 +7,7 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProcessOutboxQueries, processId } from '../../db/processes/outbox.ts';
-import { startDispatcher } from '../../worker/dispatcher.ts';
+import { OUTBOX_LEASE_MS, startDispatcher } from '../../worker/dispatcher.ts';
 import type { ProcessContext, ProcessGateway } from '../../workflows/port.ts';
 import type { InvitationExpiryTopics } from '../../workflows/invitation-expiry.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -126,13 +126,77 @@ describe('the process outbox', () => {
       down = false;
       await dispatcher.runOnce();
       await expect.poll(outboxRows).toEqual([]);
-      expect(calls).toEqual([
+      // In order per process (processes are started a few at once).
+      expect(calls.filter((c) => c[2] === invitationProcess)).toEqual([
         ['start', 'invitation-expiry', invitationProcess, { invitationId: invitation.id, expiresAt: Date.parse(invitation.expiresAt) }, { tenantId: null }],
         ['signal', 'invitation-expiry', invitationProcess, 'invitation', { revoked: true }],
+      ]);
+      expect(calls.filter((c) => c[2] !== invitationProcess)).toEqual([
         ['start', 'delivery-batch', `delivery-batch:${batchId}`, { batchId, scheduleMs: [0, 100] }, { tenantId }],
       ]);
     } finally {
       await dispatcher.stop();
     }
+  });
+
+  /** A gateway that records what it is asked, and holds starts while `hold` is set. */
+  const recordingGateway = () => {
+    const calls: string[] = [];
+    let release: () => void = () => {};
+    const held = { hold: false, released: new Promise<void>((r) => (release = r)) };
+    const gateway: ProcessGateway = {
+      start: async (_kind, id) => {
+        calls.push(`start ${id}`);
+        if (held.hold) await held.released;
+      },
+      signal: (_kind, id, topic) => Promise.resolve(void calls.push(`signal ${id} ${topic}`)),
+      describe: (id) => Promise.resolve({ processId: id, status: 'unknown' }),
+      cancel: () => Promise.resolve(),
+    };
+    return { gateway, calls, held, release: () => release() };
+  };
+  const enqueueInvitation = async () => {
+    const id = randomUUID();
+    await t.pool.transaction(async (trx) => {
+      const outbox = createProcessOutboxQueries(trx);
+      await outbox.enqueueStart({ kind: 'invitation-expiry', entityId: id, tenantId: null, input: { invitationId: id, expiresAt: 1 } });
+      await outbox.enqueueSignal({ kind: 'invitation-expiry', entityId: id, topic: 'invitation', payload: { revoked: true } });
+    });
+    return `invitation-expiry:${id}`;
+  };
+
+  it('resumes within seconds what a dispatcher that died (SIGKILL) had claimed, not after a minute', async () => {
+    await expect.poll(outboxRows).toEqual([]);
+    const processId = await enqueueInvitation();
+    // A dispatcher claims both entries and dies before carrying them out: nothing renews its lease.
+    expect(await createProcessOutboxQueries(t.pool).claim(10, OUTBOX_LEASE_MS)).toHaveLength(2);
+    const claimedAt = Date.now();
+    const { gateway, calls } = recordingGateway();
+    const dispatcher = await startDispatcher({ pool: t.pool, databaseUrl: t.databaseUrl, gateway, scheduleMs: [0], pollMs: 200, onError: () => {} });
+    try {
+      await expect.poll(() => calls, { timeout: 20_000, interval: 100 }).toEqual([`start ${processId}`, `signal ${processId} invitation`]);
+      expect(Date.now() - claimedAt).toBeLessThan(15_000);
+      await expect.poll(outboxRows).toEqual([]);
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+
+  it('hands back, on stop, the entries it claimed and did not carry out', async () => {
+    await expect.poll(outboxRows).toEqual([]);
+    const processId = await enqueueInvitation();
+    const { gateway, calls, held, release } = recordingGateway();
+    held.hold = true;
+    const dispatcher = await startDispatcher({ pool: t.pool, databaseUrl: t.databaseUrl, gateway, scheduleMs: [0], pollMs: 60_000, onError: () => {} });
+    await expect.poll(() => calls).toEqual([`start ${processId}`]);
+    const stopped = dispatcher.stop();
+    release(); // the start in flight finishes; the signal after it is not sent by a stopping dispatcher
+    await stopped;
+    expect(calls).toEqual([`start ${processId}`]);
+    const left = await t.pool.any(
+      sql.type(z.object({ topic: z.string().nullable(), leased: z.boolean() }))`SELECT topic, leased_until IS NOT NULL AS leased FROM process_outbox`,
+    );
+    expect(left).toEqual([{ topic: 'invitation', leased: false }]);
+    await t.pool.query(sql.unsafe`DELETE FROM process_outbox`);
   });
 });

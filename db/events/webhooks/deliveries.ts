@@ -40,6 +40,8 @@ export interface Outcome extends RecordedAttempt {
   status: 'pending' | 'succeeded' | 'failed';
   reason: string | null;
   nextDelayMs: number | null;
+  /** The attempt record is in the database already (written as the batch sent it): only the delivery is updated. */
+  stored?: boolean;
 }
 
 // Everything sending an attempt needs, for one delivery or a batch: event, target, secrets, and the record
@@ -92,15 +94,21 @@ export function createDeliveryQueries(db: CommonQueryMethods) {
         ON CONFLICT DO NOTHING`);
     },
 
-    /** Records attempts and settles or reschedules their deliveries, in two statements however many there are. */
+    /** Records attempts (those not stored yet) and settles or reschedules their deliveries, in two statements however many there are. */
     applyOutcomes: async (outcomes: Outcome[]) => {
       if (outcomes.length === 0) return;
-      const rows = sql.jsonb(outcomes as never);
-      await db.query(sql.unsafe`
+      // The update needs none of the attempt's details (the response excerpts are most of its bytes).
+      const rows = sql.jsonb(
+        outcomes.map(({ deliveryId, attempt, startedAt, status, reason, nextDelayMs }) => ({ deliveryId, attempt, startedAt, status, reason, nextDelayMs })),
+      );
+      const unstored = outcomes.filter((o) => !o.stored);
+      if (unstored.length > 0)
+        await db.query(sql.unsafe`
         INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt, retry_after_ms)
         SELECT x."deliveryId", x.attempt, x."startedAt", x."durationMs", x."statusCode", x.error, x."responseExcerpt", x."retryAfterMs"
-        FROM jsonb_to_recordset(${rows}) AS x("deliveryId" uuid, attempt int, "startedAt" timestamptz, "durationMs" int, "statusCode" int,
-          error text, "responseExcerpt" text, "retryAfterMs" int)
+        FROM jsonb_to_recordset(${sql.jsonb(unstored as never)}) AS x("deliveryId" uuid, attempt int, "startedAt" timestamptz, "durationMs" int,
+          "statusCode" int, error text, "responseExcerpt" text, "retryAfterMs" int)
+        WHERE EXISTS (SELECT 1 FROM deliveries d WHERE d.id = x."deliveryId") -- deleted with its endpoint meanwhile: nothing to record
         ON CONFLICT DO NOTHING`);
       await db.query(sql.unsafe`
         UPDATE deliveries d SET

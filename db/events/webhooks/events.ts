@@ -17,7 +17,7 @@ export const WEBHOOK_EVENTS = {
     data: endpoint,
   },
   'webhook.endpoint.disabled': {
-    description: 'The service disabled a webhook endpoint: it answered 410 Gone, or every delivery failed for too long.',
+    description: 'The service disabled a webhook endpoint: it answered 410 Gone, every delivery failed for too long, or too many deliveries waited for it.',
     data: endpoint.extend({ reason: z.string().describe('Why the endpoint was disabled, in a sentence') }),
   },
   'webhook.endpoint.enabled': { description: 'A disabled webhook endpoint was enabled again.', data: endpoint },

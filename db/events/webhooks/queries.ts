@@ -9,6 +9,9 @@ const columns = sql.fragment`
   ARRAY(SELECT s.prefix FROM webhook_secrets s WHERE s.endpoint_id = w.id AND (s.expires_at IS NULL OR s.expires_at > now()) ORDER BY s.created_at DESC) AS "secretPrefixes",
   w.created_at AS "createdAt", w.updated_at AS "updatedAt"`;
 
+/** Why the service (not a user) disabled an endpoint. */
+export type DisabledReason = 'gone' | 'failing' | 'backlog';
+
 export interface EndpointChanges {
   url?: string;
   description?: string | null;
@@ -64,8 +67,8 @@ export function createWebhookEndpointQueries(db: CommonQueryMethods) {
       return one(id);
     },
 
-    /** Disables an endpoint the service gave up on ('gone' after a 410, 'failing' after failing too long). */
-    disableEndpoint: async (id: string, reason: 'gone' | 'failing') => {
+    /** Disables an endpoint the service gave up on ('gone' after a 410, 'failing' after failing too long, 'backlog' over its cap). */
+    disableEndpoint: async (id: string, reason: DisabledReason) => {
       const changed = await db.query(sql.unsafe`
         UPDATE webhook_endpoints SET active = false, disabled_reason = ${reason}, disabled_at = now(), updated_at = now()
         WHERE id = ${id} AND active`);
@@ -84,6 +87,13 @@ export function createWebhookEndpointQueries(db: CommonQueryMethods) {
 
     markHealthy: (ids: string[]) =>
       db.query(sql.unsafe`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY(${sql.array(ids, 'uuid')}) AND failing_since IS NOT NULL`),
+
+    /** Endpoints of a tenant, to hold it to its cap (the caller locks the tenant's endpoints first: lockTenantEndpoints). */
+    countEndpoints: (tenantId: string) =>
+      db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM webhook_endpoints WHERE tenant_id = ${tenantId}`),
+
+    /** Serialises the creations of a tenant's endpoints (until the transaction ends), so two at once cannot both pass its cap. */
+    lockTenantEndpoints: (tenantId: string) => db.query(sql.unsafe`SELECT pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || ${tenantId}, 0))`),
 
     deleteEndpoint: (id: string) => db.query(sql.unsafe`DELETE FROM webhook_endpoints WHERE id = ${id}`),
 

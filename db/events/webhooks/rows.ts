@@ -10,7 +10,10 @@ export const WebhookEndpoint = z
     description: z.string().nullable(),
     eventTypes: z.array(z.string()),
     active: z.boolean(),
-    disabledReason: z.enum(['manual', 'gone', 'failing']).nullable().describe('Why the endpoint is inactive: by a user, answered 410, or failing too long'),
+    disabledReason: z
+      .enum(['manual', 'gone', 'failing', 'backlog'])
+      .nullable()
+      .describe('Why the endpoint is inactive: by a user, answered 410, failing too long, or too many deliveries waiting for it'),
     disabledAt: nullableTimestamp,
     failingSince: nullableTimestamp,
     secretPrefixes: z.array(z.string()).describe('Display prefixes of the signing secrets in use (two during a rotation overlap)'),

@@ -11,6 +11,7 @@ export default defineFamily({
       masterKey,
       allowPrivateNetworkTargets: config.allowPrivateNetworkTargets,
       secretOverlapMs: config.webhooks.secretOverlapMs,
+      maxEndpointsPerTenant: config.webhooks.limits.endpointsPerTenant,
     });
     webhookRoutes(app, webhooks, createDeliveryService(pool, webhooks));
   },

@@ -45,11 +45,11 @@ export function webhookRoutes(app: App, webhooks: WebhookService, deliveries: De
       operationId: 'createWebhook',
       summary: 'Create a webhook endpoint (the signing secret is shown once)',
       description:
-        'Registers an endpoint URL for event types (patterns such as `tenant.*` allowed), optionally of one environment; the signing secret is shown only in this response. 400 `webhook.unknown_event_type` for a pattern that matches no event type.',
+        'Registers an endpoint URL for event types (patterns such as `tenant.*` allowed), optionally of one environment; the signing secret is shown only in this response. 400 `webhook.unknown_event_type` for a pattern that matches no event type; 409 `webhook.limit_reached` when the tenant has as many endpoints as `WEBHOOK_MAX_ENDPOINTS_PER_TENANT` allows (default 50).',
       security: write,
       params: TenantParams,
       body: CreateWebhookBody,
-      response: { 201: WebhookWithSecretResponse, ...errorResponses(404) },
+      response: { 201: WebhookWithSecretResponse, ...errorResponses(404, 409) },
     },
     handler: async (r, reply) => reply.status(201).send(await webhooks.create(callerOf(r, 'tenant'), r.body)),
   });

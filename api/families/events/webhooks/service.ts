@@ -6,7 +6,7 @@ import { EVENT_CATALOG, type EventType } from '../../../../db/event-catalog.ts';
 import { createDeliveryQueries } from '../../../../db/events/webhooks/deliveries.ts';
 import { createWebhookEndpointQueries, type EndpointChanges } from '../../../../db/events/webhooks/queries.ts';
 import type { WebhookEndpoint } from '../../../../db/events/webhooks/rows.ts';
-import { invalidField, orNotFound } from '../../../errors.ts';
+import { ApiError, invalidField, orNotFound } from '../../../errors.ts';
 import { record, type CallerChange, type TenantCaller } from '../../../access/caller.ts';
 import { checkEnvironmentInTenant, checkTargetUrl } from '../../../access/reach.ts';
 import { listPage, type PageQuery } from '../../../common/schemas.ts';
@@ -26,6 +26,8 @@ export interface WebhookServiceDeps {
   masterKey: Buffer;
   allowPrivateNetworkTargets: boolean;
   secretOverlapMs: number;
+  /** WEBHOOK_MAX_ENDPOINTS_PER_TENANT. */
+  maxEndpointsPerTenant: number;
 }
 
 /** Every pattern must match at least one type the service emits, so a typo does not subscribe to nothing. */
@@ -77,6 +79,15 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       await checkUrl(input.url);
       return pool.transaction(async (trx) => {
         const queries = createWebhookEndpointQueries(trx);
+        await queries.lockTenantEndpoints(caller.scope.tenant.id);
+        const existing = await queries.countEndpoints(caller.scope.tenant.id);
+        if (existing >= deps.maxEndpointsPerTenant) {
+          throw new ApiError(
+            409,
+            'webhook.limit_reached',
+            `This tenant has ${existing} webhook endpoints, the most it may have (WEBHOOK_MAX_ENDPOINTS_PER_TENANT=${deps.maxEndpointsPerTenant}); delete one first, or subscribe an existing endpoint to more event types.`,
+          );
+        }
         const id = await queries.insertEndpoint({
           tenantId: caller.scope.tenant.id,
           environmentId: input.environmentId ?? null,
