@@ -6,6 +6,7 @@
 // `email` attribute is not shadowed by a user without a directory email.
 import { sql } from 'slonik';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { authzenEnvironment, type Pdp } from '../helpers/authzen.ts';
 import { tenantEvents } from '../helpers/events.ts';
@@ -53,7 +54,7 @@ const MALLORY = { userName: 'idp-alice', externalId: 'alice', emails: [{ value: 
 async function saveMalloryAsBefore() {
   await t.pool.transaction(async (tx) => {
     await tx.query(sql.unsafe`ALTER TABLE users DISABLE TRIGGER users_identifiers_unique`);
-    pdp.ids.users.mallory = await tx.oneFirst(sql.unsafe`
+    pdp.ids.users.mallory = await tx.oneFirst(sql.type(z.object({ id: z.string() }))`
       INSERT INTO users (environment_id, user_name, external_id) VALUES (${pdp.environmentId}, ${MALLORY.userName}, ${MALLORY.externalId}) RETURNING id`);
     await tx.query(sql.unsafe`ALTER TABLE users ENABLE TRIGGER users_identifiers_unique`);
   });
