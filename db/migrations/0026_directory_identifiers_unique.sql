@@ -18,52 +18,40 @@ CREATE FUNCTION directory_id_of(value text) RETURNS uuid LANGUAGE sql IMMUTABLE 
   SELECT CASE WHEN value ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN value::uuid END
 $$;
 
-CREATE FUNCTION directory_identifier_taken(constraint_name text, environment_id uuid, column_name text, value text) RETURNS void
-LANGUAGE plpgsql AS $$
+-- One trigger function for both tables: TG_ARGV[0] is the column of the name (users.user_name, groups.name). A
+-- conflict raises unique_violation with the constraint `<table>__environment_identifier_<column>` and pg's detail.
+CREATE FUNCTION directory_identifiers_unique() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  name_column text := TG_ARGV[0];
+  name_value text;
+  taken text;
 BEGIN
-  RAISE EXCEPTION 'duplicate key value violates unique constraint "%"', constraint_name
-    USING ERRCODE = 'unique_violation', CONSTRAINT = constraint_name,
-      DETAIL = format('Key (environment_id, %s)=(%s, %s) already exists.', column_name, environment_id, value);
-END $$;
-
-CREATE FUNCTION users_identifiers_unique() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM pg_advisory_xact_lock(hashtext('directory_identifiers'), hashtext('users:' || NEW.environment_id::text));
-  IF NEW.external_id IS NOT NULL AND EXISTS (
-    SELECT 1 FROM users u WHERE u.environment_id = NEW.environment_id AND u.id <> NEW.id
-      AND (lower(u.user_name) = lower(NEW.external_id) OR u.id = directory_id_of(NEW.external_id))) THEN
-    PERFORM directory_identifier_taken('users__environment_identifier_external_id', NEW.environment_id, 'external_id', NEW.external_id);
+  PERFORM pg_advisory_xact_lock(hashtext('directory_identifiers'), hashtext(TG_TABLE_NAME || ':' || NEW.environment_id::text));
+  EXECUTE format('SELECT ($1).%I', name_column) INTO name_value USING NEW;
+  IF NEW.external_id IS NOT NULL THEN
+    EXECUTE format('SELECT ''external_id'' FROM %I s WHERE s.environment_id = $1 AND s.id <> $2
+      AND (lower(s.%I) = lower($3) OR s.id = directory_id_of($3)) LIMIT 1', TG_TABLE_NAME, name_column)
+      INTO taken USING NEW.environment_id, NEW.id, NEW.external_id;
   END IF;
-  IF EXISTS (
-    SELECT 1 FROM users u WHERE u.environment_id = NEW.environment_id AND u.id <> NEW.id
-      AND (lower(u.external_id) = lower(NEW.user_name) OR u.id = directory_id_of(lower(NEW.user_name)))) THEN
-    PERFORM directory_identifier_taken('users__environment_identifier_user_name', NEW.environment_id, 'user_name', NEW.user_name);
+  IF taken IS NULL THEN
+    EXECUTE format('SELECT %L FROM %I s WHERE s.environment_id = $1 AND s.id <> $2
+      AND (lower(s.external_id) = lower($3) OR s.id = directory_id_of(lower($3))) LIMIT 1', name_column, TG_TABLE_NAME)
+      INTO taken USING NEW.environment_id, NEW.id, name_value;
+  END IF;
+  IF taken IS NOT NULL THEN
+    RAISE EXCEPTION 'duplicate key value violates unique constraint "%"', format('%s__environment_identifier_%s', TG_TABLE_NAME, taken)
+      USING ERRCODE = 'unique_violation', CONSTRAINT = format('%s__environment_identifier_%s', TG_TABLE_NAME, taken),
+        DETAIL = format('Key (environment_id, %s)=(%s, %s) already exists.', taken, NEW.environment_id,
+          CASE taken WHEN 'external_id' THEN NEW.external_id ELSE name_value END);
   END IF;
   RETURN NEW;
 END $$;
 
-CREATE TRIGGER users_identifiers_unique BEFORE INSERT ON users FOR EACH ROW EXECUTE FUNCTION users_identifiers_unique();
+CREATE TRIGGER users_identifiers_unique BEFORE INSERT ON users FOR EACH ROW EXECUTE FUNCTION directory_identifiers_unique('user_name');
 CREATE TRIGGER users_identifiers_unique_update BEFORE UPDATE OF external_id, user_name ON users FOR EACH ROW
   WHEN (OLD.external_id IS DISTINCT FROM NEW.external_id OR OLD.user_name IS DISTINCT FROM NEW.user_name)
-  EXECUTE FUNCTION users_identifiers_unique();
-
-CREATE FUNCTION groups_identifiers_unique() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM pg_advisory_xact_lock(hashtext('directory_identifiers'), hashtext('groups:' || NEW.environment_id::text));
-  IF NEW.external_id IS NOT NULL AND EXISTS (
-    SELECT 1 FROM groups g WHERE g.environment_id = NEW.environment_id AND g.id <> NEW.id
-      AND (lower(g.name) = lower(NEW.external_id) OR g.id = directory_id_of(NEW.external_id))) THEN
-    PERFORM directory_identifier_taken('groups__environment_identifier_external_id', NEW.environment_id, 'external_id', NEW.external_id);
-  END IF;
-  IF EXISTS (
-    SELECT 1 FROM groups g WHERE g.environment_id = NEW.environment_id AND g.id <> NEW.id
-      AND (lower(g.external_id) = lower(NEW.name) OR g.id = directory_id_of(lower(NEW.name)))) THEN
-    PERFORM directory_identifier_taken('groups__environment_identifier_name', NEW.environment_id, 'name', NEW.name);
-  END IF;
-  RETURN NEW;
-END $$;
-
-CREATE TRIGGER groups_identifiers_unique BEFORE INSERT ON groups FOR EACH ROW EXECUTE FUNCTION groups_identifiers_unique();
+  EXECUTE FUNCTION directory_identifiers_unique('user_name');
+CREATE TRIGGER groups_identifiers_unique BEFORE INSERT ON groups FOR EACH ROW EXECUTE FUNCTION directory_identifiers_unique('name');
 CREATE TRIGGER groups_identifiers_unique_update BEFORE UPDATE OF external_id, name ON groups FOR EACH ROW
   WHEN (OLD.external_id IS DISTINCT FROM NEW.external_id OR OLD.name IS DISTINCT FROM NEW.name)
-  EXECUTE FUNCTION groups_identifiers_unique();
+  EXECUTE FUNCTION directory_identifiers_unique('name');
