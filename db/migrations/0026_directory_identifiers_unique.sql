@@ -26,7 +26,8 @@ DECLARE
   name_value text;
   taken text;
 BEGIN
-  PERFORM pg_advisory_xact_lock(hashtext('directory_identifiers'), hashtext(TG_TABLE_NAME || ':' || NEW.environment_id::text));
+  -- One lock per environment for users and groups alike, so no two writers take the two in opposite orders.
+  PERFORM pg_advisory_xact_lock(hashtext('directory_identifiers'), hashtext(NEW.environment_id::text));
   EXECUTE format('SELECT ($1).%I', name_column) INTO name_value USING NEW;
   IF NEW.external_id IS NOT NULL THEN
     EXECUTE format('SELECT ''external_id'' FROM %I s WHERE s.environment_id = $1 AND s.id <> $2

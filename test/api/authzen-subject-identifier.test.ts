@@ -115,6 +115,7 @@ describe('AuthZEN subject identifiers', () => {
   });
 
   it('names users by userName only under `userName`: an externalId equal to a userName takes nothing over', async () => {
+    await saveMalloryAsBefore();
     expect((await save('userName')).status).toBe(200);
     expect(await decide('alice')).toBe(true);
     expect(await decide('ALICE')).toBe(true);
@@ -134,6 +135,7 @@ describe('AuthZEN subject identifiers', () => {
   it('decides by the kind saved in the environment settings only, with an audited event', async () => {
     const saved = async () =>
       (await tenantEvents(t, pdp.tenantId, { environmentId: pdp.environmentId })).filter((e) => e.type === 'environment.authzen_settings.saved');
+    await saveMalloryAsBefore();
     const earlier = (await saved()).length;
     await save('userName');
     expect(await save('externalId')).toEqual({ status: 200, body: { settings: { environmentId: pdp.environmentId, subjectIdentifier: 'externalId' } } });
