@@ -38,9 +38,6 @@ async function environment(service: Service, token: string) {
     roles: [{ key: 'admin', permissions: [{ type: 'document', action: 'delete' }] }],
   });
   const { secret } = await createApiSecret(service.pool, environmentId);
-  const settings = `/v1/tenants/${credentials.tenantId}/environments/${environmentId}/authzen-settings`;
-  // The PEP here names users by their directory id.
-  await app.inject({ method: 'PUT', url: settings, headers: { authorization: `Bearer ${token}` }, payload: { subjectIdentifier: 'id' } });
   const base = `/v1/tenants/${credentials.tenantId}/environments/${environmentId}/elevate`;
   const call = async (path: string, payload: object) => {
     const r = await app.inject({ method: 'POST', url: `${base}${path}`, headers: { authorization: `Bearer ${token}` }, payload });

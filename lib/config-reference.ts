@@ -133,6 +133,21 @@ export const CONFIG_REFERENCE = {
   WEBHOOK_TIMEOUT_MS: { section: 'Webhooks and notifications', default: '15000', meaning: 'timeout of one delivery attempt (at most 60000)' },
   WEBHOOK_DISABLE_AFTER: { section: 'Webhooks and notifications', default: '5d', meaning: 'disable an endpoint whose every delivery failed this long' },
   WEBHOOK_SECRET_OVERLAP: { section: 'Webhooks and notifications', default: '24h', meaning: 'how long a rotated-out signing secret keeps signing' },
+  WEBHOOK_MAX_ENDPOINTS_PER_TENANT: {
+    section: 'Webhooks and notifications',
+    default: '50',
+    meaning: 'webhook endpoints a tenant may have; one more is 409 `webhook.limit_reached`',
+  },
+  WEBHOOK_MAX_PENDING_PER_ENDPOINT: {
+    section: 'Webhooks and notifications',
+    default: '1000',
+    meaning: 'deliveries that may wait for a retry to one endpoint; beyond it the endpoint is disabled (`backlog`) until re-enabled',
+  },
+  WEBHOOK_MAX_PENDING_PER_TENANT: {
+    section: 'Webhooks and notifications',
+    default: '10000',
+    meaning: 'deliveries that may wait for a retry to all the endpoints of a tenant; beyond it the endpoints with the largest backlogs are disabled',
+  },
   DISPATCH_POLL_MS: { section: 'Webhooks and notifications', default: '1000', meaning: 'the dispatcher’s safety poll (it is woken by NOTIFY at commit)' },
   DELIVERY_BATCH_SIZE: {
     section: 'Webhooks and notifications',

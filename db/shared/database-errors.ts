@@ -51,6 +51,11 @@ export const UNIQUE_CONSTRAINTS = {
   users__environment_external_id: taken('directory.external_id_taken', 'body.externalId', 'the externalId of another user'),
   groups__environment_name: taken('directory.group_name_taken', 'body.name', 'the name of another group'),
   groups__environment_external_id: taken('directory.group_external_id_taken', 'body.externalId', 'the externalId of another group'),
+  // An AuthZEN subject id names one subject whatever its kind (lib/authz/subjects.ts, `any`): 0026's triggers.
+  users__environment_identifier_external_id: taken('directory.identifier_taken', 'body.externalId', 'the userName or id of another user'),
+  users__environment_identifier_user_name: taken('directory.identifier_taken', 'body.userName', 'the externalId or id of another user'),
+  groups__environment_identifier_external_id: taken('directory.identifier_taken', 'body.externalId', 'the name or id of another group'),
+  groups__environment_identifier_name: taken('directory.identifier_taken', 'body.name', 'the externalId or id of another group'),
   hris_employees__environment_employee_number: taken('hris.employee_number_taken', 'employeeNumber', 'the employeeNumber of another employee'),
   rbac_roles__environment_key: { code: 'role.already_exists', message: (key) => `The environment already has a role ${key}.` },
   rbac_resource_types__environment_key: { code: 'resource_type.already_exists', message: (key) => `The environment already has a resource type ${key}.` },

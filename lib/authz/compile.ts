@@ -1,10 +1,10 @@
-// Compiles an environment's stored model (./model.ts) into the indexes decisions read: subjects by id and by the one
+// Compiles an environment's stored model (./model.ts) into the indexes decisions read: subjects by id and by the
 // identifier kind the environment names them by (./model.ts SubjectIdentifier); resource types with their actions and stored instances; each role's
 // permissions with those of every role it inherits (transitively); grants by user and by group. Conditions are
 // compiled once per distinct source text, and kept across recompilations.
 import { compileCondition, type CompiledCondition, type ResourceEquality } from './conditions.ts';
 import { DEFAULT_SUBJECT_IDENTIFIER, type StoredModel, type SubjectIdentifier } from './model.ts';
-import { identifierKey, uniqueIndex, withDirectoryFields } from './subjects.ts';
+import { groupKeys, publicIdOf, subjectIndex, userKeys, withDirectoryFields, type SubjectIndex } from './subjects.ts';
 import { compileAgents, type Agent } from './agents.ts';
 
 export interface Condition {
@@ -18,8 +18,8 @@ export interface Subject {
   kind: 'user' | 'group';
   id: string;
   /**
-   * The id requests name the subject by, of the environment's identifier kind (as stored); null when the subject has
-   * none (no externalId, no email): it cannot be named, and search leaves it out.
+   * The id requests name the subject by, of the environment's identifier kind (as stored; under `any` the externalId,
+   * else the userName or name); null when the subject has none (no externalId, no email): search leaves it out.
    */
   publicId: string | null;
   active: boolean;
@@ -82,10 +82,10 @@ export interface AccessModel {
   usersById: Map<string, Subject>;
   groups: Subject[];
   groupsById: Map<string, Subject>;
-  /** The kind of identifier requests name subjects by, and the subjects by it (identifierKey); no other lookup. */
+  /** The kind of identifier requests name subjects by, and the subjects by its keys (./subjects.ts lookUp); no other lookup. */
   subjectIdentifier: SubjectIdentifier;
-  usersByIdentifier: Map<string, Subject>;
-  groupsByIdentifier: Map<string, Subject>;
+  usersByIdentifier: SubjectIndex;
+  groupsByIdentifier: SubjectIndex;
   groupMembers: Map<string, Subject[]>;
   types: Map<string, ResourceType>;
   grantsByUser: Map<string, Grant[]>;
@@ -125,13 +125,12 @@ const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
 
 export function compileModel(environmentId: string, stored: StoredModel): AccessModel {
   const kind = stored.subjectIdentifier ?? DEFAULT_SUBJECT_IDENTIFIER;
-  const groupIdentifier = (g: StoredModel['groups'][number]) => (kind === 'id' ? g.id : kind === 'externalId' ? g.externalId : g.name);
-  const userIdentifiers = (u: StoredModel['users'][number]) =>
-    kind === 'id' ? [u.id] : kind === 'externalId' ? (u.externalId === null ? [] : [u.externalId]) : kind === 'userName' ? [u.userName] : u.emails;
+  const groupKeyList = stored.groups.map((g) => groupKeys(kind, g));
+  const userKeyList = stored.users.map((u) => userKeys(kind, u));
   const groups: Subject[] = stored.groups.map((g, order) => ({
     kind: 'group',
     id: g.id,
-    publicId: groupIdentifier(g),
+    publicId: publicIdOf(kind, groupKeyList[order]!),
     active: true,
     properties: withDirectoryFields(g.attributes, { name: g.name, externalId: g.externalId }),
     groupIds: [],
@@ -143,7 +142,7 @@ export function compileModel(environmentId: string, stored: StoredModel): Access
   const users: Subject[] = stored.users.map((u, order) => ({
     kind: 'user',
     id: u.id,
-    publicId: userIdentifiers(u)[0] ?? null,
+    publicId: publicIdOf(kind, userKeyList[order]!),
     active: u.active,
     properties: withDirectoryFields(u.attributes, {
       userName: u.userName,
@@ -156,7 +155,6 @@ export function compileModel(environmentId: string, stored: StoredModel): Access
     groupIds: u.groupIds,
     order,
   }));
-  const identifiersOf = new Map(stored.users.map((u, i) => [users[i]!, userIdentifiers(u)]));
   const groupMembers = new Map<string, Subject[]>();
   for (const user of users) for (const groupId of user.groupIds) push(groupMembers, groupId, user);
 
@@ -217,8 +215,8 @@ export function compileModel(environmentId: string, stored: StoredModel): Access
     groups,
     groupsById,
     subjectIdentifier: kind,
-    usersByIdentifier: uniqueIndex(users, (u) => identifiersOf.get(u)!.map((id) => identifierKey(kind, id))),
-    groupsByIdentifier: uniqueIndex(groups, (g) => (g.publicId === null ? [] : [identifierKey(kind, g.publicId)])),
+    usersByIdentifier: subjectIndex(users, (u) => userKeyList[u.order]!),
+    groupsByIdentifier: subjectIndex(groups, (g) => groupKeyList[g.order]!),
     groupMembers,
     types,
     grantsByUser,

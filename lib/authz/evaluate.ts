@@ -7,19 +7,18 @@ import type { ConditionInput } from './conditions.ts';
 import { instanceKey, permissionKey, type AccessModel, type Condition, type Elevation, type Grant, type ResourceType, type Subject } from './compile.ts';
 import type { DecisionResult, Entity, EvaluationRequest, Reason } from './types.ts';
 import { AGENT_SUBJECT_TYPES, evaluateAgent } from './agents.ts';
-import { identifierKey } from './subjects.ts';
+import { lookUp } from './subjects.ts';
 
 const USER_TYPES = new Set(['user', 'identity']);
 
 /**
- * The directory subject an AuthZEN subject names: a user (type `user` or `identity`) or a group, by the one kind of
- * identifier the environment uses (model.subjectIdentifier) and no other, so an id of another kind that happens to
- * be equal (an HRIS externalId equal to someone's userName) never names someone else.
+ * The directory subject an AuthZEN subject names: a user (type `user` or `identity`) or a group, by the kind of
+ * identifier the environment uses (model.subjectIdentifier) and no other. Under `any` (id, externalId, userName) an id
+ * that names two subjects (an HRIS externalId equal to someone's userName, saved before 0026 refused it) names neither.
  */
 export function resolveSubject(model: AccessModel, subject: { type: string; id: string }): Subject | 'unknown_type' | undefined {
-  const key = identifierKey(model.subjectIdentifier, subject.id);
-  if (USER_TYPES.has(subject.type)) return model.usersByIdentifier.get(key);
-  if (subject.type === 'group') return model.groupsByIdentifier.get(key);
+  if (USER_TYPES.has(subject.type)) return lookUp(model.usersByIdentifier, subject.id);
+  if (subject.type === 'group') return lookUp(model.groupsByIdentifier, subject.id);
   return 'unknown_type';
 }
 

@@ -2,13 +2,15 @@
 // compiles it (compileModel) into indexes and compiled conditions, once per change.
 
 /**
- * The one kind of identifier AuthZEN requests name directory subjects by in an environment (its settings; default
- * `userName`). Users: their id, externalId, userName or any of their emails; groups: their id, externalId, or name
- * (for `userName` and `email`). userName, email and name compare ignoring case.
+ * The kind of identifier AuthZEN requests name directory subjects by in an environment (its settings; default
+ * `any`). Users: their id, externalId, userName or any of their emails; groups: their id, externalId, or name
+ * (for `userName` and `email`). `any`: users by id, externalId or userName, groups by id, externalId or name, which
+ * is unambiguous because the directory refuses an externalId equal to another's userName (name) or id (0026).
+ * userName, email and name compare ignoring case.
  */
-export type SubjectIdentifier = 'id' | 'externalId' | 'userName' | 'email';
-export const SUBJECT_IDENTIFIERS = ['id', 'externalId', 'userName', 'email'] as const satisfies readonly SubjectIdentifier[];
-export const DEFAULT_SUBJECT_IDENTIFIER: SubjectIdentifier = 'userName';
+export type SubjectIdentifier = 'any' | 'id' | 'externalId' | 'userName' | 'email';
+export const SUBJECT_IDENTIFIERS = ['any', 'id', 'externalId', 'userName', 'email'] as const satisfies readonly SubjectIdentifier[];
+export const DEFAULT_SUBJECT_IDENTIFIER: SubjectIdentifier = 'any';
 
 export interface StoredModel {
   /** How requests name subjects; absent: DEFAULT_SUBJECT_IDENTIFIER. */

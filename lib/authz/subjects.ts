@@ -1,25 +1,78 @@
-// How directory subjects are named and described to conditions: the one identifier kind of an environment
+// How directory subjects are named and described to conditions: the identifier kind of an environment
 // (./model.ts SubjectIdentifier), indexed so that a key two subjects share names neither, and the properties
 // conditions see (stored attributes under the directory's fields).
 import type { Subject } from './compile.ts';
-import type { SubjectIdentifier } from './model.ts';
+import type { StoredModel, SubjectIdentifier } from './model.ts';
 
-/** How an identifier of `kind` is looked up: userName, email and group names ignoring case, ids and externalIds exactly. */
-export const identifierKey = (kind: SubjectIdentifier, value: string) => (kind === 'userName' || kind === 'email' ? value.toLowerCase() : value);
+type StoredUser = StoredModel['users'][number];
+type StoredGroup = StoredModel['groups'][number];
 
-/** Each key of one subject only: a key two subjects share (data saved before uniqueness held) names neither. */
-export function uniqueIndex(subjects: Subject[], keysOf: (s: Subject) => string[]): Map<string, Subject> {
-  const index = new Map<string, Subject>();
-  const shared = new Set<string>();
+/** The keys a subject is named by: `exact` (ids, externalIds) as sent, `folded` (userNames, emails, group names) ignoring case. */
+export interface SubjectKeys {
+  exact: string[];
+  folded: string[];
+}
+
+/** Subjects by the keys requests name them by; null marks a key two subjects share (data saved before uniqueness held): it names neither. */
+export interface SubjectIndex {
+  exact: Map<string, Subject | null>;
+  folded: Map<string, Subject | null>;
+}
+
+const present = (...values: (string | null)[]) => values.filter((v): v is string => v !== null);
+
+/** A user's keys under `kind`: under `any` its id and externalId exactly and its userName ignoring case (as before 0023). */
+export function userKeys(kind: SubjectIdentifier, u: StoredUser): SubjectKeys {
+  if (kind === 'id') return { exact: [u.id], folded: [] };
+  if (kind === 'externalId') return { exact: present(u.externalId), folded: [] };
+  if (kind === 'userName') return { exact: [], folded: [u.userName] };
+  if (kind === 'email') return { exact: [], folded: u.emails };
+  return { exact: present(u.id, u.externalId), folded: [u.userName] };
+}
+
+/** A group's keys under `kind`: its name stands for userName and email; under `any` id, externalId and name. */
+export function groupKeys(kind: SubjectIdentifier, g: StoredGroup): SubjectKeys {
+  if (kind === 'id') return { exact: [g.id], folded: [] };
+  if (kind === 'externalId') return { exact: present(g.externalId), folded: [] };
+  if (kind === 'any') return { exact: present(g.id, g.externalId), folded: [g.name] };
+  return { exact: [], folded: [g.name] };
+}
+
+/** The id search answers with: of the kind (the first key), under `any` the externalId, else the userName (name). */
+export const publicIdOf = (kind: SubjectIdentifier, keys: SubjectKeys): string | null =>
+  kind === 'any' ? (keys.exact[1] ?? keys.folded[0] ?? null) : (keys.exact[0] ?? keys.folded[0] ?? null);
+
+/**
+ * Each key of one subject only. Under `any`, an exact key equal (ignoring case) to another subject's folded key (an
+ * externalId equal to another user's userName, refused at write since 0026) names neither subject either.
+ */
+export function subjectIndex(subjects: Subject[], keysOf: (s: Subject) => SubjectKeys): SubjectIndex {
+  const index: SubjectIndex = { exact: new Map(), folded: new Map() };
+  const put = (map: Map<string, Subject | null>, key: string, subject: Subject) => {
+    const held = map.get(key);
+    map.set(key, held === undefined || held === subject ? subject : null);
+  };
   for (const subject of subjects) {
-    for (const key of keysOf(subject)) {
-      const held = index.get(key);
-      if (held && held !== subject) shared.add(key);
-      else index.set(key, subject);
+    const keys = keysOf(subject);
+    for (const key of keys.exact) put(index.exact, key, subject);
+    for (const key of keys.folded) put(index.folded, key.toLowerCase(), subject);
+  }
+  if (index.exact.size > 0 && index.folded.size > 0) {
+    for (const [key, subject] of index.exact) {
+      const other = index.folded.get(key.toLowerCase());
+      if (other === undefined || other === subject) continue;
+      index.exact.set(key, null);
+      index.folded.set(key.toLowerCase(), null);
     }
   }
-  for (const key of shared) index.delete(key);
   return index;
+}
+
+/** The one subject `id` names, if exactly one does. */
+export function lookUp(index: SubjectIndex, id: string): Subject | undefined {
+  const exact = index.exact.get(id);
+  if (exact !== undefined) return exact ?? undefined;
+  return index.folded.size === 0 ? undefined : (index.folded.get(id.toLowerCase()) ?? undefined);
 }
 
 /** Stored attributes with the directory's fields over them; a field the directory leaves null keeps an attribute of that name. */

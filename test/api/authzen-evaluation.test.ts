@@ -29,18 +29,20 @@ describe('POST /access/v1/evaluation', () => {
     ['nobody', 'read', 'doc-1', false], // unknown subject
     ['alice', 'read', 'doc-404', false], // unknown resource
     ['ALICE', 'read', 'doc-1', true], // by userName, case-insensitively
-    ['ext-alice', 'read', 'doc-1', false], // an externalId is another kind of identifier: not looked up by default
+    ['ext-alice', 'read', 'doc-1', true], // by externalId
   ])('%s %s %s → %s', async (subject, action, resource, decision) => {
     const res = await ask(subject, action, resource);
     expect(res).toMatchObject({ status: 200, body: { decision } });
     expect(res.body).toEqual({ decision }); // no context without options.explain
   });
 
-  it('accepts the `identity` type; the directory id is another kind of identifier, not looked up by default', async () => {
-    const as = async (id: string) =>
-      (await pdp.post('evaluation', { subject: { type: 'identity', id }, action: { name: 'read' }, resource: { type: 'document', id: 'doc-1' } })).body;
-    expect(await as('alice')).toEqual({ decision: true });
-    expect(await as(pdp.ids.users.alice!)).toEqual({ decision: false });
+  it('resolves a user by its id and accepts the `identity` type', async () => {
+    const res = await pdp.post('evaluation', {
+      subject: { type: 'identity', id: pdp.ids.users.alice },
+      action: { name: 'read' },
+      resource: { type: 'document', id: 'doc-1' },
+    });
+    expect(res).toMatchObject({ status: 200, body: { decision: true } });
   });
 
   it('explains a permit and a deny with options.explain', async () => {

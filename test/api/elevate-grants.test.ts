@@ -78,7 +78,7 @@ describe('elevate grants in decisions', () => {
     const read = async () =>
       (
         await env.post('evaluation', {
-          subject: { type: 'user', id: 'alice' },
+          subject: { type: 'user', id: env.users.alice },
           action: { name: 'read' },
           resource: { type: 'document', id: 'doc-1' },
           options: { explain: true },

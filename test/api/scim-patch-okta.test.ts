@@ -52,7 +52,6 @@ describe('Okta PATCH', () => {
     const { id } = (await scim(t, env.token, 'POST', '/Groups', { schemas: [GROUP], displayName: 'Readers' })).body;
     expect((await call('POST', `${rbac}/assignments`, { role: 'reader', groupId: id })).statusCode).toBe(201);
     const secret = (await call('POST', `${env.base}/api-secrets`, { name: 'pdp', purposes: ['authzen'] })).json().secret;
-    expect((await call('PUT', `${env.base}/authzen-settings`, { subjectIdentifier: 'id' })).statusCode).toBe(200); // the PEP names users by id
     const decide = async () =>
       (
         await t.app.inject({

@@ -55,7 +55,7 @@ export async function elevateEnvironment(t: TestApp, token: string, environment?
   /** Whether alice may delete `doc`, with the reason. */
   const mayDelete = async (doc = 'doc-1', userName = 'alice') => {
     const res = await pdp.post('evaluation', {
-      subject: { type: 'user', id: userName },
+      subject: { type: 'user', id: users[userName] },
       action: { name: 'delete' },
       resource: { type: 'document', id: doc },
       options: { explain: true },

@@ -1,4 +1,4 @@
-// An environment's AuthZEN settings: the one kind of identifier requests name subjects by. No row = the default.
+// An environment's AuthZEN settings: the kind of identifier requests name subjects by. No row = the default (`any`).
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { DEFAULT_SUBJECT_IDENTIFIER, SUBJECT_IDENTIFIERS, type SubjectIdentifier } from '../../../lib/authz/model.ts';

@@ -21,7 +21,7 @@ const elevation = (e: Partial<Elevation>): Elevation => ({
 });
 const deleteTodo = (elevations: Elevation[], id = 'todo-1') =>
   evaluate(compileModel('env', todoModel({ elevations })), {
-    subject: { type: 'user', id: 'summer@the-smiths.com' },
+    subject: { type: 'user', id: ids.summer },
     action: { name: 'can_delete_todo' },
     resource: { type: 'todo', id },
   });
@@ -47,7 +47,7 @@ describe('elevate grants in decisions', () => {
     const membership = [elevation({ roleId: null, groupId: ids.editors })];
     const model = compileModel('env', todoModel({ elevations: membership }));
     const create = evaluate(model, {
-      subject: { type: 'user', id: 'summer@the-smiths.com' },
+      subject: { type: 'user', id: ids.summer },
       action: { name: 'can_create_todo' },
       resource: { type: 'todo', id: 'todo-1' },
     });
@@ -61,7 +61,7 @@ describe('elevate grants in decisions', () => {
     const expired = compileModel('env', todoModel({ elevations: [elevation({ roleId: null, groupId: ids.editors, until: Date.now() - 1 })] }));
     const resources = searchResources(
       expired,
-      { subject: { type: 'user', id: 'summer@the-smiths.com' }, action: { name: 'can_create_todo' }, resource: { type: 'todo' } },
+      { subject: { type: 'user', id: ids.summer }, action: { name: 'can_create_todo' }, resource: { type: 'todo' } },
       { offset: 0, limit: 10 },
     );
     expect(resources.results).toEqual([]);

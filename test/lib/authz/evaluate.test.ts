@@ -24,7 +24,28 @@ describe('access evaluation', () => {
     });
   });
 
-  it("resolves a subject by the environment's one identifier kind only (userName and email ignoring case), as type user or identity", () => {
+  it('resolves a subject by id, externalId or userName (case-insensitively), as type user or identity, by default (`any`)', () => {
+    for (const id of [ids.rick, 'CiRmZDA2', 'RICK@the-citadel.com']) {
+      for (const type of ['user', 'identity']) {
+        expect(evaluate(model, { subject: { type, id }, action: { name: 'can_delete_todo' }, resource: { type: 'todo', id: 'todo-1' } }).decision).toBe(true);
+      }
+    }
+    expect(ask('ciRmZDA2', 'can_delete_todo', 'todo-1').reason).toMatchObject({ code: 'unknown_subject' }); // an externalId compares exactly
+    expect(model.subjectIdentifier).toBe('any');
+  });
+
+  it('decides the interop Todo shape by default: an `identity` named by its opaque IdP id (externalId), conditions on its email', () => {
+    const m = compileModel(
+      'env',
+      todoModel({ assignments: [{ id: 'a', roleId: ids.editor, userId: ids.rick, groupId: null, resources: null, condition: null }] }),
+    );
+    const update = (todo: string) =>
+      evaluate(m, { subject: { type: 'identity', id: 'CiRmZDA2' }, action: { name: 'can_update_todo' }, resource: { type: 'todo', id: todo } });
+    expect(update('todo-2')).toMatchObject({ decision: true, reason: { role: 'editor', via: { type: 'user', id: ids.rick } } }); // owned by rick's email
+    expect(update('todo-1').decision).toBe(false);
+  });
+
+  it('resolves a subject by an explicit kind only (userName and email ignoring case), as type user or identity', () => {
     const kinds = [
       ['userName', 'RICK@the-citadel.com'],
       ['externalId', 'CiRmZDA2'],
@@ -41,6 +62,33 @@ describe('access evaluation', () => {
         }
       }
     }
+  });
+
+  it('under `any`, an id two subjects share (saved before uniqueness across kinds held) names neither', () => {
+    const base = todoModel();
+    // summer's externalId is rick's userName in another case; morty's is rick's id; an Editors' twin group is named by Editors' id.
+    const users = base.users.map((u) =>
+      u.id === ids.summer ? { ...u, externalId: 'Rick@The-Citadel.com' } : u.id === ids.morty ? { ...u, externalId: ids.rick } : u,
+    );
+    const groups = [...base.groups, { id: ids.doc, name: ids.editors, externalId: null, attributes: {} }];
+    const m = compileModel('env', { ...base, users, groups });
+    const who = (id: string, type = 'user') =>
+      evaluate(m, { subject: { type, id }, action: { name: 'can_read_todos' }, resource: { type: 'todo', id: 'todo-1' } }).reason;
+    expect(who('Rick@The-Citadel.com')).toMatchObject({ code: 'unknown_subject' });
+    expect(who('rick@the-citadel.com')).toMatchObject({ code: 'unknown_subject' });
+    expect(who(ids.rick)).toMatchObject({ code: 'unknown_subject' });
+    expect(who('CiRmZDA2')).toMatchObject({ permitted: true, via: { type: 'user', id: ids.rick } }); // rick's own externalId is his alone
+    expect(who(ids.editors, 'group')).toMatchObject({ code: 'unknown_subject' });
+    expect(who('editors', 'group')).toMatchObject({ permitted: true, via: { type: 'group', id: ids.editors } });
+    // Under userName, the same data names rick by his userName only.
+    const byUserName = compileModel('env', { ...base, users, groups, subjectIdentifier: 'userName' });
+    expect(
+      evaluate(byUserName, {
+        subject: { type: 'user', id: 'RICK@the-citadel.com' },
+        action: { name: 'can_read_todos' },
+        resource: { type: 'todo', id: 'todo-1' },
+      }).decision,
+    ).toBe(true);
   });
 
   it('follows inheritance transitively: admin inherits editor, which inherits viewer', () => {
@@ -104,7 +152,7 @@ describe('access evaluation', () => {
     );
     const at = (hour: number, soft?: boolean) =>
       evaluate(conditioned, {
-        subject: { type: 'user', id: 'summer@the-smiths.com' },
+        subject: { type: 'user', id: ids.summer },
         action: { name: 'can_delete_todo', ...(soft === undefined ? {} : { properties: { soft } }) },
         resource: { type: 'todo', id: 'todo-1' },
         context: { hour },
@@ -121,9 +169,9 @@ describe('access evaluation', () => {
     expect(
       code(evaluate(model, { subject: { type: 'robot', id: ids.rick }, action: { name: 'can_read_todos' }, resource: { type: 'todo', id: 'todo-1' } })),
     ).toBe('unknown_subject_type');
-    expect(code(ask('rick@the-citadel.com', 'can_read_todos', 'todo-1', {}, 'car'))).toBe('unknown_resource_type');
-    expect(code(ask('rick@the-citadel.com', 'can_fly', 'todo-1'))).toBe('unknown_action');
-    expect(code(ask('rick@the-citadel.com', 'can_read_todos', 'todo-404'))).toBe('unknown_resource');
+    expect(code(ask(ids.rick, 'can_read_todos', 'todo-1', {}, 'car'))).toBe('unknown_resource_type');
+    expect(code(ask(ids.rick, 'can_fly', 'todo-1'))).toBe('unknown_action');
+    expect(code(ask(ids.rick, 'can_read_todos', 'todo-404'))).toBe('unknown_resource');
     expect(code(ask('jerry@the-smiths.com', 'can_read_todos', 'todo-1'))).toBe('inactive_subject');
   });
 
@@ -132,10 +180,9 @@ describe('access evaluation', () => {
       'env',
       todoModel({ assignments: [{ id: 'a', roleId: ids.auditor, userId: ids.summer, groupId: null, resources: null, condition: null }] }),
     );
-    expect(
-      evaluate(model2, { subject: { type: 'user', id: 'summer@the-smiths.com' }, action: { name: 'read' }, resource: { type: 'doc', id: 'anything' } })
-        .decision,
-    ).toBe(true);
+    expect(evaluate(model2, { subject: { type: 'user', id: ids.summer }, action: { name: 'read' }, resource: { type: 'doc', id: 'anything' } }).decision).toBe(
+      true,
+    );
   });
 
   it('treats a condition that fails to evaluate (a missing key) as not holding, with the error in the explanation', () => {
@@ -146,7 +193,7 @@ describe('access evaluation', () => {
       }),
     );
     const result = evaluate(model2, {
-      subject: { type: 'user', id: 'summer@the-smiths.com' },
+      subject: { type: 'user', id: ids.summer },
       action: { name: 'can_read_todos' },
       resource: { type: 'todo', id: 'todo-1' },
     });

@@ -21,19 +21,15 @@ describe('search', () => {
       results: [],
       nextOffset: null,
     });
-    expect(
-      searchResources(model, { subject: user('rick@the-citadel.com'), action: { name: 'can_read_todos' }, resource: { type: 'car' } }, all).results,
-    ).toEqual([]);
+    expect(searchResources(model, { subject: user(ids.rick), action: { name: 'can_read_todos' }, resource: { type: 'car' } }, all).results).toEqual([]);
   });
 
   it('looks owned instances up by attribute, and still lets request properties fill in an attribute an instance lacks', () => {
     const m = compileModel('env', todoModel({ resources: [...todoModel().resources, { typeId: ids.todo, id: 'todo-4', attributes: {} }] }));
     const search = (properties?: Record<string, unknown>) =>
-      searchResources(
-        m,
-        { subject: user('morty@the-citadel.com'), action: { name: 'can_update_todo' }, resource: { type: 'todo', properties } },
-        all,
-      ).results.map((r) => r.id);
+      searchResources(m, { subject: user(ids.morty), action: { name: 'can_update_todo' }, resource: { type: 'todo', properties } }, all).results.map(
+        (r) => r.id,
+      );
     expect(search()).toEqual(['todo-1']);
     expect(search({ ownerID: 'morty@the-citadel.com' })).toEqual(['todo-1', 'todo-4']);
   });
@@ -51,11 +47,7 @@ describe('search', () => {
     let offset: number | null = 0;
     let pages = 0;
     while (offset !== null) {
-      const page = searchResources(
-        m,
-        { subject: user('morty@the-citadel.com'), action: { name: 'can_update_todo' }, resource: { type: 'todo' } },
-        { offset, limit: 5 },
-      );
+      const page = searchResources(m, { subject: user(ids.morty), action: { name: 'can_update_todo' }, resource: { type: 'todo' } }, { offset, limit: 5 });
       seen.push(...page.results.map((r) => r.id));
       offset = page.nextOffset;
       pages++;
@@ -63,27 +55,19 @@ describe('search', () => {
     expect(pages).toBeGreaterThanOrEqual(3);
     expect(seen).toHaveLength(12);
     for (const id of seen) {
-      expect(evaluate(m, { subject: user('morty@the-citadel.com'), action: { name: 'can_update_todo' }, resource: { type: 'todo', id } }).decision).toBe(true);
+      expect(evaluate(m, { subject: user(ids.morty), action: { name: 'can_update_todo' }, resource: { type: 'todo', id } }).decision).toBe(true);
     }
   });
 
   it('finds the subjects permitted, transitively through groups, by the id a PEP knows them by', () => {
     const found = searchSubjects(model, { subject: { type: 'user' }, action: { name: 'can_read_todos' }, resource: { type: 'todo', id: 'todo-1' } }, all);
-    // rick, morty through Editors, named by userName (the default kind); summer's grant is limited to todo-3; jerry is inactive.
+    // rick (externalId), morty through Editors (userName); summer's grant is limited to todo-3; jerry is inactive.
     expect(found.results).toEqual([
-      { type: 'user', id: 'rick@the-citadel.com' },
+      { type: 'user', id: 'CiRmZDA2' },
       { type: 'user', id: 'morty@the-citadel.com' },
     ]);
     const owners = searchSubjects(model, { subject: { type: 'identity' }, action: { name: 'can_update_todo' }, resource: { type: 'todo', id: 'todo-1' } }, all);
-    expect(owners.results.map((r) => r.id)).toEqual(['rick@the-citadel.com', 'morty@the-citadel.com']);
-    // By externalId, a user without one cannot be named: search leaves it out.
-    const byExternalId = compileModel('env', todoModel({ subjectIdentifier: 'externalId' }));
-    const named = searchSubjects(
-      byExternalId,
-      { subject: { type: 'user' }, action: { name: 'can_read_todos' }, resource: { type: 'todo', id: 'todo-1' } },
-      all,
-    );
-    expect(named.results).toEqual([{ type: 'user', id: 'CiRmZDA2' }]);
+    expect(owners.results.map((r) => r.id)).toEqual(['CiRmZDA2', 'morty@the-citadel.com']);
     const groups = searchSubjects(model, { subject: { type: 'group' }, action: { name: 'can_create_todo' }, resource: { type: 'todo', id: 'todo-1' } }, all);
     expect(groups.results).toEqual([{ type: 'group', id: 'Editors' }]);
     expect(
@@ -91,12 +75,24 @@ describe('search', () => {
     ).toEqual([]);
   });
 
+  it('answers with the identifier of an explicit kind, leaving out the subjects that have none', () => {
+    const readers = (subjectIdentifier: 'userName' | 'externalId' | 'id') =>
+      searchSubjects(
+        compileModel('env', todoModel({ subjectIdentifier })),
+        { subject: { type: 'user' }, action: { name: 'can_read_todos' }, resource: { type: 'todo', id: 'todo-1' } },
+        all,
+      ).results.map((r) => r.id);
+    expect(readers('userName')).toEqual(['rick@the-citadel.com', 'morty@the-citadel.com']);
+    expect(readers('externalId')).toEqual(['CiRmZDA2']); // morty has no externalId: it cannot be named
+    expect(readers('id')).toEqual([ids.rick, ids.morty]);
+  });
+
   it('finds the actions a subject may take on a resource', () => {
     const names = (subject: string, id: string) =>
       searchActions(model, { subject: user(subject), resource: { type: 'todo', id } }, all).results.map((a) => a.name);
-    expect(names('rick@the-citadel.com', 'todo-1')).toEqual(['can_create_todo', 'can_delete_todo', 'can_read_todos', 'can_update_todo']);
-    expect(names('morty@the-citadel.com', 'todo-1')).toEqual(['can_create_todo', 'can_read_todos', 'can_update_todo']);
-    expect(names('morty@the-citadel.com', 'todo-2')).toEqual(['can_create_todo', 'can_read_todos']);
-    expect(names('summer@the-smiths.com', 'todo-1')).toEqual([]);
+    expect(names(ids.rick, 'todo-1')).toEqual(['can_create_todo', 'can_delete_todo', 'can_read_todos', 'can_update_todo']);
+    expect(names(ids.morty, 'todo-1')).toEqual(['can_create_todo', 'can_read_todos', 'can_update_todo']);
+    expect(names(ids.morty, 'todo-2')).toEqual(['can_create_todo', 'can_read_todos']);
+    expect(names(ids.summer, 'todo-1')).toEqual([]);
   });
 });

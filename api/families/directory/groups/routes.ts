@@ -42,7 +42,7 @@ export function directoryGroupRoutes(app: App, groups: GroupService) {
       operationId: 'createDirectoryGroup',
       summary: 'Create a group',
       description:
-        'Creates a group of the environment. 409 `directory.group_name_taken` or `directory.group_external_id_taken` when another group holds the name (case-insensitively) or the externalId.',
+        'Creates a group of the environment. 409 `directory.group_name_taken` or `directory.group_external_id_taken` when another group holds the name (case-insensitively) or the externalId; 409 `directory.identifier_taken` when the externalId is another group’s name (case-insensitively) or id, or the name another group’s externalId or id.',
       security: write,
       params: EnvironmentScopeParams,
       body: CreateGroupBody,

@@ -31,7 +31,7 @@ export function directoryUserRoutes(app: App, users: DirectoryUserService) {
       operationId: 'createDirectoryUser',
       summary: 'Create a user',
       description:
-        'Creates a user of the environment. 409 `directory.user_name_taken`, `directory.email_taken` or `directory.external_id_taken` when another user holds the userName, an email (both case-insensitively) or the externalId.',
+        'Creates a user of the environment. 409 `directory.user_name_taken`, `directory.email_taken` or `directory.external_id_taken` when another user holds the userName, an email (both case-insensitively) or the externalId; 409 `directory.identifier_taken` when the externalId is another user’s userName (case-insensitively) or id, or the userName another user’s externalId or id (an AuthZEN subject id names one user).',
       security: write,
       params: EnvironmentScopeParams,
       body: CreateUserBody,

@@ -1,6 +1,7 @@
-// An environment's AuthZEN settings: the one kind of identifier PEPs name subjects by (`subjectIdentifier`, default
-// `userName`). One kind, never a fallback to another, so an id of one kind equal to another user's id of another
-// kind (an HRIS externalId equal to someone's userName) cannot take over that user's decisions.
+// An environment's AuthZEN settings: the kind of identifier PEPs name subjects by (`subjectIdentifier`, default
+// `any`: id, externalId or userName, kept unambiguous by the directory's uniqueness across kinds, 0026), or one kind
+// alone, never a fallback to another, so an id of one kind equal to another user's id of another kind (an HRIS
+// externalId equal to someone's userName) cannot take over that user's decisions.
 import type { DatabasePool } from 'slonik';
 import { createAuthzenSettingsQueries } from '../../../../db/projects/environment-settings/authzen.ts';
 import { createEnvironmentQueries } from '../../../../db/projects/environments/queries.ts';

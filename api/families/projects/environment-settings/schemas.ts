@@ -125,8 +125,10 @@ export type EnvironmentSdkConfig = z.infer<typeof EnvironmentSdkConfig>;
 const subjectIdentifier = z
   .enum(SUBJECT_IDENTIFIERS)
   .describe(
-    'The one kind of identifier AuthZEN requests name subjects by: users by `id`, `externalId`, `userName` or any of their emails (`email`); ' +
-      'groups by `id`, `externalId`, or name (for `userName` and `email`). userName, email and name ignore case. Default `userName`.',
+    'The kind of identifier AuthZEN requests name subjects by. `any` (default): users by id, externalId or userName, groups by id, ' +
+      'externalId or name, unambiguous because the directory refuses an externalId equal to another subject’s userName (name) or id (409 ' +
+      '`directory.identifier_taken`). One kind alone: users by `id`, `externalId`, `userName` or any of their emails (`email`); groups by `id`, ' +
+      '`externalId`, or name (for `userName` and `email`). userName, email and name ignore case; ids and externalIds compare exactly.',
   );
 
 export const SaveAuthzenSettingsBody = z.strictObject({ subjectIdentifier }).meta({ id: 'SaveAuthzenSettingsRequest' });
