@@ -103,15 +103,19 @@ describe.each(ENGINES)('domain verification process (%s)', (engine) => {
   // process gave up (verification_failed) before the retried task ran, and the domain was never verified.
   describe('across a restart', () => {
     let outer: TestAppWithProcesses;
+    let inner: TestAppWithProcesses | undefined;
     beforeAll(async () => {
       outer = t;
+      // One embedded engine per process (DBOS is a singleton): the outer app's processes wait meanwhile.
+      await outer.processes.stop();
       const env = { DNS_SERVERS: dns.address, DOMAIN_VERIFICATION_INTERVALS: '200ms', DOMAIN_VERIFICATION_GIVE_UP: '10m' };
-      t = await startTestAppWithProcesses({ engine, env });
+      t = inner = await startTestAppWithProcesses({ engine, env });
       token = await t.token();
     });
     afterAll(async () => {
-      await t?.close();
+      await inner?.close();
       t = outer;
+      await t.restartProcesses();
       token = await t.token();
     });
 
