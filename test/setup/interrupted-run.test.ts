@@ -64,6 +64,13 @@ const cases: Case[] = [
   { how: 'Ctrl-C (SIGINT to its process group)', interrupt: (run) => process.kill(-run.pid!, 'SIGINT') },
   { how: 'SIGTERM to the vitest process', interrupt: (run) => process.kill(run.pid!, 'SIGTERM') },
   { how: 'SIGHUP to the vitest process (its terminal closed)', interrupt: (run) => process.kill(run.pid!, 'SIGHUP') },
+  {
+    how: 'two SIGTERMs in a row (as `timeout` and npm each pass one on)',
+    interrupt: (run) => {
+      process.kill(run.pid!, 'SIGTERM');
+      process.kill(run.pid!, 'SIGTERM');
+    },
+  },
   { how: 'a closed stdout pipe (EPIPE)', interrupt: (run) => run.stdout!.destroy() },
   { how: 'an uncaught exception in the vitest process', interrupt: (_run, dir) => fs.writeFileSync(path.join(dir, 'crash'), '') },
 ];

@@ -85,8 +85,10 @@ const cleanUpOnExit = () => cleanUpRun({ exiting: true });
 
 function installHandlers() {
   process.once('exit', cleanUpOnExit);
+  // `on`, not `once`: a process with no listener left for a signal dies of the next one at once, and a second
+  // signal is common (`timeout` and npm each pass SIGTERM on) while the cleanup waits for Postgres to stop.
   for (const [signal, number] of Object.entries(SIGNALS)) {
-    process.once(signal, () => {
+    process.on(signal, () => {
       cleanUpOnExit();
       process.exit(128 + number);
     });
