@@ -85,15 +85,24 @@ export default tseslint.config(
   { files: ['api/families/**'], plugins: { families: { rules: { imports: familyImports } } }, rules: { 'families/imports': 'error' } },
   { files: ['lib/**'], rules: forbid(['api', 'db', 'activities', 'worker', 'workflows'], 'lib/ is the leaf layer: it imports nothing of ours.') },
   {
-    // The process outbox is typed by the processes' kinds, inputs and messages: db/ may import those types.
+    // db/ never imports workflows/: the process contracts it types the outbox with live in lib/processes/.
     files: ['db/**'],
+    rules: forbid(['api', 'activities', 'worker', 'workflows'], 'db/ may import lib/ only (process contracts: lib/processes/).'),
+  },
+  {
+    // The process contracts are bundled into the workflows: pure types and constants, no Node built-ins.
+    files: ['lib/processes/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['api', 'activities', 'worker'].flatMap(layer), message: 'db/ may import lib/ only (and workflow types).' },
-            { group: layer('workflows'), message: 'db/ may import lib/ only (and workflow types).', allowTypeImports: true },
+            {
+              group: ['node:*', 'fs', 'path', 'crypto', 'http', 'https', 'net', 'dns', 'os', 'child_process'],
+              message: 'lib/processes/ is bundled into the workflows: pure.',
+            },
+            { group: ['api', 'db', 'activities', 'worker', 'workflows'].flatMap(layer), message: 'lib/ is the leaf layer: it imports nothing of ours.' },
+            { group: ['../*', '!../processes'], message: 'lib/processes/ is bundled into the workflows: it imports only lib/processes/ files.' },
           ],
         },
       ],
@@ -110,7 +119,8 @@ export default tseslint.config(
   },
   { files: ['worker/**'], rules: forbid(['api'], 'worker/ may import everything but api/.') },
   {
-    // Process logic must stay deterministic and engine-neutral: no Node built-ins, no I/O, nothing outside workflows/.
+    // Process logic must stay deterministic and engine-neutral: no Node built-ins, no I/O, nothing outside workflows/
+    // but the pure process contracts (lib/processes/).
     files: ['workflows/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -118,7 +128,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['node:*', 'fs', 'path', 'crypto', 'http', 'https', 'net', 'dns', 'os', 'child_process'], message: 'workflows/ must stay deterministic.' },
-            { group: ['api', 'db', 'lib', 'activities', 'worker'].flatMap(layer), message: 'workflows/ imports only other workflows/ files.' },
+            {
+              group: [...['api', 'db', 'activities', 'worker'].flatMap(layer), '**/lib/*', '!**/lib/processes'],
+              message: 'workflows/ imports only other workflows/ files and lib/processes/.',
+            },
           ],
         },
       ],

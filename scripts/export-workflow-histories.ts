@@ -126,15 +126,17 @@ const activities: Activities = {
   },
 };
 
-/** Who and what each process is about, as createProcessScopeQueries(pool).scopeOf finds it in the database. */
-const scopeOf: ScopeLookup = (kind, input) => {
-  if (kind === 'invitation-expiry') return Promise.resolve({ tenantId: null, organizationId, invitationId: (input as { invitationId: string }).invitationId });
-  if (kind === 'webhook-delivery') return Promise.resolve({ tenantId, organizationId, endpointId, channelId: null });
-  if (kind === 'domain-verification') return Promise.resolve({ tenantId, organizationId, domainId: (input as { domainId: string }).domainId });
-  if (kind === 'impersonation-expiry') return Promise.resolve({ tenantId, organizationId, environmentId });
-  if (kind === 'directory-sync') return Promise.resolve({ tenantId, organizationId, environmentId: (input as { environmentId: string }).environmentId });
-  if (kind === 'trust-store-key-retirement') return Promise.resolve({ tenantId, organizationId, environmentId });
-  return Promise.resolve({ tenantId, organizationId });
+/** Who and what each process is about: the query its definition names, answered as createProcessScopeQueries(pool).scopeOf would. */
+const scopeOf: ScopeLookup = (query) => {
+  if (query.of === 'invitation') return Promise.resolve({ tenantId: null, organizationId, invitationId: query.invitationId });
+  if (query.of === 'delivery') return Promise.resolve({ tenantId, organizationId, endpointId, channelId: null });
+  const environment = query.environmentId ?? (query.environmentOf ? environmentId : undefined);
+  return Promise.resolve({
+    tenantId,
+    organizationId,
+    ...(environment ? { environmentId: environment } : {}),
+    ...(query.domainId ? { domainId: query.domainId } : {}),
+  });
 };
 
 /** A delivery schedule: the first attempt at once, then 200 ms and 400 ms (a Retry-After may lengthen a wait). */

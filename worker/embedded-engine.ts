@@ -4,7 +4,8 @@
 import { setTimeout as wait } from 'node:timers/promises';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { Activities } from '../workflows/activities.ts';
-import { processes, RESTARTED_WHEN_COMPLETED } from '../workflows/index.ts';
+import { RESTARTED_WHEN_COMPLETED } from '../lib/processes/contracts.ts';
+import { processes } from '../workflows/index.ts';
 import {
   isRetryable,
   retryDelayMs,
@@ -103,10 +104,11 @@ export async function startEmbeddedEngine(options: {
     logLevel: options.logLevel ?? 'warn',
   });
   registered = Object.fromEntries(
-    Object.entries(processes as Record<ProcessKind, Logic>).map(([kind, logic]) => [
+    Object.entries(processes).map(([kind, { logic }]) => [
       kind,
       DBOS.registerWorkflow(
-        (input: never): Promise<unknown> => logic(dbosContext(options.activities, options.adjustRetry ?? ((r) => r), stopping.signal), input),
+        (input: never): Promise<unknown> => (logic as Logic)(dbosContext(options.activities, options.adjustRetry ?? ((r) => r), stopping.signal), input),
+        // The kind is the DBOS workflow's name: never renamed, it identifies the processes recovery resumes.
         { name: kind },
       ),
     ]),

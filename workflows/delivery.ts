@@ -1,17 +1,11 @@
 // Delivers events to webhook endpoints and notification channels on a retry schedule.
 // A batch process makes the first attempt of many deliveries at once; each delivery whose first attempt
 // fails continues in a process of its own (`webhook-delivery:<id>`) from its second attempt.
+import type { DeliveryBatchInput, DeliveryInput } from '../lib/processes/contracts.ts';
 import type { ProcessContext } from './port.ts';
 import { INFRASTRUCTURE_RETRY } from './port.ts';
 
-export interface DeliveryInput {
-  deliveryId: string;
-  /** Delays before each attempt, in ms: the first is usually 0. */
-  scheduleMs: number[];
-  /** The attempt to start from (1 unless a batch made the first), and the delay before it. */
-  firstAttempt?: number;
-  firstDelayMs?: number;
-}
+export type { DeliveryBatchInput, DeliveryInput } from '../lib/processes/contracts.ts';
 
 export async function delivery(ctx: ProcessContext, input: DeliveryInput): Promise<'succeeded' | 'failed'> {
   const { scheduleMs } = input;
@@ -25,11 +19,6 @@ export async function delivery(ctx: ProcessContext, input: DeliveryInput): Promi
     delay = result.nextDelayMs;
   }
   return 'failed';
-}
-
-export interface DeliveryBatchInput {
-  batchId: string;
-  scheduleMs: number[];
 }
 
 export async function deliveryBatch(ctx: ProcessContext, input: DeliveryBatchInput): Promise<{ retrying: number }> {

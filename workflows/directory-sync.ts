@@ -3,21 +3,13 @@
 // The database holds the work (directory_deprovisionings, directory_lifecycle_changes): messages only wake the
 // process, which asks the database what is due, sleeps until the next change, and ends when nothing is pending
 // (a start of an ended one begins a new run: RESTARTED_WHEN_COMPLETED), so its history stays short.
+import type { DirectorySyncInput, ProcessTopics } from '../lib/processes/contracts.ts';
+import { defineProcess, iso, type PlannedStart } from './definition.ts';
 import type { ProcessContext } from './port.ts';
 import { INFRASTRUCTURE_RETRY } from './port.ts';
 
-export interface DirectorySyncInput {
-  environmentId: string;
-  /** How long to wait for more work before ending (default IDLE_MS; shorter in recorded histories). */
-  idleMs?: number;
-}
-
-/** A message on topic `directory`: a user to deprovision (trigger on `users`), or a new lifecycle schedule. */
-export type DirectorySyncMessage = { type: 'deprovision'; userId: string } | { type: 'schedule'; dueAt: number };
-
-export interface DirectorySyncTopics {
-  directory: DirectorySyncMessage;
-}
+export type { DirectorySyncInput, DirectorySyncMessage } from '../lib/processes/contracts.ts';
+export type DirectorySyncTopics = ProcessTopics<'directory-sync'>;
 
 /** How long an idle process waits for more work before it ends (a burst of changes is served by one run). */
 export const IDLE_MS = 60_000;
@@ -38,3 +30,34 @@ export async function directorySync(ctx: ProcessContext<DirectorySyncTopics>, in
   }
   return 'rounds';
 }
+
+export const directorySyncProcess = defineProcess('directory-sync', {
+  workflowType: 'directorySyncWorkflow',
+  logic: directorySync,
+  activities: {
+    syncDirectory: {
+      summary: (i) => `deprovision users and apply due lifecycle changes in environment ${i.environmentId}`,
+      outcome: (o) => `${o.deprovisioned} deprovisioned, ${o.applied} lifecycle changes applied${o.nextDueAt ? `, next due at ${iso(o.nextDueAt)}` : ''}`,
+    },
+  },
+  // It ends when idle, so a completed one with work waiting needs a start too (RESTARTED_WHEN_COMPLETED).
+  sweep: {
+    rows: 'pendingDirectorySyncs',
+    plan: async (environments, _settings, status) => {
+      const starts: PlannedStart[] = [];
+      for (const e of environments) {
+        if ((await status('directory-sync', e.id)) !== 'running') {
+          starts.push({ kind: 'directory-sync', entityId: e.id, tenantId: e.tenantId, input: { environmentId: e.id } });
+        }
+      }
+      return starts;
+    },
+  },
+  scope: (i) => ({ of: 'tenant', environmentId: i.environmentId }),
+  describe: (i) => ({
+    summary: `Deprovisions users and applies lifecycle changes in environment ${i.environmentId}`,
+    details:
+      `Deprovisions the users of environment \`${i.environmentId}\` that were deactivated or deleted (signal \`directory\`) and applies ` +
+      'future-dated lifecycle changes (HR prehire starts, terminations) when due; ends when nothing is pending, and the next change starts a new run.',
+  }),
+});

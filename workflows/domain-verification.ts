@@ -1,16 +1,12 @@
 // Polls the DNS TXT record of a tenant domain on a backoff schedule until it verifies, the domain is gone, or
 // the give-up time passes. Giving up emits tenant.domain.verification_failed and leaves the domain unverified
 // (verified=false, validatedAt null): a later POST …/verify can still verify it.
+import type { DomainVerificationInput } from '../lib/processes/contracts.ts';
+import { defineProcess, duration, restartFailedOrMissing } from './definition.ts';
 import type { ProcessContext } from './port.ts';
 import { INFRASTRUCTURE_RETRY } from './port.ts';
 
-export interface DomainVerificationInput {
-  domainId: string;
-  /** Delays between checks, in ms; the last one repeats. */
-  intervalsMs: number[];
-  /** Give up this long after the process started. */
-  giveUpAfterMs: number;
-}
+export type { DomainVerificationInput } from '../lib/processes/contracts.ts';
 
 export async function domainVerification(ctx: ProcessContext, input: DomainVerificationInput): Promise<'verified' | 'gone' | 'failed'> {
   const { domainId, intervalsMs, giveUpAfterMs } = input;
@@ -27,3 +23,25 @@ export async function domainVerification(ctx: ProcessContext, input: DomainVerif
   await ctx.run('failDomainVerification', { domainId, waitedMs: giveUpAfterMs }, INFRASTRUCTURE_RETRY);
   return 'failed';
 }
+
+export const domainVerificationProcess = defineProcess('domain-verification', {
+  workflowType: 'domainVerificationWorkflow',
+  logic: domainVerification,
+  activities: {
+    checkDomain: {
+      summary: (i) => `check the TXT record of domain ${i.domainId}`,
+      outcome: (o) => (o.verified ? 'verified' : o.done ? 'domain deleted' : 'TXT record not found yet'),
+    },
+    failDomainVerification: { summary: (i) => `give up verifying domain ${i.domainId}` },
+  },
+  sweep: restartFailedOrMissing('domain-verification', 'pendingDomains', (d, settings) => ({
+    entityId: d.id,
+    tenantId: d.tenantId,
+    input: { domainId: d.id, intervalsMs: settings.domains.verificationIntervalsMs, giveUpAfterMs: settings.domains.verificationGiveUpMs },
+  })),
+  scope: (i) => ({ of: 'tenant', domainId: i.domainId }),
+  describe: (i) => ({
+    summary: `Verifies the DNS TXT record of tenant domain ${i.domainId}`,
+    details: `Checks the TXT record of domain \`${i.domainId}\` until it holds the token or the domain is deleted; gives up after ${duration(i.giveUpAfterMs)}.`,
+  }),
+});

@@ -1,27 +1,36 @@
-// Every durable process, by kind. A process's id is `<kind>:<entityId>` (processId in db/processes/outbox.ts, through
-// which every process is started and signalled).
-import { delivery, deliveryBatch } from './delivery.ts';
-import { directorySync } from './directory-sync.ts';
-import { domainVerification } from './domain-verification.ts';
-import { invitationExpiry } from './invitation-expiry.ts';
-import { impersonationExpiry } from './impersonation-expiry.ts';
-import { trustStoreKeyRetirement } from './trust-store-key-retirement.ts';
-import { elevateGrant, elevateRequest } from './elevate.ts';
+// The registry of durable process kinds: one line per kind, its definition (workflows/definition.ts) in its own
+// module. The engines (worker/embedded-engine.ts, workflows/temporal.ts), the Temporal gateway (summaries, scope),
+// the sweeper and the history export all read it. A kind missing here, or a definition missing a piece, does not
+// compile (`satisfies`); an activity no kind describes does not either (see `Described` below).
+import type { ProcessKind } from '../lib/processes/contracts.ts';
+import { deliveryBatchProcess, webhookDeliveryProcess } from './delivery-process.ts';
+import type { ProcessDefinition } from './definition.ts';
+import { directorySyncProcess } from './directory-sync.ts';
+import { domainVerificationProcess } from './domain-verification.ts';
+import { elevateGrantProcess, elevateRequestProcess } from './elevate.ts';
+import { impersonationExpiryProcess } from './impersonation-expiry.ts';
+import { invitationExpiryProcess } from './invitation-expiry.ts';
+import type { ActivityName } from './port.ts';
+import { trustStoreKeyRetirementProcess } from './trust-store-key-retirement.ts';
+
+export { RESTARTED_WHEN_COMPLETED } from '../lib/processes/contracts.ts';
 
 export const processes = {
-  'webhook-delivery': delivery,
-  'delivery-batch': deliveryBatch,
-  'domain-verification': domainVerification,
-  'invitation-expiry': invitationExpiry,
-  'impersonation-expiry': impersonationExpiry,
-  'directory-sync': directorySync,
-  'trust-store-key-retirement': trustStoreKeyRetirement,
-  'elevate-request': elevateRequest,
-  'elevate-grant': elevateGrant,
-};
+  'webhook-delivery': webhookDeliveryProcess,
+  'delivery-batch': deliveryBatchProcess,
+  'domain-verification': domainVerificationProcess,
+  'invitation-expiry': invitationExpiryProcess,
+  'impersonation-expiry': impersonationExpiryProcess,
+  'directory-sync': directorySyncProcess,
+  'trust-store-key-retirement': trustStoreKeyRetirementProcess,
+  'elevate-request': elevateRequestProcess,
+  'elevate-grant': elevateGrantProcess,
+} satisfies { [K in ProcessKind]: ProcessDefinition<K> };
 
-/**
- * Kinds whose process ends when it has nothing left to do: a start of one that completed begins a new run (on both
- * engines), where any other completed process id stays done.
- */
-export const RESTARTED_WHEN_COMPLETED: readonly string[] = ['directory-sync'];
+/** The definition of `kind`, typed by it. */
+export const definitionOf = <K extends ProcessKind>(kind: K): ProcessDefinition<K> => processes[kind] as ProcessDefinition<K>;
+
+/** The activities the definitions describe: every activity must be one of them (its summary in Temporal UI). */
+type Described = { [K in ProcessKind]: keyof (typeof processes)[K]['activities'] }[ProcessKind];
+/** Compiles only while every activity of workflows/activities.ts is described by the kind that runs it. */
+export const EVERY_ACTIVITY_DESCRIBED: [Exclude<ActivityName, Described>] extends [never] ? true : { undescribed: Exclude<ActivityName, Described> } = true;

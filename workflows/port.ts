@@ -1,7 +1,10 @@
 // The port every durable process is written against (DESIGN §4), and the gateway the API uses to
 // start and signal processes. Both engines (Temporal, embedded DBOS) implement them.
+import type { MessageOf, NoTopics, ProcessInput, ProcessKind, TopicOf } from '../lib/processes/contracts.ts';
 import type { Activities } from './activities.ts';
-import type { processes } from './index.ts';
+
+// The contracts (kinds, inputs, topics and messages) live in lib/processes/contracts.ts, where storage may import them.
+export type { MessageOf, NoTopics, ProcessContracts, ProcessInput, ProcessKind, ProcessTopics, Topic, TopicOf } from '../lib/processes/contracts.ts';
 
 /** How an activity is retried, the same on both engines (Temporal's RetryPolicy, the embedded engine's step loop). */
 export interface RetryOptions {
@@ -43,9 +46,6 @@ export function retryDelayMs(retry: RetryOptions, attempt: number): number | nul
 export type ActivityName = keyof Activities;
 export type ActivityInput<N extends ActivityName> = Parameters<Activities[N]>[0];
 export type ActivityOutput<N extends ActivityName> = Awaited<ReturnType<Activities[N]>>;
-
-/** A process that receives no messages. */
-export type NoTopics = Record<never, never>;
 
 /**
  * What process logic runs against. `Topics` maps each topic the process receives on to its message type
@@ -102,18 +102,3 @@ export interface ProcessGateway {
   describe(processId: string): Promise<ProcessDescription>;
   cancel(processId: string): Promise<void>;
 }
-
-export type ProcessKind = keyof typeof processes;
-export type ProcessInput<K extends ProcessKind> = Parameters<(typeof processes)[K]>[1];
-/** The topics a process of kind `K` receives on, with the message type of each: the `Topics` of the context its logic takes. */
-export type ProcessTopics<K extends ProcessKind> = Parameters<(typeof processes)[K]>[0] extends ProcessContext<infer Topics> ? Topics : never;
-/** The topics of kind `K` (over a union of kinds, the topics of each). */
-export type TopicOf<K extends ProcessKind> = K extends ProcessKind ? keyof ProcessTopics<K> & string : never;
-/** The message on topic `T` of kind `K`. */
-export type MessageOf<K extends ProcessKind, T extends TopicOf<K>> = K extends ProcessKind
-  ? T extends keyof ProcessTopics<K>
-    ? ProcessTopics<K>[T]
-    : never
-  : never;
-/** Every topic of every process (one Temporal signal each, named by the topic: `topicSignals` in temporal.ts). */
-export type Topic = TopicOf<ProcessKind>;

@@ -1,7 +1,8 @@
-// The Temporal binding (DESIGN §4): each process in `processes` becomes one workflow function, named by
-// `workflowTypes`. The worker loads this file through `bundleWorkflowCode`; it may import only other
-// `workflows/` files and `@temporalio/workflow` (activities by type only; `@temporalio/common` for the search
-// attribute keys). It also makes the workflows readable in Temporal UI: summaries, current details, search attributes.
+// The Temporal binding (DESIGN §4): every process kind of the registry (index.ts) runs as one workflow, whose type
+// is its definition's `workflowType`. The worker loads this file through `bundleWorkflowCode`; it may import only
+// other `workflows/` files, the pure contracts of lib/processes/ and `@temporalio/workflow` (activities by type only;
+// `@temporalio/common` for the search attribute keys). It also makes the workflows readable in Temporal UI:
+// summaries and current details (from each definition's activity descriptions), search attributes.
 import {
   condition,
   defineSignal,
@@ -11,22 +12,14 @@ import {
   setHandler,
   sleep,
   upsertSearchAttributes,
+  workflowInfo,
   type RetryPolicy,
 } from '@temporalio/workflow';
+import type { MessageOf, ProcessKind, Topic, TopicOf } from '../lib/processes/contracts.ts';
 import type { Activities } from './activities.ts';
+import type { ActivityDescription, ProcessDefinition, TemporalStart } from './definition.ts';
 import { processes } from './index.ts';
-import type {
-  ActivityInput,
-  ActivityName,
-  ActivityOutput,
-  MessageOf,
-  ProcessContext,
-  ProcessInput,
-  ProcessKind,
-  RetryOptions,
-  Topic,
-  TopicOf,
-} from './port.ts';
+import type { ActivityInput, ActivityName, ActivityOutput, ProcessContext, RetryOptions } from './port.ts';
 import { ACTIVITY_TIMEOUT_MS, HEARTBEAT_TIMEOUT_MS, HEARTBEATING_ACTIVITIES, PROGRAMMING_ERRORS } from './port.ts';
 import { DeliveryAttemptKey, NextAttemptAtKey } from './search-attributes.ts';
 
@@ -68,65 +61,10 @@ export const retryPolicy = (retry?: RetryOptions): RetryPolicy =>
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** What a step is for, as the activity's summary in Temporal UI. */
-function activitySummary<N extends ActivityName>(name: N, input: ActivityInput<N>, attempts: number | undefined): string {
-  const i = input as Record<string, unknown>;
-  switch (name) {
-    case 'attemptDelivery':
-      return `attempt ${String(i.attempt)}${attempts ? `/${attempts}` : ''} of delivery ${String(i.deliveryId)}`;
-    case 'attemptBatch':
-      return `first attempt of every delivery of batch ${String(i.batchId)}`;
-    case 'continueDeliveries':
-      return `start a retrying process for ${(i.retries as unknown[]).length} failed deliveries`;
-    case 'checkDomain':
-      return `check the TXT record of domain ${String(i.domainId)}`;
-    case 'failDomainVerification':
-      return `give up verifying domain ${String(i.domainId)}`;
-    case 'expireImpersonationGrant':
-      return `expire impersonation grant ${String(i.grantId)} if it is due`;
-    case 'syncDirectory':
-      return `deprovision users and apply due lifecycle changes in environment ${String(i.environmentId)}`;
-    case 'retireTrustStoreKey':
-      return `retire trust-store key ${String(i.keyId)} if it is due`;
-    case 'nudgeElevateRequest':
-      return `${i.kind === 'escalated' ? 'escalate' : 'remind approvers of'} access request ${String(i.requestId)} if still pending`;
-    case 'expireElevateRequest':
-      return `expire access request ${String(i.requestId)} if it is due`;
-    case 'expireElevateGrant':
-      return `expire grant ${String(i.grantId)} if its end has come`;
-    default:
-      return `expire invitation ${String(i.invitationId)} if it is due`;
-  }
-}
-
-/** What a step found, for the workflow's current details ("attempt 3/8 got 503"). */
-function outcomeOf<N extends ActivityName>(name: N, input: ActivityInput<N>, output: ActivityOutput<N>, attempts: number | undefined): string {
-  const o = output as Record<string, unknown>;
-  switch (name) {
-    case 'attemptDelivery': {
-      const got = typeof o.statusCode === 'number' ? `got ${o.statusCode}` : typeof o.error === 'string' ? `failed (${o.error})` : 'failed';
-      const attempt = `attempt ${(input as ActivityInput<'attemptDelivery'>).attempt}${attempts ? `/${attempts}` : ''} ${got}`;
-      return o.done ? `${attempt}: ${String(o.status)}` : attempt;
-    }
-    case 'attemptBatch':
-      return `first attempts made, ${(output as unknown[]).length} to retry`;
-    case 'checkDomain':
-      return o.verified ? 'verified' : o.done ? 'domain deleted' : 'TXT record not found yet';
-    case 'expireInvitation':
-    case 'expireImpersonationGrant':
-      return o.outcome === 'pending' ? `not due yet (expires at ${iso(o.expiresAt as number)})` : String(o.outcome);
-    case 'syncDirectory':
-      return `${String(o.deprovisioned)} deprovisioned, ${String(o.applied)} lifecycle changes applied${o.nextDueAt ? `, next due at ${iso(o.nextDueAt as number)}` : ''}`;
-    case 'retireTrustStoreKey':
-      return o.outcome === 'pending' ? `not due yet (retires at ${iso(o.retiresAt as number)})` : String(o.outcome);
-    case 'expireElevateRequest':
-      return o.outcome === 'pending' ? `not due yet (expires at ${iso(o.expiresAt as number)})` : String(o.outcome);
-    case 'expireElevateGrant':
-      return o.outcome === 'waiting' ? `not due yet (ends at ${iso(o.until as number)})` : String(o.outcome);
-    default:
-      return `${name} done`;
-  }
-}
+/** The description of an activity, from the definition of the kind that runs it. */
+const descriptions = new Map<string, ActivityDescription<ActivityName>>(
+  Object.values(processes).flatMap((definition) => Object.entries(definition.activities) as [string, ActivityDescription<ActivityName>][]),
+);
 
 /**
  * Keeps a delivery's search attributes current: the attempt it is at, and when the next one is due (none once settled).
@@ -144,7 +82,7 @@ function trackDelivery(attempt: number, nextAt: number | null) {
  * `attempts`: the number of attempts of a delivery (its schedule's length), shown as "attempt 3/8".
  * `status`: the current details to start from.
  */
-function temporalContext<Topics extends object>(options: { attempts?: number; status?: string; nextAttempt?: number } = {}): ProcessContext<Topics> {
+function temporalContext<Topics extends object>(options: TemporalStart = {}): ProcessContext<Topics> {
   const { attempts } = options;
   let { status, nextAttempt } = options;
   const details = (next?: string) => setCurrentDetails([status, next].filter(Boolean).join(', '));
@@ -161,20 +99,20 @@ function temporalContext<Topics extends object>(options: { attempts?: number; st
   });
   return {
     run: async <N extends ActivityName>(name: N, input: ActivityInput<N>, retry?: RetryOptions) => {
+      const description = descriptions.get(name) as ActivityDescription<N> | undefined;
       const activities = proxyActivities<Activities>({
         startToCloseTimeout: ACTIVITY_TIMEOUT,
         retry: retryPolicy(retry),
-        summary: activitySummary(name, input, attempts),
+        summary: description?.summary(input, attempts) ?? name,
         // A long activity heartbeats: a worker that dies in the middle of it is noticed within the heartbeat timeout.
         ...(HEARTBEATING_ACTIVITIES.includes(name) ? { heartbeatTimeout: HEARTBEAT_TIMEOUT_MS } : {}),
       });
       const output = await (activities[name] as unknown as (i: unknown) => Promise<ActivityOutput<N>>)(input);
-      status = outcomeOf(name, input, output, attempts);
-      if (name === 'attemptDelivery') {
-        const result = output as ActivityOutput<'attemptDelivery'>;
-        const { attempt } = input as ActivityInput<'attemptDelivery'>;
-        trackDelivery(attempt, result.done ? null : Date.now() + result.nextDelayMs);
-        nextAttempt = attempt + 1;
+      status = description?.outcome?.(output, input, attempts) ?? `${name} done`;
+      const made = description?.attempt?.(input, output);
+      if (made) {
+        trackDelivery(made.attempt, made.nextDelayMs === null ? null : Date.now() + made.nextDelayMs);
+        nextAttempt = made.attempt + 1;
       }
       details();
       return output;
@@ -196,57 +134,26 @@ function temporalContext<Topics extends object>(options: { attempts?: number; st
   };
 }
 
-// One exported function per process kind: the export's name is the Temporal workflow type.
-export async function webhookDeliveryWorkflow(input: ProcessInput<'webhook-delivery'>) {
-  const attempts = input.scheduleMs.length;
-  const first = input.firstAttempt ?? 1;
-  // Started by a batch whose first attempt failed: findable at once by its attempt and next attempt time.
-  const status = first > 1 ? `attempt ${first - 1}/${attempts} failed` : undefined;
-  if (first > 1) trackDelivery(first - 1, Date.now() + (input.firstDelayMs ?? input.scheduleMs[first - 1] ?? 0));
-  return processes['webhook-delivery'](temporalContext({ attempts, status, nextAttempt: first }), input);
+/**
+ * Every process kind's workflow: Temporal runs the default export for any workflow type the bundle does not export
+ * by name, so the type recorded in a workflow's history (its definition's `workflowType`, never renamed) picks the
+ * definition. Replays of recorded histories take the same path.
+ */
+export default async function processWorkflow(input: unknown): Promise<unknown> {
+  const { workflowType } = workflowInfo();
+  const definition = byWorkflowType.get(workflowType);
+  if (!definition) throw new TypeError(`no process kind has workflow type ${workflowType}`);
+  const start = definition.temporalStart?.(input as never) ?? {};
+  if (start.attempted) trackDelivery(start.attempted.attempt, Date.now() + start.attempted.nextDelayMs);
+  return definition.logic(temporalContext(start), input as never);
 }
 
-export async function deliveryBatchWorkflow(input: ProcessInput<'delivery-batch'>) {
-  return processes['delivery-batch'](temporalContext(), input);
-}
-
-export async function domainVerificationWorkflow(input: ProcessInput<'domain-verification'>) {
-  return processes['domain-verification'](temporalContext(), input);
-}
-
-export async function invitationExpiryWorkflow(input: ProcessInput<'invitation-expiry'>) {
-  return processes['invitation-expiry'](temporalContext(), input);
-}
-
-export async function impersonationExpiryWorkflow(input: ProcessInput<'impersonation-expiry'>) {
-  return processes['impersonation-expiry'](temporalContext(), input);
-}
-
-export async function directorySyncWorkflow(input: ProcessInput<'directory-sync'>) {
-  return processes['directory-sync'](temporalContext(), input);
-}
-
-export async function trustStoreKeyRetirementWorkflow(input: ProcessInput<'trust-store-key-retirement'>) {
-  return processes['trust-store-key-retirement'](temporalContext(), input);
-}
-
-export async function elevateRequestWorkflow(input: ProcessInput<'elevate-request'>) {
-  return processes['elevate-request'](temporalContext(), input);
-}
-
-export async function elevateGrantWorkflow(input: ProcessInput<'elevate-grant'>) {
-  return processes['elevate-grant'](temporalContext(), input);
-}
+const byWorkflowType = new Map<string, ProcessDefinition<ProcessKind>>(
+  Object.values(processes).map((definition) => [definition.workflowType, definition as unknown as ProcessDefinition<ProcessKind>]),
+);
 
 /** The Temporal workflow type of each process kind (what the gateway starts). */
-export const workflowTypes: Record<ProcessKind, string> = {
-  'webhook-delivery': webhookDeliveryWorkflow.name,
-  'delivery-batch': deliveryBatchWorkflow.name,
-  'domain-verification': domainVerificationWorkflow.name,
-  'invitation-expiry': invitationExpiryWorkflow.name,
-  'impersonation-expiry': impersonationExpiryWorkflow.name,
-  'directory-sync': directorySyncWorkflow.name,
-  'trust-store-key-retirement': trustStoreKeyRetirementWorkflow.name,
-  'elevate-request': elevateRequestWorkflow.name,
-  'elevate-grant': elevateGrantWorkflow.name,
-};
+export const workflowTypes = Object.fromEntries(Object.entries(processes).map(([kind, definition]) => [kind, definition.workflowType])) as Record<
+  ProcessKind,
+  string
+>;

@@ -1,27 +1,41 @@
 // Retires one trust-store key at the end of the grace period its rotation gave it (retiresAt). The database
 // decides: the activity retires the key only if it is still retiring and due, and tells the process its current
 // retiresAt otherwise; a key revoked or deleted meanwhile settles the process.
+import type { TrustStoreKeyRetirementInput } from '../lib/processes/contracts.ts';
+import { waitForDeadline } from './deadline.ts';
+import { defineProcess, dueOutcome, iso, restartFailedOrMissing } from './definition.ts';
 import type { ProcessContext } from './port.ts';
 import { INFRASTRUCTURE_RETRY } from './port.ts';
-import { RECHECK_FLOOR_MS } from './invitation-expiry.ts';
 
-export interface TrustStoreKeyRetirementInput {
-  keyId: string;
-  /** When the key stops verifying, in ms since the epoch. */
-  retiresAt: number;
+export type { TrustStoreKeyRetirementInput } from '../lib/processes/contracts.ts';
+
+export function trustStoreKeyRetirement(ctx: ProcessContext, input: TrustStoreKeyRetirementInput): Promise<'retired' | 'settled'> {
+  return waitForDeadline(ctx, {
+    until: input.retiresAt,
+    due: async () => {
+      const result = await ctx.run('retireTrustStoreKey', { keyId: input.keyId }, INFRASTRUCTURE_RETRY);
+      return result.outcome === 'pending' ? { until: result.retiresAt } : { done: result.outcome };
+    },
+  });
 }
 
-export async function trustStoreKeyRetirement(ctx: ProcessContext, input: TrustStoreKeyRetirementInput): Promise<'retired' | 'settled'> {
-  let retiresAt = input.retiresAt;
-  let notBefore = 0;
-  for (;;) {
-    const now = await ctx.now();
-    const remaining = Math.max(retiresAt, notBefore) - now;
-    if (remaining > 0) await ctx.sleep(remaining);
-    const result = await ctx.run('retireTrustStoreKey', { keyId: input.keyId }, INFRASTRUCTURE_RETRY);
-    if (result.outcome !== 'pending') return result.outcome;
-    retiresAt = result.retiresAt;
-    // The database said "not due yet" (its clock behind ours): ask again no sooner than the floor.
-    notBefore = now + Math.max(remaining, 0) + RECHECK_FLOOR_MS;
-  }
-}
+export const trustStoreKeyRetirementProcess = defineProcess('trust-store-key-retirement', {
+  workflowType: 'trustStoreKeyRetirementWorkflow',
+  logic: trustStoreKeyRetirement,
+  activities: {
+    retireTrustStoreKey: {
+      summary: (i) => `retire trust-store key ${i.keyId} if it is due`,
+      outcome: (o) => dueOutcome('retires', o.outcome === 'pending' ? o.retiresAt : undefined, o.outcome),
+    },
+  },
+  sweep: restartFailedOrMissing('trust-store-key-retirement', 'retiringKeys', (k) => ({
+    entityId: k.id,
+    tenantId: k.tenantId,
+    input: { keyId: k.id, retiresAt: k.retiresAt },
+  })),
+  scope: (i) => ({ of: 'tenant', environmentOf: { table: 'trust_store_keys', id: i.keyId } }),
+  describe: (i) => ({
+    summary: `Retires trust-store key ${i.keyId} at the end of its rotation grace period`,
+    details: `Retires key \`${i.keyId}\` at ${iso(i.retiresAt)} (status \`retired\`, event \`mcp.trust_store.key.retired\`) unless it was revoked or deleted before.`,
+  }),
+});

@@ -1,10 +1,10 @@
 // Process starts and signals, recorded with the business change that calls for them (see 0003 migration): the one
 // way the code starts or signals a process. Both are typed by process kind (and topic): the input and each topic's
-// message are those the process's logic in workflows/ declares. The dispatcher carries the entries out.
+// message are the contracts of lib/processes/contracts.ts. The dispatcher carries the entries out.
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { isoTimestamp, nullableTimestamp } from '../shared/rows.ts';
-import type { MessageOf, ProcessInput, ProcessKind, TopicOf } from '../../workflows/port.ts';
+import type { MessageOf, ProcessInput, ProcessKind, TopicOf } from '../../lib/processes/contracts.ts';
 
 /** The id of the process of `kind` for one entity, `<kind>:<entityId>`: an idempotency key (no PII in it). */
 export const processId = (kind: ProcessKind, entityId: string) => `${kind}:${entityId}`;

@@ -1,73 +1,56 @@
 // Who and what a process is about, for the search attributes of its Temporal workflow (an operator finds a
-// tenant's or an endpoint's processes in Temporal UI): read when the process starts, ids only.
+// tenant's or an endpoint's processes in Temporal UI): read when the process starts, ids only. Each kind's
+// definition says where its scope is read from (a ScopeQuery, lib/processes/lookups.ts); this reads it.
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
-import type { ProcessInput, ProcessKind } from '../../workflows/port.ts';
+import type { ProcessScope } from '../../lib/processes/contracts.ts';
+import type { EnvironmentTable, ScopeQuery } from '../../lib/processes/lookups.ts';
 
-export interface ProcessScope {
-  tenantId: string | null;
-  /** The organization the tenant was created in (a tenant may belong to several: the first), or the invitation's. */
-  organizationId: string | null;
-  /** The environment of processes that work in one (directory sync, grants, trust-store keys). */
-  environmentId?: string | null;
-  endpointId?: string | null;
-  channelId?: string | null;
-  domainId?: string;
-  invitationId?: string;
-}
+export type { ProcessScope } from '../../lib/processes/contracts.ts';
 
 const Delivery = z.object({ tenantId: z.uuid(), endpointId: z.uuid().nullable(), channelId: z.uuid().nullable() });
+const Id = z.object({ id: z.uuid() });
+
+const ENVIRONMENT_TABLES = {
+  impersonation_grants: sql.identifier(['impersonation_grants']),
+  trust_store_keys: sql.identifier(['trust_store_keys']),
+  elevate_requests: sql.identifier(['elevate_requests']),
+  elevate_grants: sql.identifier(['elevate_grants']),
+} satisfies Record<EnvironmentTable, unknown>;
 
 export function createProcessScopeQueries(db: CommonQueryMethods) {
-  const organizationOfTenant = (tenantId: string) =>
-    db.maybeOneFirst(sql.type(z.object({ id: z.uuid() }))`
-      SELECT organization_id AS id FROM organization_tenants WHERE tenant_id = ${tenantId} ORDER BY created_at, organization_id LIMIT 1`);
+  const organizationOfTenant = (tenantId: string | null) =>
+    tenantId
+      ? db.maybeOneFirst(sql.type(Id)`
+          SELECT organization_id AS id FROM organization_tenants WHERE tenant_id = ${tenantId} ORDER BY created_at, organization_id LIMIT 1`)
+      : Promise.resolve(null);
 
   return {
-    /** The scope of the process of `kind` started with `input` (and the tenant its start was recorded with). */
-    scopeOf: async <K extends ProcessKind>(kind: K, input: ProcessInput<K>, recordedTenantId: string | null): Promise<ProcessScope> => {
-      if (kind === 'invitation-expiry') {
-        const { invitationId } = input as ProcessInput<'invitation-expiry'>;
-        const organizationId = await db.maybeOneFirst(sql.type(z.object({ id: z.uuid() }))`
-          SELECT organization_id AS id FROM organization_invitations WHERE id = ${invitationId}`);
-        return { tenantId: null, organizationId, invitationId };
+    /** The scope `query` names, for a process whose start was recorded with `recordedTenantId`. */
+    scopeOf: async (query: ScopeQuery, recordedTenantId: string | null): Promise<ProcessScope> => {
+      if (query.of === 'invitation') {
+        const organizationId = await db.maybeOneFirst(sql.type(Id)`
+          SELECT organization_id AS id FROM organization_invitations WHERE id = ${query.invitationId}`);
+        return { tenantId: null, organizationId, invitationId: query.invitationId };
       }
-      if (kind === 'webhook-delivery') {
-        const { deliveryId } = input as ProcessInput<'webhook-delivery'>;
+      if (query.of === 'delivery') {
         const delivery = await db.maybeOne(sql.type(Delivery)`
-          SELECT tenant_id AS "tenantId", endpoint_id AS "endpointId", channel_id AS "channelId" FROM deliveries WHERE id = ${deliveryId}`);
+          SELECT tenant_id AS "tenantId", endpoint_id AS "endpointId", channel_id AS "channelId" FROM deliveries WHERE id = ${query.deliveryId}`);
         const tenantId = delivery?.tenantId ?? recordedTenantId;
         return {
           tenantId,
-          organizationId: tenantId ? await organizationOfTenant(tenantId) : null,
+          organizationId: await organizationOfTenant(tenantId),
           endpointId: delivery?.endpointId ?? null,
           channelId: delivery?.channelId ?? null,
         };
       }
-      if (kind === 'impersonation-expiry') {
-        const { grantId } = input as ProcessInput<'impersonation-expiry'>;
-        const environmentId = await db.maybeOneFirst(sql.type(z.object({ id: z.uuid() }))`
-          SELECT environment_id AS id FROM impersonation_grants WHERE id = ${grantId}`);
-        return { tenantId: recordedTenantId, organizationId: recordedTenantId ? await organizationOfTenant(recordedTenantId) : null, environmentId };
+      const scope: ProcessScope = { tenantId: recordedTenantId, organizationId: await organizationOfTenant(recordedTenantId) };
+      if (query.environmentOf) {
+        const { table, id } = query.environmentOf;
+        scope.environmentId = await db.maybeOneFirst(sql.type(Id)`SELECT environment_id AS id FROM ${ENVIRONMENT_TABLES[table]} WHERE id = ${id}`);
       }
-      if (kind === 'trust-store-key-retirement') {
-        const { keyId } = input as ProcessInput<'trust-store-key-retirement'>;
-        const environmentId = await db.maybeOneFirst(
-          sql.type(z.object({ id: z.uuid() }))`SELECT environment_id AS id FROM trust_store_keys WHERE id = ${keyId}`,
-        );
-        return { tenantId: recordedTenantId, organizationId: recordedTenantId ? await organizationOfTenant(recordedTenantId) : null, environmentId };
-      }
-      if (kind === 'elevate-request' || kind === 'elevate-grant') {
-        const [table, id] =
-          kind === 'elevate-request'
-            ? [sql.identifier(['elevate_requests']), (input as ProcessInput<'elevate-request'>).requestId]
-            : [sql.identifier(['elevate_grants']), (input as ProcessInput<'elevate-grant'>).grantId];
-        const environmentId = await db.maybeOneFirst(sql.type(z.object({ id: z.uuid() }))`SELECT environment_id AS id FROM ${table} WHERE id = ${id}`);
-        return { tenantId: recordedTenantId, organizationId: recordedTenantId ? await organizationOfTenant(recordedTenantId) : null, environmentId };
-      }
-      const scope = { tenantId: recordedTenantId, organizationId: recordedTenantId ? await organizationOfTenant(recordedTenantId) : null };
-      if (kind === 'domain-verification') return { ...scope, domainId: (input as ProcessInput<'domain-verification'>).domainId };
-      if (kind === 'directory-sync') return { ...scope, environmentId: (input as ProcessInput<'directory-sync'>).environmentId };
+      if (query.environmentId) scope.environmentId = query.environmentId;
+      if (query.domainId) scope.domainId = query.domainId;
       return scope;
     },
   };

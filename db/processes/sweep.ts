@@ -1,8 +1,10 @@
 // What the sweeper (worker/sweeper.ts) looks at: rows that should have a running process (pending invitations,
 // domains pending verification, pending deliveries) with no start or message for it waiting in the outbox.
 // Oldest first, and only rows older than `graceMs`, so a row whose start is just being carried out is left alone.
+// One query per SweepQuery (lib/processes/lookups.ts), which each kind's definition names for its sweep.
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
+import type { SweepQuery, SweepRows } from '../../lib/processes/lookups.ts';
 
 const Invitation = z.object({ id: z.uuid(), expiresAt: z.number() });
 const ElevateRequest = z.object({ id: z.uuid(), tenantId: z.uuid(), createdAt: z.number(), expiresAt: z.number(), escalate: z.boolean() });
@@ -23,7 +25,7 @@ const Environment = z.object({ id: z.uuid(), tenantId: z.uuid() });
 const noOutboxEntry = (processId: ReturnType<typeof sql.fragment>) =>
   sql.fragment`NOT EXISTS (SELECT 1 FROM process_outbox o WHERE o.process_id = ${processId})`;
 
-export function createSweepQueries(db: CommonQueryMethods) {
+export function createSweepQueries(db: CommonQueryMethods): { [Q in SweepQuery]: (graceMs: number, limit: number) => Promise<SweepRows[Q][]> } {
   return {
     pendingInvitations: async (graceMs: number, limit: number) => [
       ...(await db.any(sql.type(Invitation)`
@@ -112,5 +114,5 @@ export function createSweepQueries(db: CommonQueryMethods) {
           AND ${noOutboxEntry(sql.fragment`'directory-sync:' || e.id`)}
         LIMIT ${limit}`)),
     ],
-  };
+  } satisfies { [Q in SweepQuery]: (graceMs: number, limit: number) => Promise<SweepRows[Q][]> };
 }

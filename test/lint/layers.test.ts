@@ -19,6 +19,11 @@ describe('layer import rules', () => {
     ['worker/index.ts', "import { buildApp } from '../api/app.ts';\nexport const x = buildApp;\n"],
     ['workflows/delivery.ts', "import { loadConfig } from '../lib/config.ts';\nexport const x = loadConfig;\n"],
     ['workflows/delivery.ts', "import fs from 'node:fs';\nexport const x = fs;\n"],
+    // db/ never imports workflows/, not even types: the process contracts live in lib/processes/.
+    ['db/processes/outbox.ts', "import type { ProcessKind } from '../../workflows/port.ts';\nexport type X = ProcessKind;\n"],
+    // lib/processes/ is bundled into the workflows: it stays pure.
+    ['lib/processes/contracts.ts', "import fs from 'node:fs';\nexport const x = fs;\n"],
+    ['lib/processes/contracts.ts', "import { loadConfig } from '../config.ts';\nexport const x = loadConfig;\n"],
   ])('%s may not import what line 1 imports', async (file, code) => {
     expect(await restrictedImports(file, code)).toHaveLength(1);
   });
@@ -28,7 +33,8 @@ describe('layer import rules', () => {
     ['api/server.ts', "import { startEmbeddedProcesses } from '../worker/embedded.ts';\nexport const x = startEmbeddedProcesses;\n"],
     ['activities/index.ts', "import type { Activities } from '../workflows/activities.ts';\nexport type X = Activities;\n"],
     ['db/pool.ts', "import { loadConfig } from '../lib/config.ts';\nexport const x = loadConfig;\n"],
-    ['db/processes/outbox.ts', "import type { ProcessKind } from '../../workflows/port.ts';\nexport type X = ProcessKind;\n"],
+    ['db/processes/outbox.ts', "import type { ProcessKind } from '../../lib/processes/contracts.ts';\nexport type X = ProcessKind;\n"],
+    ['workflows/delivery.ts', "import type { ProcessKind } from '../lib/processes/contracts.ts';\nexport type X = ProcessKind;\n"],
   ])('%s may import what line 1 imports', async (file, code) => {
     expect(await restrictedImports(file, code)).toEqual([]);
   });

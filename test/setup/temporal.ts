@@ -3,11 +3,11 @@
 // in-memory database and the project's search attributes, and the workflows are bundled once for the workers.
 // Without a CLI the Temporal variants are skipped with one line, except under CI=true, where the run fails.
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { bundleWorkflows } from '../../worker/bundle.ts';
 import { findOrInstallTemporal, freePort, startDevServer } from '../../scripts/temporal-cli.ts';
+import { ownProcess, testRunRoot } from './run-cleanup.ts';
 
 export interface TemporalTestServer {
   address: string;
@@ -34,11 +34,15 @@ export default async function setup(project: TestProject) {
     project.provide('temporal', null);
     return;
   }
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'iam-test-temporal-'));
+  let release = () => {};
+  const dir = await fs.mkdtemp(path.join(testRunRoot(), 'temporal-'));
   const bundlePath = path.join(dir, 'workflows-bundle.js');
+  // While it starts, startDevServer kills it on 'exit' itself; once up, run-cleanup stops it in order.
   const [server, bundle] = await Promise.allSettled([startDevServer({ cli, port: await freePort() }), bundleWorkflows()]);
+  if (server.status === 'fulfilled' && server.value.process.pid) release = ownProcess(server.value.process.pid);
   if (server.status === 'rejected' || bundle.status === 'rejected') {
     if (server.status === 'fulfilled') await server.value.stop();
+    release();
     await fs.rm(dir, { recursive: true, force: true });
     throw server.status === 'rejected' ? server.reason : (bundle as PromiseRejectedResult).reason;
   }
@@ -46,6 +50,7 @@ export default async function setup(project: TestProject) {
   project.provide('temporal', { address: server.value.address, namespace: server.value.namespace, bundlePath });
   return async () => {
     await server.value.stop();
+    release();
     await fs.rm(dir, { recursive: true, force: true });
   };
 }

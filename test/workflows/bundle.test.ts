@@ -70,6 +70,8 @@ describe('workflow bundle', { timeout: 60_000 }, () => {
   it('bundles workflows/temporal.ts with a workflow for every process kind', () => {
     expect(Object.keys(workflowTypes).sort()).toEqual(Object.keys(processes).sort());
     for (const type of Object.values(workflowTypes)) expect(code).toContain(type);
+    // One default export runs every kind, picked by workflow type: two kinds may not share one.
+    expect(new Set(Object.values(workflowTypes)).size).toBe(Object.keys(workflowTypes).length);
   });
 
   it('runs a delivery in the workflow sandbox: an attempt, a timer, an attempt, as the history recorded them', async () => {

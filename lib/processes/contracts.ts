@@ -1,0 +1,143 @@
+// The contracts of the durable processes: each kind, the input it starts with and the messages it receives, by
+// topic. Pure types and constants, so that every layer may import them: storage types the process outbox with them
+// (db/processes/outbox.ts), the API enqueues starts and messages, and the logic of each kind (workflows/) takes them.
+// A new kind adds its line to ProcessContracts (and its definition to the registry, workflows/index.ts).
+
+/** A process that receives no messages. */
+export type NoTopics = Record<never, never>;
+
+export interface DeliveryInput {
+  deliveryId: string;
+  /** Delays before each attempt, in ms: the first is usually 0. */
+  scheduleMs: number[];
+  /** The attempt to start from (1 unless a batch made the first), and the delay before it. */
+  firstAttempt?: number;
+  firstDelayMs?: number;
+}
+
+export interface DeliveryBatchInput {
+  batchId: string;
+  scheduleMs: number[];
+}
+
+export interface DomainVerificationInput {
+  domainId: string;
+  /** Delays between checks, in ms; the last one repeats. */
+  intervalsMs: number[];
+  /** Give up this long after the process started. */
+  giveUpAfterMs: number;
+}
+
+export interface InvitationExpiryInput {
+  invitationId: string;
+  /** When the invitation expires, in ms since the epoch. */
+  expiresAt: number;
+}
+
+/** A message on topic `invitation`: a new expiry (resend), or the end of the invitation (revoked, accepted). */
+export interface InvitationMessage {
+  expiresAt?: number;
+  revoked?: boolean;
+  accepted?: boolean;
+}
+
+export interface ImpersonationExpiryInput {
+  grantId: string;
+  /** When the grant expires, in ms since the epoch. */
+  expiresAt: number;
+}
+
+/** A message on topic `impersonation`: the grant was revoked. */
+export interface ImpersonationMessage {
+  revoked?: boolean;
+}
+
+export interface DirectorySyncInput {
+  environmentId: string;
+  /** How long to wait for more work before ending (default IDLE_MS in workflows/directory-sync.ts; shorter in recorded histories). */
+  idleMs?: number;
+}
+
+/** A message on topic `directory`: a user to deprovision (trigger on `users`), or a new lifecycle schedule. */
+export type DirectorySyncMessage = { type: 'deprovision'; userId: string } | { type: 'schedule'; dueAt: number };
+
+export interface TrustStoreKeyRetirementInput {
+  keyId: string;
+  /** When the key stops verifying, in ms since the epoch. */
+  retiresAt: number;
+}
+
+export interface ElevateRequestInput {
+  requestId: string;
+  /** When the request was made and when it expires, in ms since the epoch. */
+  createdAt: number;
+  expiresAt: number;
+  escalate: boolean;
+}
+
+/** A message on topic `elevate-request`: the request was decided or cancelled. */
+export interface ElevateRequestMessage {
+  settled: true;
+}
+
+export interface ElevateGrantInput {
+  grantId: string;
+  /** The end of the current phase (ms): the activation deadline of an approved grant, the expiry of an active one. */
+  until: number;
+}
+
+/** A message on topic `elevate-grant`: a new end (activation, extension), or the revocation. */
+export interface ElevateGrantMessage {
+  until?: number;
+  revoked?: boolean;
+}
+
+/**
+ * Every process kind, with its input and its topics (each topic's message type). A process's id is
+ * `<kind>:<entityId>` (processId in db/processes/outbox.ts, through which every process is started and signalled).
+ */
+export interface ProcessContracts {
+  'webhook-delivery': { input: DeliveryInput; topics: NoTopics };
+  'delivery-batch': { input: DeliveryBatchInput; topics: NoTopics };
+  'domain-verification': { input: DomainVerificationInput; topics: NoTopics };
+  'invitation-expiry': { input: InvitationExpiryInput; topics: { invitation: InvitationMessage } };
+  'impersonation-expiry': { input: ImpersonationExpiryInput; topics: { impersonation: ImpersonationMessage } };
+  'directory-sync': { input: DirectorySyncInput; topics: { directory: DirectorySyncMessage } };
+  'trust-store-key-retirement': { input: TrustStoreKeyRetirementInput; topics: NoTopics };
+  'elevate-request': { input: ElevateRequestInput; topics: { 'elevate-request': ElevateRequestMessage } };
+  'elevate-grant': { input: ElevateGrantInput; topics: { 'elevate-grant': ElevateGrantMessage } };
+}
+
+export type ProcessKind = keyof ProcessContracts;
+export type ProcessInput<K extends ProcessKind> = ProcessContracts[K]['input'];
+/** The topics a process of kind `K` receives on, with the message type of each: the `Topics` of the context its logic takes. */
+export type ProcessTopics<K extends ProcessKind> = ProcessContracts[K]['topics'];
+/** The topics of kind `K` (over a union of kinds, the topics of each). */
+export type TopicOf<K extends ProcessKind> = K extends ProcessKind ? keyof ProcessTopics<K> & string : never;
+/** The message on topic `T` of kind `K`. */
+export type MessageOf<K extends ProcessKind, T extends TopicOf<K>> = K extends ProcessKind
+  ? T extends keyof ProcessTopics<K>
+    ? ProcessTopics<K>[T]
+    : never
+  : never;
+/** Every topic of every process (one Temporal signal each, named by the topic: `topicSignals` in workflows/temporal.ts). */
+export type Topic = TopicOf<ProcessKind>;
+
+/**
+ * Kinds whose process ends when it has nothing left to do: a start of one that completed begins a new run (on both
+ * engines), where any other completed process id stays done.
+ */
+export const RESTARTED_WHEN_COMPLETED: readonly ProcessKind[] = ['directory-sync'];
+
+/** Who and what a process is about (ids only), for the search attributes and the details of its Temporal workflow. */
+export interface ProcessScope {
+  tenantId: string | null;
+  /** The organization the tenant was created in (a tenant may belong to several: the first), or the invitation's. */
+  organizationId: string | null;
+  /** The environment of processes that work in one (directory sync, grants, trust-store keys). */
+  environmentId?: string | null;
+  endpointId?: string | null;
+  channelId?: string | null;
+  domainId?: string;
+  invitationId?: string;
+}

@@ -1,0 +1,29 @@
+// What storage looks up for the processes, declared as data so that each kind's definition (workflows/) names it
+// without importing storage: the rows the sweeper looks at (db/processes/sweep.ts returns them) and where a process's
+// scope is read from (db/processes/scopes.ts resolves it). Pure types.
+
+/** The rows of each sweep query: rows that should have a running process, with what its start needs. */
+export interface SweepRows {
+  pendingInvitations: { id: string; expiresAt: number };
+  pendingImpersonationGrants: { id: string; tenantId: string; expiresAt: number };
+  pendingElevateRequests: { id: string; tenantId: string; createdAt: number; expiresAt: number; escalate: boolean };
+  openElevateGrants: { id: string; tenantId: string; until: number };
+  pendingDomains: { id: string; tenantId: string };
+  retiringKeys: { id: string; tenantId: string; retiresAt: number };
+  pendingDeliveries: { id: string; tenantId: string; batchId: string | null; attemptCount: number; nextDelayMs: number };
+  pendingDirectorySyncs: { id: string; tenantId: string };
+}
+export type SweepQuery = keyof SweepRows;
+
+/** Tables whose row names the environment a process works in. */
+export type EnvironmentTable = 'impersonation_grants' | 'trust_store_keys' | 'elevate_requests' | 'elevate_grants';
+
+/**
+ * Where the scope of a process is read from: the invitation (its organization, no tenant), the delivery (tenant,
+ * endpoint or channel), or the tenant the start was recorded with, plus the environment (given, or read from a row)
+ * and the domain.
+ */
+export type ScopeQuery =
+  | { of: 'invitation'; invitationId: string }
+  | { of: 'delivery'; deliveryId: string }
+  | { of: 'tenant'; environmentOf?: { table: EnvironmentTable; id: string }; environmentId?: string; domainId?: string };
