@@ -1,6 +1,6 @@
 // Static check that every SQL statement under db/ names the scope of the rows it reads or changes. A table with an
-// `environment_id`, `tenant_id` or `organization_id` column (the first of these it has, from the migrations) is
-// scoped; a statement that reads, updates or deletes it must mention that column, or sit in a function whose leading
+// `environment_id`, `tenant_id` or `organization_id` column (the narrowest it has NOT NULL; a table whose scope
+// columns are all nullable, as the event stream's, by any of them) is scoped; a statement that reads, updates or deletes it must mention that column, or sit in a function whose leading
 // comment says `unscoped: <why>` (a process acting on the row it owns, a credential looked up by its hash…).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,16 +16,23 @@ export interface ScopeViolation {
   statement: string;
 }
 
-/** Each table with a scope column, and that column (the narrowest of the three it has). */
-export function scopedTables(root: string): Map<string, string> {
+/** Each table with a scope column, and the columns of which a statement must name one. */
+export function scopedTables(root: string): Map<string, string[]> {
   const columns = new Map<string, Set<string>>();
+  const required = new Map<string, Set<string>>();
   const dir = path.join(root, 'db/migrations');
   for (const file of fs.readdirSync(dir).sort()) {
     const text = fs.readFileSync(path.join(dir, file), 'utf8');
     for (const m of text.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?(?:public\.)?(\w+)\s*\(([\s\S]*?)\n\);/gi)) {
       const set = columns.get(m[1]!.toLowerCase()) ?? new Set<string>();
-      for (const c of SCOPE_COLUMNS) if (new RegExp(`^\\s*${c}\\s`, 'mi').test(m[2]!)) set.add(c);
+      const notNull = new Set<string>();
+      for (const c of SCOPE_COLUMNS) {
+        const line = new RegExp(`^\\s*${c}\\s[^\\n]*`, 'mi').exec(m[2]!)?.[0];
+        if (line) set.add(c);
+        if (line && /NOT NULL|PRIMARY KEY/i.test(line)) notNull.add(c);
+      }
       columns.set(m[1]!.toLowerCase(), set);
+      required.set(m[1]!.toLowerCase(), notNull);
     }
     for (const m of text.matchAll(/ALTER TABLE (?:IF EXISTS )?(\w+)\s+ADD COLUMN (?:IF NOT EXISTS )?(environment_id|tenant_id|organization_id)\b/gi)) {
       const set = columns.get(m[1]!.toLowerCase()) ?? new Set<string>();
@@ -33,10 +40,11 @@ export function scopedTables(root: string): Map<string, string> {
       columns.set(m[1]!.toLowerCase(), set);
     }
   }
-  const scoped = new Map<string, string>();
+  const scoped = new Map<string, string[]>();
   for (const [table, set] of columns) {
-    const column = SCOPE_COLUMNS.find((c) => set.has(c));
-    if (column) scoped.set(table, column);
+    const notNull = SCOPE_COLUMNS.find((c) => required.get(table)?.has(c));
+    const any = SCOPE_COLUMNS.filter((c) => set.has(c));
+    if (notNull || any.length > 0) scoped.set(table, notNull ? [notNull] : any);
   }
   return scoped;
 }
@@ -76,12 +84,12 @@ export function unscopedStatements(root: string): ScopeViolation[] {
         const text = templateText(node.template, src).replace(/\s+/g, ' ');
         const tables = new Set<string>();
         for (const m of text.matchAll(/\b(?:FROM|JOIN|UPDATE|DELETE FROM)\s+(\w+)/gi)) tables.add(m[1]!.toLowerCase());
-        const missing = [...tables].filter((t) => scoped.has(t) && !text.includes(scoped.get(t)!));
+        const missing = [...tables].filter((t) => scoped.has(t) && !scoped.get(t)!.some((c) => text.includes(c)));
         if (missing.length > 0) {
           const { name, unscoped } = owner(node, src);
           if (!unscoped) {
             const line = src.getLineAndCharacterOfPosition(node.getStart(src)).line + 1;
-            violations.push({ file, line, fn: name, tables: missing.map((t) => `${t}.${scoped.get(t)}`), statement: text.trim().slice(0, 160) });
+            violations.push({ file, line, fn: name, tables: missing.map((t) => `${t}.${scoped.get(t)!.join('|')}`), statement: text.trim().slice(0, 160) });
           }
         }
       }
