@@ -70,7 +70,7 @@ export function createEnvironmentSettingsService(deps: EnvironmentSettingsDeps) 
       const settings = `/v1/tenants/${caller.scope.tenant.id}/environments/${environmentId}`;
       const warnings = [
         ...(env.successRedirectUri ? [] : [`No redirect URI is set: users have nowhere to return after signing in (PUT ${settings}/redirect-uris).`]),
-        ...((await createConnectionQueries(pool).countActive(environmentId)) > 0
+        ...((await createConnectionQueries(pool, environmentId).countActive()) > 0
           ? []
           : [`No sign-in connection is configured: users cannot sign in (POST ${settings}/connections).`]),
       ];
