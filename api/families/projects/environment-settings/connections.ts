@@ -117,7 +117,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       const payload = parseFormPayload(input.providerId, input.formPayload, input.connectionId ? 'update' : 'create');
       await checkSources(input.providerId, payload);
       return pool.transaction(async (trx) => {
-        await createEnvironmentQueries(trx).lock(environmentId);
+        await createEnvironmentQueries(trx, tenant.id).lock(environmentId);
         const env = await scopedEnvironment(trx, caller);
         const queries = createConnectionQueries(trx, environmentId);
         const before = input.connectionId ? await orNotFound(queries.find(input.connectionId), 'environment_connection', input.connectionId) : null;

@@ -39,9 +39,9 @@ export function createEnvironmentSettingsService(deps: EnvironmentSettingsDeps) 
     saveRedirectUris: (caller: EnvironmentCaller, input: { successRedirectUri: string; errorRedirectUri?: string | null }) =>
       pool.transaction(async (trx) => {
         const { environmentId } = caller.scope;
-        await createEnvironmentQueries(trx).lock(environmentId);
+        await createEnvironmentQueries(trx, caller.scope.tenant.id).lock(environmentId);
         const before = await scopedEnvironment(trx, caller);
-        const env = await createEnvironmentQueries(trx).setRedirectUris(environmentId, {
+        const env = await createEnvironmentQueries(trx, caller.scope.tenant.id).setRedirectUris(environmentId, {
           successRedirectUri: input.successRedirectUri,
           errorRedirectUri: input.errorRedirectUri ?? null,
         });
