@@ -1,6 +1,6 @@
 // Activities of the domain verification process; the decision itself lives with the domain rows.
 import { recordChange, type Actor } from '../db/shared/changes.ts';
-import { createTenantDomainQueries } from '../db/tenants/domains/queries.ts';
+import { createDomainVerificationQueries } from '../db/tenants/domains/queries.ts';
 import { verifyDomainNow, type DomainDeps } from '../db/tenants/domains/verification.ts';
 import { formatDuration } from '../lib/durations.ts';
 import type { Activities } from '../workflows/activities.ts';
@@ -19,7 +19,7 @@ export function createDomainActivities(deps: DomainDeps): Pick<Activities, 'chec
 
     failDomainVerification: async ({ domainId, waitedMs }) => {
       await deps.pool.transaction(async (trx) => {
-        const domain = await createTenantDomainQueries(trx).markVerificationFailed(domainId);
+        const domain = await createDomainVerificationQueries(trx).markVerificationFailed(domainId);
         if (!domain) return; // verified, deleted, or this give-up already recorded
         await recordChange(trx, {
           actor: SYSTEM,

@@ -46,9 +46,9 @@ export async function bootstrap(pool: DatabasePool, config: Config): Promise<{ f
 
       const organizationId = await createOrganizationQueries(trx).insertOrganization({ name: 'Default organization' });
       const tenant = await createTenantQueries(trx).insertTenant({ name: 'Default', description: 'Created on first start', company: null }, organizationId);
-      const projects = createProjectQueries(trx);
-      const projectId = await projects.insertProject({ tenantId: tenant.id, name: 'Console', type: 'web', description: 'Operators of this service' });
-      const environmentId = await projects.insertEnvironment({ tenantId: tenant.id, projectId, name: 'production', isLive: true });
+      const projects = createProjectQueries(trx, tenant.id);
+      const projectId = await projects.insertProject({ name: 'Console', type: 'web', description: 'Operators of this service' });
+      const environmentId = await projects.insertEnvironment({ projectId, name: 'production', isLive: true });
       await projects.setDefaultEnvironment(projectId, environmentId);
 
       const clientSecret = config.bootstrap.clientSecret ?? generateCredential('adsa');

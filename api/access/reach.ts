@@ -35,7 +35,7 @@ export const reachesOrganization = (principal: Principal, organizationId: string
 
 /** A body's `environmentId` must name an environment of the tenant (400 naming the field). */
 export async function checkEnvironmentInTenant(db: CommonQueryMethods, tenantId: string, environmentId: string | null | undefined) {
-  if (environmentId && !(await createEnvironmentQueries(db).find(tenantId, environmentId))) {
+  if (environmentId && !(await createEnvironmentQueries(db, tenantId).find(environmentId))) {
     throw invalidField('body.environmentId', 'is not an environment of this tenant');
   }
 }
@@ -70,7 +70,7 @@ export async function resolveScope(db: CommonQueryMethods, principal: Principal,
   if (tenantId && !tenant) throw notFound('tenant', tenantId);
 
   const environmentId = tenant ? idParam(params, 'environmentId') : null;
-  if (tenant && environmentId && !(await createEnvironmentQueries(db).find(tenant.id, environmentId))) throw notFound('environment', environmentId);
+  if (tenant && environmentId && !(await createEnvironmentQueries(db, tenant.id).find(environmentId))) throw notFound('environment', environmentId);
 
   return {
     tenant,

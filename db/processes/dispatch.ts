@@ -2,7 +2,7 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { EventType } from '../event-catalog.ts';
-import type { ProcessInput, ProcessKind } from '../../workflows/port.ts';
+import type { ProcessInput, ProcessKind } from '../../lib/processes/contracts.ts';
 import { processId } from './outbox.ts';
 
 /** How the dispatcher routes events besides subscriptions, by typed event names of the catalog (never literals in SQL). */

@@ -16,12 +16,13 @@ export interface AssignmentFilter {
 
 const jsonbOrNull = (resources: ResourceRef[] | null) => (resources ? sql.jsonb(resources as never) : null);
 
-export function createAssignmentQueries(db: CommonQueryMethods) {
+/** Queries of one environment's RBAC model: every statement is bound to `environmentId`. */
+export function createAssignmentQueries(db: CommonQueryMethods, environmentId: string) {
   return {
-    findAssignment: (environmentId: string, id: string) =>
+    findAssignment: (id: string) =>
       db.maybeOne(sql.type(Assignment)`SELECT ${columns} FROM ${from} WHERE a.environment_id = ${environmentId} AND a.id = ${id}`),
 
-    findAssignments: (environmentId: string, f: AssignmentFilter, page: PageRequest) => {
+    findAssignments: (f: AssignmentFilter, page: PageRequest) => {
       const where = [
         sql.fragment`a.environment_id = ${environmentId}`,
         f.role !== undefined && sql.fragment`ro.key = ${f.role}`,
@@ -38,17 +39,14 @@ export function createAssignmentQueries(db: CommonQueryMethods) {
     },
 
     /** Whether the user (or group) is one of the environment's directory; it stays until the transaction ends. */
-    subjectExists: (environmentId: string, kind: 'user' | 'group', id: string) =>
+    subjectExists: (kind: 'user' | 'group', id: string) =>
       db.exists(
         kind === 'user'
           ? sql.type(z.object({ id: z.uuid() }))`SELECT id FROM users WHERE id = ${id} AND environment_id = ${environmentId} FOR KEY SHARE`
           : sql.type(z.object({ id: z.uuid() }))`SELECT id FROM groups WHERE id = ${id} AND environment_id = ${environmentId} FOR KEY SHARE`,
       ),
 
-    insertAssignment: (
-      environmentId: string,
-      a: { roleId: string; userId: string | null; groupId: string | null; resources: ResourceRef[] | null; condition: string | null },
-    ) =>
+    insertAssignment: (a: { roleId: string; userId: string | null; groupId: string | null; resources: ResourceRef[] | null; condition: string | null }) =>
       db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
         INSERT INTO rbac_assignments (environment_id, role_id, user_id, group_id, resources, condition)
         VALUES (${environmentId}, ${a.roleId}, ${a.userId}, ${a.groupId}, ${jsonbOrNull(a.resources)}, ${a.condition}) RETURNING id`),
@@ -59,11 +57,11 @@ export function createAssignmentQueries(db: CommonQueryMethods) {
         c.condition !== undefined && sql.fragment`condition = ${c.condition}`,
         sql.fragment`updated_at = now()`,
       ].filter((f) => f !== false);
-      return db.query(sql.unsafe`UPDATE rbac_assignments SET ${sql.join(sets, sql.fragment`, `)} WHERE id = ${id}`);
+      return db.query(sql.unsafe`UPDATE rbac_assignments SET ${sql.join(sets, sql.fragment`, `)} WHERE environment_id = ${environmentId} AND id = ${id}`);
     },
 
-    lockAssignment: (id: string) => db.query(sql.unsafe`SELECT 1 FROM rbac_assignments WHERE id = ${id} FOR UPDATE`),
+    lockAssignment: (id: string) => db.query(sql.unsafe`SELECT 1 FROM rbac_assignments WHERE environment_id = ${environmentId} AND id = ${id} FOR UPDATE`),
 
-    deleteAssignment: (id: string) => db.query(sql.unsafe`DELETE FROM rbac_assignments WHERE id = ${id}`),
+    deleteAssignment: (id: string) => db.query(sql.unsafe`DELETE FROM rbac_assignments WHERE environment_id = ${environmentId} AND id = ${id}`),
   };
 }

@@ -23,8 +23,9 @@ export interface ResourceTypeChanges {
 const Upserted = z.object({ inserted: z.boolean() });
 const KeyId = z.object({ key: z.string(), id: z.uuid() });
 
-export function createResourceTypeQueries(db: CommonQueryMethods) {
-  const byKey = (environmentId: string, key: string, lock?: 'update' | 'share') =>
+/** Queries of one environment's RBAC model: every statement is bound to `environmentId`. */
+export function createResourceTypeQueries(db: CommonQueryMethods, environmentId: string) {
+  const byKey = (key: string, lock?: 'update' | 'share') =>
     db.maybeOne(sql.type(ResourceType)`
       SELECT ${columns} FROM rbac_resource_types t WHERE t.environment_id = ${environmentId} AND t.key = ${key}
       ${lock === 'update' ? sql.fragment`FOR UPDATE` : lock === 'share' ? sql.fragment`FOR KEY SHARE` : sql.fragment``}`);
@@ -35,7 +36,7 @@ export function createResourceTypeQueries(db: CommonQueryMethods) {
      */
     findResourceType: byKey,
 
-    findResourceTypes: (environmentId: string, page: PageRequest) =>
+    findResourceTypes: (page: PageRequest) =>
       selectPage(
         db,
         ResourceType,
@@ -45,7 +46,7 @@ export function createResourceTypeQueries(db: CommonQueryMethods) {
       ),
 
     /** Every permission (`<type>:<action>`) of the environment, by type key then action name. */
-    findPermissions: (environmentId: string, page: PageRequest) =>
+    findPermissions: (page: PageRequest) =>
       selectPage(
         db,
         Permission,
@@ -56,7 +57,7 @@ export function createResourceTypeQueries(db: CommonQueryMethods) {
         page,
       ),
 
-    insertResourceType: (environmentId: string, t: { key: string; name: string | null; description: string | null; storedInstancesOnly: boolean }) =>
+    insertResourceType: (t: { key: string; name: string | null; description: string | null; storedInstancesOnly: boolean }) =>
       db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
         INSERT INTO rbac_resource_types (environment_id, key, name, description, stored_instances_only)
         VALUES (${environmentId}, ${t.key}, ${t.name}, ${t.description}, ${t.storedInstancesOnly}) RETURNING id`),
@@ -69,13 +70,13 @@ export function createResourceTypeQueries(db: CommonQueryMethods) {
         c.storedInstancesOnly !== undefined && sql.fragment`stored_instances_only = ${c.storedInstancesOnly}`,
       ].filter((f) => f !== false);
       if (sets.length === 0) return;
-      await db.query(sql.unsafe`UPDATE rbac_resource_types SET ${sql.join(sets, sql.fragment`, `)} WHERE id = ${id}`);
+      await db.query(sql.unsafe`UPDATE rbac_resource_types SET ${sql.join(sets, sql.fragment`, `)} WHERE environment_id = ${environmentId} AND id = ${id}`);
     },
 
-    deleteResourceType: (id: string) => db.query(sql.unsafe`DELETE FROM rbac_resource_types WHERE id = ${id}`),
+    deleteResourceType: (id: string) => db.query(sql.unsafe`DELETE FROM rbac_resource_types WHERE environment_id = ${environmentId} AND id = ${id}`),
 
     /** Adds or updates one action; true when it was added. */
-    upsertAction: async (environmentId: string, typeId: string, a: ActionInput) =>
+    upsertAction: async (typeId: string, a: ActionInput) =>
       (
         await db.one(sql.type(Upserted)`
           INSERT INTO rbac_actions (resource_type_id, environment_id, name, description) VALUES (${typeId}, ${environmentId}, ${a.name}, ${a.description ?? null})
@@ -84,7 +85,7 @@ export function createResourceTypeQueries(db: CommonQueryMethods) {
       ).inserted,
 
     /** Adds the actions or updates their descriptions. */
-    upsertActions: (environmentId: string, typeId: string, actions: ActionInput[]) =>
+    upsertActions: (typeId: string, actions: ActionInput[]) =>
       db.query(sql.unsafe`
         INSERT INTO rbac_actions (resource_type_id, environment_id, name, description)
         SELECT ${typeId}, ${environmentId}, x.name, x.description
@@ -93,13 +94,16 @@ export function createResourceTypeQueries(db: CommonQueryMethods) {
 
     /** Deletes the actions not named (the role permissions on them go with them, by cascade). */
     deleteActionsExcept: (typeId: string, keep: string[]) =>
-      db.query(sql.unsafe`DELETE FROM rbac_actions WHERE resource_type_id = ${typeId} AND NOT (name = ANY(${sql.array(keep, 'text')}))`),
+      db.query(
+        sql.unsafe`DELETE FROM rbac_actions WHERE environment_id = ${environmentId} AND resource_type_id = ${typeId} AND NOT (name = ANY(${sql.array(keep, 'text')}))`,
+      ),
 
     deleteAction: async (typeId: string, name: string) =>
-      (await db.query(sql.unsafe`DELETE FROM rbac_actions WHERE resource_type_id = ${typeId} AND name = ${name}`)).rowCount > 0,
+      (await db.query(sql.unsafe`DELETE FROM rbac_actions WHERE environment_id = ${environmentId} AND resource_type_id = ${typeId} AND name = ${name}`))
+        .rowCount > 0,
 
     /** The ids of the environment's types with these keys. */
-    findTypeIds: async (environmentId: string, keys: string[]) =>
+    findTypeIds: async (keys: string[]) =>
       new Map(
         (
           await db.any(sql.type(KeyId)`
@@ -108,7 +112,7 @@ export function createResourceTypeQueries(db: CommonQueryMethods) {
       ),
 
     /** The type id of each of these permissions (`<type>:<action>`) that exists, held until the transaction ends. */
-    findPermissionTypeIds: async (environmentId: string, permissions: string[]) =>
+    findPermissionTypeIds: async (permissions: string[]) =>
       new Map(
         (
           await db.any(sql.type(KeyId)`
@@ -117,6 +121,6 @@ export function createResourceTypeQueries(db: CommonQueryMethods) {
         ).map((r) => [r.key, r.id]),
       ),
 
-    touch: (id: string) => db.query(sql.unsafe`UPDATE rbac_resource_types SET updated_at = now() WHERE id = ${id}`),
+    touch: (id: string) => db.query(sql.unsafe`UPDATE rbac_resource_types SET updated_at = now() WHERE environment_id = ${environmentId} AND id = ${id}`),
   };
 }

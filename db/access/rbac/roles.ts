@@ -22,19 +22,19 @@ export interface StoredPermission {
 const Edge = z.object({ role: z.string(), inherits: z.string() });
 const KeyId = z.object({ key: z.string(), id: z.uuid() });
 
-export function createRoleQueries(db: CommonQueryMethods) {
+/** Queries of one environment's RBAC model: every statement is bound to `environmentId`. */
+export function createRoleQueries(db: CommonQueryMethods, environmentId: string) {
   return {
     /** Serialises the changes of an environment's roles, so concurrent edits of inheritance cannot form a cycle. */
-    lockRoles: (environmentId: string) => db.query(sql.unsafe`SELECT pg_advisory_xact_lock(hashtext('rbac_roles'), hashtext(${environmentId}))`),
+    lockRoles: () => db.query(sql.unsafe`SELECT pg_advisory_xact_lock(hashtext('rbac_roles'), hashtext(${environmentId}))`),
 
-    findRole: (environmentId: string, key: string) =>
-      db.maybeOne(sql.type(Role)`SELECT ${columns} FROM rbac_roles ro WHERE ro.environment_id = ${environmentId} AND ro.key = ${key}`),
+    findRole: (key: string) => db.maybeOne(sql.type(Role)`SELECT ${columns} FROM rbac_roles ro WHERE ro.environment_id = ${environmentId} AND ro.key = ${key}`),
 
-    findRoles: (environmentId: string, page: PageRequest) =>
+    findRoles: (page: PageRequest) =>
       selectPage(db, Role, sql.fragment`SELECT ${columns} FROM rbac_roles ro WHERE ro.environment_id = ${environmentId}`, sql.fragment`ro.key`, page),
 
     /** The ids of the roles of the environment with these keys. */
-    findRoleIds: async (environmentId: string, keys: string[]) =>
+    findRoleIds: async (keys: string[]) =>
       new Map(
         (
           await db.any(
@@ -44,13 +44,13 @@ export function createRoleQueries(db: CommonQueryMethods) {
       ),
 
     /** Every inheritance edge of the environment, by role key. */
-    findInheritance: (environmentId: string) =>
+    findInheritance: () =>
       db.any(sql.type(Edge)`
         SELECT r.key AS role, i.key AS inherits FROM rbac_role_inheritance h
         JOIN rbac_roles r ON r.id = h.role_id JOIN rbac_roles i ON i.id = h.inherits_role_id
         WHERE h.environment_id = ${environmentId}`),
 
-    insertRole: (environmentId: string, r: { key: string; name: string | null; description: string | null }) =>
+    insertRole: (r: { key: string; name: string | null; description: string | null }) =>
       db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
         INSERT INTO rbac_roles (environment_id, key, name, description) VALUES (${environmentId}, ${r.key}, ${r.name}, ${r.description}) RETURNING id`),
 
@@ -60,11 +60,11 @@ export function createRoleQueries(db: CommonQueryMethods) {
         c.description !== undefined && sql.fragment`description = ${c.description}`,
         sql.fragment`updated_at = now()`,
       ].filter((f) => f !== false);
-      return db.query(sql.unsafe`UPDATE rbac_roles SET ${sql.join(sets, sql.fragment`, `)} WHERE id = ${id}`);
+      return db.query(sql.unsafe`UPDATE rbac_roles SET ${sql.join(sets, sql.fragment`, `)} WHERE environment_id = ${environmentId} AND id = ${id}`);
     },
 
-    replacePermissions: async (environmentId: string, roleId: string, permissions: StoredPermission[]) => {
-      await db.query(sql.unsafe`DELETE FROM rbac_role_permissions WHERE role_id = ${roleId}`);
+    replacePermissions: async (roleId: string, permissions: StoredPermission[]) => {
+      await db.query(sql.unsafe`DELETE FROM rbac_role_permissions WHERE environment_id = ${environmentId} AND role_id = ${roleId}`);
       if (permissions.length === 0) return;
       await db.query(sql.unsafe`
         INSERT INTO rbac_role_permissions (role_id, environment_id, resource_type_id, action, condition)
@@ -72,13 +72,13 @@ export function createRoleQueries(db: CommonQueryMethods) {
         FROM jsonb_to_recordset(${sql.jsonb(permissions as never)}) AS x("resourceTypeId" uuid, action text, condition text)`);
     },
 
-    replaceInheritance: async (environmentId: string, roleId: string, inheritsIds: string[]) => {
-      await db.query(sql.unsafe`DELETE FROM rbac_role_inheritance WHERE role_id = ${roleId}`);
+    replaceInheritance: async (roleId: string, inheritsIds: string[]) => {
+      await db.query(sql.unsafe`DELETE FROM rbac_role_inheritance WHERE environment_id = ${environmentId} AND role_id = ${roleId}`);
       await db.query(sql.unsafe`
         INSERT INTO rbac_role_inheritance (role_id, inherits_role_id, environment_id)
         SELECT ${roleId}, i, ${environmentId} FROM unnest(${sql.array(inheritsIds, 'uuid')}) i`);
     },
 
-    deleteRole: (id: string) => db.query(sql.unsafe`DELETE FROM rbac_roles WHERE id = ${id}`),
+    deleteRole: (id: string) => db.query(sql.unsafe`DELETE FROM rbac_roles WHERE environment_id = ${environmentId} AND id = ${id}`),
   };
 }

@@ -29,17 +29,18 @@ export interface ChannelChanges {
   active?: boolean;
 }
 
-export function createNotificationChannelQueries(db: CommonQueryMethods) {
-  const one = (id: string) => db.one(sql.type(NotificationChannel)`SELECT ${columns} FROM notification_channels c WHERE c.id = ${id}`);
+export function createNotificationChannelQueries(db: CommonQueryMethods, tenantId: string) {
+  const one = (id: string) =>
+    db.one(sql.type(NotificationChannel)`SELECT ${columns} FROM notification_channels c WHERE c.tenant_id = ${tenantId} AND c.id = ${id}`);
   return {
-    findChannel: (tenantId: string, id: string) =>
+    findChannel: (id: string) =>
       db.maybeOne(sql.type(NotificationChannel)`SELECT ${columns} FROM notification_channels c WHERE c.id = ${id} AND c.tenant_id = ${tenantId}`),
 
     findChannelById: one,
 
-    lockChannel: (id: string) => db.query(sql.unsafe`SELECT 1 FROM notification_channels WHERE id = ${id} FOR UPDATE`),
+    lockChannel: (id: string) => db.query(sql.unsafe`SELECT 1 FROM notification_channels WHERE tenant_id = ${tenantId} AND id = ${id} FOR UPDATE`),
 
-    findChannels: (tenantId: string, page: PageRequest) =>
+    findChannels: (page: PageRequest) =>
       selectPage(
         db,
         NotificationChannel,
@@ -49,7 +50,6 @@ export function createNotificationChannelQueries(db: CommonQueryMethods) {
       ),
 
     insertChannel: (c: {
-      tenantId: string;
       environmentId: string | null;
       kind: string;
       name: string;
@@ -61,7 +61,7 @@ export function createNotificationChannelQueries(db: CommonQueryMethods) {
     }) =>
       db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
         INSERT INTO notification_channels (tenant_id, environment_id, kind, name, event_types, config, secrets_encrypted, secret_hints, active)
-        VALUES (${c.tenantId}, ${c.environmentId}, ${c.kind}, ${c.name}, ${sql.array(c.eventTypes, 'text')}, ${sql.jsonb(c.config as never)},
+        VALUES (${tenantId}, ${c.environmentId}, ${c.kind}, ${c.name}, ${sql.array(c.eventTypes, 'text')}, ${sql.jsonb(c.config as never)},
           ${c.secretsEncrypted}, ${sql.jsonb(c.secretHints)}, ${c.active})
         RETURNING id`),
 
@@ -75,20 +75,20 @@ export function createNotificationChannelQueries(db: CommonQueryMethods) {
         c.active !== undefined && sql.fragment`active = ${c.active}`,
         sql.fragment`updated_at = now()`,
       ].filter((f) => f !== false);
-      await db.query(sql.unsafe`UPDATE notification_channels SET ${sql.join(sets, sql.fragment`, `)} WHERE id = ${id}`);
+      await db.query(sql.unsafe`UPDATE notification_channels SET ${sql.join(sets, sql.fragment`, `)} WHERE tenant_id = ${tenantId} AND id = ${id}`);
       return one(id);
     },
 
-    deleteChannel: (id: string) => db.query(sql.unsafe`DELETE FROM notification_channels WHERE id = ${id}`),
+    deleteChannel: (id: string) => db.query(sql.unsafe`DELETE FROM notification_channels WHERE tenant_id = ${tenantId} AND id = ${id}`),
 
     findSecretsEncrypted: (id: string) =>
-      db.oneFirst(sql.type(z.object({ s: z.string() }))`SELECT secrets_encrypted AS s FROM notification_channels WHERE id = ${id}`),
+      db.oneFirst(sql.type(z.object({ s: z.string() }))`SELECT secrets_encrypted AS s FROM notification_channels WHERE tenant_id = ${tenantId} AND id = ${id}`),
 
     /** A recorded event in the shape the channel formats take (as the delivery activity reads it). */
     findChannelEvent: (eventId: string) =>
       db.one(sql.type(ChannelEventRow)`
         SELECT id, type, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "occurredAt", tenant_id AS "tenantId",
           environment_id AS "environmentId", jsonb_build_object('type', actor->>'type', 'id', coalesce(actor->>'id', '')) AS actor, subject, data
-        FROM events WHERE id = ${eventId}`),
+        FROM events WHERE tenant_id = ${tenantId} AND id = ${eventId}`),
   };
 }

@@ -14,23 +14,24 @@ export interface ConnectionFields {
   secretsEncrypted: string | null;
 }
 
-export function createConnectionQueries(db: CommonQueryMethods) {
-  const byId = (id: string) => db.one(sql.type(ConnectionRecord)`SELECT ${columns} FROM environment_connections c WHERE c.id = ${id}`);
+export function createConnectionQueries(db: CommonQueryMethods, environmentId: string) {
+  const byId = (id: string) =>
+    db.one(sql.type(ConnectionRecord)`SELECT ${columns} FROM environment_connections c WHERE c.environment_id = ${environmentId} AND c.id = ${id}`);
   return {
-    findByEnvironment: async (environmentId: string) => [
+    findByEnvironment: async () => [
       ...(await db.any(sql.type(ConnectionRecord)`
         SELECT ${columns} FROM environment_connections c WHERE c.environment_id = ${environmentId} ORDER BY c.rank, c.created_at, c.id`)),
     ],
 
-    find: (environmentId: string, id: string) =>
+    find: (id: string) =>
       db.maybeOne(sql.type(ConnectionRecord)`SELECT ${columns} FROM environment_connections c WHERE c.id = ${id} AND c.environment_id = ${environmentId}`),
 
-    countActive: (environmentId: string) =>
+    countActive: () =>
       db.oneFirst(sql.type(z.object({ n: z.number() }))`
         SELECT count(*)::int AS n FROM environment_connections WHERE environment_id = ${environmentId} AND active`),
 
     /** Appends the connection after the last one; the caller holds the environment's row lock. */
-    insert: async (environmentId: string, c: ConnectionFields) => {
+    insert: async (c: ConnectionFields) => {
       const id = await db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
         INSERT INTO environment_connections (environment_id, provider_id, name, config, secrets_encrypted, rank)
         VALUES (${environmentId}, ${c.providerId}, ${c.name}, ${sql.jsonb(c.config as never)}, ${c.secretsEncrypted},
@@ -43,10 +44,10 @@ export function createConnectionQueries(db: CommonQueryMethods) {
       await db.query(sql.unsafe`
         UPDATE environment_connections SET name = ${c.name}, config = ${sql.jsonb(c.config as never)}, secrets_encrypted = ${c.secretsEncrypted},
           updated_at = now()
-        WHERE id = ${id}`);
+        WHERE environment_id = ${environmentId} AND id = ${id}`);
       return byId(id);
     },
 
-    delete: (id: string) => db.query(sql.unsafe`DELETE FROM environment_connections WHERE id = ${id}`),
+    delete: (id: string) => db.query(sql.unsafe`DELETE FROM environment_connections WHERE environment_id = ${environmentId} AND id = ${id}`),
   };
 }

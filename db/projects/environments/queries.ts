@@ -21,41 +21,43 @@ export interface EnvironmentChanges {
 
 const COLUMN: Record<keyof EnvironmentChanges, string> = { name: 'name', description: 'description', weight: 'weight', isLive: 'is_live' };
 
-export function createEnvironmentQueries(db: CommonQueryMethods) {
-  const byId = (id: string) => db.one(sql.type(EnvironmentRecord)`SELECT ${columns} ${from} WHERE e.id = ${id}`);
+export function createEnvironmentQueries(db: CommonQueryMethods, tenantId: string) {
+  const byId = (id: string) => db.one(sql.type(EnvironmentRecord)`SELECT ${columns} ${from} WHERE e.tenant_id = ${tenantId} AND e.id = ${id}`);
   return {
     byId,
 
     findByProject: async (projectId: string) => [
-      ...(await db.any(sql.type(EnvironmentRecord)`SELECT ${columns} ${from} WHERE e.project_id = ${projectId} ${order}`)),
+      ...(await db.any(sql.type(EnvironmentRecord)`SELECT ${columns} ${from} WHERE e.tenant_id = ${tenantId} AND e.project_id = ${projectId} ${order}`)),
     ],
 
     /** The environment when it belongs to the tenant (and to the project, when given). */
-    find: (tenantId: string, id: string, projectId?: string) =>
+    find: (id: string, projectId?: string) =>
       db.maybeOne(sql.type(EnvironmentRecord)`
         SELECT ${columns} ${from} WHERE e.id = ${id} AND e.tenant_id = ${tenantId} ${projectId ? sql.fragment`AND e.project_id = ${projectId}` : sql.fragment``}`),
 
-    lock: (id: string) => db.query(sql.unsafe`SELECT 1 FROM environments WHERE id = ${id} FOR UPDATE`),
+    lock: (id: string) => db.query(sql.unsafe`SELECT 1 FROM environments WHERE tenant_id = ${tenantId} AND id = ${id} FOR UPDATE`),
 
     nameTaken: (projectId: string, name: string, exceptId: string | null = null) =>
       db.exists(sql.type(z.object({ id: z.uuid() }))`
-        SELECT id FROM environments WHERE project_id = ${projectId} AND lower(name) = lower(${name}) AND id IS DISTINCT FROM ${exceptId}`),
+        SELECT id FROM environments WHERE tenant_id = ${tenantId} AND project_id = ${projectId} AND lower(name) = lower(${name}) AND id IS DISTINCT FROM ${exceptId}`),
 
     update: async (id: string, changes: EnvironmentChanges) => {
       const sets = (Object.keys(COLUMN) as (keyof EnvironmentChanges)[])
         .filter((k) => changes[k] !== undefined)
         .map((k) => sql.fragment`${sql.identifier([COLUMN[k]])} = ${changes[k] ?? null}`);
-      await db.query(sql.unsafe`UPDATE environments SET ${sql.join([...sets, sql.fragment`updated_at = now()`], sql.fragment`, `)} WHERE id = ${id}`);
+      await db.query(
+        sql.unsafe`UPDATE environments SET ${sql.join([...sets, sql.fragment`updated_at = now()`], sql.fragment`, `)} WHERE tenant_id = ${tenantId} AND id = ${id}`,
+      );
       return byId(id);
     },
 
     /** Deletes the environment and everything in it (ON DELETE CASCADE). */
-    delete: (id: string) => db.query(sql.unsafe`DELETE FROM environments WHERE id = ${id}`),
+    delete: (id: string) => db.query(sql.unsafe`DELETE FROM environments WHERE tenant_id = ${tenantId} AND id = ${id}`),
 
     setRedirectUris: async (id: string, uris: { successRedirectUri: string; errorRedirectUri: string | null }) => {
       await db.query(sql.unsafe`
         UPDATE environments SET success_redirect_uri = ${uris.successRedirectUri}, error_redirect_uri = ${uris.errorRedirectUri}, updated_at = now()
-        WHERE id = ${id}`);
+        WHERE tenant_id = ${tenantId} AND id = ${id}`);
       return byId(id);
     },
   };

@@ -16,17 +16,12 @@ export interface NewTenantDomain {
   validationToken: string;
 }
 
-export function createTenantDomainQueries(db: CommonQueryMethods) {
+/** The domains of one tenant, for requests: every statement is bound to `tenantId`. */
+export function createTenantDomainQueries(db: CommonQueryMethods, tenantId: string) {
   return {
-    findDomain: (tenantId: string, id: string) =>
-      db.maybeOne(sql.type(TenantDomain)`SELECT ${columns} FROM tenant_domains d WHERE d.id = ${id} AND d.tenant_id = ${tenantId}`),
+    findDomain: (id: string) => db.maybeOne(sql.type(TenantDomain)`SELECT ${columns} FROM tenant_domains d WHERE d.id = ${id} AND d.tenant_id = ${tenantId}`),
 
-    findDomainById: (id: string) => db.maybeOne(sql.type(TenantDomain)`SELECT ${columns} FROM tenant_domains d WHERE d.id = ${id}`),
-
-    /** Locks the row for a verification decision; null when it was deleted. */
-    lockDomainById: (id: string) => db.maybeOne(sql.type(TenantDomain)`SELECT ${columns} FROM tenant_domains d WHERE d.id = ${id} FOR UPDATE`),
-
-    findDomains: (tenantId: string, page: PageRequest) =>
+    findDomains: (page: PageRequest) =>
       selectPage(
         db,
         TenantDomain,
@@ -35,20 +30,33 @@ export function createTenantDomainQueries(db: CommonQueryMethods) {
         page,
       ),
 
-    existsInTenant: async (tenantId: string, domain: string) =>
+    existsInTenant: async (domain: string) =>
       (await db.maybeOneFirst(sql.type(z.object({ one: z.number() }))`
         SELECT 1 AS one FROM tenant_domains WHERE tenant_id = ${tenantId} AND domain = ${domain}`)) !== null,
+
+    insertDomain: (d: Omit<NewTenantDomain, 'tenantId'>) =>
+      db.one(sql.type(TenantDomain)`
+        INSERT INTO tenant_domains AS d (tenant_id, domain, validation_method, validation_sub_domain, validation_token)
+        VALUES (${tenantId}, ${d.domain}, ${d.validationMethod}, ${d.validationSubDomain}, ${d.validationToken})
+        RETURNING ${columns}`),
+
+    deleteDomain: (id: string) => db.query(sql.unsafe`DELETE FROM tenant_domains WHERE tenant_id = ${tenantId} AND id = ${id}`),
+  };
+}
+
+// unscoped: verification decides on the one domain it was asked about (by the verification process it was started
+// for, or by a request that found the domain in its tenant first), by id.
+export function createDomainVerificationQueries(db: CommonQueryMethods) {
+  return {
+    findDomainById: (id: string) => db.maybeOne(sql.type(TenantDomain)`SELECT ${columns} FROM tenant_domains d WHERE d.id = ${id}`),
+
+    /** Locks the row for a verification decision; null when it was deleted. */
+    lockDomainById: (id: string) => db.maybeOne(sql.type(TenantDomain)`SELECT ${columns} FROM tenant_domains d WHERE d.id = ${id} FOR UPDATE`),
 
     /** Whether another tenant holds `domain` verified. */
     verifiedElsewhere: async (domain: string, tenantId: string) =>
       (await db.maybeOneFirst(sql.type(z.object({ one: z.number() }))`
         SELECT 1 AS one FROM tenant_domains WHERE domain = ${domain} AND verified AND tenant_id <> ${tenantId}`)) !== null,
-
-    insertDomain: (d: NewTenantDomain) =>
-      db.one(sql.type(TenantDomain)`
-        INSERT INTO tenant_domains AS d (tenant_id, domain, validation_method, validation_sub_domain, validation_token)
-        VALUES (${d.tenantId}, ${d.domain}, ${d.validationMethod}, ${d.validationSubDomain}, ${d.validationToken})
-        RETURNING ${columns}`),
 
     /** Marks the domain verified once; null when it was already verified (or deleted). */
     markVerified: (id: string) =>
@@ -61,7 +69,5 @@ export function createTenantDomainQueries(db: CommonQueryMethods) {
       db.maybeOne(sql.type(TenantDomain)`
         UPDATE tenant_domains AS d SET verification_failed_at = now(), updated_at = now()
         WHERE d.id = ${id} AND NOT d.verified AND d.verification_failed_at IS NULL RETURNING ${columns}`),
-
-    deleteDomain: (id: string) => db.query(sql.unsafe`DELETE FROM tenant_domains WHERE id = ${id}`),
   };
 }

@@ -3,7 +3,7 @@
 import { UniqueIntegrityConstraintViolationError, type DatabasePool } from 'slonik';
 import { lookupTxtToken } from '../../../lib/dns.ts';
 import { recordChange, type Actor, type RequestOrigin } from '../../shared/changes.ts';
-import { createTenantDomainQueries } from './queries.ts';
+import { createDomainVerificationQueries } from './queries.ts';
 import type { TenantDomain } from './rows.ts';
 
 export interface DomainDeps {
@@ -26,7 +26,7 @@ const heldElsewhere = (domain: string) => `The domain ${domain} is already verif
  * Re-reads the row: a deleted or already verified domain is answered as it is.
  */
 export async function verifyDomainNow(deps: DomainDeps, domainId: string, by: { actor: Actor; origin?: RequestOrigin }): Promise<VerificationOutcome> {
-  const queries = createTenantDomainQueries(deps.pool);
+  const queries = createDomainVerificationQueries(deps.pool);
   const current = await queries.findDomainById(domainId);
   if (!current) return { success: false, message: 'The domain no longer exists.', domain: null };
   if (current.verified) return { success: true, message: `The domain ${current.domain} is verified.`, domain: current };
@@ -37,9 +37,9 @@ export async function verifyDomainNow(deps: DomainDeps, domainId: string, by: { 
 
   try {
     return await deps.pool.transaction(async (trx) => {
-      const locked = await createTenantDomainQueries(trx).lockDomainById(domainId);
+      const locked = await createDomainVerificationQueries(trx).lockDomainById(domainId);
       if (!locked) return { success: false, message: 'The domain no longer exists.', domain: null };
-      const domain = await createTenantDomainQueries(trx).markVerified(domainId);
+      const domain = await createDomainVerificationQueries(trx).markVerified(domainId);
       if (!domain) return { success: true, message: `The domain ${locked.domain} is verified.`, domain: locked };
       await recordChange(trx, {
         actor: by.actor,

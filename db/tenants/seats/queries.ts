@@ -35,7 +35,8 @@ export interface SeatChanges {
 const COLUMN: Record<keyof SeatChanges, string> = { scopes: 'scopes', validFrom: 'valid_from', validUntil: 'valid_until', active: 'active' };
 
 export function createTenantSeatQueries(db: CommonQueryMethods) {
-  const one = (id: string) => db.one(sql.type(TenantSeat)`SELECT ${columns} FROM tenant_seats s WHERE s.id = ${id}`);
+  const one = (tenantId: string, id: string) =>
+    db.one(sql.type(TenantSeat)`SELECT ${columns} FROM tenant_seats s WHERE s.tenant_id = ${tenantId} AND s.id = ${id}`);
 
   return {
     findSeatOfTenant: (id: string, tenantId: string) =>
@@ -48,6 +49,7 @@ export function createTenantSeatQueries(db: CommonQueryMethods) {
       selectPage(db, TenantSeat, sql.fragment`SELECT ${columns} FROM tenant_seats s WHERE s.tenant_id = ${tenantId}`, sql.fragment`s.created_at, s.id`, page),
 
     /** The pending seat a join code opens, locked; `codeExpired` when the code is too old to use. */
+    // unscoped: the code itself selects the seat (and so the tenant) before anything else is known.
     findPendingSeatByCode: (codeHash: Buffer) =>
       db.maybeOne(sql.type(SeatWithTenant)`
         SELECT ${columns}, s.tenant_id AS "tenantId", coalesce(s.code_expires_at <= now(), false) AS "codeExpired"
@@ -63,31 +65,34 @@ export function createTenantSeatQueries(db: CommonQueryMethods) {
           valid_until = excluded.valid_until, code_hash = excluded.code_hash, code_expires_at = excluded.code_expires_at, updated_at = now()
         WHERE tenant_seats.user_id IS NULL
         RETURNING id`);
-      return one(id);
+      return one(tenantId, id);
     },
 
-    updateSeat: async (id: string, changes: SeatChanges) => {
+    updateSeat: async (tenantId: string, id: string, changes: SeatChanges) => {
       const sets = (Object.keys(COLUMN) as (keyof SeatChanges)[])
         .filter((k) => changes[k] !== undefined)
         .map((k) => {
           const value = changes[k];
           return sql.fragment`${sql.identifier([COLUMN[k]])} = ${Array.isArray(value) ? sql.array(value, 'text') : (value ?? null)}`;
         });
-      await db.query(sql.unsafe`UPDATE tenant_seats SET ${sql.join([...sets, sql.fragment`updated_at = now()`], sql.fragment`, `)} WHERE id = ${id}`);
-      return one(id);
+      await db.query(
+        sql.unsafe`UPDATE tenant_seats SET ${sql.join([...sets, sql.fragment`updated_at = now()`], sql.fragment`, `)} WHERE tenant_id = ${tenantId} AND id = ${id}`,
+      );
+      return one(tenantId, id);
     },
 
-    joinSeat: async (id: string, userId: string) => {
+    joinSeat: async (tenantId: string, id: string, userId: string) => {
       await db.query(sql.unsafe`
         UPDATE tenant_seats SET user_id = ${userId}, joined_at = now(), code_hash = NULL, code_expires_at = NULL, updated_at = now()
-        WHERE id = ${id}`);
-      return one(id);
+        WHERE tenant_id = ${tenantId} AND id = ${id}`);
+      return one(tenantId, id);
     },
 
     hasSeatInTenant: (tenantId: string, userId: string) =>
       db.exists(sql.unsafe`SELECT 1 FROM tenant_seats WHERE tenant_id = ${tenantId} AND user_id = ${userId}`),
 
     /** Active seats of a user in tenants it does not reach through its organizations anyway. */
+    // unscoped: authentication asks which tenants a user's seats reach.
     findSeatAccessOfUser: (userId: string) =>
       db.any(sql.type(SeatAccess)`
         SELECT s.tenant_id AS "tenantId", s.scopes, s.valid_from AS "validFrom", s.valid_until AS "validUntil"

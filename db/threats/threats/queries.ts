@@ -56,17 +56,17 @@ function conditions(environmentId: string, f: ThreatFilter) {
 
 const Upserted = z.object({ id: z.uuid(), created: z.boolean() });
 
-export function createThreatQueries(db: CommonQueryMethods) {
-  const byId = (id: string) => db.one(sql.type(Threat)`SELECT ${columns} FROM threats t WHERE t.id = ${id}`);
+export function createThreatQueries(db: CommonQueryMethods, environmentId: string) {
+  const byId = (id: string) => db.one(sql.type(Threat)`SELECT ${columns} FROM threats t WHERE t.environment_id = ${environmentId} AND t.id = ${id}`);
   return {
     byId,
 
-    find: (environmentId: string, id: string, options: { lock?: boolean } = {}) =>
+    find: (id: string, options: { lock?: boolean } = {}) =>
       db.maybeOne(sql.type(Threat)`
         SELECT ${columns} FROM threats t WHERE t.id = ${id} AND t.environment_id = ${environmentId}
         ${options.lock ? sql.fragment`FOR UPDATE OF t` : sql.fragment``}`),
 
-    findPage: (environmentId: string, filter: ThreatFilter, page: PageRequest) =>
+    findPage: (filter: ThreatFilter, page: PageRequest) =>
       selectPage(
         db,
         Threat,
@@ -75,7 +75,7 @@ export function createThreatQueries(db: CommonQueryMethods) {
         page,
       ),
 
-    insertManual: async (environmentId: string, t: { severity: Severity; subject: string; summary: string; evidence: Record<string, unknown> }) => {
+    insertManual: async (t: { severity: Severity; subject: string; summary: string; evidence: Record<string, unknown> }) => {
       const id = crypto.randomUUID();
       await db.query(sql.unsafe`
         INSERT INTO threats (id, environment_id, category, severity, subject, summary, evidence, dedupe_key)
@@ -87,7 +87,7 @@ export function createThreatQueries(db: CommonQueryMethods) {
      * Opens the threat of a detection or adds to the open one with its key, in one statement: the partial unique
      * index makes a concurrent detection of the same key wait and then add to the row the first one inserted.
      */
-    upsertDetection: (environmentId: string, d: Detection) =>
+    upsertDetection: (d: Detection) =>
       db.one(sql.type(Upserted)`
         INSERT INTO threats (environment_id, category, severity, subject, summary, evidence, dedupe_key, event_ids, occurrences, first_seen_at, last_seen_at)
         VALUES (${environmentId}, ${d.category}, ${d.severity}, ${d.subject}, ${d.summary}, ${sql.jsonb(d.evidence as never)}, ${d.dedupeKey},
@@ -106,31 +106,31 @@ export function createThreatQueries(db: CommonQueryMethods) {
         c.assigneeId !== undefined && sql.fragment`assignee_id = ${c.assigneeId}`,
         sql.fragment`updated_at = now()`,
       ].filter((f) => f !== false);
-      await db.query(sql.unsafe`UPDATE threats SET ${sql.join(sets, sql.fragment`, `)} WHERE id = ${id}`);
+      await db.query(sql.unsafe`UPDATE threats SET ${sql.join(sets, sql.fragment`, `)} WHERE environment_id = ${environmentId} AND id = ${id}`);
       return byId(id);
     },
 
     addNote: async (id: string, author: Actor, text: string) => {
       await db.query(sql.unsafe`INSERT INTO threat_notes (threat_id, author, text) VALUES (${id}, ${sql.jsonb(author as never)}, ${text})`);
-      await db.query(sql.unsafe`UPDATE threats SET updated_at = now() WHERE id = ${id}`);
+      await db.query(sql.unsafe`UPDATE threats SET updated_at = now() WHERE environment_id = ${environmentId} AND id = ${id}`);
       return byId(id);
     },
 
     close: async (id: string, outcome: 'resolved' | 'dismissed', reason: string, by: Actor) => {
       await db.query(sql.unsafe`
         UPDATE threats SET status = ${outcome}, resolution_reason = ${reason}, resolved_by = ${sql.jsonb(by as never)}, resolved_at = now(), updated_at = now()
-        WHERE id = ${id}`);
+        WHERE environment_id = ${environmentId} AND id = ${id}`);
       return byId(id);
     },
 
     reopen: async (id: string) => {
       await db.query(sql.unsafe`
-        UPDATE threats SET status = 'open', resolution_reason = NULL, resolved_by = NULL, resolved_at = NULL, updated_at = now() WHERE id = ${id}`);
+        UPDATE threats SET status = 'open', resolution_reason = NULL, resolved_by = NULL, resolved_at = NULL, updated_at = now() WHERE environment_id = ${environmentId} AND id = ${id}`);
       return byId(id);
     },
 
     /** Whether a user is a directory user of the environment or an operator (a user of the bootstrap environment). */
-    isAssignable: async (environmentId: string, userId: string) =>
+    isAssignable: async (userId: string) =>
       (await db.maybeOneFirst(sql.type(z.object({ ok: z.boolean() }))`
         SELECT true AS ok FROM users u WHERE u.id = ${userId} AND (u.environment_id = ${environmentId}
           OR u.environment_id = (SELECT (value->>'environmentId')::uuid FROM service_state WHERE key = 'bootstrap'))`)) === true,

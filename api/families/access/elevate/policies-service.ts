@@ -49,7 +49,7 @@ async function checkReferences(db: Db, caller: EnvironmentCaller, p: PolicyField
   if (p.target.type === 'role') {
     if (!(await queries.roleExists(env, p.target.roleId))) throw invalidField('body.target.roleId', 'is not a role of this environment');
     const resources = p.target.resources ?? [];
-    const types = await createResourceTypeQueries(db).findTypeIds(env, [...new Set(resources.map((r) => r.type))]);
+    const types = await createResourceTypeQueries(db, env).findTypeIds([...new Set(resources.map((r) => r.type))]);
     const i = resources.findIndex((r) => !types.has(r.type));
     if (i >= 0) throw invalidField(`body.target.resources.${i}.type`, 'is not a resource type of this environment');
   } else if ((await queries.missingSubjects(env, 'group', [p.target.groupId])).length > 0) {

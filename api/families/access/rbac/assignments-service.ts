@@ -51,12 +51,12 @@ function checkChanges(input: AssignmentChanges) {
 
 export function createAssignmentService(pool: DatabasePool) {
   const env = (caller: EnvironmentCaller) => caller.scope.environmentId;
-  const find = (db: Db, caller: EnvironmentCaller, id: string) => found(createAssignmentQueries(db).findAssignment(env(caller), id), 'assignment', id);
+  const find = (db: Db, caller: EnvironmentCaller, id: string) => found(createAssignmentQueries(db, env(caller)).findAssignment(id), 'assignment', id);
 
   /** 400 naming the first listed resource whose type the environment does not have. */
   const checkResourceTypes = async (db: Db, caller: EnvironmentCaller, resources: ResourceRef[] | null | undefined) => {
     if (!resources) return;
-    const types = await createResourceTypeQueries(db).findTypeIds(env(caller), [...new Set(resources.map((r) => r.type))]);
+    const types = await createResourceTypeQueries(db, env(caller)).findTypeIds([...new Set(resources.map((r) => r.type))]);
     const i = resources.findIndex((r) => !types.has(r.type));
     if (i >= 0) throw invalidField(`body.resources.${i}.type`, `${resources[i]!.type} is not a resource type of this environment`);
   };
@@ -65,7 +65,7 @@ export function createAssignmentService(pool: DatabasePool) {
     find: (caller: EnvironmentCaller, id: string) => find(pool, caller, id),
 
     list: (caller: EnvironmentCaller, query: PageQuery & AssignmentFilter) =>
-      listPage('assignments', query, (page) => createAssignmentQueries(pool).findAssignments(env(caller), query, page)),
+      listPage('assignments', query, (page) => createAssignmentQueries(pool, env(caller)).findAssignments(query, page)),
 
     create: (caller: EnvironmentCaller, input: AssignmentInput) => {
       if ((input.userId === undefined) === (input.groupId === undefined)) {
@@ -73,15 +73,15 @@ export function createAssignmentService(pool: DatabasePool) {
       }
       checkChanges(input);
       return pool.transaction(async (trx) => {
-        const queries = createAssignmentQueries(trx);
-        const roleId = (await createRoleQueries(trx).findRoleIds(env(caller), [input.role])).get(input.role);
+        const queries = createAssignmentQueries(trx, env(caller));
+        const roleId = (await createRoleQueries(trx, env(caller)).findRoleIds([input.role])).get(input.role);
         if (!roleId) throw invalidField('body.role', `${input.role} is not a role of this environment`);
         const [kind, subjectId] = input.userId ? (['user', input.userId] as const) : (['group', input.groupId!] as const);
-        if (!(await queries.subjectExists(env(caller), kind, subjectId))) {
+        if (!(await queries.subjectExists(kind, subjectId))) {
           throw invalidField(`body.${kind}Id`, `${subjectId} is not a ${kind} of this environment`);
         }
         await checkResourceTypes(trx, caller, input.resources);
-        const id = await queries.insertAssignment(env(caller), {
+        const id = await queries.insertAssignment({
           roleId,
           userId: input.userId ?? null,
           groupId: input.groupId ?? null,
@@ -97,7 +97,7 @@ export function createAssignmentService(pool: DatabasePool) {
     update: (caller: EnvironmentCaller, id: string, changes: AssignmentChanges) => {
       checkChanges(changes);
       return pool.transaction(async (trx) => {
-        const queries = createAssignmentQueries(trx);
+        const queries = createAssignmentQueries(trx, env(caller));
         await queries.lockAssignment(id);
         const before = await find(trx, caller, id);
         await checkResourceTypes(trx, caller, changes.resources);
@@ -111,7 +111,7 @@ export function createAssignmentService(pool: DatabasePool) {
     remove: (caller: EnvironmentCaller, id: string) =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id);
-        await createAssignmentQueries(trx).deleteAssignment(id);
+        await createAssignmentQueries(trx, env(caller)).deleteAssignment(id);
         await record(trx, caller, change('delete', before, before));
         return before;
       }),

@@ -34,14 +34,14 @@ const checkActions = (actions: ActionInput[] | undefined) =>
 export function createResourceTypeService(pool: DatabasePool) {
   const env = (caller: EnvironmentCaller) => caller.scope.environmentId;
   const find = (db: Db, caller: EnvironmentCaller, key: string, lock?: 'update') =>
-    found(createResourceTypeQueries(db).findResourceType(env(caller), key, lock), 'resource_type', key);
+    found(createResourceTypeQueries(db, env(caller)).findResourceType(key, lock), 'resource_type', key);
 
   /** Locks the type, applies `apply`, and records the update (`touch`: its updated_at moves). */
   const update = (caller: EnvironmentCaller, key: string, apply: (db: Db, before: ResourceType) => Promise<void>) =>
     pool.transaction(async (trx) => {
       const before = await find(trx, caller, key, 'update');
       await apply(trx, before);
-      await createResourceTypeQueries(trx).touch(before.id);
+      await createResourceTypeQueries(trx, env(caller)).touch(before.id);
       const resourceType = await find(trx, caller, key);
       await record(trx, caller, change('update', resourceType, before));
       return resourceType;
@@ -51,10 +51,10 @@ export function createResourceTypeService(pool: DatabasePool) {
     find: (caller: EnvironmentCaller, key: string) => find(pool, caller, key),
 
     list: (caller: EnvironmentCaller, query: PageQuery) =>
-      listPage('resourceTypes', query, (page) => createResourceTypeQueries(pool).findResourceTypes(env(caller), page)),
+      listPage('resourceTypes', query, (page) => createResourceTypeQueries(pool, env(caller)).findResourceTypes(page)),
 
     permissions: (caller: EnvironmentCaller, query: PageQuery) =>
-      listPage('permissions', query, (page) => createResourceTypeQueries(pool).findPermissions(env(caller), page)),
+      listPage('permissions', query, (page) => createResourceTypeQueries(pool, env(caller)).findPermissions(page)),
 
     create: (
       caller: EnvironmentCaller,
@@ -62,14 +62,14 @@ export function createResourceTypeService(pool: DatabasePool) {
     ) => {
       checkActions(input.actions);
       return pool.transaction(async (trx) => {
-        const queries = createResourceTypeQueries(trx);
-        const id = await queries.insertResourceType(env(caller), {
+        const queries = createResourceTypeQueries(trx, env(caller));
+        const id = await queries.insertResourceType({
           key: input.key,
           name: input.name ?? null,
           description: input.description ?? null,
           storedInstancesOnly: input.storedInstancesOnly,
         });
-        if (input.actions.length > 0) await queries.upsertActions(env(caller), id, input.actions);
+        if (input.actions.length > 0) await queries.upsertActions(id, input.actions);
         const resourceType = await find(trx, caller, input.key);
         await record(trx, caller, change('create', resourceType, null));
         return resourceType;
@@ -79,7 +79,7 @@ export function createResourceTypeService(pool: DatabasePool) {
     update: (caller: EnvironmentCaller, key: string, changes: ResourceTypeChanges & { actions?: ActionInput[] | undefined }) => {
       checkActions(changes.actions);
       return update(caller, key, async (trx, before) => {
-        const queries = createResourceTypeQueries(trx);
+        const queries = createResourceTypeQueries(trx, env(caller));
         await queries.updateResourceType(before.id, changes);
         if (!changes.actions) return;
         // Removing an action drops the role permissions on it (foreign key cascade).
@@ -87,14 +87,14 @@ export function createResourceTypeService(pool: DatabasePool) {
           before.id,
           changes.actions.map((a) => a.name),
         );
-        if (changes.actions.length > 0) await queries.upsertActions(env(caller), before.id, changes.actions);
+        if (changes.actions.length > 0) await queries.upsertActions(before.id, changes.actions);
       });
     },
 
     remove: (caller: EnvironmentCaller, key: string) =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, key, 'update');
-        await createResourceTypeQueries(trx).deleteResourceType(before.id);
+        await createResourceTypeQueries(trx, env(caller)).deleteResourceType(before.id);
         await record(trx, caller, change('delete', before, before));
         return before;
       }),
@@ -103,14 +103,14 @@ export function createResourceTypeService(pool: DatabasePool) {
     putAction: async (caller: EnvironmentCaller, key: string, action: ActionInput) => {
       let added = false;
       const resourceType = await update(caller, key, async (trx, before) => {
-        added = await createResourceTypeQueries(trx).upsertAction(env(caller), before.id, action);
+        added = await createResourceTypeQueries(trx, env(caller)).upsertAction(before.id, action);
       });
       return { resourceType, added };
     },
 
     removeAction: (caller: EnvironmentCaller, key: string, name: string) =>
       update(caller, key, async (trx, before) => {
-        if (!(await createResourceTypeQueries(trx).deleteAction(before.id, name))) throw missing('action', `${key}:${name}`);
+        if (!(await createResourceTypeQueries(trx, env(caller)).deleteAction(before.id, name))) throw missing('action', `${key}:${name}`);
       }),
   };
 }

@@ -30,16 +30,20 @@ const change = (verb: Verb, resource: Resource, before: Resource | null): Caller
 export function createResourceService(pool: DatabasePool) {
   const env = (caller: EnvironmentCaller) => caller.scope.environmentId;
   const typeOf = (db: Db, caller: EnvironmentCaller, type: string, lock?: 'share') =>
-    found(createResourceTypeQueries(db).findResourceType(env(caller), type, lock), 'resource_type', type);
+    found(createResourceTypeQueries(db, env(caller)).findResourceType(type, lock), 'resource_type', type);
   const find = async (db: Db, caller: EnvironmentCaller, type: string, id: string) =>
-    found(createResourceQueries(db).findResource((await typeOf(db, caller, type)).id, id), 'resource', `${type}:${id}`);
+    found(createResourceQueries(db, env(caller)).findResource((await typeOf(db, caller, type)).id, id), 'resource', `${type}:${id}`);
 
   return {
     find: (caller: EnvironmentCaller, type: string, id: string) => find(pool, caller, type, id),
 
     list: async (caller: EnvironmentCaller, type: string, query: { limit: number; cursor?: string | undefined; idPrefix?: string | undefined }) => {
       const { id: typeId } = await typeOf(pool, caller, type);
-      const rows = await createResourceQueries(pool).findResources(typeId, { limit: query.limit + 1, after: query.cursor, idPrefix: query.idPrefix });
+      const rows = await createResourceQueries(pool, env(caller)).findResources(typeId, {
+        limit: query.limit + 1,
+        after: query.cursor,
+        idPrefix: query.idPrefix,
+      });
       return keysetPage('resources', [...rows], query.limit, encodeResourceCursor);
     },
 
@@ -47,8 +51,8 @@ export function createResourceService(pool: DatabasePool) {
     put: (caller: EnvironmentCaller, type: string, id: string, attributes: Attributes) =>
       pool.transaction(async (trx) => {
         const { id: typeId } = await typeOf(trx, caller, type, 'share');
-        const before = await createResourceQueries(trx).findResource(typeId, id);
-        const { created, ...resource } = await createResourceQueries(trx).upsertResource(env(caller), typeId, id, attributes);
+        const before = await createResourceQueries(trx, env(caller)).findResource(typeId, id);
+        const { created, ...resource } = await createResourceQueries(trx, env(caller)).upsertResource(typeId, id, attributes);
         await record(trx, caller, change(created ? 'create' : 'update', resource, before));
         return { resource, created };
       }),
@@ -56,8 +60,8 @@ export function createResourceService(pool: DatabasePool) {
     remove: (caller: EnvironmentCaller, type: string, id: string) =>
       pool.transaction(async (trx) => {
         const { id: typeId } = await typeOf(trx, caller, type);
-        const before = await found(createResourceQueries(trx).findResource(typeId, id), 'resource', `${type}:${id}`);
-        await createResourceQueries(trx).deleteResource(typeId, id);
+        const before = await found(createResourceQueries(trx, env(caller)).findResource(typeId, id), 'resource', `${type}:${id}`);
+        await createResourceQueries(trx, env(caller)).deleteResource(typeId, id);
         await record(trx, caller, change('delete', before, before));
         return before;
       }),
@@ -71,7 +75,7 @@ export function createResourceService(pool: DatabasePool) {
       );
       return pool.transaction(async (trx) => {
         const resourceType = await typeOf(trx, caller, type, 'share');
-        await createResourceQueries(trx).upsertResources(env(caller), resourceType.id, resources);
+        await createResourceQueries(trx, env(caller)).upsertResources(resourceType.id, resources);
         const ids = resources.map((r) => r.id);
         await record(trx, caller, {
           action: 'rbac.resources.upsert',

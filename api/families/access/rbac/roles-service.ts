@@ -54,13 +54,10 @@ function checkInput(input: RoleInput) {
 
 export function createRoleService(pool: DatabasePool) {
   const env = (caller: EnvironmentCaller) => caller.scope.environmentId;
-  const find = (db: Db, caller: EnvironmentCaller, key: string) => found(createRoleQueries(db).findRole(env(caller), key), 'role', key);
+  const find = (db: Db, caller: EnvironmentCaller, key: string) => found(createRoleQueries(db, env(caller)).findRole(key), 'role', key);
 
   const resolvePermissions = async (db: Db, caller: EnvironmentCaller, permissions: PermissionInput[]): Promise<StoredPermission[]> => {
-    const typeIds = await createResourceTypeQueries(db).findPermissionTypeIds(
-      env(caller),
-      permissions.map((p) => p.permission),
-    );
+    const typeIds = await createResourceTypeQueries(db, env(caller)).findPermissionTypeIds(permissions.map((p) => p.permission));
     return permissions.map((p, i) => {
       const resourceTypeId = typeIds.get(p.permission);
       if (!resourceTypeId) throw invalidField(`body.permissions.${i}.permission`, `${p.permission} is not a permission of this environment`);
@@ -70,10 +67,10 @@ export function createRoleService(pool: DatabasePool) {
 
   /** The ids of the inherited roles, once sure they exist and close no cycle with `key`. */
   const resolveInherits = async (db: Db, caller: EnvironmentCaller, key: string, inherits: string[]) => {
-    const queries = createRoleQueries(db);
-    const cycle = findCycle(await queries.findInheritance(env(caller)), key, inherits);
+    const queries = createRoleQueries(db, env(caller));
+    const cycle = findCycle(await queries.findInheritance(), key, inherits);
     if (cycle) throw invalidField('body.inherits', `would form a cycle: ${cycle.join(' → ')}`, 'rbac.role_cycle');
-    const ids = await queries.findRoleIds(env(caller), inherits);
+    const ids = await queries.findRoleIds(inherits);
     return inherits.map((k, i) => {
       const id = ids.get(k);
       if (!id) throw invalidField(`body.inherits.${i}`, `${k} is not a role of this environment`);
@@ -83,22 +80,22 @@ export function createRoleService(pool: DatabasePool) {
 
   /** Writes the permissions and inheritance the input gives (each replaces what the role had). */
   const apply = async (db: Db, caller: EnvironmentCaller, roleId: string, key: string, input: RoleInput) => {
-    const queries = createRoleQueries(db);
-    if (input.permissions) await queries.replacePermissions(env(caller), roleId, await resolvePermissions(db, caller, input.permissions));
-    if (input.inherits) await queries.replaceInheritance(env(caller), roleId, await resolveInherits(db, caller, key, input.inherits));
+    const queries = createRoleQueries(db, env(caller));
+    if (input.permissions) await queries.replacePermissions(roleId, await resolvePermissions(db, caller, input.permissions));
+    if (input.inherits) await queries.replaceInheritance(roleId, await resolveInherits(db, caller, key, input.inherits));
   };
 
   return {
     find: (caller: EnvironmentCaller, key: string) => find(pool, caller, key),
 
-    list: (caller: EnvironmentCaller, query: PageQuery) => listPage('roles', query, (page) => createRoleQueries(pool).findRoles(env(caller), page)),
+    list: (caller: EnvironmentCaller, query: PageQuery) => listPage('roles', query, (page) => createRoleQueries(pool, env(caller)).findRoles(page)),
 
     create: (caller: EnvironmentCaller, input: RoleInput & { key: string }) => {
       checkInput(input);
       return pool.transaction(async (trx) => {
-        const queries = createRoleQueries(trx);
-        await queries.lockRoles(env(caller));
-        const id = await queries.insertRole(env(caller), { key: input.key, name: input.name ?? null, description: input.description ?? null });
+        const queries = createRoleQueries(trx, env(caller));
+        await queries.lockRoles();
+        const id = await queries.insertRole({ key: input.key, name: input.name ?? null, description: input.description ?? null });
         await apply(trx, caller, id, input.key, input);
         const role = await find(trx, caller, input.key);
         await record(trx, caller, change('create', role, null));
@@ -109,8 +106,8 @@ export function createRoleService(pool: DatabasePool) {
     update: (caller: EnvironmentCaller, key: string, input: RoleInput) => {
       checkInput(input);
       return pool.transaction(async (trx) => {
-        const queries = createRoleQueries(trx);
-        await queries.lockRoles(env(caller));
+        const queries = createRoleQueries(trx, env(caller));
+        await queries.lockRoles();
         const before = await find(trx, caller, key);
         await queries.updateRole(before.id, input);
         await apply(trx, caller, before.id, key, input);
@@ -122,9 +119,9 @@ export function createRoleService(pool: DatabasePool) {
 
     remove: (caller: EnvironmentCaller, key: string) =>
       pool.transaction(async (trx) => {
-        await createRoleQueries(trx).lockRoles(env(caller));
+        await createRoleQueries(trx, env(caller)).lockRoles();
         const before = await find(trx, caller, key);
-        await createRoleQueries(trx).deleteRole(before.id);
+        await createRoleQueries(trx, env(caller)).deleteRole(before.id);
         await record(trx, caller, change('delete', before, before));
         return before;
       }),

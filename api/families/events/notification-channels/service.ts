@@ -56,7 +56,7 @@ export function createNotificationChannelService(deps: NotificationChannelServic
     return { config, secrets: stored, signingSecret };
   };
   const find = (db: Db, caller: TenantCaller, id: string) =>
-    orNotFound(createNotificationChannelQueries(db).findChannel(caller.scope.tenant.id, id), 'notification_channel', id);
+    orNotFound(createNotificationChannelQueries(db, caller.scope.tenant.id).findChannel(id), 'notification_channel', id);
   const checkEnvironment = (caller: TenantCaller, environmentId: string | null | undefined) =>
     checkEnvironmentInTenant(pool, caller.scope.tenant.id, environmentId);
   const audit = (verb: Verb, channel: NotificationChannel, before: NotificationChannel | null): CallerChange => ({
@@ -74,7 +74,7 @@ export function createNotificationChannelService(deps: NotificationChannelServic
     find: (caller: TenantCaller, id: string) => find(pool, caller, id),
 
     list: (caller: TenantCaller, query: PageQuery) =>
-      listPage('channels', query, (page) => createNotificationChannelQueries(pool).findChannels(caller.scope.tenant.id, page)),
+      listPage('channels', query, (page) => createNotificationChannelQueries(pool, caller.scope.tenant.id).findChannels(page)),
 
     create: async (
       caller: TenantCaller,
@@ -84,9 +84,8 @@ export function createNotificationChannelService(deps: NotificationChannelServic
       await checkEnvironment(caller, input.environmentId);
       const { config, secrets, signingSecret } = await prepare(input.kind, input);
       return pool.transaction(async (trx) => {
-        const queries = createNotificationChannelQueries(trx);
+        const queries = createNotificationChannelQueries(trx, caller.scope.tenant.id);
         const id = await queries.insertChannel({
-          tenantId: caller.scope.tenant.id,
           environmentId: input.environmentId ?? null,
           kind: input.kind,
           name: input.name,
@@ -108,9 +107,9 @@ export function createNotificationChannelService(deps: NotificationChannelServic
       await checkEnvironment(caller, input.environmentId);
       const { config, secrets, signingSecret } = await prepare(current.kind, input);
       return pool.transaction(async (trx) => {
-        await createNotificationChannelQueries(trx).lockChannel(id);
+        await createNotificationChannelQueries(trx, caller.scope.tenant.id).lockChannel(id);
         const before = await find(trx, caller, id);
-        const channel = await createNotificationChannelQueries(trx).updateChannel(id, { ...input, config, secrets });
+        const channel = await createNotificationChannelQueries(trx, caller.scope.tenant.id).updateChannel(id, { ...input, config, secrets });
         await record(trx, caller, audit('update', channel, before));
         return { channel, ...(signingSecret ? { signingSecret } : {}) };
       });
@@ -119,7 +118,7 @@ export function createNotificationChannelService(deps: NotificationChannelServic
     remove: (caller: TenantCaller, id: string) =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id);
-        await createNotificationChannelQueries(trx).deleteChannel(id);
+        await createNotificationChannelQueries(trx, caller.scope.tenant.id).deleteChannel(id);
         await record(trx, caller, audit('delete', before, before));
         return before;
       }),
@@ -129,9 +128,11 @@ export function createNotificationChannelService(deps: NotificationChannelServic
       const channel = await find(pool, caller, id);
       const event = await pool.transaction(async (trx) => {
         const { eventId } = await record(trx, caller, audit('test', channel, null));
-        return createNotificationChannelQueries(trx).findChannelEvent(eventId);
+        return createNotificationChannelQueries(trx, caller.scope.tenant.id).findChannelEvent(eventId);
       });
-      const secrets = JSON.parse(decrypt(deps.masterKey, await createNotificationChannelQueries(pool).findSecretsEncrypted(id))) as Fields;
+      const secrets = JSON.parse(
+        decrypt(deps.masterKey, await createNotificationChannelQueries(pool, caller.scope.tenant.id).findSecretsEncrypted(id)),
+      ) as Fields;
       const request = buildChannelRequest(channel.kind, channel.config as never, secrets as never, event, {
         deliveryId: randomUUID(),
         baseUrls: deps.baseUrls,

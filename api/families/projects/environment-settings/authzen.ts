@@ -20,7 +20,7 @@ export function createAuthzenSettingsService(pool: DatabasePool) {
     save: (caller: EnvironmentCaller, input: { subjectIdentifier: SubjectIdentifier }) =>
       pool.transaction(async (trx) => {
         const { environmentId } = caller.scope;
-        await createEnvironmentQueries(trx).lock(environmentId);
+        await createEnvironmentQueries(trx, caller.scope.tenant.id).lock(environmentId);
         const queries = createAuthzenSettingsQueries(trx);
         const before = await queries.find(environmentId);
         await queries.save(environmentId, input.subjectIdentifier);

@@ -107,7 +107,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
   return {
     list: async (caller: EnvironmentCaller) => {
       const env = await scopedEnvironment(pool, caller);
-      const connections = await createConnectionQueries(pool).findByEnvironment(env.id);
+      const connections = await createConnectionQueries(pool, env.id).findByEnvironment();
       return {
         project: { id: env.projectId, name: env.projectName, type: env.projectType },
         environment: { id: env.id, name: env.name },
@@ -120,12 +120,10 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       const payload = parseFormPayload(input.providerId, input.formPayload, input.connectionId ? 'update' : 'create');
       await checkSources(input.providerId, payload);
       return pool.transaction(async (trx) => {
-        await createEnvironmentQueries(trx).lock(environmentId);
+        await createEnvironmentQueries(trx, tenant.id).lock(environmentId);
         const env = await scopedEnvironment(trx, caller);
-        const queries = createConnectionQueries(trx);
-        const before = input.connectionId
-          ? await orNotFound(queries.find(environmentId, input.connectionId), 'environment_connection', input.connectionId)
-          : null;
+        const queries = createConnectionQueries(trx, environmentId);
+        const before = input.connectionId ? await orNotFound(queries.find(input.connectionId), 'environment_connection', input.connectionId) : null;
         if (before && before.providerId !== input.providerId) {
           throw invalidField('body.providerId', `cannot change: connection ${before.id} uses ${before.providerId}`, 'environment_connection.provider_changed');
         }
@@ -133,7 +131,7 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
         const name = input.name ?? before?.name ?? providerOf(input.providerId).name;
         const connection = before
           ? await queries.update(before.id, { name, ...sealed })
-          : await queries.insert(environmentId, { providerId: input.providerId, name, ...sealed });
+          : await queries.insert({ providerId: input.providerId, name, ...sealed });
         await record(
           trx,
           caller,
@@ -155,8 +153,8 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       pool.transaction(async (trx) => {
         const { tenant } = caller.scope;
         const env = await scopedEnvironment(trx, caller);
-        const connection = await orNotFound(createConnectionQueries(trx).find(env.id, connectionId), 'environment_connection', connectionId);
-        await createConnectionQueries(trx).delete(connectionId);
+        const connection = await orNotFound(createConnectionQueries(trx, env.id).find(connectionId), 'environment_connection', connectionId);
+        await createConnectionQueries(trx, env.id).delete(connectionId);
         await record(
           trx,
           caller,

@@ -39,9 +39,9 @@ export function createEnvironmentSettingsService(deps: EnvironmentSettingsDeps) 
     saveRedirectUris: (caller: EnvironmentCaller, input: { successRedirectUri: string; errorRedirectUri?: string | null }) =>
       pool.transaction(async (trx) => {
         const { environmentId } = caller.scope;
-        await createEnvironmentQueries(trx).lock(environmentId);
+        await createEnvironmentQueries(trx, caller.scope.tenant.id).lock(environmentId);
         const before = await scopedEnvironment(trx, caller);
-        const env = await createEnvironmentQueries(trx).setRedirectUris(environmentId, {
+        const env = await createEnvironmentQueries(trx, caller.scope.tenant.id).setRedirectUris(environmentId, {
           successRedirectUri: input.successRedirectUri,
           errorRedirectUri: input.errorRedirectUri ?? null,
         });
@@ -70,7 +70,7 @@ export function createEnvironmentSettingsService(deps: EnvironmentSettingsDeps) 
       const settings = `/v1/tenants/${caller.scope.tenant.id}/environments/${environmentId}`;
       const warnings = [
         ...(env.successRedirectUri ? [] : [`No redirect URI is set: users have nowhere to return after signing in (PUT ${settings}/redirect-uris).`]),
-        ...((await createConnectionQueries(pool).countActive(environmentId)) > 0
+        ...((await createConnectionQueries(pool, environmentId).countActive()) > 0
           ? []
           : [`No sign-in connection is configured: users cannot sign in (POST ${settings}/connections).`]),
       ];

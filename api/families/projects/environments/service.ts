@@ -37,7 +37,7 @@ export function previousValues<T extends object>(before: T, after: T, keys: (key
 
 /** The environment the route addresses (the scope guard checked it is the tenant's), as it is now. */
 export const scopedEnvironment = (db: CommonQueryMethods, caller: EnvironmentCaller) =>
-  orNotFound(createEnvironmentQueries(db).find(caller.scope.tenant.id, caller.scope.environmentId), 'environment', caller.scope.environmentId);
+  orNotFound(createEnvironmentQueries(db, caller.scope.tenant.id).find(caller.scope.environmentId), 'environment', caller.scope.environmentId);
 
 export interface EnvironmentInput {
   name: string;
@@ -51,15 +51,14 @@ const CHANGED: (keyof Environment)[] = ['name', 'description', 'weight', 'isLive
 export function createEnvironmentService(pool: DatabasePool) {
   /** The project, locked when it is about to change: its set of environments is serialised on it. */
   const findProject = (db: CommonQueryMethods, caller: TenantCaller, projectId: string, lock = false) => {
-    const queries = createProjectQueries(db);
-    const tenantId = caller.scope.tenant.id;
-    return orNotFound(lock ? queries.lockProject(tenantId, projectId) : queries.findProject(tenantId, projectId), 'project', projectId);
+    const queries = createProjectQueries(db, caller.scope.tenant.id);
+    return orNotFound(lock ? queries.lockProject(projectId) : queries.findProject(projectId), 'project', projectId);
   };
   /** An environment of the project, or 404. */
   const findEnvironment = (db: CommonQueryMethods, caller: TenantCaller, projectId: string, environmentId: string) =>
-    orNotFound(createEnvironmentQueries(db).find(caller.scope.tenant.id, environmentId, projectId), 'environment', environmentId);
-  const checkName = async (db: CommonQueryMethods, projectId: string, name: string, exceptId: string | null = null) => {
-    if (await createEnvironmentQueries(db).nameTaken(projectId, name, exceptId)) {
+    orNotFound(createEnvironmentQueries(db, caller.scope.tenant.id).find(environmentId, projectId), 'environment', environmentId);
+  const checkName = async (db: CommonQueryMethods, caller: TenantCaller, projectId: string, name: string, exceptId: string | null = null) => {
+    if (await createEnvironmentQueries(db, caller.scope.tenant.id).nameTaken(projectId, name, exceptId)) {
       throw conflict('environment.name_taken', `The project already has an environment named ${name}.`);
     }
   };
@@ -85,23 +84,22 @@ export function createEnvironmentService(pool: DatabasePool) {
   return {
     list: async (caller: TenantCaller, projectId: string) => {
       const project = await findProject(pool, caller, projectId);
-      const environments = await createEnvironmentQueries(pool).findByProject(projectId);
+      const environments = await createEnvironmentQueries(pool, caller.scope.tenant.id).findByProject(projectId);
       return { project: { id: project.id, name: project.name, type: project.type }, environments: environments.map(toEnvironment) };
     },
 
     create: (caller: TenantCaller, projectId: string, input: EnvironmentInput) =>
       pool.transaction(async (trx) => {
         await findProject(trx, caller, projectId, true);
-        await checkName(trx, projectId, input.name);
-        const id = await createProjectQueries(trx).insertEnvironment({
-          tenantId: caller.scope.tenant.id,
+        await checkName(trx, caller, projectId, input.name);
+        const id = await createProjectQueries(trx, caller.scope.tenant.id).insertEnvironment({
           projectId,
           name: input.name,
           description: input.description ?? null,
           weight: input.weight ?? null,
           isLive: input.isLive ?? false,
         });
-        const env = await createEnvironmentQueries(trx).byId(id);
+        const env = await createEnvironmentQueries(trx, caller.scope.tenant.id).byId(id);
         await record(trx, caller, audit('create', env, null, { type: 'environment.created', data: { environment: environmentEventData(env) } }));
         return mutation(caller, env);
       }),
@@ -110,9 +108,9 @@ export function createEnvironmentService(pool: DatabasePool) {
       pool.transaction(async (trx) => {
         await findProject(trx, caller, projectId, true);
         const before = await findEnvironment(trx, caller, projectId, environmentId);
-        await checkName(trx, projectId, input.name, environmentId);
+        await checkName(trx, caller, projectId, input.name, environmentId);
         const changes: EnvironmentChanges = { name: input.name, description: input.description, weight: input.weight, isLive: input.isLive };
-        const env = await createEnvironmentQueries(trx).update(environmentId, changes);
+        const env = await createEnvironmentQueries(trx, caller.scope.tenant.id).update(environmentId, changes);
         const previous = previousValues(toEnvironment(before), toEnvironment(env), CHANGED);
         await record(trx, caller, audit('update', env, before, { type: 'environment.updated', data: { environment: environmentEventData(env), previous } }));
         return mutation(caller, env);
@@ -125,10 +123,10 @@ export function createEnvironmentService(pool: DatabasePool) {
         if (env.isDefault) {
           throw conflict('environment.is_default', 'The default environment of a project cannot be deleted; make another environment the default first.');
         }
-        if ((await createProjectQueries(trx).bootstrapIds()).environmentId === env.id) {
+        if ((await createProjectQueries(trx, caller.scope.tenant.id).bootstrapIds()).environmentId === env.id) {
           throw conflict('environment.protected', "This environment holds the service's operators and cannot be deleted.");
         }
-        await createEnvironmentQueries(trx).delete(env.id);
+        await createEnvironmentQueries(trx, caller.scope.tenant.id).delete(env.id);
         await record(trx, caller, audit('delete', env, env, { type: 'environment.deleted', data: { environment: environmentEventData(env) } }));
         return mutation(caller, env);
       }),

@@ -27,13 +27,12 @@ const FIRST_ENVIRONMENTS = [
 export function createProjectService(pool: DatabasePool) {
   /** A project of the tenant (404 otherwise), locked when it is about to change. */
   const find = (db: CommonQueryMethods, caller: TenantCaller, projectId: string, lock = false) => {
-    const queries = createProjectQueries(db);
-    const tenantId = caller.scope.tenant.id;
-    return orNotFound(lock ? queries.lockProject(tenantId, projectId) : queries.findProject(tenantId, projectId), 'project', projectId);
+    const queries = createProjectQueries(db, caller.scope.tenant.id);
+    return orNotFound(lock ? queries.lockProject(projectId) : queries.findProject(projectId), 'project', projectId);
   };
-  const environmentsOf = (db: CommonQueryMethods, projectId: string) => createEnvironmentQueries(db).findByProject(projectId);
-  const withEnvironments = async (db: CommonQueryMethods, project: TenantProject): Promise<Project> => {
-    return { ...project, environments: (await environmentsOf(db, project.id)).map(toProjectEnvironment) };
+  const environmentsOf = (db: CommonQueryMethods, tenantId: string, projectId: string) => createEnvironmentQueries(db, tenantId).findByProject(projectId);
+  const withEnvironments = async (db: CommonQueryMethods, tenantId: string, project: TenantProject): Promise<Project> => {
+    return { ...project, environments: (await environmentsOf(db, tenantId, project.id)).map(toProjectEnvironment) };
   };
   const change = <T extends EventType>(verb: string, project: TenantProject, before: TenantProject | null, event: EventOf<T>): CallerChange<T> => ({
     action: `project.${verb}`,
@@ -46,20 +45,19 @@ export function createProjectService(pool: DatabasePool) {
   const create = (caller: TenantCaller, input: SaveProjectInput) =>
     pool.transaction(async (trx) => {
       const tenantId = caller.scope.tenant.id;
-      const queries = createProjectQueries(trx);
+      const queries = createProjectQueries(trx, tenantId);
       const id = await queries.insertProject({
-        tenantId,
         name: input.name,
         type: input.type ?? 'web',
         description: input.description ?? null,
         link: input.url ?? null,
       });
       const environmentIds = [];
-      for (const env of FIRST_ENVIRONMENTS) environmentIds.push(await queries.insertEnvironment({ tenantId, projectId: id, ...env }));
+      for (const env of FIRST_ENVIRONMENTS) environmentIds.push(await queries.insertEnvironment({ projectId: id, ...env }));
       await queries.setDefaultEnvironment(id, environmentIds[0]!);
-      const project = await withEnvironments(trx, (await queries.findProject(tenantId, id))!);
+      const project = await withEnvironments(trx, caller.scope.tenant.id, (await queries.findProject(id))!);
       await record(trx, caller, change('create', project, null, { type: 'project.created', data: { project: projectEventData(project) } }));
-      for (const env of await environmentsOf(trx, id)) {
+      for (const env of await environmentsOf(trx, tenantId, id)) {
         await record(trx, caller, {
           action: 'environment.create',
           resource: { type: 'environment', id: env.id },
@@ -74,14 +72,14 @@ export function createProjectService(pool: DatabasePool) {
   const update = (caller: TenantCaller, id: string, input: SaveProjectInput) =>
     pool.transaction(async (trx) => {
       const before = await find(trx, caller, id, true);
-      const updated = await createProjectQueries(trx).updateProject(id, {
+      const updated = await createProjectQueries(trx, caller.scope.tenant.id).updateProject(id, {
         name: input.name,
         description: input.description,
         link: input.url,
         type: input.type,
       });
       const previous = previousValues(before, updated, ['name', 'description', 'link', 'type']);
-      const project = await withEnvironments(trx, updated);
+      const project = await withEnvironments(trx, caller.scope.tenant.id, updated);
       await record(trx, caller, change('update', updated, before, { type: 'project.updated', data: { project: projectEventData(project), previous } }));
       return { created: false, project };
     });
@@ -89,10 +87,10 @@ export function createProjectService(pool: DatabasePool) {
   return {
     list: async (caller: TenantCaller, query: PageQuery) => ({
       tenant: caller.scope.tenant,
-      ...(await listPage('projects', query, (page) => createProjectQueries(pool).findProjects(caller.scope.tenant.id, page))),
+      ...(await listPage('projects', query, (page) => createProjectQueries(pool, caller.scope.tenant.id).findProjects(page))),
     }),
 
-    get: async (caller: TenantCaller, projectId: string) => withEnvironments(pool, await find(pool, caller, projectId)),
+    get: async (caller: TenantCaller, projectId: string) => withEnvironments(pool, caller.scope.tenant.id, await find(pool, caller, projectId)),
 
     /** Upsert: updates the project named by `id` (404 when the tenant has none), creates one otherwise. */
     save: (caller: TenantCaller, input: SaveProjectInput) => (input.id ? update(caller, input.id, input) : create(caller, input)),
@@ -100,12 +98,12 @@ export function createProjectService(pool: DatabasePool) {
     remove: (caller: TenantCaller, projectId: string) =>
       pool.transaction(async (trx) => {
         const found = await find(trx, caller, projectId, true);
-        if ((await createProjectQueries(trx).bootstrapIds()).projectId === projectId) {
+        if ((await createProjectQueries(trx, caller.scope.tenant.id).bootstrapIds()).projectId === projectId) {
           throw conflict('project.protected', "This project holds the service's operators and cannot be deleted.");
         }
-        const environments = await environmentsOf(trx, projectId);
-        const project = await withEnvironments(trx, found);
-        await createProjectQueries(trx).deleteProject(projectId);
+        const environments = await environmentsOf(trx, caller.scope.tenant.id, projectId);
+        const project = await withEnvironments(trx, caller.scope.tenant.id, found);
+        await createProjectQueries(trx, caller.scope.tenant.id).deleteProject(projectId);
         for (const env of environments) {
           await record(trx, caller, {
             action: 'environment.delete',
@@ -123,12 +121,12 @@ export function createProjectService(pool: DatabasePool) {
       pool.transaction(async (trx) => {
         const tenantId = caller.scope.tenant.id;
         const before = await find(trx, caller, projectId, true);
-        const environment = await createEnvironmentQueries(trx).find(tenantId, environmentId, projectId);
+        const environment = await createEnvironmentQueries(trx, tenantId).find(environmentId, projectId);
         if (!environment) throw invalidField('body.environmentId', 'is not an environment of this project', 'project.unknown_environment');
-        if (before.defaultEnvironmentId === environmentId) return withEnvironments(trx, before);
-        await createProjectQueries(trx).setDefaultEnvironment(projectId, environmentId);
-        const after = (await createProjectQueries(trx).findProject(tenantId, projectId))!;
-        const project = await withEnvironments(trx, after);
+        if (before.defaultEnvironmentId === environmentId) return withEnvironments(trx, caller.scope.tenant.id, before);
+        await createProjectQueries(trx, tenantId).setDefaultEnvironment(projectId, environmentId);
+        const after = (await createProjectQueries(trx, tenantId).findProject(projectId))!;
+        const project = await withEnvironments(trx, caller.scope.tenant.id, after);
         await record(
           trx,
           caller,

@@ -25,7 +25,7 @@ export function createTenantDomainService(deps: TenantDomainServiceDeps) {
   const { pool } = deps;
 
   const find = (db: Parameters<typeof createTenantDomainQueries>[0], caller: TenantCaller, id: string) =>
-    orNotFound(createTenantDomainQueries(db).findDomain(caller.scope.tenant.id, id), 'tenant_domain', id);
+    orNotFound(createTenantDomainQueries(db, caller.scope.tenant.id).findDomain(id), 'tenant_domain', id);
   const audit = (verb: 'create' | 'delete', domain: TenantDomain): Omit<CallerChange, 'event'> => ({
     action: `tenant.domain.${verb}`,
     resource: { type: 'tenant_domain', id: domain.id },
@@ -35,16 +35,15 @@ export function createTenantDomainService(deps: TenantDomainServiceDeps) {
 
   return {
     list: (caller: TenantCaller, query: PageQuery) =>
-      listPage('domains', query, (page) => createTenantDomainQueries(pool).findDomains(caller.scope.tenant.id, page)),
+      listPage('domains', query, (page) => createTenantDomainQueries(pool, caller.scope.tenant.id).findDomains(page)),
 
     create: async (caller: TenantCaller, input: { domain: string; validationMethod: 'dns_txt' }) => {
       const tenantId = caller.scope.tenant.id;
-      if (await createTenantDomainQueries(pool).existsInTenant(tenantId, input.domain)) throw duplicate(input.domain);
+      if (await createTenantDomainQueries(pool, tenantId).existsInTenant(input.domain)) throw duplicate(input.domain);
       // A concurrent add of the same domain is a unique violation, answered 409 tenant_domain.already_exists
       // (db/shared/database-errors.ts).
       return pool.transaction(async (trx) => {
-        const domain = await createTenantDomainQueries(trx).insertDomain({
-          tenantId,
+        const domain = await createTenantDomainQueries(trx, tenantId).insertDomain({
           domain: input.domain,
           validationMethod: input.validationMethod,
           validationSubDomain: `${CHALLENGE_LABEL}.${input.domain}`,
@@ -64,7 +63,7 @@ export function createTenantDomainService(deps: TenantDomainServiceDeps) {
     remove: (caller: TenantCaller, id: string) =>
       pool.transaction(async (trx) => {
         const domain = await find(trx, caller, id);
-        await createTenantDomainQueries(trx).deleteDomain(id);
+        await createTenantDomainQueries(trx, caller.scope.tenant.id).deleteDomain(id);
         await record(trx, caller, { ...audit('delete', domain), event: { type: 'tenant.domain.deleted', data: { domain } } });
         return domain; // its verification process ends at its next check
       }),

@@ -142,7 +142,7 @@ export function createTenantSeatService(pool: DatabasePool) {
           },
           { future: false },
         );
-        const seat = await seats.updateSeat(seatId, changes);
+        const seat = await seats.updateSeat(tenant.id, seatId, changes);
         // The seat's user sees the change on its next request.
         const previous = Object.fromEntries(Object.keys(changes).map((k) => [k, k === 'scopes' ? scopeIds(before) : before[k as keyof TenantSeat]]));
         await record(trx, caller, {
@@ -172,7 +172,7 @@ export function createTenantSeatService(pool: DatabasePool) {
           throw new ApiError(403, 'tenant_invitation.email_mismatch', 'The invitation is for another email address than the verified emails of this user.');
         if (await seats.hasSeatInTenant(pending.tenantId, user.id))
           throw conflict('tenant_seat.already_joined', 'This user already holds a seat in this tenant.');
-        const seat = await seats.joinSeat(pending.id, user.id);
+        const seat = await seats.joinSeat(pending.tenantId, pending.id, user.id);
         const tenant = await createTenantQueries(trx).lockTenantById(pending.tenantId);
         if (!tenant) throw notFound('tenant', pending.tenantId);
         await record(trx, caller, {

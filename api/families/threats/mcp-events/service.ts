@@ -57,8 +57,8 @@ export function createMcpEventService(deps: { pool: DatabasePool; models: ModelC
           agents,
           [...unique.values()].filter((o) => stored.has(o.clientId)),
         )) {
-          const queries = createThreatQueries(trx);
-          const { id, created } = await queries.upsertDetection(secret.environmentId, detection);
+          const queries = createThreatQueries(trx, secret.environmentId);
+          const { id, created } = await queries.upsertDetection(detection);
           const threat = await queries.byId(id);
           if (created) {
             await recordChange(trx, system({ type: 'threat.created', data: { threat } }, id));

@@ -37,10 +37,10 @@ async function recordThreat(
 export function createThreatService(deps: { pool: DatabasePool }) {
   const { pool } = deps;
   const find = (db: Db, caller: EnvironmentCaller, id: string, lock = false) =>
-    orNotFound(createThreatQueries(db).find(caller.scope.environmentId, id, { lock }), 'threat', id);
+    orNotFound(createThreatQueries(db, caller.scope.environmentId).find(id, { lock }), 'threat', id);
   const checkAssignee = async (db: Db, caller: EnvironmentCaller, assigneeId: string | null | undefined) => {
     if (!assigneeId) return;
-    if (!(await createThreatQueries(db).isAssignable(caller.scope.environmentId, assigneeId))) {
+    if (!(await createThreatQueries(db, caller.scope.environmentId).isAssignable(assigneeId))) {
       throw invalidField('body.assigneeId', 'is not a directory user of this environment or an operator');
     }
   };
@@ -50,12 +50,12 @@ export function createThreatService(deps: { pool: DatabasePool }) {
 
     list: (caller: EnvironmentCaller, query: ThreatsQuery) => {
       const { limit, offset, cursor, ...filter } = query;
-      return listPage('threats', { limit, offset, cursor }, (page) => createThreatQueries(pool).findPage(caller.scope.environmentId, filter, page));
+      return listPage('threats', { limit, offset, cursor }, (page) => createThreatQueries(pool, caller.scope.environmentId).findPage(filter, page));
     },
 
     create: (caller: EnvironmentCaller, input: { severity: Severity; subject: string; summary: string; evidence: Record<string, unknown> }) =>
       pool.transaction(async (trx) => {
-        const threat = await createThreatQueries(trx).insertManual(caller.scope.environmentId, input);
+        const threat = await createThreatQueries(trx, caller.scope.environmentId).insertManual(input);
         await recordThreat(trx, caller, 'create', null, threat, { type: 'threat.created', data: { threat } }, 'created');
         return threat;
       }),
@@ -67,7 +67,7 @@ export function createThreatService(deps: { pool: DatabasePool }) {
         await checkAssignee(trx, caller, input.assigneeId);
         const changes = Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && v !== before[k as keyof Threat]));
         if (Object.keys(changes).length === 0) return before;
-        const threat = await createThreatQueries(trx).update(id, changes);
+        const threat = await createThreatQueries(trx, caller.scope.environmentId).update(id, changes);
         const escalated = input.severity !== undefined && !atLeast(before.severity, input.severity);
         await recordThreat(
           trx,
@@ -84,7 +84,7 @@ export function createThreatService(deps: { pool: DatabasePool }) {
     note: (caller: EnvironmentCaller, id: string, text: string) =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id, true);
-        const threat = await createThreatQueries(trx).addNote(id, caller.actor, text);
+        const threat = await createThreatQueries(trx, caller.scope.environmentId).addNote(id, caller.actor, text);
         await recordThreat(trx, caller, 'note', before, threat, { type: 'threat.updated', data: { threat, change: 'note' } });
         return threat;
       }),
@@ -93,7 +93,7 @@ export function createThreatService(deps: { pool: DatabasePool }) {
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id, true);
         if (CLOSED.includes(before.status)) throw invalidTransition(before, outcome);
-        const threat = await createThreatQueries(trx).close(id, outcome, reason, caller.actor);
+        const threat = await createThreatQueries(trx, caller.scope.environmentId).close(id, outcome, reason, caller.actor);
         await recordThreat(trx, caller, outcome === 'resolved' ? 'resolve' : 'dismiss', before, threat, { type: 'threat.resolved', data: { threat, outcome } });
         return threat;
       }),
@@ -102,7 +102,7 @@ export function createThreatService(deps: { pool: DatabasePool }) {
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id, true);
         if (!CLOSED.includes(before.status)) throw invalidTransition(before, 'reopened');
-        const threat = await createThreatQueries(trx).reopen(id);
+        const threat = await createThreatQueries(trx, caller.scope.environmentId).reopen(id);
         await recordThreat(trx, caller, 'reopen', before, threat, { type: 'threat.reopened', data: { threat } }, 'reopened');
         return threat;
       }),
