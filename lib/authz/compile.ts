@@ -4,7 +4,7 @@
 // compiled once per distinct source text, and kept across recompilations.
 import { compileCondition, type CompiledCondition, type ResourceEquality } from './conditions.ts';
 import { DEFAULT_SUBJECT_IDENTIFIER, type StoredModel, type SubjectIdentifier } from './model.ts';
-import { groupKeys, publicIdOf, subjectIndex, userKeys, withDirectoryFields, type SubjectIndex } from './subjects.ts';
+import { groupKeys, publicIdOf, subjectIndex, userKeys, withDirectoryFields, type Subject, type SubjectIndex } from './subjects.ts';
 import { compileAgents, type Agent } from './agents.ts';
 
 export interface Condition {
@@ -14,23 +14,7 @@ export interface Condition {
   equalities: ResourceEquality[];
 }
 
-export interface Subject {
-  kind: 'user' | 'group';
-  id: string;
-  /**
-   * The id requests name the subject by, of the environment's identifier kind (as stored; under `any` the externalId,
-   * else the userName or name); null when the subject has none (no externalId, no email): search leaves it out.
-   */
-  publicId: string | null;
-  active: boolean;
-  /** Stored facts conditions see as `subject.properties` (a request's properties fill only the other keys). */
-  properties: Record<string, unknown>;
-  groupIds: string[];
-  /** Position in the model's stable order (creation), for search paging. */
-  order: number;
-  /** Holds elevate grants (./evaluate.ts checks their time window at each decision). */
-  elevated?: boolean;
-}
+export type { Subject } from './subjects.ts';
 
 export interface ResourceType {
   id: string;

@@ -1,8 +1,25 @@
 // How directory subjects are named and described to conditions: the identifier kind of an environment
 // (./model.ts SubjectIdentifier), indexed so that a key two subjects share names neither, and the properties
 // conditions see (stored attributes under the directory's fields).
-import type { Subject } from './compile.ts';
 import type { StoredModel, SubjectIdentifier } from './model.ts';
+
+export interface Subject {
+  kind: 'user' | 'group';
+  id: string;
+  /**
+   * The id requests name the subject by, of the environment's identifier kind (as stored; under `any` the externalId,
+   * else the userName or name); null when the subject has none (no externalId, no email): search leaves it out.
+   */
+  publicId: string | null;
+  active: boolean;
+  /** Stored facts conditions see as `subject.properties` (a request's properties fill only the other keys). */
+  properties: Record<string, unknown>;
+  groupIds: string[];
+  /** Position in the model's stable order (creation), for search paging. */
+  order: number;
+  /** Holds elevate grants (./evaluate.ts checks their time window at each decision). */
+  elevated?: boolean;
+}
 
 type StoredUser = StoredModel['users'][number];
 type StoredGroup = StoredModel['groups'][number];

@@ -1,15 +1,12 @@
 // Bulk (RFC 7644 §3.7): operations in order with bulkId references, failOnErrors, and the advertised limits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { ERROR, GROUP, scim, scimEnvironment, USER, type ScimEnvironment } from '../helpers/scim.ts';
+import { type TestApp } from '../helpers/app.ts';
+import { ERROR, GROUP, scim, startScimApp, USER, type ScimEnvironment } from '../helpers/scim.ts';
 
 const BULK = 'urn:ietf:params:scim:api:messages:2.0:BulkRequest';
 let t: TestApp;
 let env: ScimEnvironment;
-beforeAll(async () => {
-  t = await startTestApp();
-  env = await scimEnvironment(t);
-});
+beforeAll(async () => ({ t, env } = await startScimApp()));
 afterAll(() => t.close());
 
 describe('Bulk', () => {

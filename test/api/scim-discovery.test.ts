@@ -1,14 +1,11 @@
 // Discovery (RFC 7644 §4): exactly what is implemented, behind the provisioning token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { ENTERPRISE, ERROR, GROUP, LIST, scim, scimEnvironment, USER, type ScimEnvironment } from '../helpers/scim.ts';
+import { type TestApp } from '../helpers/app.ts';
+import { ENTERPRISE, ERROR, GROUP, LIST, scim, startScimApp, USER, type ScimEnvironment } from '../helpers/scim.ts';
 
 let t: TestApp;
 let env: ScimEnvironment;
-beforeAll(async () => {
-  t = await startTestApp();
-  env = await scimEnvironment(t);
-});
+beforeAll(async () => ({ t, env } = await startScimApp()));
 afterAll(() => t.close());
 
 describe('discovery', () => {

@@ -2,15 +2,12 @@
 // (`POST …/deactivate`) with a JSON content type. An empty body under a JSON media type is no body, on every route:
 // never 400 (FST_ERR_CTP_EMPTY_JSON_BODY) nor 415. A route that needs a body still refuses its absence.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
-import { ERROR, scim, scimEnvironment, USER, type ScimEnvironment } from '../helpers/scim.ts';
+import { bearer, type TestApp } from '../helpers/app.ts';
+import { ERROR, scim, scimEnvironment, startScimApp, USER, type ScimEnvironment } from '../helpers/scim.ts';
 
 let t: TestApp;
 let env: ScimEnvironment;
-beforeAll(async () => {
-  t = await startTestApp();
-  env = await scimEnvironment(t);
-});
+beforeAll(async () => ({ t, env } = await startScimApp()));
 afterAll(() => t.close());
 
 const newUser = async () => {

@@ -1,15 +1,12 @@
 // Every SCIM failure is a SCIM error body (status as a string, detail), whatever raised it: authentication, unknown
 // routes and resources, media types, malformed JSON, oversized bodies, wrong shapes and hostile values (never a 5xx).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { ERROR, scim, scimEnvironment, type ScimEnvironment } from '../helpers/scim.ts';
+import { type TestApp } from '../helpers/app.ts';
+import { ERROR, scim, startScimApp, type ScimEnvironment } from '../helpers/scim.ts';
 
 let t: TestApp;
 let env: ScimEnvironment;
-beforeAll(async () => {
-  t = await startTestApp();
-  env = await scimEnvironment(t);
-});
+beforeAll(async () => ({ t, env } = await startScimApp()));
 afterAll(() => t.close());
 
 const raw = (method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: string) =>

@@ -2,16 +2,13 @@
 // naming members.value, in POST, PUT, PATCH and Bulk, never a 5xx; in Bulk each operation answers on its own and the
 // operations performed before it are reported.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { ERROR, GROUP, patch, scim, scimEnvironment, USER, type ScimEnvironment } from '../helpers/scim.ts';
+import { type TestApp } from '../helpers/app.ts';
+import { ERROR, GROUP, patch, scim, startScimApp, USER, type ScimEnvironment } from '../helpers/scim.ts';
 
 const BULK = 'urn:ietf:params:scim:api:messages:2.0:BulkRequest';
 let t: TestApp;
 let env: ScimEnvironment;
-beforeAll(async () => {
-  t = await startTestApp();
-  env = await scimEnvironment(t);
-});
+beforeAll(async () => ({ t, env } = await startScimApp()));
 afterAll(() => t.close());
 
 const MISSING: unknown[][] = [[[{}]], [[{ value: null }]], [{}], [[{ display: 'Ada', $ref: null }]]];

@@ -2,15 +2,12 @@
 // its URN as a whole (add merges, replace replaces, remove removes), unknown paths refused (invalidPath) and value
 // filters matching nothing (noTarget), and `primary` kept on every multi-valued attribute, at most once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { ENTERPRISE, ERROR, entraUser, patch, scim, scimEnvironment, USER, type ScimEnvironment } from '../helpers/scim.ts';
+import { type TestApp } from '../helpers/app.ts';
+import { ENTERPRISE, ERROR, entraUser, patch, scim, startScimApp, USER, type ScimEnvironment } from '../helpers/scim.ts';
 
 let t: TestApp;
 let env: ScimEnvironment;
-beforeAll(async () => {
-  t = await startTestApp();
-  env = await scimEnvironment(t);
-});
+beforeAll(async () => ({ t, env } = await startScimApp()));
 afterAll(() => t.close());
 
 const create = async (extra: Record<string, unknown> = {}) => {

@@ -2,15 +2,12 @@
 // string "False", value-filtered paths created when absent, pathless replace with dotted and URN keys, and the
 // enterprise manager set, changed and removed by id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
-import { ENTERPRISE, entraUser, patch, scim, scimEnvironment, type ScimEnvironment } from '../helpers/scim.ts';
+import { bearer, type TestApp } from '../helpers/app.ts';
+import { ENTERPRISE, entraUser, patch, scim, startScimApp, type ScimEnvironment } from '../helpers/scim.ts';
 
 let t: TestApp;
 let env: ScimEnvironment;
-beforeAll(async () => {
-  t = await startTestApp();
-  env = await scimEnvironment(t);
-});
+beforeAll(async () => ({ t, env } = await startScimApp()));
 afterAll(() => t.close());
 
 const create = async (userName: string) => {

@@ -2,16 +2,13 @@
 // userName case-insensitively, empty lists for unknown users, 409 on duplicates, PUT with id and meta, soft
 // deactivation, ETags, paging. A SCIM user is a directory user: visible in both APIs, with the directory's events.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { bearer, type TestApp } from '../helpers/app.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
-import { ENTERPRISE, ERROR, LIST, patch, scim, scimEnvironment, USER, type ScimEnvironment } from '../helpers/scim.ts';
+import { ENTERPRISE, ERROR, LIST, patch, scim, scimEnvironment, startScimApp, USER, type ScimEnvironment } from '../helpers/scim.ts';
 
 let t: TestApp;
 let env: ScimEnvironment;
-beforeAll(async () => {
-  t = await startTestApp();
-  env = await scimEnvironment(t);
-});
+beforeAll(async () => ({ t, env } = await startScimApp()));
 afterAll(() => t.close());
 
 const okta = (userName: string) => ({

@@ -1,5 +1,5 @@
 // SCIM as a provisioning client speaks it: a token of a fresh environment, and requests with SCIM media types.
-import { bearer, type TestApp } from './app.ts';
+import { bearer, startTestApp, type TestApp } from './app.ts';
 import { newEnvironments } from './fixtures.ts';
 
 export const SCIM = '/v1/scim/v2';
@@ -85,3 +85,9 @@ export const entraUser = (userName: string, extra: Record<string, unknown> = {})
 });
 
 export const patch = (...Operations: Record<string, unknown>[]) => ({ schemas: [PATCH_OP], Operations });
+
+/** A test app with a SCIM environment of its own: `beforeAll(async () => ({ t, env } = await startScimApp()))`. */
+export async function startScimApp(): Promise<{ t: TestApp; env: ScimEnvironment }> {
+  const t = await startTestApp();
+  return { t, env: await scimEnvironment(t) };
+}
