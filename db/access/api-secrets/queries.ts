@@ -80,7 +80,9 @@ export function createApiSecretQueries(db: CommonQueryMethods, environmentId: st
     },
 
     revoke: async (id: string) => {
-      await db.query(sql.unsafe`UPDATE api_secrets SET revoked_at = now(), updated_at = now() WHERE environment_id = ${environmentId} AND id = ${id} AND revoked_at IS NULL`);
+      await db.query(
+        sql.unsafe`UPDATE api_secrets SET revoked_at = now(), updated_at = now() WHERE environment_id = ${environmentId} AND id = ${id} AND revoked_at IS NULL`,
+      );
       return byId(id);
     },
 

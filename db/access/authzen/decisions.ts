@@ -121,7 +121,6 @@ export function createDecisionLogQueries(db: CommonQueryMethods) {
           DELETE FROM authzen_decisions WHERE id IN (
             SELECT id FROM authzen_decisions WHERE decided_at < ${before.toISOString()}::timestamptz LIMIT ${limit})`)
       ).rowCount,
-
   };
 }
 

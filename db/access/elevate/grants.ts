@@ -29,8 +29,7 @@ const Settled = z.object({ state: z.string(), due: z.boolean(), until: z.number(
 /** Queries of one environment's grants: every statement is bound to `environmentId`. */
 export function createGrantQueries(db: CommonQueryMethods, environmentId: string) {
   return {
-    findGrant: (id: string) =>
-      db.maybeOne(sql.type(Grant)`SELECT ${columns} FROM elevate_grants g WHERE g.environment_id = ${environmentId} AND g.id = ${id}`),
+    findGrant: (id: string) => db.maybeOne(sql.type(Grant)`SELECT ${columns} FROM elevate_grants g WHERE g.environment_id = ${environmentId} AND g.id = ${id}`),
 
     findGrants: (f: GrantFilter, page: PageRequest) => {
       const where = [

@@ -77,7 +77,11 @@ export function createPolicyQueries(db: CommonQueryMethods, environmentId: strin
 
     /** Whether the directory user created or replaced the policy. */
     changedBy: (policyId: string, userId: string) =>
-      db.exists(sql.type(z.object({ id: z.uuid() }))`SELECT id FROM elevate_policies WHERE environment_id = ${environmentId} AND id = ${policyId} AND ${userId}::uuid = ANY(changed_by)`),
+      db.exists(
+        sql.type(
+          z.object({ id: z.uuid() }),
+        )`SELECT id FROM elevate_policies WHERE environment_id = ${environmentId} AND id = ${policyId} AND ${userId}::uuid = ANY(changed_by)`,
+      ),
 
     deletePolicy: (id: string) => db.query(sql.unsafe`DELETE FROM elevate_policies WHERE environment_id = ${environmentId} AND id = ${id}`),
 

@@ -38,13 +38,7 @@ export function createWebhookEndpointQueries(db: CommonQueryMethods, tenantId: s
         page,
       ),
 
-    insertEndpoint: async (e: {
-      environmentId: string | null;
-      url: string;
-      description: string | null;
-      eventTypes: string[];
-      active: boolean;
-    }) => {
+    insertEndpoint: async (e: { environmentId: string | null; url: string; description: string | null; eventTypes: string[]; active: boolean }) => {
       const id = await db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
         INSERT INTO webhook_endpoints (tenant_id, environment_id, url, description, event_types, active, disabled_reason, disabled_at)
         VALUES (${tenantId}, ${e.environmentId}, ${e.url}, ${e.description}, ${sql.array(e.eventTypes, 'text')}, ${e.active},
@@ -68,8 +62,7 @@ export function createWebhookEndpointQueries(db: CommonQueryMethods, tenantId: s
     },
 
     /** Endpoints of a tenant, to hold it to its cap (the caller locks the tenant's endpoints first: lockTenantEndpoints). */
-    countEndpoints: () =>
-      db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM webhook_endpoints WHERE tenant_id = ${tenantId}`),
+    countEndpoints: () => db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM webhook_endpoints WHERE tenant_id = ${tenantId}`),
 
     /** Serialises the creations of a tenant's endpoints (until the transaction ends), so two at once cannot both pass its cap. */
     lockTenantEndpoints: () => db.query(sql.unsafe`SELECT pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || ${tenantId}, 0))`),

@@ -45,8 +45,7 @@ const tools = (value: string[] | null) => (value === null ? null : sql.array(val
 
 /** Queries of one environment's trust-store entries: every statement is bound to `environmentId`. */
 export function createTrustStoreEntryQueries(db: CommonQueryMethods, environmentId: string) {
-  const byId = (id: string) =>
-    db.one(sql.type(Row)`SELECT ${columns} FROM trust_store_entries e WHERE e.environment_id = ${environmentId} AND e.id = ${id}`);
+  const byId = (id: string) => db.one(sql.type(Row)`SELECT ${columns} FROM trust_store_entries e WHERE e.environment_id = ${environmentId} AND e.id = ${id}`);
   return {
     /** The entry of that environment; `lock` holds its row until the transaction ends. */
     find: (id: string, lock = false) =>

@@ -36,7 +36,11 @@ export function createDeliveryService(pool: DatabasePool, webhooks: WebhookServi
     /** A new delivery of the same event, signed afresh when it is sent. */
     redeliver: async (caller: TenantCaller, endpointId: string, deliveryId: string) => {
       await webhooks.find(caller, endpointId);
-      const original = await orNotFound(createTenantDeliveryQueries(pool, caller.scope.tenant.id).findDelivery(deliveryId, { endpointId }), 'delivery', deliveryId);
+      const original = await orNotFound(
+        createTenantDeliveryQueries(pool, caller.scope.tenant.id).findDelivery(deliveryId, { endpointId }),
+        'delivery',
+        deliveryId,
+      );
       return pool.transaction(async (trx) => {
         const id = await createDeliveryQueries(trx).insertRedelivery(original);
         await record(trx, caller, {
