@@ -17,10 +17,9 @@ let other: string;
 beforeAll(async () => {
   t = await startTestApp();
   token = await t.token();
-  ({
-    tenantId,
-    environmentIds: [mine, other],
-  } = await newEnvironments(t, token));
+  const made = await newEnvironments(t, token);
+  tenantId = made.tenantId;
+  [mine, other] = made.environmentIds as [string, string];
 });
 afterAll(() => t.close());
 
