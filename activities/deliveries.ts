@@ -8,7 +8,7 @@ import { decrypt } from '../lib/crypto.ts';
 import { disableEndpointFor } from '../db/events/webhooks/disable.ts';
 import { createDeliveryQueries, type DeliveryTarget, type Outcome, type RecordedAttempt } from '../db/events/webhooks/deliveries.ts';
 import { createDispatchQueries } from '../db/processes/dispatch.ts';
-import { createWebhookEndpointQueries } from '../db/events/webhooks/queries.ts';
+import { createWebhookDeliveryEndpointQueries } from '../db/events/webhooks/queries.ts';
 import type { Activities, AttemptResult } from '../workflows/activities.ts';
 import { buildChannelRequest } from '../lib/notifications/build-request.ts';
 import type { ChannelKind } from '../lib/notifications/channel-kinds.ts';
@@ -160,7 +160,7 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
 
     const endpointOf = (t: DeliveryTarget) => t.endpoint?.id;
     const failing = [...new Set(attempted.filter((a) => !succeeded(a.record) && a.record.statusCode !== 410).flatMap((a) => endpointOf(a.target) ?? []))];
-    const since = failing.length ? await createWebhookEndpointQueries(pool).markFailing(failing) : new Map<string, string>();
+    const since = failing.length ? await createWebhookDeliveryEndpointQueries(pool).markFailing(failing) : new Map<string, string>();
     const tooLong = new Set(failing.filter((id) => Date.now() - Date.parse(since.get(id) ?? '') > deps.disableAfterMs));
     const gone = new Set(attempted.filter((a) => a.record.statusCode === 410).flatMap((a) => endpointOf(a.target) ?? []));
 
@@ -183,7 +183,7 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
     const healthy = [...new Set(attempted.filter((a) => succeeded(a.record)).flatMap((a) => endpointOf(a.target) ?? []))];
     await pool.transaction(async (trx) => {
       await createDeliveryQueries(trx).applyOutcomes(outcomes);
-      if (healthy.length) await createWebhookEndpointQueries(trx).markHealthy(healthy);
+      if (healthy.length) await createWebhookDeliveryEndpointQueries(trx).markHealthy(healthy);
       for (const id of cutShort) await createDeliveryQueries(trx).settleCutShort(id);
     });
     for (const id of cutShort) results.set(id, { done: true, status: 'failed' });

@@ -18,11 +18,11 @@ export const elevateGrants: DeprovisionStep = {
     if (target.reason === 'deleted') return [];
     const ids = await trx.anyFirst(sql.type(Id)`
       SELECT id FROM elevate_grants WHERE user_id = ${target.userId} AND state IN ('approved', 'active') ORDER BY id FOR UPDATE`);
-    const grants = createGrantQueries(trx);
+    const grants = createGrantQueries(trx, target.environmentId);
     for (const id of ids) {
-      const before = (await grants.findGrantById(id))!;
+      const before = (await grants.findGrant(id))!;
       await grants.revoke(id, REASON);
-      const grant = (await grants.findGrantById(id))!;
+      const grant = (await grants.findGrant(id))!;
       await recordGrant(trx, systemActor(DIRECTORY_SYNC_ACTOR.id), target.environmentId, 'revoked', grant, before);
       await createProcessOutboxQueries(trx).enqueueSignal({ kind: 'elevate-grant', entityId: id, topic: 'elevate-grant', payload: { revoked: true } });
     }

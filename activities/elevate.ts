@@ -3,8 +3,8 @@
 // second process finds the row settled).
 import type { DatabasePool } from 'slonik';
 import { recordGrant, recordRequest, systemActor } from '../db/access/elevate/changes.ts';
-import { createGrantQueries } from '../db/access/elevate/grants.ts';
-import { createRequestQueries } from '../db/access/elevate/requests.ts';
+import { createGrantProcessQueries } from '../db/access/elevate/grants.ts';
+import { createRequestProcessQueries } from '../db/access/elevate/requests.ts';
 import type { Activities } from '../workflows/activities.ts';
 
 export interface ElevateDeps {
@@ -17,7 +17,7 @@ export function createElevateActivities(deps: ElevateDeps): ElevateActivities {
   return {
     nudgeElevateRequest: ({ requestId, kind }) =>
       deps.pool.transaction(async (trx) => {
-        const requests = createRequestQueries(trx);
+        const requests = createRequestProcessQueries(trx);
         await requests.lockRequest(requestId);
         const request = await requests.findRequestById(requestId);
         if (!request || request.state !== 'pending') return { outcome: 'settled' as const };
@@ -28,7 +28,7 @@ export function createElevateActivities(deps: ElevateDeps): ElevateActivities {
 
     expireElevateRequest: ({ requestId }) =>
       deps.pool.transaction(async (trx) => {
-        const requests = createRequestQueries(trx);
+        const requests = createRequestProcessQueries(trx);
         const before = await requests.findRequestById(requestId);
         const result = await requests.expireIfDue(requestId);
         if (result.outcome !== 'expired') return result;
@@ -39,7 +39,7 @@ export function createElevateActivities(deps: ElevateDeps): ElevateActivities {
 
     expireElevateGrant: ({ grantId }) =>
       deps.pool.transaction(async (trx) => {
-        const grants = createGrantQueries(trx);
+        const grants = createGrantProcessQueries(trx);
         const result = await grants.expireIfDue(grantId);
         if (result.outcome !== 'expired') return result;
         const grant = (await grants.findGrantById(grantId))!;

@@ -2,7 +2,7 @@
 // (the row is locked and re-read: a retry, a replay or a second process finds it settled).
 import type { DatabasePool } from 'slonik';
 import { recordChange } from '../db/shared/changes.ts';
-import { createImpersonationQueries } from '../db/access/impersonation/queries.ts';
+import { createImpersonationProcessQueries } from '../db/access/impersonation/queries.ts';
 import type { Activities } from '../workflows/activities.ts';
 
 export interface ImpersonationDeps {
@@ -13,7 +13,7 @@ export function createImpersonationActivities(deps: ImpersonationDeps): Pick<Act
   return {
     expireImpersonationGrant: ({ grantId }) =>
       deps.pool.transaction(async (trx) => {
-        const grants = createImpersonationQueries(trx);
+        const grants = createImpersonationProcessQueries(trx);
         const result = await grants.expireIfDue(grantId);
         if (result.outcome !== 'expired') return result;
         const grant = await grants.byId(grantId);

@@ -4,7 +4,7 @@ import type { DatabasePool } from 'slonik';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { recordChange } from '../db/shared/changes.ts';
-import { createTrustStoreKeyQueries } from '../db/mcp/trust-store/keys.ts';
+import { createTrustStoreKeyProcessQueries } from '../db/mcp/trust-store/keys.ts';
 import type { Activities } from '../workflows/activities.ts';
 
 export interface TrustStoreKeyDeps {
@@ -17,7 +17,7 @@ export function createTrustStoreKeyActivities(deps: TrustStoreKeyDeps): Pick<Act
   return {
     retireTrustStoreKey: ({ keyId }) =>
       deps.pool.transaction(async (trx) => {
-        const keys = createTrustStoreKeyQueries(trx);
+        const keys = createTrustStoreKeyProcessQueries(trx);
         const result = await keys.retireIfDue(keyId);
         if (result.outcome === 'pending') return { outcome: 'pending', retiresAt: result.retiresAt! };
         if (result.outcome === 'settled') return { outcome: 'settled' };

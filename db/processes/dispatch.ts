@@ -32,6 +32,7 @@ const matches = (patterns: ReturnType<typeof sql.fragment>) => sql.fragment`EXIS
   SELECT 1 FROM unnest(${patterns}) p
   WHERE p = '*' OR p = e.type OR (right(p, 2) = '.*' AND starts_with(e.type, left(p, -1))))`;
 
+// unscoped: the dispatcher is cross-scope system work: it routes every tenant's events and batches every tenant's deliveries.
 export function createDispatchQueries(db: CommonQueryMethods) {
   return {
     /**

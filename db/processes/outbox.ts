@@ -79,15 +79,18 @@ export function createProcessOutboxQueries(db: CommonQueryMethods) {
         SELECT id, action, kind, process_id AS "processId", tenant_id AS "tenantId", topic, payload FROM claimed ORDER BY id`)
       ).map(toEntry),
 
+    // unscoped: the dispatcher carries out the entries of every tenant, by id.
     remove: (id: number) => db.query(sql.unsafe`DELETE FROM process_outbox WHERE id = ${id}`),
 
     /** Gives a claimed entry back, due at once (it was not tried: an earlier entry of its process failed). */
+    // unscoped: the dispatcher carries out the entries of every tenant, by id.
     release: (id: number) => db.query(sql.unsafe`UPDATE process_outbox SET leased_until = NULL WHERE id = ${id}`),
 
     /**
      * Records a failed attempt: the entry is due again after `initialMs × 2^(attempts − 1)`, at most `maxMs`,
      * and dead (kept, not claimed, listed for operators) once it has failed `maxAttempts` times.
      */
+    // unscoped: the dispatcher carries out the entries of every tenant, by id.
     fail: (id: number, error: string, retry: OutboxRetry) =>
       db.maybeOne(sql.type(z.object({ attempts: z.number(), dead: z.boolean() }))`
         UPDATE process_outbox SET
@@ -100,6 +103,7 @@ export function createProcessOutboxQueries(db: CommonQueryMethods) {
         RETURNING attempts, dead_at IS NOT NULL AS dead`),
 
     /** Entries for operators, oldest first: `dead` ones (out of attempts) or `pending` ones (waiting or retrying). */
+    // unscoped: the service-wide operator view (operators only) of the whole outbox, across tenants.
     list: async (state: 'dead' | 'pending', limit: number, afterId = 0) => [
       ...(await db.any(sql.type(OperatorRow)`
         SELECT ${OPERATOR_COLUMNS} FROM process_outbox
@@ -108,6 +112,7 @@ export function createProcessOutboxQueries(db: CommonQueryMethods) {
     ],
 
     /** Makes an entry due at once with its attempts reset (a dead one is pending again); null if there is none. */
+    // unscoped: a service-wide operator (operators only) retries an entry of any tenant, by id.
     retry: (id: number) =>
       db.maybeOne(sql.type(OperatorRow)`
         UPDATE process_outbox SET attempts = 0, dead_at = NULL, next_attempt_at = now(), leased_until = NULL

@@ -25,6 +25,7 @@ const Environment = z.object({ id: z.uuid(), tenantId: z.uuid() });
 const noOutboxEntry = (processId: ReturnType<typeof sql.fragment>) =>
   sql.fragment`NOT EXISTS (SELECT 1 FROM process_outbox o WHERE o.process_id = ${processId})`;
 
+// unscoped: the sweeper is cross-scope system work: it finds, in every scope, the rows whose process is missing.
 export function createSweepQueries(db: CommonQueryMethods): { [Q in SweepQuery]: (graceMs: number, limit: number) => Promise<SweepRows[Q][]> } {
   return {
     pendingInvitations: async (graceMs: number, limit: number) => [

@@ -102,9 +102,8 @@ describe.skipIf(!address)(title, () => {
     return pool.transaction(async (trx) => {
       const organizationId = await createOrganizationQueries(trx).insertOrganization({ name: 'Operator test' });
       const tenant = await createTenantQueries(trx).insertTenant({ name: 'Operator test', description: null, company: null }, organizationId);
-      const endpoints = createWebhookEndpointQueries(trx);
+      const endpoints = createWebhookEndpointQueries(trx, tenant.id);
       const endpointId = await endpoints.insertEndpoint({
-        tenantId: tenant.id,
         environmentId: null,
         url: `${receiver.url}${path}`,
         description: null,

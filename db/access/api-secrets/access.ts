@@ -27,6 +27,7 @@ export function createApiSecretAccessQueries(db: CommonQueryMethods) {
           rate_limit_per_minute AS "rateLimitPerMinute"
         FROM api_secrets WHERE secret_hash = ${sql.binary(hash)} OR previous_secret_hash = ${sql.binary(hash)}`),
 
+    // unscoped: authentication touches the secret its hash just selected, by id.
     touchSecret: (id: string) => db.query(sql.unsafe`UPDATE api_secrets SET last_used_at = now() WHERE id = ${id}`),
   };
 }

@@ -19,7 +19,6 @@ export interface StoredValue {
 }
 
 export interface NewApiSecret {
-  environmentId: string;
   tenantId: string;
   name: string;
   description: string | null;
@@ -29,16 +28,17 @@ export interface NewApiSecret {
   value: StoredValue;
 }
 
-export function createApiSecretQueries(db: CommonQueryMethods) {
-  const byId = (id: string) => db.one(sql.type(ApiSecret)`SELECT ${columns} FROM api_secrets s WHERE s.id = ${id}`);
+/** Queries of one environment's API secrets: every statement is bound to `environmentId`. */
+export function createApiSecretQueries(db: CommonQueryMethods, environmentId: string) {
+  const byId = (id: string) => db.one(sql.type(ApiSecret)`SELECT ${columns} FROM api_secrets s WHERE s.environment_id = ${environmentId} AND s.id = ${id}`);
   return {
     /** The secret of that environment; `lock` holds its row until the transaction ends. */
-    find: (environmentId: string, id: string, options: { lock?: boolean } = {}) =>
+    find: (id: string, options: { lock?: boolean } = {}) =>
       db.maybeOne(sql.type(ApiSecret)`
         SELECT ${columns} FROM api_secrets s WHERE s.id = ${id} AND s.environment_id = ${environmentId}
         ${options.lock ? sql.fragment`FOR UPDATE` : sql.fragment``}`),
 
-    findPage: (environmentId: string, page: PageRequest) =>
+    findPage: (page: PageRequest) =>
       selectPage(
         db,
         ApiSecret,
@@ -50,7 +50,7 @@ export function createApiSecretQueries(db: CommonQueryMethods) {
     insert: async (s: NewApiSecret) => {
       const id = await db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
         INSERT INTO api_secrets (environment_id, tenant_id, name, description, purposes, prefix, hint, secret_hash, expires_at, rate_limit_per_minute)
-        VALUES (${s.environmentId}, ${s.tenantId}, ${s.name}, ${s.description}, ${sql.array(s.purposes, 'text')}, ${s.value.prefix},
+        VALUES (${environmentId}, ${s.tenantId}, ${s.name}, ${s.description}, ${sql.array(s.purposes, 'text')}, ${s.value.prefix},
           ${s.value.hint}, ${sql.binary(s.value.hash)}, ${s.expiresAt}, ${s.rateLimitPerMinute})
         RETURNING id`);
       return byId(id);
@@ -63,7 +63,7 @@ export function createApiSecretQueries(db: CommonQueryMethods) {
         c.rateLimitPerMinute !== undefined && sql.fragment`rate_limit_per_minute = ${c.rateLimitPerMinute}`,
         sql.fragment`updated_at = now()`,
       ].filter((f) => f !== false);
-      await db.query(sql.unsafe`UPDATE api_secrets SET ${sql.join(sets, sql.fragment`, `)} WHERE id = ${id}`);
+      await db.query(sql.unsafe`UPDATE api_secrets SET ${sql.join(sets, sql.fragment`, `)} WHERE environment_id = ${environmentId} AND id = ${id}`);
       return byId(id);
     },
 
@@ -75,15 +75,17 @@ export function createApiSecretQueries(db: CommonQueryMethods) {
           previous_secret_hash = ${grace ? sql.fragment`secret_hash` : null},
           previous_expires_at = ${grace ? sql.fragment`now() + make_interval(secs => ${graceSeconds})` : null},
           secret_hash = ${sql.binary(value.hash)}, prefix = ${value.prefix}, hint = ${value.hint}, updated_at = now()
-        WHERE id = ${id}`);
+        WHERE environment_id = ${environmentId} AND id = ${id}`);
       return byId(id);
     },
 
     revoke: async (id: string) => {
-      await db.query(sql.unsafe`UPDATE api_secrets SET revoked_at = now(), updated_at = now() WHERE id = ${id} AND revoked_at IS NULL`);
+      await db.query(
+        sql.unsafe`UPDATE api_secrets SET revoked_at = now(), updated_at = now() WHERE environment_id = ${environmentId} AND id = ${id} AND revoked_at IS NULL`,
+      );
       return byId(id);
     },
 
-    delete: (id: string) => db.query(sql.unsafe`DELETE FROM api_secrets WHERE id = ${id}`),
+    delete: (id: string) => db.query(sql.unsafe`DELETE FROM api_secrets WHERE environment_id = ${environmentId} AND id = ${id}`),
   };
 }

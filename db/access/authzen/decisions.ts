@@ -66,8 +66,8 @@ const columns = sql.fragment`
   ${entityOf('resource_type', 'resource_id')} AS resource, decision, reason, request_id AS "requestId",
   api_secret_id AS "apiSecretId", duration_us AS "durationMicros", sample_rate::float8 AS "sampleRate"`;
 
-function conditions(environmentId: string, filter: DecisionFilter, before: number | null) {
-  const where = [sql.fragment`environment_id = ${environmentId}`];
+function conditions(filter: DecisionFilter, before: number | null) {
+  const where = [sql.fragment`TRUE`];
   if (before !== null) where.push(sql.fragment`seq < ${before}`);
   if (filter.subjectType) where.push(sql.fragment`subject_type = ${filter.subjectType}`);
   if (filter.subjectId) where.push(sql.fragment`subject_id = ${filter.subjectId}`);
@@ -114,17 +114,23 @@ export function createDecisionLogQueries(db: CommonQueryMethods) {
           sample_rate real)`),
 
     /** Deletes up to `limit` rows decided before `before`; returns how many went. */
+    // unscoped: retention prunes the log of every environment at once.
     deleteDecisionsBefore: async (before: Date, limit: number) =>
       (
         await db.query(sql.unsafe`
           DELETE FROM authzen_decisions WHERE id IN (
             SELECT id FROM authzen_decisions WHERE decided_at < ${before.toISOString()}::timestamptz LIMIT ${limit})`)
       ).rowCount,
+  };
+}
 
-    /** Up to `limit` entries of an environment older than seq `before` (newest first; from the newest when null). */
-    findDecisions: async (environmentId: string, filter: DecisionFilter, before: number | null, limit: number) => [
+/** The decision log of one environment, as the management API reads it: bound to `environmentId`. */
+export function createDecisionQueries(db: CommonQueryMethods, environmentId: string) {
+  return {
+    /** Up to `limit` entries older than seq `before` (newest first; from the newest when null). */
+    findDecisions: async (filter: DecisionFilter, before: number | null, limit: number) => [
       ...(await db.any(sql.type(DecisionRow)`
-        SELECT ${columns} FROM authzen_decisions WHERE ${conditions(environmentId, filter, before)}
+        SELECT ${columns} FROM authzen_decisions WHERE environment_id = ${environmentId} AND ${conditions(filter, before)}
         ORDER BY seq DESC LIMIT ${limit}`)),
     ],
   };

@@ -26,14 +26,12 @@ export interface GrantFilter {
 const ms = (column: ReturnType<typeof sql.fragment>) => sql.fragment`(extract(epoch FROM ${column}) * 1000)::float8`;
 const Settled = z.object({ state: z.string(), due: z.boolean(), until: z.number().nullable() });
 
-export function createGrantQueries(db: CommonQueryMethods) {
+/** Queries of one environment's grants: every statement is bound to `environmentId`. */
+export function createGrantQueries(db: CommonQueryMethods, environmentId: string) {
   return {
-    findGrant: (environmentId: string, id: string) =>
-      db.maybeOne(sql.type(Grant)`SELECT ${columns} FROM elevate_grants g WHERE g.environment_id = ${environmentId} AND g.id = ${id}`),
+    findGrant: (id: string) => db.maybeOne(sql.type(Grant)`SELECT ${columns} FROM elevate_grants g WHERE g.environment_id = ${environmentId} AND g.id = ${id}`),
 
-    findGrantById: (id: string) => db.maybeOne(sql.type(Grant)`SELECT ${columns} FROM elevate_grants g WHERE g.id = ${id}`),
-
-    findGrants: (environmentId: string, f: GrantFilter, page: PageRequest) => {
+    findGrants: (f: GrantFilter, page: PageRequest) => {
       const where = [
         sql.fragment`g.environment_id = ${environmentId}`,
         f.state !== undefined && sql.fragment`${effectiveState} = ${f.state}`,
@@ -49,23 +47,18 @@ export function createGrantQueries(db: CommonQueryMethods) {
       );
     },
 
-    environmentOf: (id: string) => db.oneFirst(sql.type(z.object({ id: z.uuid() }))`SELECT environment_id AS id FROM elevate_grants WHERE id = ${id}`),
+    lockGrant: (id: string) => db.query(sql.unsafe`SELECT 1 FROM elevate_grants WHERE environment_id = ${environmentId} AND id = ${id} FOR UPDATE`),
 
-    lockGrant: (id: string) => db.query(sql.unsafe`SELECT 1 FROM elevate_grants WHERE id = ${id} FOR UPDATE`),
-
-    insertGrant: (
-      environmentId: string,
-      g: {
-        policyId: string;
-        requestId: string;
-        userId: string;
-        roleId: string | null;
-        groupId: string | null;
-        resources: unknown;
-        durationSeconds: number;
-        windowSeconds: number;
-      },
-    ) =>
+    insertGrant: (g: {
+      policyId: string;
+      requestId: string;
+      userId: string;
+      roleId: string | null;
+      groupId: string | null;
+      resources: unknown;
+      durationSeconds: number;
+      windowSeconds: number;
+    }) =>
       db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
         INSERT INTO elevate_grants (environment_id, policy_id, request_id, user_id, role_id, group_id, resources, duration_seconds, activation_deadline)
         VALUES (${environmentId}, ${g.policyId}, ${g.requestId}, ${g.userId}, ${g.roleId}, ${g.groupId},
@@ -80,16 +73,27 @@ export function createGrantQueries(db: CommonQueryMethods) {
       db.query(sql.unsafe`
         UPDATE elevate_grants SET state = 'active', activated_at = date_trunc('milliseconds', coalesce(${startAt}::timestamptz, now())),
           expires_at = date_trunc('milliseconds', coalesce(${startAt}::timestamptz, now())) + duration_seconds * interval '1 second', updated_at = now()
-        WHERE id = ${id}`),
+        WHERE environment_id = ${environmentId} AND id = ${id}`),
 
     extend: (id: string, seconds: number) =>
       db.query(sql.unsafe`
         UPDATE elevate_grants SET expires_at = expires_at + ${seconds} * interval '1 second', duration_seconds = duration_seconds + ${seconds},
           updated_at = now()
-        WHERE id = ${id}`),
+        WHERE environment_id = ${environmentId} AND id = ${id}`),
 
     revoke: (id: string, reason: string | null) =>
-      db.query(sql.unsafe`UPDATE elevate_grants SET state = 'revoked', revoked_at = now(), revoke_reason = ${reason}, updated_at = now() WHERE id = ${id}`),
+      db.query(sql.unsafe`
+        UPDATE elevate_grants SET state = 'revoked', revoked_at = now(), revoke_reason = ${reason}, updated_at = now()
+        WHERE environment_id = ${environmentId} AND id = ${id}`),
+  };
+}
+
+// unscoped: a grant's process acts on the grant it was started for, by id (its input carries no environment).
+export function createGrantProcessQueries(db: CommonQueryMethods) {
+  return {
+    findGrantById: (id: string) => db.maybeOne(sql.type(Grant)`SELECT ${columns} FROM elevate_grants g WHERE g.id = ${id}`),
+
+    environmentOf: (id: string) => db.oneFirst(sql.type(z.object({ id: z.uuid() }))`SELECT environment_id AS id FROM elevate_grants WHERE id = ${id}`),
 
     /**
      * Expires an open grant whose end (activation deadline, or expiry once active) has come, locked. `expired` when it

@@ -25,12 +25,13 @@ const targetColumns = (t: PolicyTarget) =>
     ? { roleId: t.roleId, groupId: null, resources: t.resources ? sql.jsonb(t.resources as never) : null }
     : { roleId: null, groupId: t.groupId, resources: null };
 
-export function createPolicyQueries(db: CommonQueryMethods) {
+/** Queries of one environment's elevate policies: every statement is bound to `environmentId`. */
+export function createPolicyQueries(db: CommonQueryMethods, environmentId: string) {
   return {
-    findPolicy: (environmentId: string, id: string) =>
+    findPolicy: (id: string) =>
       db.maybeOne(sql.type(Policy)`SELECT ${columns} FROM elevate_policies p WHERE p.environment_id = ${environmentId} AND p.id = ${id}`),
 
-    findPolicies: (environmentId: string, page: PageRequest) =>
+    findPolicies: (page: PageRequest) =>
       selectPage(
         db,
         Policy,
@@ -39,10 +40,10 @@ export function createPolicyQueries(db: CommonQueryMethods) {
         page,
       ),
 
-    lockPolicy: (id: string) => db.query(sql.unsafe`SELECT 1 FROM elevate_policies WHERE id = ${id} FOR UPDATE`),
+    lockPolicy: (id: string) => db.query(sql.unsafe`SELECT 1 FROM elevate_policies WHERE environment_id = ${environmentId} AND id = ${id} FOR UPDATE`),
 
     /** `changedBy`: the directory user saving it (a user's token), remembered so it is never auto-approved by it. */
-    insertPolicy: (environmentId: string, p: PolicyFields, changedBy: string | null) => {
+    insertPolicy: (p: PolicyFields, changedBy: string | null) => {
       const t = targetColumns(p.target);
       return db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
         INSERT INTO elevate_policies (environment_id, name, description, role_id, resources, group_id, eligible_user_ids, eligible_group_ids,
@@ -71,17 +72,21 @@ export function createPolicyQueries(db: CommonQueryMethods) {
           changed_by = CASE WHEN ${changedBy}::uuid IS NULL OR ${changedBy}::uuid = ANY(changed_by) THEN changed_by
             ELSE array_append(changed_by, ${changedBy}::uuid) END,
           updated_at = now()
-        WHERE id = ${id}`);
+        WHERE environment_id = ${environmentId} AND id = ${id}`);
     },
 
     /** Whether the directory user created or replaced the policy. */
     changedBy: (policyId: string, userId: string) =>
-      db.exists(sql.type(z.object({ id: z.uuid() }))`SELECT id FROM elevate_policies WHERE id = ${policyId} AND ${userId}::uuid = ANY(changed_by)`),
+      db.exists(
+        sql.type(
+          z.object({ id: z.uuid() }),
+        )`SELECT id FROM elevate_policies WHERE environment_id = ${environmentId} AND id = ${policyId} AND ${userId}::uuid = ANY(changed_by)`,
+      ),
 
-    deletePolicy: (id: string) => db.query(sql.unsafe`DELETE FROM elevate_policies WHERE id = ${id}`),
+    deletePolicy: (id: string) => db.query(sql.unsafe`DELETE FROM elevate_policies WHERE environment_id = ${environmentId} AND id = ${id}`),
 
     /** The ids among `ids` that are not users (or groups) of the environment. */
-    missingSubjects: async (environmentId: string, kind: 'user' | 'group', ids: string[]) => {
+    missingSubjects: async (kind: 'user' | 'group', ids: string[]) => {
       if (ids.length === 0) return [];
       const table = kind === 'user' ? sql.identifier(['users']) : sql.identifier(['groups']);
       const found = await db.anyFirst(sql.type(z.object({ id: z.uuid() }))`
@@ -89,11 +94,11 @@ export function createPolicyQueries(db: CommonQueryMethods) {
       return ids.filter((id) => !found.includes(id));
     },
 
-    roleExists: (environmentId: string, roleId: string) =>
+    roleExists: (roleId: string) =>
       db.exists(sql.type(z.object({ id: z.uuid() }))`SELECT id FROM rbac_roles WHERE environment_id = ${environmentId} AND id = ${roleId}`),
 
     /** The ids among `ids` that are not notification channels of the environment or of its whole tenant (bound to no environment). */
-    missingChannels: async (tenantId: string, environmentId: string, ids: string[]) => {
+    missingChannels: async (tenantId: string, ids: string[]) => {
       if (ids.length === 0) return [];
       const found = await db.anyFirst(sql.type(z.object({ id: z.uuid() }))`
         SELECT id FROM notification_channels

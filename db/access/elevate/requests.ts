@@ -23,14 +23,13 @@ export interface RequestFilter {
   policyId?: string | undefined;
 }
 
-export function createRequestQueries(db: CommonQueryMethods) {
+/** Queries of one environment's access requests: every statement is bound to `environmentId`. */
+export function createRequestQueries(db: CommonQueryMethods, environmentId: string) {
   return {
-    findRequest: (environmentId: string, id: string) =>
+    findRequest: (id: string) =>
       db.maybeOne(sql.type(AccessRequest)`SELECT ${columns} FROM elevate_requests r WHERE r.environment_id = ${environmentId} AND r.id = ${id}`),
 
-    findRequestById: (id: string) => db.maybeOne(sql.type(AccessRequest)`SELECT ${columns} FROM elevate_requests r WHERE r.id = ${id}`),
-
-    findRequests: (environmentId: string, f: RequestFilter, page: PageRequest) => {
+    findRequests: (f: RequestFilter, page: PageRequest) => {
       const state =
         f.state === undefined
           ? false
@@ -54,29 +53,24 @@ export function createRequestQueries(db: CommonQueryMethods) {
       );
     },
 
-    environmentOf: (id: string) => db.oneFirst(sql.type(z.object({ id: z.uuid() }))`SELECT environment_id AS id FROM elevate_requests WHERE id = ${id}`),
+    lockRequest: (id: string) => db.query(sql.unsafe`SELECT 1 FROM elevate_requests WHERE environment_id = ${environmentId} AND id = ${id} FOR UPDATE`),
 
-    lockRequest: (id: string) => db.query(sql.unsafe`SELECT 1 FROM elevate_requests WHERE id = ${id} FOR UPDATE`),
-
-    insertRequest: (
-      environmentId: string,
-      r: {
-        policyId: string;
-        requesterId: string;
-        durationSeconds: number;
-        justification: string | null;
-        ticketId: string | null;
-        ttlSeconds: number;
-        extendsGrantId: string | null;
-      },
-    ) =>
+    insertRequest: (r: {
+      policyId: string;
+      requesterId: string;
+      durationSeconds: number;
+      justification: string | null;
+      ticketId: string | null;
+      ttlSeconds: number;
+      extendsGrantId: string | null;
+    }) =>
       db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
         INSERT INTO elevate_requests (environment_id, policy_id, requester_id, duration_seconds, justification, ticket_id, extends_grant_id, expires_at)
         VALUES (${environmentId}, ${r.policyId}, ${r.requesterId}, ${r.durationSeconds}, ${r.justification}, ${r.ticketId}, ${r.extendsGrantId},
           now() + ${r.ttlSeconds} * interval '1 second')
         RETURNING id`),
 
-    insertDecision: (environmentId: string, d: { requestId: string; approverId: string | null; decision: 'approve' | 'deny'; comment: string | null }) =>
+    insertDecision: (d: { requestId: string; approverId: string | null; decision: 'approve' | 'deny'; comment: string | null }) =>
       db.query(sql.unsafe`
         INSERT INTO elevate_decisions (request_id, environment_id, approver_id, decision, comment)
         VALUES (${d.requestId}, ${environmentId}, ${d.approverId}, ${d.decision}, ${d.comment})`),
@@ -84,13 +78,26 @@ export function createRequestQueries(db: CommonQueryMethods) {
     /** Settles a pending request (the caller holds its lock and checked it is pending). */
     settle: (id: string, state: 'approved' | 'denied' | 'cancelled' | 'expired', autoApproved = false) =>
       db.query(sql.unsafe`
-        UPDATE elevate_requests SET state = ${state}, auto_approved = ${autoApproved}, decided_at = now(), updated_at = now() WHERE id = ${id}`),
+        UPDATE elevate_requests SET state = ${state}, auto_approved = ${autoApproved}, decided_at = now(), updated_at = now()
+        WHERE environment_id = ${environmentId} AND id = ${id}`),
 
-    /** Whether a user is one of `userIds` or a member of one of `groupIds`. */
+    /** Whether a user is one of `userIds` or a member of one of `groupIds` (groups of the environment). */
     isAmong: (userId: string, userIds: string[], groupIds: string[]) =>
       db.oneFirst(sql.type(z.object({ among: z.boolean() }))`
         SELECT ${userId}::uuid = ANY(${sql.array(userIds, 'uuid')})
-          OR EXISTS (SELECT 1 FROM group_members m WHERE m.user_id = ${userId} AND m.group_id = ANY(${sql.array(groupIds, 'uuid')})) AS among`),
+          OR EXISTS (SELECT 1 FROM group_members m WHERE m.environment_id = ${environmentId} AND m.user_id = ${userId}
+            AND m.group_id = ANY(${sql.array(groupIds, 'uuid')})) AS among`),
+  };
+}
+
+// unscoped: a request's process acts on the request it was started for, by id (its input carries no environment).
+export function createRequestProcessQueries(db: CommonQueryMethods) {
+  return {
+    findRequestById: (id: string) => db.maybeOne(sql.type(AccessRequest)`SELECT ${columns} FROM elevate_requests r WHERE r.id = ${id}`),
+
+    environmentOf: (id: string) => db.oneFirst(sql.type(z.object({ id: z.uuid() }))`SELECT environment_id AS id FROM elevate_requests WHERE id = ${id}`),
+
+    lockRequest: (id: string) => db.query(sql.unsafe`SELECT 1 FROM elevate_requests WHERE id = ${id} FOR UPDATE`),
 
     /** A pending request due for expiry, locked: whether it was (then it is expired), else its expiry (ms) or null once settled. */
     expireIfDue: async (id: string): Promise<{ outcome: 'expired' | 'settled' } | { outcome: 'pending'; expiresAt: number }> => {
@@ -121,8 +128,9 @@ export const findRequester = (db: CommonQueryMethods, environmentId: string, use
     FROM users u WHERE u.environment_id = ${environmentId} AND u.id = ${userId}`);
 
 /** The management scopes a directory user holds (what its tokens may carry at most). */
-export const managementScopesOf = (db: CommonQueryMethods, userId: string) =>
-  db.oneFirst(sql.type(z.object({ scopes: z.array(z.string()) }))`SELECT management_scopes AS scopes FROM users WHERE id = ${userId}`);
+export const managementScopesOf = (db: CommonQueryMethods, environmentId: string, userId: string) =>
+  db.oneFirst(sql.type(z.object({ scopes: z.array(z.string()) }))`
+    SELECT management_scopes AS scopes FROM users WHERE environment_id = ${environmentId} AND id = ${userId}`);
 
 /** The tenant an environment belongs to. */
 export const tenantOfEnvironment = (db: CommonQueryMethods, environmentId: string) =>

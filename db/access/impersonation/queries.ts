@@ -19,7 +19,6 @@ export interface GrantFilter {
 }
 
 export interface NewGrant {
-  environmentId: string;
   tenantId: string;
   userId: string;
   actor: { type: string; id: string };
@@ -34,17 +33,19 @@ const STATUS_CONDITION = {
   active: sql.fragment`g.revoked_at IS NULL AND g.expired_at IS NULL AND g.expires_at > now()`,
 };
 
-export function createImpersonationQueries(db: CommonQueryMethods) {
-  const byId = (id: string) => db.one(sql.type(ImpersonationGrant)`SELECT ${columns} FROM impersonation_grants g WHERE g.id = ${id}`);
+/** Queries of one environment's impersonation grants and settings: every statement is bound to `environmentId`. */
+export function createImpersonationQueries(db: CommonQueryMethods, environmentId: string) {
+  const byId = (id: string) =>
+    db.one(sql.type(ImpersonationGrant)`SELECT ${columns} FROM impersonation_grants g WHERE g.environment_id = ${environmentId} AND g.id = ${id}`);
   return {
     byId,
 
-    find: (environmentId: string, id: string, options: { lock?: boolean } = {}) =>
+    find: (id: string, options: { lock?: boolean } = {}) =>
       db.maybeOne(sql.type(ImpersonationGrant)`
         SELECT ${columns} FROM impersonation_grants g WHERE g.id = ${id} AND g.environment_id = ${environmentId}
         ${options.lock ? sql.fragment`FOR UPDATE` : sql.fragment``}`),
 
-    findPage: (environmentId: string, filter: GrantFilter, page: PageRequest) => {
+    findPage: (filter: GrantFilter, page: PageRequest) => {
       const where = [sql.fragment`g.environment_id = ${environmentId}`];
       if (filter.status) where.push(STATUS_CONDITION[filter.status]);
       if (filter.userId) where.push(sql.fragment`g.user_id = ${filter.userId}`);
@@ -61,7 +62,7 @@ export function createImpersonationQueries(db: CommonQueryMethods) {
     insert: async (g: NewGrant) => {
       const id = await db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
         INSERT INTO impersonation_grants (environment_id, tenant_id, user_id, actor_type, actor_id, reason, token_id, expires_at)
-        VALUES (${g.environmentId}, ${g.tenantId}, ${g.userId}, ${g.actor.type}, ${g.actor.id}, ${g.reason}, ${g.tokenId},
+        VALUES (${environmentId}, ${g.tenantId}, ${g.userId}, ${g.actor.type}, ${g.actor.id}, ${g.reason}, ${g.tokenId},
           now() + make_interval(secs => ${g.durationSeconds}))
         RETURNING id`);
       return byId(id);
@@ -70,9 +71,27 @@ export function createImpersonationQueries(db: CommonQueryMethods) {
     revoke: async (id: string, by: { type: string; id: string | null }, reason: string | null) => {
       await db.query(sql.unsafe`
         UPDATE impersonation_grants SET revoked_at = now(), revoked_by_type = ${by.type}, revoked_by_id = ${by.id}, revoke_reason = ${reason}
-        WHERE id = ${id} AND revoked_at IS NULL`);
+        WHERE environment_id = ${environmentId} AND id = ${id} AND revoked_at IS NULL`);
       return byId(id);
     },
+
+    settings: async () =>
+      (await db.maybeOne(sql.type(ImpersonationSettings)`
+        SELECT max_duration_minutes AS "maxDurationMinutes", notify_user AS "notifyUser" FROM impersonation_settings
+        WHERE environment_id = ${environmentId}`)) ?? DEFAULT_SETTINGS,
+
+    saveSettings: (s: ImpersonationSettings) =>
+      db.one(sql.type(ImpersonationSettings)`
+        INSERT INTO impersonation_settings (environment_id, max_duration_minutes, notify_user) VALUES (${environmentId}, ${s.maxDurationMinutes}, ${s.notifyUser})
+        ON CONFLICT (environment_id) DO UPDATE SET max_duration_minutes = EXCLUDED.max_duration_minutes, notify_user = EXCLUDED.notify_user, updated_at = now()
+        RETURNING max_duration_minutes AS "maxDurationMinutes", notify_user AS "notifyUser"`),
+  };
+}
+
+// unscoped: the impersonation-expiry process acts on the grant it was started for, by id (its input carries no environment).
+export function createImpersonationProcessQueries(db: CommonQueryMethods) {
+  return {
+    byId: (id: string) => db.one(sql.type(ImpersonationGrant)`SELECT ${columns} FROM impersonation_grants g WHERE g.id = ${id}`),
 
     /** Marks the grant expired if it is due and neither revoked nor marked yet; `pending` with its expiry (ms) when not due. */
     expireIfDue: async (id: string) => {
@@ -87,16 +106,5 @@ export function createImpersonationQueries(db: CommonQueryMethods) {
     },
 
     tenantOf: (id: string) => db.maybeOneFirst(sql.type(z.object({ id: z.uuid() }))`SELECT tenant_id AS id FROM impersonation_grants WHERE id = ${id}`),
-
-    settings: async (environmentId: string) =>
-      (await db.maybeOne(sql.type(ImpersonationSettings)`
-        SELECT max_duration_minutes AS "maxDurationMinutes", notify_user AS "notifyUser" FROM impersonation_settings
-        WHERE environment_id = ${environmentId}`)) ?? DEFAULT_SETTINGS,
-
-    saveSettings: (environmentId: string, s: ImpersonationSettings) =>
-      db.one(sql.type(ImpersonationSettings)`
-        INSERT INTO impersonation_settings (environment_id, max_duration_minutes, notify_user) VALUES (${environmentId}, ${s.maxDurationMinutes}, ${s.notifyUser})
-        ON CONFLICT (environment_id) DO UPDATE SET max_duration_minutes = EXCLUDED.max_duration_minutes, notify_user = EXCLUDED.notify_user, updated_at = now()
-        RETURNING max_duration_minutes AS "maxDurationMinutes", notify_user AS "notifyUser"`),
   };
 }

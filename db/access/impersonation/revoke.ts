@@ -8,7 +8,7 @@ import { recordChange, type Actor, type Change } from '../../shared/changes.ts';
 import { createImpersonationQueries } from './queries.ts';
 import type { ImpersonationGrant } from './rows.ts';
 
-const Id = z.object({ id: z.uuid() });
+const Row = z.object({ id: z.uuid(), environmentId: z.uuid() });
 
 export const DEACTIVATED_REASON = 'The user was deactivated.';
 
@@ -17,7 +17,7 @@ type RecordRevoke = (change: Pick<Change<'impersonation.grant.revoked'>, 'action
 
 /** Revokes a grant not yet revoked (`before`, locked by the caller) on behalf of `by`; the grant as it is now. */
 export async function revokeGrant(trx: DatabaseTransactionConnection, before: ImpersonationGrant, by: Actor, reason: string | null, record: RecordRevoke) {
-  const grant = await createImpersonationQueries(trx).revoke(before.id, by, reason);
+  const grant = await createImpersonationQueries(trx, before.environmentId).revoke(before.id, by, reason);
   await record({
     action: 'impersonation.grant.revoke',
     resource: { type: 'impersonation_grant', id: grant.id },
@@ -29,6 +29,12 @@ export async function revokeGrant(trx: DatabaseTransactionConnection, before: Im
   return grant;
 }
 
+// unscoped: the user's id (one environment's, already checked by every caller) selects the grants acting as it.
+const grantsInForce = (trx: DatabaseTransactionConnection, userId: string) =>
+  trx.any(sql.type(Row)`
+    SELECT id, environment_id AS "environmentId" FROM impersonation_grants
+    WHERE user_id = ${userId} AND revoked_at IS NULL AND expired_at IS NULL AND expires_at > now() ORDER BY id FOR UPDATE`);
+
 /** Revokes the user's grants in force on behalf of `by` (who deactivated it); the ids of those revoked. */
 export async function revokeGrantsOfUser(
   trx: DatabaseTransactionConnection,
@@ -36,12 +42,10 @@ export async function revokeGrantsOfUser(
   by: Pick<Change, 'actor' | 'origin' | 'scope'>,
   reason = DEACTIVATED_REASON,
 ): Promise<string[]> {
-  const ids = await trx.anyFirst(sql.type(Id)`
-    SELECT id FROM impersonation_grants
-    WHERE user_id = ${userId} AND revoked_at IS NULL AND expired_at IS NULL AND expires_at > now() ORDER BY id FOR UPDATE`);
-  for (const id of ids) {
-    const before = await createImpersonationQueries(trx).byId(id);
+  const rows = await grantsInForce(trx, userId);
+  for (const { id, environmentId } of rows) {
+    const before = await createImpersonationQueries(trx, environmentId).byId(id);
     await revokeGrant(trx, before, by.actor, reason, (change) => recordChange(trx, { ...by, ...change }));
   }
-  return [...ids];
+  return rows.map((r) => r.id);
 }

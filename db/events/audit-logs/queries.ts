@@ -49,13 +49,8 @@ const columns = sql.fragment`
   a.request_id AS "requestId", a.changes, a.occurred_at AS "occurredAt",
   CASE WHEN a.on_behalf_of_type IS NULL THEN NULL ELSE jsonb_build_object('type', a.on_behalf_of_type, 'id', a.on_behalf_of_id) END AS "onBehalfOf"`;
 
-function conditions(scope: AuditScope, filter: AuditFilter, before: number | null) {
-  const where = [
-    'tenantId' in scope
-      ? sql.fragment`a.tenant_id = ${scope.tenantId}`
-      : sql.fragment`(a.organization_id = ${scope.organizationId}
-          OR a.tenant_id IN (SELECT ot.tenant_id FROM organization_tenants ot WHERE ot.organization_id = ${scope.organizationId}))`,
-  ];
+function conditions(filter: AuditFilter, before: number | null) {
+  const where = [sql.fragment`TRUE`];
   if (before !== null) where.push(sql.fragment`a.sequence < ${before}`);
   if (filter.actorId) where.push(sql.fragment`a.actor_id = ${filter.actorId}`);
   if (filter.actorType) where.push(sql.fragment`a.actor_type = ${filter.actorType}`);
@@ -67,13 +62,21 @@ function conditions(scope: AuditScope, filter: AuditFilter, before: number | nul
   return sql.join(where, sql.fragment` AND `);
 }
 
-export function createAuditLogQueries(db: CommonQueryMethods) {
+const newestFirst = (limit: number) => sql.fragment`ORDER BY a.sequence DESC LIMIT ${limit}`;
+
+/** The audit log of one tenant, or of one organization (its own entries and those of its tenants). */
+export function createAuditLogQueries(db: CommonQueryMethods, scope: AuditScope) {
+  const select = (filter: AuditFilter, before: number | null, limit: number) =>
+    'tenantId' in scope
+      ? sql.type(AuditLogEntry)`
+        SELECT ${columns} FROM audit_logs a WHERE a.tenant_id = ${scope.tenantId} AND ${conditions(filter, before)} ${newestFirst(limit)}`
+      : sql.type(AuditLogEntry)`
+        SELECT ${columns} FROM audit_logs a
+        WHERE (a.organization_id = ${scope.organizationId}
+          OR a.tenant_id IN (SELECT ot.tenant_id FROM organization_tenants ot WHERE ot.organization_id = ${scope.organizationId}))
+          AND ${conditions(filter, before)} ${newestFirst(limit)}`;
   return {
     /** Up to `limit` entries older than sequence `before` (newest first; from the newest when null). */
-    findEntries: async (scope: AuditScope, filter: AuditFilter, before: number | null, limit: number) => [
-      ...(await db.any(sql.type(AuditLogEntry)`
-        SELECT ${columns} FROM audit_logs a WHERE ${conditions(scope, filter, before)}
-        ORDER BY a.sequence DESC LIMIT ${limit}`)),
-    ],
+    findEntries: async (filter: AuditFilter, before: number | null, limit: number) => [...(await db.any(select(filter, before, limit)))],
   };
 }

@@ -67,6 +67,37 @@ export interface Cursor {
   id: string;
 }
 
+/** The endpoint or the notification channel whose deliveries are read. */
+export type DeliveryOwner = { endpointId: string } | { channelId: string };
+
+/** Deliveries as the management API reads them: bound to the caller's tenant. */
+export function createTenantDeliveryQueries(db: CommonQueryMethods, tenantId: string) {
+  return {
+    findDelivery: (deliveryId: string, scope: DeliveryOwner) =>
+      db.maybeOne(sql.type(Delivery)`
+        SELECT ${columns} FROM deliveries d JOIN events e ON e.id = d.event_id
+        WHERE d.tenant_id = ${tenantId} AND d.id = ${deliveryId} AND ${'endpointId' in scope ? sql.fragment`d.endpoint_id = ${scope.endpointId}` : sql.fragment`d.channel_id = ${scope.channelId}`}`),
+
+    /** Newest first, keyset-paged by (created_at, id). */
+    findDeliveries: async (scope: DeliveryOwner, filter: { status?: string; after?: Cursor; limit: number }) => [
+      ...(await db.any(sql.type(Delivery)`
+        SELECT ${columns} FROM deliveries d JOIN events e ON e.id = d.event_id
+        WHERE ${sql.join(
+          [
+            sql.fragment`d.tenant_id = ${tenantId}`,
+            'endpointId' in scope ? sql.fragment`d.endpoint_id = ${scope.endpointId}` : sql.fragment`d.channel_id = ${scope.channelId}`,
+            filter.status ? sql.fragment`d.status = ${filter.status}` : sql.fragment`true`,
+            filter.after
+              ? sql.fragment`(d.created_at, d.id) < (SELECT c.created_at, c.id FROM deliveries c WHERE c.id = ${filter.after.id})`
+              : sql.fragment`true`,
+          ],
+          sql.fragment` AND `,
+        )}
+        ORDER BY d.created_at DESC, d.id DESC LIMIT ${filter.limit}`)),
+    ],
+  };
+}
+
 export function createDeliveryQueries(db: CommonQueryMethods) {
   return {
     findTarget: (deliveryId: string, attempt: number) => db.maybeOne(sql.type(Target)`${targets(attempt)} WHERE d.id = ${deliveryId}`),
@@ -95,6 +126,7 @@ export function createDeliveryQueries(db: CommonQueryMethods) {
     },
 
     /** Records attempts (those not stored yet) and settles or reschedules their deliveries, in two statements however many there are. */
+    // unscoped: delivery work (the deliveries' processes) settles the deliveries it sent, by id, across tenants.
     applyOutcomes: async (outcomes: Outcome[]) => {
       if (outcomes.length === 0) return;
       // The update needs none of the attempt's details (the response excerpts are most of its bytes).
@@ -121,43 +153,23 @@ export function createDeliveryQueries(db: CommonQueryMethods) {
     },
 
     /** A delivery whose endpoint or channel was disabled before it could be attempted. */
+    // unscoped: delivery work settles the delivery it was about to send, by id.
     settleCutShort: (deliveryId: string) =>
       db.query(sql.unsafe`
         UPDATE deliveries SET status = 'failed', failure_reason = 'endpoint disabled', completed_at = now(), next_attempt_at = NULL, updated_at = now()
         WHERE id = ${deliveryId} AND status = 'pending'`),
 
     /** Pending deliveries of an endpoint that was just disabled: they stop, and a re-enable recovers them. */
+    // unscoped: the service disabling an endpoint (delivery work, the dispatcher) acts on it by id.
     settleAllPendingOfEndpoint: (endpointId: string, reason: string) =>
       db.query(sql.unsafe`
         UPDATE deliveries SET status = 'failed', failure_reason = ${reason}, completed_at = now(), next_attempt_at = NULL, updated_at = now()
         WHERE endpoint_id = ${endpointId} AND status = 'pending'`),
 
-    findDelivery: (deliveryId: string, scope: { endpointId: string } | { channelId: string }) =>
-      db.maybeOne(sql.type(Delivery)`
-        SELECT ${columns} FROM deliveries d JOIN events e ON e.id = d.event_id
-        WHERE d.id = ${deliveryId} AND ${'endpointId' in scope ? sql.fragment`d.endpoint_id = ${scope.endpointId}` : sql.fragment`d.channel_id = ${scope.channelId}`}`),
-
     findAttempts: async (deliveryId: string) => [
       ...(await db.any(sql.type(DeliveryAttempt)`
         SELECT attempt, started_at AS "startedAt", duration_ms AS "durationMs", status_code AS "statusCode", error, response_excerpt AS "responseExcerpt"
         FROM delivery_attempts WHERE delivery_id = ${deliveryId} ORDER BY attempt`)),
-    ],
-
-    /** Newest first, keyset-paged by (created_at, id). */
-    findDeliveries: async (scope: { endpointId: string } | { channelId: string }, filter: { status?: string; after?: Cursor; limit: number }) => [
-      ...(await db.any(sql.type(Delivery)`
-        SELECT ${columns} FROM deliveries d JOIN events e ON e.id = d.event_id
-        WHERE ${sql.join(
-          [
-            'endpointId' in scope ? sql.fragment`d.endpoint_id = ${scope.endpointId}` : sql.fragment`d.channel_id = ${scope.channelId}`,
-            filter.status ? sql.fragment`d.status = ${filter.status}` : sql.fragment`true`,
-            filter.after
-              ? sql.fragment`(d.created_at, d.id) < (SELECT c.created_at, c.id FROM deliveries c WHERE c.id = ${filter.after.id})`
-              : sql.fragment`true`,
-          ],
-          sql.fragment` AND `,
-        )}
-        ORDER BY d.created_at DESC, d.id DESC LIMIT ${filter.limit}`)),
     ],
 
     insertRedelivery: (original: { id: string; tenantId: string; eventId: string; endpointId: string | null; channelId: string | null }) =>

@@ -4,11 +4,11 @@
 import type { CommonQueryMethods } from 'slonik';
 import { recordChange } from '../../shared/changes.ts';
 import { createDeliveryQueries } from './deliveries.ts';
-import { createWebhookEndpointQueries, type DisabledReason } from './queries.ts';
+import { createWebhookDeliveryEndpointQueries, type DisabledReason } from './queries.ts';
 
 /** Disables `endpointId` for `reason` (said in a sentence in the event); false when it was inactive already. */
 export async function disableEndpointFor(trx: CommonQueryMethods, endpointId: string, reason: DisabledReason, sentence: string): Promise<boolean> {
-  const endpoints = createWebhookEndpointQueries(trx);
+  const endpoints = createWebhookDeliveryEndpointQueries(trx);
   if (!(await endpoints.disableEndpoint(endpointId, reason))) return false;
   await createDeliveryQueries(trx).settleAllPendingOfEndpoint(endpointId, 'endpoint disabled');
   const endpoint = (await endpoints.findEndpointById(endpointId))!; // disabled just now, in this transaction

@@ -20,15 +20,16 @@ export interface EndpointChanges {
   active?: boolean;
 }
 
-export function createWebhookEndpointQueries(db: CommonQueryMethods) {
-  const one = (id: string) => db.one(sql.type(WebhookEndpoint)`SELECT ${columns} FROM webhook_endpoints w WHERE w.id = ${id}`);
+/** Queries of one tenant's webhook endpoints: every statement is bound to `tenantId`. */
+export function createWebhookEndpointQueries(db: CommonQueryMethods, tenantId: string) {
+  const one = (id: string) => db.one(sql.type(WebhookEndpoint)`SELECT ${columns} FROM webhook_endpoints w WHERE w.tenant_id = ${tenantId} AND w.id = ${id}`);
   return {
-    findEndpoint: (tenantId: string, id: string) =>
+    findEndpoint: (id: string) =>
       db.maybeOne(sql.type(WebhookEndpoint)`SELECT ${columns} FROM webhook_endpoints w WHERE w.id = ${id} AND w.tenant_id = ${tenantId}`),
 
-    lockEndpoint: (id: string) => db.query(sql.unsafe`SELECT 1 FROM webhook_endpoints WHERE id = ${id} FOR UPDATE`),
+    lockEndpoint: (id: string) => db.query(sql.unsafe`SELECT 1 FROM webhook_endpoints WHERE tenant_id = ${tenantId} AND id = ${id} FOR UPDATE`),
 
-    findEndpoints: (tenantId: string, page: PageRequest) =>
+    findEndpoints: (page: PageRequest) =>
       selectPage(
         db,
         WebhookEndpoint,
@@ -37,17 +38,10 @@ export function createWebhookEndpointQueries(db: CommonQueryMethods) {
         page,
       ),
 
-    insertEndpoint: async (e: {
-      tenantId: string;
-      environmentId: string | null;
-      url: string;
-      description: string | null;
-      eventTypes: string[];
-      active: boolean;
-    }) => {
+    insertEndpoint: async (e: { environmentId: string | null; url: string; description: string | null; eventTypes: string[]; active: boolean }) => {
       const id = await db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
         INSERT INTO webhook_endpoints (tenant_id, environment_id, url, description, event_types, active, disabled_reason, disabled_at)
-        VALUES (${e.tenantId}, ${e.environmentId}, ${e.url}, ${e.description}, ${sql.array(e.eventTypes, 'text')}, ${e.active},
+        VALUES (${tenantId}, ${e.environmentId}, ${e.url}, ${e.description}, ${sql.array(e.eventTypes, 'text')}, ${e.active},
           ${e.active ? null : 'manual'}, ${e.active ? null : sql.fragment`now()`})
         RETURNING id`);
       return id;
@@ -63,9 +57,33 @@ export function createWebhookEndpointQueries(db: CommonQueryMethods) {
         c.active === false && sql.fragment`active = false, disabled_reason = 'manual', disabled_at = now()`,
         sql.fragment`updated_at = now()`,
       ].filter((f) => f !== false);
-      await db.query(sql.unsafe`UPDATE webhook_endpoints SET ${sql.join(sets, sql.fragment`, `)} WHERE id = ${id}`);
+      await db.query(sql.unsafe`UPDATE webhook_endpoints SET ${sql.join(sets, sql.fragment`, `)} WHERE tenant_id = ${tenantId} AND id = ${id}`);
       return one(id);
     },
+
+    /** Endpoints of a tenant, to hold it to its cap (the caller locks the tenant's endpoints first: lockTenantEndpoints). */
+    countEndpoints: () => db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM webhook_endpoints WHERE tenant_id = ${tenantId}`),
+
+    /** Serialises the creations of a tenant's endpoints (until the transaction ends), so two at once cannot both pass its cap. */
+    lockTenantEndpoints: () => db.query(sql.unsafe`SELECT pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || ${tenantId}, 0))`),
+
+    deleteEndpoint: (id: string) => db.query(sql.unsafe`DELETE FROM webhook_endpoints WHERE tenant_id = ${tenantId} AND id = ${id}`),
+
+    insertSecret: (endpointId: string, secretEncrypted: string, prefix: string) =>
+      db.query(sql.unsafe`INSERT INTO webhook_secrets (endpoint_id, secret_encrypted, prefix) VALUES (${endpointId}, ${secretEncrypted}, ${prefix})`),
+
+    /** Ends the current secret after `overlapSeconds` (it keeps signing alongside the new one until then). */
+    expireCurrentSecrets: (endpointId: string, overlapSeconds: number) =>
+      db.query(sql.unsafe`
+        UPDATE webhook_secrets SET expires_at = now() + make_interval(secs => ${overlapSeconds})
+        WHERE endpoint_id = ${endpointId} AND (expires_at IS NULL OR expires_at > now() + make_interval(secs => ${overlapSeconds}))`),
+  };
+}
+
+// unscoped: delivery work (the deliveries' processes, the dispatcher) acts on the endpoints it sends to, by id, across tenants.
+export function createWebhookDeliveryEndpointQueries(db: CommonQueryMethods) {
+  return {
+    findEndpointById: (id: string) => db.maybeOne(sql.type(WebhookEndpoint)`SELECT ${columns} FROM webhook_endpoints w WHERE w.id = ${id}`),
 
     /** Disables an endpoint the service gave up on ('gone' after a 410, 'failing' after failing too long, 'backlog' over its cap). */
     disableEndpoint: async (id: string, reason: DisabledReason) => {
@@ -87,25 +105,5 @@ export function createWebhookEndpointQueries(db: CommonQueryMethods) {
 
     markHealthy: (ids: string[]) =>
       db.query(sql.unsafe`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY(${sql.array(ids, 'uuid')}) AND failing_since IS NOT NULL`),
-
-    /** Endpoints of a tenant, to hold it to its cap (the caller locks the tenant's endpoints first: lockTenantEndpoints). */
-    countEndpoints: (tenantId: string) =>
-      db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM webhook_endpoints WHERE tenant_id = ${tenantId}`),
-
-    /** Serialises the creations of a tenant's endpoints (until the transaction ends), so two at once cannot both pass its cap. */
-    lockTenantEndpoints: (tenantId: string) => db.query(sql.unsafe`SELECT pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || ${tenantId}, 0))`),
-
-    deleteEndpoint: (id: string) => db.query(sql.unsafe`DELETE FROM webhook_endpoints WHERE id = ${id}`),
-
-    findEndpointById: (id: string) => db.maybeOne(sql.type(WebhookEndpoint)`SELECT ${columns} FROM webhook_endpoints w WHERE w.id = ${id}`),
-
-    insertSecret: (endpointId: string, secretEncrypted: string, prefix: string) =>
-      db.query(sql.unsafe`INSERT INTO webhook_secrets (endpoint_id, secret_encrypted, prefix) VALUES (${endpointId}, ${secretEncrypted}, ${prefix})`),
-
-    /** Ends the current secret after `overlapSeconds` (it keeps signing alongside the new one until then). */
-    expireCurrentSecrets: (endpointId: string, overlapSeconds: number) =>
-      db.query(sql.unsafe`
-        UPDATE webhook_secrets SET expires_at = now() + make_interval(secs => ${overlapSeconds})
-        WHERE endpoint_id = ${endpointId} AND (expires_at IS NULL OR expires_at > now() + make_interval(secs => ${overlapSeconds}))`),
   };
 }

@@ -11,7 +11,6 @@ const columns = sql.fragment`
   e.metadata, e.verified_at AS "verifiedAt", e.revoked_at AS "revokedAt", e.created_at AS "createdAt", e.updated_at AS "updatedAt"`;
 
 export interface NewEntry {
-  environmentId: string;
   kind: string;
   subject: string;
   name: string;
@@ -44,16 +43,17 @@ export interface EntryFilter {
 const jsonb = (value: unknown) => sql.jsonb(value as never);
 const tools = (value: string[] | null) => (value === null ? null : sql.array(value, 'text'));
 
-export function createTrustStoreEntryQueries(db: CommonQueryMethods) {
-  const byId = (id: string) => db.one(sql.type(Row)`SELECT ${columns} FROM trust_store_entries e WHERE e.id = ${id}`);
+/** Queries of one environment's trust-store entries: every statement is bound to `environmentId`. */
+export function createTrustStoreEntryQueries(db: CommonQueryMethods, environmentId: string) {
+  const byId = (id: string) => db.one(sql.type(Row)`SELECT ${columns} FROM trust_store_entries e WHERE e.environment_id = ${environmentId} AND e.id = ${id}`);
   return {
     /** The entry of that environment; `lock` holds its row until the transaction ends. */
-    find: (environmentId: string, id: string, lock = false) =>
+    find: (id: string, lock = false) =>
       db.maybeOne(sql.type(Row)`
         SELECT ${columns} FROM trust_store_entries e WHERE e.id = ${id} AND e.environment_id = ${environmentId}
         ${lock ? sql.fragment`FOR UPDATE` : sql.fragment``}`),
 
-    findPage: (environmentId: string, filter: EntryFilter, page: PageRequest) => {
+    findPage: (filter: EntryFilter, page: PageRequest) => {
       const where = [
         sql.fragment`e.environment_id = ${environmentId}`,
         filter.kind !== undefined && sql.fragment`e.kind = ${filter.kind}`,
@@ -73,7 +73,7 @@ export function createTrustStoreEntryQueries(db: CommonQueryMethods) {
       const id = await db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
         INSERT INTO trust_store_entries (environment_id, kind, subject, name, description, owner_id, allowed_tools, tool_manifest_hash,
           manifest_pinned_at, metadata)
-        VALUES (${e.environmentId}, ${e.kind}, ${e.subject}, ${e.name}, ${e.description}, ${e.ownerId}, ${tools(e.allowedTools)},
+        VALUES (${environmentId}, ${e.kind}, ${e.subject}, ${e.name}, ${e.description}, ${e.ownerId}, ${tools(e.allowedTools)},
           ${e.toolManifestHash}, ${e.toolManifestHash === null ? null : sql.fragment`now()`}, ${jsonb(e.metadata)})
         RETURNING id`);
       return byId(id);
@@ -94,14 +94,14 @@ export function createTrustStoreEntryQueries(db: CommonQueryMethods) {
         c.status === 'revoked' && sql.fragment`revoked_at = now()`,
         sql.fragment`updated_at = now()`,
       ].filter((f) => f !== false);
-      await db.query(sql.unsafe`UPDATE trust_store_entries SET ${sql.join(sets, sql.fragment`, `)} WHERE id = ${id}`);
+      await db.query(sql.unsafe`UPDATE trust_store_entries SET ${sql.join(sets, sql.fragment`, `)} WHERE environment_id = ${environmentId} AND id = ${id}`);
       return byId(id);
     },
 
-    delete: (id: string) => db.query(sql.unsafe`DELETE FROM trust_store_entries WHERE id = ${id}`),
+    delete: (id: string) => db.query(sql.unsafe`DELETE FROM trust_store_entries WHERE environment_id = ${environmentId} AND id = ${id}`),
 
     /** Whether a directory user of the environment has this id (held against deletion until the transaction ends). */
-    ownerExists: async (environmentId: string, userId: string) =>
+    ownerExists: async (userId: string) =>
       (await db.maybeOneFirst(sql.type(z.object({ id: z.uuid() }))`
         SELECT id FROM users WHERE id = ${userId} AND environment_id = ${environmentId} FOR KEY SHARE`)) !== null,
   };

@@ -11,28 +11,32 @@ const columns = sql.fragment`
   k.created_at AS "createdAt", k.updated_at AS "updatedAt"`;
 const Retire = z.object({ outcome: z.enum(['retired', 'settled', 'pending']), retiresAt: z.number().nullable() });
 
-export function createTrustStoreKeyQueries(db: CommonQueryMethods) {
-  const byId = (id: string) => db.one(sql.type(TrustStoreKey)`SELECT ${columns} FROM trust_store_keys k WHERE k.id = ${id}`);
+/** Queries of one environment's trust-store keys: every statement is bound to `environmentId`. */
+export function createTrustStoreKeyQueries(db: CommonQueryMethods, environmentId: string) {
+  const byId = (id: string) =>
+    db.one(sql.type(TrustStoreKey)`SELECT ${columns} FROM trust_store_keys k WHERE k.environment_id = ${environmentId} AND k.id = ${id}`);
   return {
     byId,
     find: (entryId: string, id: string) =>
-      db.maybeOne(sql.type(TrustStoreKey)`SELECT ${columns} FROM trust_store_keys k WHERE k.id = ${id} AND k.entry_id = ${entryId}`),
+      db.maybeOne(sql.type(TrustStoreKey)`
+        SELECT ${columns} FROM trust_store_keys k WHERE k.environment_id = ${environmentId} AND k.id = ${id} AND k.entry_id = ${entryId}`),
 
     /** Every key of an entry, oldest first. */
     ofEntry: async (entryId: string) => [
-      ...(await db.any(sql.type(TrustStoreKey)`SELECT ${columns} FROM trust_store_keys k WHERE k.entry_id = ${entryId} ORDER BY k.created_at, k.id`)),
+      ...(await db.any(sql.type(TrustStoreKey)`
+        SELECT ${columns} FROM trust_store_keys k WHERE k.environment_id = ${environmentId} AND k.entry_id = ${entryId} ORDER BY k.created_at, k.id`)),
     ],
 
     findPage: (entryId: string, page: PageRequest) =>
       selectPage(
         db,
         TrustStoreKey,
-        sql.fragment`SELECT ${columns} FROM trust_store_keys k WHERE k.entry_id = ${entryId}`,
+        sql.fragment`SELECT ${columns} FROM trust_store_keys k WHERE k.environment_id = ${environmentId} AND k.entry_id = ${entryId}`,
         sql.fragment`k.created_at, k.id`,
         page,
       ),
 
-    insert: async (entryId: string, environmentId: string, jwk: PublicJwk) => {
+    insert: async (entryId: string, jwk: PublicJwk) => {
       const id = await db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
         INSERT INTO trust_store_keys (entry_id, environment_id, kid, jwk, alg)
         VALUES (${entryId}, ${environmentId}, ${jwk.kid}, ${sql.jsonb(jwk as never)}, ${jwk.alg})
@@ -46,16 +50,23 @@ export function createTrustStoreKeyQueries(db: CommonQueryMethods) {
         ...(await db.any(sql.type(z.object({ id: z.uuid() }))`
         UPDATE trust_store_keys SET updated_at = now(),
           ${graceSeconds > 0 ? sql.fragment`status = 'retiring', retires_at = now() + make_interval(secs => ${graceSeconds})` : sql.fragment`status = 'retired'`}
-        WHERE entry_id = ${entryId} AND status = 'active' AND id <> ${keep}
+        WHERE environment_id = ${environmentId} AND entry_id = ${entryId} AND status = 'active' AND id <> ${keep}
         RETURNING id`)),
       ].map((r) => r.id),
 
     revoke: async (id: string) => {
       await db.query(sql.unsafe`
         UPDATE trust_store_keys SET status = 'revoked', revoked_at = now(), retires_at = NULL, updated_at = now()
-        WHERE id = ${id} AND status <> 'revoked'`);
+        WHERE environment_id = ${environmentId} AND id = ${id} AND status <> 'revoked'`);
       return byId(id);
     },
+  };
+}
+
+// unscoped: the trust-store-key-retirement process acts on the key it was started for, by id (its input carries no environment).
+export function createTrustStoreKeyProcessQueries(db: CommonQueryMethods) {
+  return {
+    byId: (id: string) => db.one(sql.type(TrustStoreKey)`SELECT ${columns} FROM trust_store_keys k WHERE k.id = ${id}`),
 
     /**
      * Retires a retiring key once its retires_at has passed (the row locked and re-read: once only); `settled` when it

@@ -43,13 +43,13 @@ const audit = (verb: Verb, apiSecret: ApiSecret, before: ApiSecret | null): Call
 export function createApiSecretService(deps: ApiSecretServiceDeps) {
   const { pool } = deps;
   const find = (db: Db, caller: EnvironmentCaller, id: string, lock = false) =>
-    orNotFound(createApiSecretQueries(db).find(caller.scope.environmentId, id, { lock }), 'api_secret', id);
+    orNotFound(createApiSecretQueries(db, caller.scope.environmentId).find(id, { lock }), 'api_secret', id);
 
   return {
     find: (caller: EnvironmentCaller, id: string) => find(pool, caller, id),
 
     list: (caller: EnvironmentCaller, query: PageQuery) =>
-      listPage('apiSecrets', query, (page) => createApiSecretQueries(pool).findPage(caller.scope.environmentId, page)),
+      listPage('apiSecrets', query, (page) => createApiSecretQueries(pool, caller.scope.environmentId).findPage(page)),
 
     create: (
       caller: EnvironmentCaller,
@@ -58,8 +58,7 @@ export function createApiSecretService(deps: ApiSecretServiceDeps) {
       if (input.expiresAt && Date.parse(input.expiresAt) <= Date.now()) throw invalidField('body.expiresAt', 'must be in the future');
       const { secret, stored } = newValue();
       return pool.transaction(async (trx) => {
-        const apiSecret = await createApiSecretQueries(trx).insert({
-          environmentId: caller.scope.environmentId,
+        const apiSecret = await createApiSecretQueries(trx, caller.scope.environmentId).insert({
           tenantId: caller.scope.tenant.id,
           name: input.name,
           description: input.description ?? null,
@@ -81,7 +80,7 @@ export function createApiSecretService(deps: ApiSecretServiceDeps) {
           (changes.description === undefined || changes.description === before.description) &&
           (changes.rateLimitPerMinute === undefined || changes.rateLimitPerMinute === before.rateLimitPerMinute);
         if (unchanged) return before;
-        const apiSecret = await createApiSecretQueries(trx).update(id, changes);
+        const apiSecret = await createApiSecretQueries(trx, caller.scope.environmentId).update(id, changes);
         await record(trx, caller, audit('update', apiSecret, before));
         return apiSecret;
       }),
@@ -92,7 +91,7 @@ export function createApiSecretService(deps: ApiSecretServiceDeps) {
         if (before.revokedAt) throw conflict('api_secret.revoked', 'The API secret is revoked; create a new one instead of rotating it.');
         if (!before.active) throw conflict('api_secret.expired', 'The API secret has expired; create a new one instead of rotating it.');
         const { secret, stored } = newValue();
-        const apiSecret = await createApiSecretQueries(trx).rotate(id, stored, Math.floor(gracePeriodSeconds));
+        const apiSecret = await createApiSecretQueries(trx, caller.scope.environmentId).rotate(id, stored, Math.floor(gracePeriodSeconds));
         await record(trx, caller, audit('rotate', apiSecret, before));
         return { apiSecret, secret };
       }),
@@ -102,7 +101,7 @@ export function createApiSecretService(deps: ApiSecretServiceDeps) {
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id, true);
         if (before.revokedAt) return before;
-        const apiSecret = await createApiSecretQueries(trx).revoke(id);
+        const apiSecret = await createApiSecretQueries(trx, caller.scope.environmentId).revoke(id);
         await record(trx, caller, audit('revoke', apiSecret, before));
         return apiSecret;
       }),
@@ -110,7 +109,7 @@ export function createApiSecretService(deps: ApiSecretServiceDeps) {
     remove: (caller: EnvironmentCaller, id: string) =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id, true);
-        await createApiSecretQueries(trx).delete(id);
+        await createApiSecretQueries(trx, caller.scope.environmentId).delete(id);
         await record(trx, caller, audit('delete', before, before));
         return { success: true as const, id };
       }),

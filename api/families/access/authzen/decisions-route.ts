@@ -1,7 +1,7 @@
 // The decision log of an environment, newest first (management API, scope authzen:read).
 import type { DatabasePool } from 'slonik';
 import { z } from 'zod';
-import { createDecisionLogQueries, DecisionLogEntry } from '../../../../db/access/authzen/decisions.ts';
+import { createDecisionQueries, DecisionLogEntry } from '../../../../db/access/authzen/decisions.ts';
 import { callerOf, requires } from '../../../plugins/auth.ts';
 import { cursorPageOf, cursorParam, encodeCursor, errorResponses, keysetPage } from '../../../common/schemas.ts';
 import type { App } from '../../../types.ts';
@@ -30,7 +30,6 @@ const DecisionsPage = cursorPageOf('decisions', DecisionLogEntry).meta({ id: 'De
 const params = z.strictObject({ tenantId: z.uuid(), environmentId: z.uuid() });
 
 export function decisionLogRoutes(app: App, pool: DatabasePool) {
-  const queries = createDecisionLogQueries(pool);
   app.get('/v1/tenants/:tenantId/environments/:environmentId/authzen/decisions', {
     schema: {
       tags: ['AuthZEN'],
@@ -48,7 +47,7 @@ export function decisionLogRoutes(app: App, pool: DatabasePool) {
     handler: async (request) => {
       const { cursor, limit, ...filter } = request.query;
       const environmentId = callerOf(request, 'environment').scope.environmentId!;
-      const rows = await queries.findDecisions(environmentId, filter, cursor ?? null, limit + 1);
+      const rows = await createDecisionQueries(pool, environmentId).findDecisions(filter, cursor ?? null, limit + 1);
       const page = keysetPage('decisions', rows, limit, (last) => encodeCursor(`d${last.seq}`));
       return { ...page, decisions: page.decisions.map(({ seq: _seq, ...entry }) => entry) };
     },

@@ -25,19 +25,19 @@ export const alreadyDecided = (state: string) =>
 /** Records a decision; the request is approved (and its grant made) once it has the approvals its policy requires, denied at the first deny. */
 export async function decideRequest(pool: DatabasePool, who: ElevateActor, d: Decision): Promise<{ request: AccessRequest; grant: Grant | null }> {
   return pool.transaction(async (trx) => {
-    const requests = createRequestQueries(trx);
+    const requests = createRequestQueries(trx, d.environmentId);
     await requests.lockRequest(d.requestId);
-    const before = await requests.findRequest(d.environmentId, d.requestId);
+    const before = await requests.findRequest(d.requestId);
     if (!before) throw notFound('elevate_request', d.requestId);
     if (before.state !== 'pending') throw alreadyDecided(before.state);
     if (d.approverUserId === before.requesterId) throw new ApiError(403, 'elevate.self_approval', 'A requester never decides on its own request.');
-    const policy = (await createPolicyQueries(trx).findPolicy(d.environmentId, before.policyId))!;
-    const isUser = (await createPolicyQueries(trx).missingSubjects(d.environmentId, 'user', [d.approverUserId])).length === 0;
+    const policy = (await createPolicyQueries(trx, d.environmentId).findPolicy(before.policyId))!;
+    const isUser = (await createPolicyQueries(trx, d.environmentId).missingSubjects('user', [d.approverUserId])).length === 0;
     if (!isUser || !(await requests.isAmong(d.approverUserId, policy.approvers.userIds, policy.approvers.groupIds))) {
       throw new ApiError(403, 'elevate.not_an_approver', `The user is not an approver of the policy "${policy.name}".`);
     }
     try {
-      await requests.insertDecision(d.environmentId, {
+      await requests.insertDecision({
         requestId: d.requestId,
         approverId: d.approverUserId,
         decision: d.decision,
@@ -53,12 +53,12 @@ export async function decideRequest(pool: DatabasePool, who: ElevateActor, d: De
       createProcessOutboxQueries(trx).enqueueSignal({ kind: 'elevate-request', entityId: d.requestId, topic: 'elevate-request', payload: { settled: true } });
     if (d.decision === 'deny') {
       await requests.settle(d.requestId, 'denied');
-      const request = (await requests.findRequestById(d.requestId))!;
+      const request = (await requests.findRequest(d.requestId))!;
       await recordRequest(trx, who, d.environmentId, 'denied', request, before);
       await settled();
       return { request, grant: null };
     }
-    const withDecision = (await requests.findRequestById(d.requestId))!;
+    const withDecision = (await requests.findRequest(d.requestId))!;
     const approvals = withDecision.decisions.filter((x) => x.decision === 'approve').length;
     if (approvals < policy.approvalsRequired) {
       await recordRequest(trx, who, d.environmentId, 'approval_recorded', withDecision, before);

@@ -20,13 +20,13 @@ const notInState = (grant: Grant, wanted: string) =>
 export function createGrantService(pool: DatabasePool) {
   const env = (caller: EnvironmentCaller) => caller.scope.environmentId;
   const find = async (db: CommonQueryMethods, caller: EnvironmentCaller, id: string) => {
-    const grant = await createGrantQueries(db).findGrant(env(caller), id);
+    const grant = await createGrantQueries(db, env(caller)).findGrant(id);
     if (!grant) throw notFound('elevate_grant', id);
     return grant;
   };
   /** Locks and reads the grant; a user caller must be its grantee (operators act on any). */
   const own = async (db: CommonQueryMethods, caller: EnvironmentCaller, id: string) => {
-    await createGrantQueries(db).lockGrant(id);
+    await createGrantQueries(db, env(caller)).lockGrant(id);
     const grant = await find(db, caller, id);
     const self = await directoryUserOf(db, caller);
     if (self !== null && self !== grant.userId) throw new ApiError(403, 'elevate.not_grantee', 'Only the grantee (or an operator) acts on a grant.');
@@ -39,7 +39,7 @@ export function createGrantService(pool: DatabasePool) {
     find: (caller: EnvironmentCaller, id: string) => find(pool, caller, id),
 
     list: (caller: EnvironmentCaller, query: PageQuery & GrantFilter) =>
-      listPage('grants', query, (page) => createGrantQueries(pool).findGrants(env(caller), query, page)),
+      listPage('grants', query, (page) => createGrantQueries(pool, env(caller)).findGrants(query, page)),
 
     activate: (caller: EnvironmentCaller, id: string, body: { startAt?: string | undefined }) =>
       pool.transaction(async (trx) => {
@@ -51,9 +51,9 @@ export function createGrantService(pool: DatabasePool) {
           if (at >= Date.parse(before.activationDeadline))
             throw invalidField('body.startAt', `must be before the activation deadline ${before.activationDeadline}`);
         }
-        const grants = createGrantQueries(trx);
+        const grants = createGrantQueries(trx, env(caller));
         await grants.activate(id, body.startAt ?? null);
-        const grant = (await grants.findGrantById(id))!;
+        const grant = (await grants.findGrant(id))!;
         await recordGrant(trx, actorOf(caller), env(caller), 'activated', grant, before);
         await signal(trx, id, { until: Date.parse(grant.expiresAt!) });
         return grant;
@@ -63,7 +63,7 @@ export function createGrantService(pool: DatabasePool) {
       pool.transaction(async (trx) => {
         const before = await own(trx, caller, id);
         if (before.state !== 'active') throw notInState(before, 'active');
-        const policy = (await createPolicyQueries(trx).findPolicy(env(caller), before.policyId))!;
+        const policy = (await createPolicyQueries(trx, env(caller)).findPolicy(before.policyId))!;
         const total = (Date.parse(before.expiresAt!) - Date.parse(before.activatedAt!)) / 1000 + body.durationSeconds;
         if (total > policy.maxDurationSeconds) {
           const message = `must keep the grant within the policy's maximum of ${policy.maxDurationSeconds} seconds from its activation`;
@@ -76,11 +76,11 @@ export function createGrantService(pool: DatabasePool) {
           const ask = { requesterId: before.userId, durationSeconds: body.durationSeconds, justification: null, ticketId: null, extendsGrantId: id };
           // The extension is a request of its own; the policy's justification and ticket rules apply to new requests only.
           const { request } = await openRequest(trx, actorOf(caller), scope, { ...policy, requireJustification: false, ticketPattern: null }, ask);
-          return { grant: (await createGrantQueries(trx).findGrantById(id))!, reapprovalRequired: true, request };
+          return { grant: (await createGrantQueries(trx, env(caller)).findGrant(id))!, reapprovalRequired: true, request };
         }
-        const grants = createGrantQueries(trx);
+        const grants = createGrantQueries(trx, env(caller));
         await grants.extend(id, body.durationSeconds);
-        const grant = (await grants.findGrantById(id))!;
+        const grant = (await grants.findGrant(id))!;
         await recordGrant(trx, actorOf(caller), env(caller), 'extended', grant, before);
         await signal(trx, id, { until: Date.parse(grant.expiresAt!) });
         return { grant, reapprovalRequired: false };
@@ -90,9 +90,9 @@ export function createGrantService(pool: DatabasePool) {
       pool.transaction(async (trx) => {
         const before = await own(trx, caller, id);
         if (before.state !== 'approved' && before.state !== 'active') throw notInState(before, 'open');
-        const grants = createGrantQueries(trx);
+        const grants = createGrantQueries(trx, env(caller));
         await grants.revoke(id, body.reason ?? null);
-        const grant = (await grants.findGrantById(id))!;
+        const grant = (await grants.findGrant(id))!;
         await recordGrant(trx, actorOf(caller), env(caller), 'revoked', grant, before);
         await signal(trx, id, { revoked: true });
         return grant;

@@ -15,24 +15,24 @@ export async function approve(
   policy: Policy,
   auto: boolean,
 ): Promise<{ request: AccessRequest; grant: Grant | null }> {
-  const requests = createRequestQueries(db);
-  const grants = createGrantQueries(db);
+  const requests = createRequestQueries(db, scope.environmentId);
+  const grants = createGrantQueries(db, scope.environmentId);
   const outbox = createProcessOutboxQueries(db);
   await requests.settle(before.id, 'approved', auto);
   let grant: Grant | null = null;
   if (before.extendsGrantId) {
     await grants.lockGrant(before.extendsGrantId);
-    const current = await grants.findGrantById(before.extendsGrantId);
+    const current = await grants.findGrant(before.extendsGrantId);
     // A grant that ended while the extension waited stays ended.
     if (current?.state === 'active') {
       await grants.extend(current.id, before.durationSeconds);
-      grant = (await grants.findGrantById(current.id))!;
+      grant = (await grants.findGrant(current.id))!;
       await recordGrant(db, who, scope.environmentId, 'extended', grant, current);
       await outbox.enqueueSignal({ kind: 'elevate-grant', entityId: grant.id, topic: 'elevate-grant', payload: { until: Date.parse(grant.expiresAt!) } });
     }
   } else {
     const target = policy.target;
-    const id = await grants.insertGrant(scope.environmentId, {
+    const id = await grants.insertGrant({
       policyId: policy.id,
       requestId: before.id,
       userId: before.requesterId,
@@ -42,7 +42,7 @@ export async function approve(
       durationSeconds: before.durationSeconds,
       windowSeconds: policy.activationWindowSeconds,
     });
-    grant = (await grants.findGrantById(id))!;
+    grant = (await grants.findGrant(id))!;
     await recordGrant(db, who, scope.environmentId, 'created', grant, null);
     await outbox.enqueueStart({
       kind: 'elevate-grant',
@@ -51,7 +51,7 @@ export async function approve(
       input: { grantId: id, until: Date.parse(grant.activationDeadline) },
     });
   }
-  const request = (await requests.findRequestById(before.id))!;
+  const request = (await requests.findRequest(before.id))!;
   await recordRequest(db, who, scope.environmentId, 'approved', request, before);
   return { request, grant };
 }

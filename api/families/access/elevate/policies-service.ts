@@ -44,15 +44,15 @@ function fieldsOf(body: PolicyBody): PolicyFields {
 
 /** 400 naming the first id that the environment's directory, RBAC model or channels (its own or the tenant's) do not hold. */
 async function checkReferences(db: Db, caller: EnvironmentCaller, p: PolicyFields) {
-  const queries = createPolicyQueries(db);
   const env = caller.scope.environmentId;
+  const queries = createPolicyQueries(db, env);
   if (p.target.type === 'role') {
-    if (!(await queries.roleExists(env, p.target.roleId))) throw invalidField('body.target.roleId', 'is not a role of this environment');
+    if (!(await queries.roleExists(p.target.roleId))) throw invalidField('body.target.roleId', 'is not a role of this environment');
     const resources = p.target.resources ?? [];
     const types = await createResourceTypeQueries(db, env).findTypeIds([...new Set(resources.map((r) => r.type))]);
     const i = resources.findIndex((r) => !types.has(r.type));
     if (i >= 0) throw invalidField(`body.target.resources.${i}.type`, 'is not a resource type of this environment');
-  } else if ((await queries.missingSubjects(env, 'group', [p.target.groupId])).length > 0) {
+  } else if ((await queries.missingSubjects('group', [p.target.groupId])).length > 0) {
     throw invalidField('body.target.groupId', 'is not a group of this environment');
   }
   for (const [path, kind, ids] of [
@@ -61,11 +61,11 @@ async function checkReferences(db: Db, caller: EnvironmentCaller, p: PolicyField
     ['approvers.userIds', 'user', p.approvers.userIds],
     ['approvers.groupIds', 'group', p.approvers.groupIds],
   ] as const) {
-    const [missing] = await queries.missingSubjects(env, kind, ids);
+    const [missing] = await queries.missingSubjects(kind, ids);
     if (missing !== undefined) throw invalidField(`body.${path}.${ids.indexOf(missing)}`, `is not a ${kind} of this environment`);
   }
   for (const path of ['notificationChannelIds', 'escalationChannelIds'] as const) {
-    const [missing] = await queries.missingChannels(caller.scope.tenant.id, env, p[path]);
+    const [missing] = await queries.missingChannels(caller.scope.tenant.id, p[path]);
     if (missing !== undefined) {
       throw invalidField(`body.${path}.${p[path].indexOf(missing)}`, 'is not a notification channel of this environment or of the whole tenant');
     }
@@ -74,19 +74,19 @@ async function checkReferences(db: Db, caller: EnvironmentCaller, p: PolicyField
 
 export function createPolicyService(pool: DatabasePool) {
   const find = (db: Db, caller: EnvironmentCaller, id: string) =>
-    found(createPolicyQueries(db).findPolicy(caller.scope.environmentId, id), 'elevate_policy', id);
+    found(createPolicyQueries(db, caller.scope.environmentId).findPolicy(id), 'elevate_policy', id);
 
   return {
     find: (caller: EnvironmentCaller, id: string) => find(pool, caller, id),
 
     list: (caller: EnvironmentCaller, query: PageQuery) =>
-      listPage('policies', query, (page) => createPolicyQueries(pool).findPolicies(caller.scope.environmentId, page)),
+      listPage('policies', query, (page) => createPolicyQueries(pool, caller.scope.environmentId).findPolicies(page)),
 
     create: (caller: EnvironmentCaller, body: PolicyBody) => {
       const fields = fieldsOf(body);
       return pool.transaction(async (trx) => {
         await checkReferences(trx, caller, fields);
-        const id = await createPolicyQueries(trx).insertPolicy(caller.scope.environmentId, fields, changedBy(caller));
+        const id = await createPolicyQueries(trx, caller.scope.environmentId).insertPolicy(fields, changedBy(caller));
         const policy = await find(trx, caller, id);
         await record(trx, caller, change('create', policy, null));
         return policy;
@@ -96,10 +96,10 @@ export function createPolicyService(pool: DatabasePool) {
     replace: (caller: EnvironmentCaller, id: string, body: PolicyBody) => {
       const fields = fieldsOf(body);
       return pool.transaction(async (trx) => {
-        await createPolicyQueries(trx).lockPolicy(id);
+        await createPolicyQueries(trx, caller.scope.environmentId).lockPolicy(id);
         const before = await find(trx, caller, id);
         await checkReferences(trx, caller, fields);
-        await createPolicyQueries(trx).updatePolicy(id, fields, changedBy(caller));
+        await createPolicyQueries(trx, caller.scope.environmentId).updatePolicy(id, fields, changedBy(caller));
         const policy = await find(trx, caller, id);
         await record(trx, caller, change('update', policy, before));
         return policy;
@@ -109,7 +109,7 @@ export function createPolicyService(pool: DatabasePool) {
     remove: (caller: EnvironmentCaller, id: string) =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id);
-        await createPolicyQueries(trx).deletePolicy(id);
+        await createPolicyQueries(trx, caller.scope.environmentId).deletePolicy(id);
         await record(trx, caller, change('delete', before, before));
         return before;
       }),

@@ -29,8 +29,8 @@ export interface Ask {
 }
 
 /** The policy's rules for a request: eligibility, maximum duration, justification, ticket pattern. */
-async function checkAsk(db: CommonQueryMethods, policy: Policy, ask: Ask) {
-  if (!(await createRequestQueries(db).isAmong(ask.requesterId, policy.eligible.userIds, policy.eligible.groupIds))) {
+async function checkAsk(db: CommonQueryMethods, environmentId: string, policy: Policy, ask: Ask) {
+  if (!(await createRequestQueries(db, environmentId).isAmong(ask.requesterId, policy.eligible.userIds, policy.eligible.groupIds))) {
     throw refused(403, 'elevate.not_eligible', `The user is not eligible under the policy "${policy.name}".`);
   }
   if (ask.durationSeconds > policy.maxDurationSeconds) {
@@ -61,9 +61,9 @@ async function checkAsk(db: CommonQueryMethods, policy: Policy, ask: Ask) {
  * Whether approving the request by the policy's condition would be the requester approving itself: it created or
  * replaced the policy, or it may administer policies (its management scopes grant elevate-policies:write).
  */
-async function selfApproving(db: CommonQueryMethods, policy: Policy, requesterId: string) {
-  if (await createPolicyQueries(db).changedBy(policy.id, requesterId)) return true;
-  return grants(await managementScopesOf(db, requesterId), 'elevate-policies:write');
+async function selfApproving(db: CommonQueryMethods, environmentId: string, policy: Policy, requesterId: string) {
+  if (await createPolicyQueries(db, environmentId).changedBy(policy.id, requesterId)) return true;
+  return grants(await managementScopesOf(db, environmentId, requesterId), 'elevate-policies:write');
 }
 
 /**
@@ -77,12 +77,12 @@ export async function openRequest(
   policy: Policy,
   ask: Ask,
 ): Promise<{ request: AccessRequest; grant: Grant | null }> {
-  await checkAsk(db, policy, ask);
-  const requests = createRequestQueries(db);
-  const id = await requests.insertRequest(scope.environmentId, { ...ask, policyId: policy.id, ttlSeconds: policy.requestTtlSeconds });
-  const request = (await requests.findRequestById(id))!;
+  await checkAsk(db, scope.environmentId, policy, ask);
+  const requests = createRequestQueries(db, scope.environmentId);
+  const id = await requests.insertRequest({ ...ask, policyId: policy.id, ttlSeconds: policy.requestTtlSeconds });
+  const request = (await requests.findRequest(id))!;
   await recordRequest(db, who, scope.environmentId, 'created', request, null);
-  if (policy.autoApprove !== null && !(await selfApproving(db, policy, ask.requesterId))) {
+  if (policy.autoApprove !== null && !(await selfApproving(db, scope.environmentId, policy, ask.requesterId))) {
     const compiled = compileAutoApproval(policy.autoApprove);
     const requester = await findRequester(db, scope.environmentId, ask.requesterId);
     const input = { requester: requester!, request: { durationSeconds: ask.durationSeconds, justification: ask.justification, ticketId: ask.ticketId } };
@@ -105,7 +105,7 @@ export async function openRequest(
 export function createRequestService(pool: DatabasePool) {
   const env = (caller: EnvironmentCaller) => caller.scope.environmentId;
   const find = async (db: CommonQueryMethods, caller: EnvironmentCaller, id: string) => {
-    const request = await createRequestQueries(db).findRequest(env(caller), id);
+    const request = await createRequestQueries(db, env(caller)).findRequest(id);
     if (!request) throw notFound('elevate_request', id);
     return request;
   };
@@ -127,14 +127,14 @@ export function createRequestService(pool: DatabasePool) {
     find: (caller: EnvironmentCaller, id: string) => find(pool, caller, id),
 
     list: (caller: EnvironmentCaller, query: PageQuery & RequestFilter) =>
-      listPage('requests', query, (page) => createRequestQueries(pool).findRequests(env(caller), query, page)),
+      listPage('requests', query, (page) => createRequestQueries(pool, env(caller)).findRequests(query, page)),
 
     create: async (caller: EnvironmentCaller, body: CreateRequestBody) => {
       const requesterId = await actingUser(pool, caller, body.requesterId, 'body.requesterId');
       return pool.transaction(async (trx) => {
-        const policy = await createPolicyQueries(trx).findPolicy(env(caller), body.policyId);
+        const policy = await createPolicyQueries(trx, env(caller)).findPolicy(body.policyId);
         if (!policy) throw invalidField('body.policyId', 'is not a policy of this environment');
-        if ((await createPolicyQueries(trx).missingSubjects(env(caller), 'user', [requesterId])).length > 0) {
+        if ((await createPolicyQueries(trx, env(caller)).missingSubjects('user', [requesterId])).length > 0) {
           throw invalidField('body.requesterId', 'is not a user of this environment');
         }
         const ask = {
@@ -155,14 +155,14 @@ export function createRequestService(pool: DatabasePool) {
     /** Withdraws a pending request: the requester itself, or an operator. */
     cancel: (caller: EnvironmentCaller, id: string) =>
       pool.transaction(async (trx) => {
-        const requests = createRequestQueries(trx);
+        const requests = createRequestQueries(trx, env(caller));
         await requests.lockRequest(id);
         const before = await find(trx, caller, id);
         const self = await directoryUserOf(trx, caller);
         if (self !== null && self !== before.requesterId) throw new ApiError(403, 'elevate.not_requester', 'Only the requester cancels its request.');
         if (before.state !== 'pending') throw alreadyDecided(before.state);
         await requests.settle(id, 'cancelled');
-        const request = (await requests.findRequestById(id))!;
+        const request = (await requests.findRequest(id))!;
         await recordRequest(trx, actorOf(caller), env(caller), 'cancelled', request, before);
         await createProcessOutboxQueries(trx).enqueueSignal({ kind: 'elevate-request', entityId: id, topic: 'elevate-request', payload: { settled: true } });
         return { request, grant: null };

@@ -20,19 +20,19 @@ type Db = Parameters<typeof createImpersonationQueries>[0];
 export function createImpersonationService(deps: { pool: DatabasePool; keys: SigningKeys; issuer: string }) {
   const { pool } = deps;
   const find = (db: Db, caller: EnvironmentCaller, id: string, lock = false) =>
-    orNotFound(createImpersonationQueries(db).find(caller.scope.environmentId, id, { lock }), 'impersonation_grant', id);
+    orNotFound(createImpersonationQueries(db, caller.scope.environmentId).find(id, { lock }), 'impersonation_grant', id);
 
   return {
     find: (caller: EnvironmentCaller, id: string) => find(pool, caller, id),
 
     list: (caller: EnvironmentCaller, query: GrantsQuery) =>
-      listPage('grants', query, (page) => createImpersonationQueries(pool).findPage(caller.scope.environmentId, query, page)),
+      listPage('grants', query, (page) => createImpersonationQueries(pool, caller.scope.environmentId).findPage(query, page)),
 
     issue: (caller: EnvironmentCaller, input: { userId: string; reason: string; durationSeconds?: number | undefined }) =>
       pool.transaction(async (trx) => {
         const { environmentId, tenant } = caller.scope;
-        const queries = createImpersonationQueries(trx);
-        const settings = await queries.settings(environmentId);
+        const queries = createImpersonationQueries(trx, environmentId);
+        const settings = await queries.settings();
         const maxSeconds = settings.maxDurationMinutes * 60;
         if (input.durationSeconds !== undefined && input.durationSeconds > maxSeconds) {
           throw invalidField('body.durationSeconds', `must be at most ${maxSeconds} (this environment's maxDurationMinutes)`);
@@ -43,7 +43,7 @@ export function createImpersonationService(deps: { pool: DatabasePool; keys: Sig
         const actor = { type: caller.actor.type, id: caller.actor.id ?? caller.principal.id };
         const durationSeconds = input.durationSeconds ?? maxSeconds;
         const tokenId = randomUUID();
-        const grant = await queries.insert({ environmentId, tenantId: tenant.id, userId: user.id, actor, reason: input.reason, tokenId, durationSeconds });
+        const grant = await queries.insert({ tenantId: tenant.id, userId: user.id, actor, reason: input.reason, tokenId, durationSeconds });
         const token = await signImpersonationToken(deps.keys, deps.issuer, {
           userId: user.id,
           actor,
@@ -82,13 +82,13 @@ export function createImpersonationService(deps: { pool: DatabasePool; keys: Sig
         return grant;
       }),
 
-    settings: (caller: EnvironmentCaller) => createImpersonationQueries(pool).settings(caller.scope.environmentId),
+    settings: (caller: EnvironmentCaller) => createImpersonationQueries(pool, caller.scope.environmentId).settings(),
 
     saveSettings: (caller: EnvironmentCaller, settings: ImpersonationSettings) =>
       pool.transaction(async (trx) => {
-        const queries = createImpersonationQueries(trx);
-        const before = await queries.settings(caller.scope.environmentId);
-        const saved = await queries.saveSettings(caller.scope.environmentId, settings);
+        const queries = createImpersonationQueries(trx, caller.scope.environmentId);
+        const before = await queries.settings();
+        const saved = await queries.saveSettings(settings);
         await record(trx, caller, {
           action: 'impersonation.settings.update',
           resource: { type: 'impersonation_settings', id: caller.scope.environmentId },

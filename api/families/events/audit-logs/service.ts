@@ -10,12 +10,10 @@ const filterOf = ({ cursor: _cursor, limit: _limit, ...filter }: AuditLogsQuery)
 // The tenant or organization is reached (the scope guard checked it) before a stream starts, so a 404 is still a
 // JSON error rather than a broken stream.
 export function createAuditLogService(pool: DatabasePool) {
-  const queries = createAuditLogQueries(pool);
-
   return {
     /** One page, newest first. */
     list: async (scope: AuditScope, query: AuditLogsQuery) => {
-      const rows = await queries.findEntries(scope, filterOf(query), query.cursor ?? null, query.limit + 1);
+      const rows = await createAuditLogQueries(pool, scope).findEntries(filterOf(query), query.cursor ?? null, query.limit + 1);
       return keysetPage('auditLogs', rows, query.limit, (last) => encodeAuditCursor(last.sequence));
     },
 
@@ -25,10 +23,11 @@ export function createAuditLogService(pool: DatabasePool) {
      */
     export: (scope: AuditScope, query: AuditLogsQuery): AsyncGenerator<AuditLogEntry> => {
       const filter = filterOf(query);
+      const queries = createAuditLogQueries(pool, scope);
       return (async function* entries() {
         let before = query.cursor ?? null;
         for (;;) {
-          const rows = await queries.findEntries(scope, filter, before, EXPORT_PAGE);
+          const rows = await queries.findEntries(filter, before, EXPORT_PAGE);
           yield* rows;
           if (rows.length < EXPORT_PAGE) return;
           before = rows.at(-1)!.sequence;

@@ -154,12 +154,12 @@ export function createNotificationChannelService(deps: NotificationChannelServic
 
     deliveries: async (caller: TenantCaller, channelId: string, query: DeliveriesQuery) => {
       await find(pool, caller, channelId);
-      return pageDeliveries(pool, { channelId }, query);
+      return pageDeliveries(pool, caller.scope.tenant.id, { channelId }, query);
     },
 
     delivery: async (caller: TenantCaller, channelId: string, deliveryId: string) => {
       await find(pool, caller, channelId);
-      return deliveryWithAttempts(pool, { channelId }, deliveryId);
+      return deliveryWithAttempts(pool, caller.scope.tenant.id, { channelId }, deliveryId);
     },
   };
 }

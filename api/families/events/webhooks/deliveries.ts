@@ -2,24 +2,22 @@
 // New deliveries are rows; the dispatcher starts their processes (so nothing is lost between commit and start).
 import type { DatabasePool } from 'slonik';
 import { ApiError, orNotFound } from '../../../errors.ts';
-import { createDeliveryQueries } from '../../../../db/events/webhooks/deliveries.ts';
+import { createDeliveryQueries, createTenantDeliveryQueries, type DeliveryOwner } from '../../../../db/events/webhooks/deliveries.ts';
 import type { CommonQueryMethods } from 'slonik';
 import { record, type TenantCaller } from '../../../access/caller.ts';
 import { encodeDeliveryCursor, type DeliveriesQuery } from './schemas.ts';
 import type { WebhookService } from './service.ts';
 import { keysetPage } from '../../../common/schemas.ts';
 
-type Target = { endpointId: string } | { channelId: string };
-
 /** One page of a webhook endpoint's or channel's deliveries, newest first, with an opaque keyset cursor. */
-export async function pageDeliveries(db: CommonQueryMethods, target: Target, query: DeliveriesQuery) {
-  const rows = await createDeliveryQueries(db).findDeliveries(target, { status: query.status, after: query.cursor, limit: query.limit + 1 });
+export async function pageDeliveries(db: CommonQueryMethods, tenantId: string, target: DeliveryOwner, query: DeliveriesQuery) {
+  const rows = await createTenantDeliveryQueries(db, tenantId).findDeliveries(target, { status: query.status, after: query.cursor, limit: query.limit + 1 });
   return keysetPage('deliveries', rows, query.limit, encodeDeliveryCursor);
 }
 
 /** A delivery of that endpoint or channel with every attempt. */
-export async function deliveryWithAttempts(db: CommonQueryMethods, target: Target, deliveryId: string) {
-  const delivery = await orNotFound(createDeliveryQueries(db).findDelivery(deliveryId, target), 'delivery', deliveryId);
+export async function deliveryWithAttempts(db: CommonQueryMethods, tenantId: string, target: DeliveryOwner, deliveryId: string) {
+  const delivery = await orNotFound(createTenantDeliveryQueries(db, tenantId).findDelivery(deliveryId, target), 'delivery', deliveryId);
   return { delivery, attempts: await createDeliveryQueries(db).findAttempts(deliveryId) };
 }
 
@@ -27,18 +25,22 @@ export function createDeliveryService(pool: DatabasePool, webhooks: WebhookServi
   return {
     list: async (caller: TenantCaller, endpointId: string, query: DeliveriesQuery) => {
       await webhooks.find(caller, endpointId);
-      return pageDeliveries(pool, { endpointId }, query);
+      return pageDeliveries(pool, caller.scope.tenant.id, { endpointId }, query);
     },
 
     get: async (caller: TenantCaller, endpointId: string, deliveryId: string) => {
       await webhooks.find(caller, endpointId);
-      return deliveryWithAttempts(pool, { endpointId }, deliveryId);
+      return deliveryWithAttempts(pool, caller.scope.tenant.id, { endpointId }, deliveryId);
     },
 
     /** A new delivery of the same event, signed afresh when it is sent. */
     redeliver: async (caller: TenantCaller, endpointId: string, deliveryId: string) => {
       await webhooks.find(caller, endpointId);
-      const original = await orNotFound(createDeliveryQueries(pool).findDelivery(deliveryId, { endpointId }), 'delivery', deliveryId);
+      const original = await orNotFound(
+        createTenantDeliveryQueries(pool, caller.scope.tenant.id).findDelivery(deliveryId, { endpointId }),
+        'delivery',
+        deliveryId,
+      );
       return pool.transaction(async (trx) => {
         const id = await createDeliveryQueries(trx).insertRedelivery(original);
         await record(trx, caller, {
@@ -47,7 +49,7 @@ export function createDeliveryService(pool: DatabasePool, webhooks: WebhookServi
           after: { redeliveryOf: original.id },
           event: { type: 'webhook.delivery.redelivered', data: { deliveryId: id, redeliveryOf: original.id } },
         });
-        return (await createDeliveryQueries(trx).findDelivery(id, { endpointId }))!;
+        return (await createTenantDeliveryQueries(trx, caller.scope.tenant.id).findDelivery(id, { endpointId }))!;
       });
     },
 
@@ -67,7 +69,8 @@ export function createDeliveryService(pool: DatabasePool, webhooks: WebhookServi
           after: { since, deliveryIds: ids },
           event: { type: 'webhook.endpoint.recovered', data: { endpointId, since, deliveryIds: ids } },
         });
-        return Promise.all(ids.map(async (id) => (await queries.findDelivery(id, { endpointId }))!));
+        const tenantDeliveries = createTenantDeliveryQueries(trx, caller.scope.tenant.id);
+        return Promise.all(ids.map(async (id) => (await tenantDeliveries.findDelivery(id, { endpointId }))!));
       });
     },
 
@@ -83,7 +86,7 @@ export function createDeliveryService(pool: DatabasePool, webhooks: WebhookServi
           event: { type: 'webhook.test', data: { message: 'A test event sent from the API.', endpointId } },
         });
         const id = await createDeliveryQueries(trx).insertDelivery({ tenantId: caller.scope.tenant.id, eventId, endpointId });
-        return (await createDeliveryQueries(trx).findDelivery(id, { endpointId }))!;
+        return (await createTenantDeliveryQueries(trx, caller.scope.tenant.id).findDelivery(id, { endpointId }))!;
       });
     },
   };

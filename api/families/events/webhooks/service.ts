@@ -44,12 +44,12 @@ export function createWebhookService(deps: WebhookServiceDeps) {
 
   const checkUrl = (url: string) => checkTargetUrl(url, { allowPrivate: deps.allowPrivateNetworkTargets, path: 'body.url', code: 'webhook.url_refused' });
   const find = (db: Db, caller: TenantCaller, id: string) =>
-    orNotFound(createWebhookEndpointQueries(db).findEndpoint(caller.scope.tenant.id, id), 'webhook', id);
+    orNotFound(createWebhookEndpointQueries(db, caller.scope.tenant.id).findEndpoint(id), 'webhook', id);
   const checkEnvironment = (caller: TenantCaller, environmentId: string | null | undefined) =>
     checkEnvironmentInTenant(pool, caller.scope.tenant.id, environmentId);
-  const newSecret = async (db: Db, endpointId: string) => {
+  const newSecret = async (db: Db, caller: TenantCaller, endpointId: string) => {
     const secret = generateCredential('whsec');
-    await createWebhookEndpointQueries(db).insertSecret(endpointId, encrypt(deps.masterKey, secret), displayPrefix(secret));
+    await createWebhookEndpointQueries(db, caller.scope.tenant.id).insertSecret(endpointId, encrypt(deps.masterKey, secret), displayPrefix(secret));
     return secret;
   };
   const audit = (verb: Verb, endpoint: WebhookEndpoint, before: WebhookEndpoint | null, extra: Record<string, unknown> = {}): CallerChange => ({
@@ -68,7 +68,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     find: (caller: TenantCaller, id: string) => find(pool, caller, id),
 
     list: (caller: TenantCaller, query: PageQuery) =>
-      listPage('endpoints', query, (page) => createWebhookEndpointQueries(pool).findEndpoints(caller.scope.tenant.id, page)),
+      listPage('endpoints', query, (page) => createWebhookEndpointQueries(pool, caller.scope.tenant.id).findEndpoints(page)),
 
     create: async (
       caller: TenantCaller,
@@ -78,9 +78,9 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       await checkEnvironment(caller, input.environmentId);
       await checkUrl(input.url);
       return pool.transaction(async (trx) => {
-        const queries = createWebhookEndpointQueries(trx);
-        await queries.lockTenantEndpoints(caller.scope.tenant.id);
-        const existing = await queries.countEndpoints(caller.scope.tenant.id);
+        const queries = createWebhookEndpointQueries(trx, caller.scope.tenant.id);
+        await queries.lockTenantEndpoints();
+        const existing = await queries.countEndpoints();
         if (existing >= deps.maxEndpointsPerTenant) {
           throw new ApiError(
             409,
@@ -89,15 +89,14 @@ export function createWebhookService(deps: WebhookServiceDeps) {
           );
         }
         const id = await queries.insertEndpoint({
-          tenantId: caller.scope.tenant.id,
           environmentId: input.environmentId ?? null,
           url: input.url,
           description: input.description ?? null,
           eventTypes: input.eventTypes,
           active: input.active ?? true,
         });
-        const secret = await newSecret(trx, id);
-        const endpoint = (await queries.findEndpointById(id))!;
+        const secret = await newSecret(trx, caller, id);
+        const endpoint = (await queries.findEndpoint(id))!;
         await record(trx, caller, audit('create', endpoint, null));
         return { endpoint, secret };
       });
@@ -108,9 +107,9 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       await checkEnvironment(caller, changes.environmentId);
       if (changes.url) await checkUrl(changes.url);
       return pool.transaction(async (trx) => {
-        await createWebhookEndpointQueries(trx).lockEndpoint(id);
+        await createWebhookEndpointQueries(trx, caller.scope.tenant.id).lockEndpoint(id);
         const before = await find(trx, caller, id);
-        const endpoint = await createWebhookEndpointQueries(trx).updateEndpoint(id, changes);
+        const endpoint = await createWebhookEndpointQueries(trx, caller.scope.tenant.id).updateEndpoint(id, changes);
         await record(trx, caller, audit('update', endpoint, before));
         if (changes.active && !before.active) {
           // Re-enabling resumes: what the disabling cut short is delivered again.
@@ -125,18 +124,18 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     remove: (caller: TenantCaller, id: string) =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id);
-        await createWebhookEndpointQueries(trx).deleteEndpoint(id);
+        await createWebhookEndpointQueries(trx, caller.scope.tenant.id).deleteEndpoint(id);
         await record(trx, caller, audit('delete', before, before));
         return before;
       }),
 
     rotateSecret: (caller: TenantCaller, id: string) =>
       pool.transaction(async (trx) => {
-        await createWebhookEndpointQueries(trx).lockEndpoint(id);
+        await createWebhookEndpointQueries(trx, caller.scope.tenant.id).lockEndpoint(id);
         const before = await find(trx, caller, id);
-        await createWebhookEndpointQueries(trx).expireCurrentSecrets(id, deps.secretOverlapMs / 1000);
-        const secret = await newSecret(trx, id);
-        const endpoint = (await createWebhookEndpointQueries(trx).findEndpointById(id))!;
+        await createWebhookEndpointQueries(trx, caller.scope.tenant.id).expireCurrentSecrets(id, deps.secretOverlapMs / 1000);
+        const secret = await newSecret(trx, caller, id);
+        const endpoint = (await createWebhookEndpointQueries(trx, caller.scope.tenant.id).findEndpoint(id))!;
         await record(trx, caller, audit('rotate_secret', endpoint, before));
         return { endpoint, secret };
       }),

@@ -36,7 +36,7 @@ const revokedConflict = () => conflict('trust_store.revoked', 'The trust-store e
 
 /** The entry of the caller's environment (404 otherwise); `lock` holds it until the transaction ends. */
 export const findEntry = (db: Db, caller: EnvironmentCaller, id: string, lock = false) =>
-  orNotFound(createTrustStoreEntryQueries(db).find(caller.scope.environmentId, id, lock), 'trust_store_entry', id);
+  orNotFound(createTrustStoreEntryQueries(db, caller.scope.environmentId).find(id, lock), 'trust_store_entry', id);
 
 /** The entry, locked, unless it is revoked (409). */
 export async function changeableEntry(db: Db, caller: EnvironmentCaller, id: string) {
@@ -46,7 +46,7 @@ export async function changeableEntry(db: Db, caller: EnvironmentCaller, id: str
 }
 
 async function checkOwner(db: Db, caller: EnvironmentCaller, ownerId: string | null | undefined) {
-  if (ownerId && !(await createTrustStoreEntryQueries(db).ownerExists(caller.scope.environmentId, ownerId))) {
+  if (ownerId && !(await createTrustStoreEntryQueries(db, caller.scope.environmentId).ownerExists(ownerId))) {
     throw invalidField('body.ownerId', 'must be a directory user of this environment');
   }
 }
@@ -63,11 +63,11 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 export function createEntryService(pool: DatabasePool) {
   return {
     list: (caller: EnvironmentCaller, query: z.infer<typeof EntriesQuery>) =>
-      listPage('entries', query, (page) => createTrustStoreEntryQueries(pool).findPage(caller.scope.environmentId, query, page)),
+      listPage('entries', query, (page) => createTrustStoreEntryQueries(pool, caller.scope.environmentId).findPage(query, page)),
 
     find: async (caller: EnvironmentCaller, id: string) => {
       const entry = await findEntry(pool, caller, id);
-      return { ...entry, keys: await createTrustStoreKeyQueries(pool).ofEntry(id) };
+      return { ...entry, keys: await createTrustStoreKeyQueries(pool, caller.scope.environmentId).ofEntry(id) };
     },
 
     create: (caller: EnvironmentCaller, input: CreateEntryBody) => {
@@ -75,8 +75,7 @@ export function createEntryService(pool: DatabasePool) {
       if (problem) throw invalidField('body.subject', problem);
       return pool.transaction(async (trx) => {
         await checkOwner(trx, caller, input.ownerId);
-        const entry = await createTrustStoreEntryQueries(trx).insert({
-          environmentId: caller.scope.environmentId,
+        const entry = await createTrustStoreEntryQueries(trx, caller.scope.environmentId).insert({
           kind: input.kind,
           subject: input.subject,
           name: input.name,
@@ -102,7 +101,7 @@ export function createEntryService(pool: DatabasePool) {
           throw conflict('trust_store.not_verified', 'The entry was never verified: verify it (POST …/verify) instead of setting its status.');
         }
         await checkOwner(trx, caller, changes.ownerId);
-        const entry = await createTrustStoreEntryQueries(trx).update(id, changes);
+        const entry = await createTrustStoreEntryQueries(trx, caller.scope.environmentId).update(id, changes);
         await record(trx, caller, change(verbOf(before, changes), entry, before));
         return entry;
       }),
@@ -112,7 +111,7 @@ export function createEntryService(pool: DatabasePool) {
       pool.transaction(async (trx) => {
         const before = await findEntry(trx, caller, id, true);
         if (before.status === 'revoked') return before;
-        const entry = await createTrustStoreEntryQueries(trx).update(id, { status: 'revoked' });
+        const entry = await createTrustStoreEntryQueries(trx, caller.scope.environmentId).update(id, { status: 'revoked' });
         await record(trx, caller, change('revoke', entry, before));
         return entry;
       }),
@@ -120,7 +119,7 @@ export function createEntryService(pool: DatabasePool) {
     remove: (caller: EnvironmentCaller, id: string) =>
       pool.transaction(async (trx) => {
         const before = await findEntry(trx, caller, id, true);
-        await createTrustStoreEntryQueries(trx).delete(id);
+        await createTrustStoreEntryQueries(trx, caller.scope.environmentId).delete(id);
         await record(trx, caller, change('delete', before, before));
         return { success: true as const, id };
       }),

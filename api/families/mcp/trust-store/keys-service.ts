@@ -25,25 +25,25 @@ async function publicKey(jwk: Record<string, unknown>, alg: string | undefined) 
 
 export function createKeyService(deps: { pool: DatabasePool; rotationGraceMs: number }) {
   const { pool } = deps;
-  const keyOf = (db: Parameters<typeof createTrustStoreKeyQueries>[0], entryId: string, keyId: string) =>
-    orNotFound(createTrustStoreKeyQueries(db).find(entryId, keyId), 'trust_store_key', keyId);
+  const keyOf = (db: Parameters<typeof createTrustStoreKeyQueries>[0], caller: EnvironmentCaller, entryId: string, keyId: string) =>
+    orNotFound(createTrustStoreKeyQueries(db, caller.scope.environmentId).find(entryId, keyId), 'trust_store_key', keyId);
 
   return {
     list: async (caller: EnvironmentCaller, entryId: string, query: PageQuery) => {
       await findEntry(pool, caller, entryId);
-      return listPage('keys', query, (page) => createTrustStoreKeyQueries(pool).findPage(entryId, page));
+      return listPage('keys', query, (page) => createTrustStoreKeyQueries(pool, caller.scope.environmentId).findPage(entryId, page));
     },
 
     find: async (caller: EnvironmentCaller, entryId: string, keyId: string) => {
       await findEntry(pool, caller, entryId);
-      return keyOf(pool, entryId, keyId);
+      return keyOf(pool, caller, entryId, keyId);
     },
 
     add: async (caller: EnvironmentCaller, entryId: string, input: { jwk: Record<string, unknown>; alg?: string }) => {
       const jwk = await publicKey(input.jwk, input.alg);
       return pool.transaction(async (trx) => {
         await changeableEntry(trx, caller, entryId);
-        const key = await createTrustStoreKeyQueries(trx).insert(entryId, caller.scope.environmentId, jwk);
+        const key = await createTrustStoreKeyQueries(trx, caller.scope.environmentId).insert(entryId, jwk);
         await record(trx, caller, {
           action: 'mcp.trust_store.key.add',
           resource: { type: 'trust_store_key', id: key.id },
@@ -59,8 +59,8 @@ export function createKeyService(deps: { pool: DatabasePool; rotationGraceMs: nu
       const grace = Math.floor(input.gracePeriodSeconds ?? deps.rotationGraceMs / 1000);
       return pool.transaction(async (trx) => {
         await changeableEntry(trx, caller, entryId);
-        const keys = createTrustStoreKeyQueries(trx);
-        const key = await keys.insert(entryId, caller.scope.environmentId, jwk);
+        const keys = createTrustStoreKeyQueries(trx, caller.scope.environmentId);
+        const key = await keys.insert(entryId, jwk);
         const retiring: TrustStoreKey[] = [];
         for (const id of await keys.retireActive(entryId, key.id, grace)) retiring.push(await keys.byId(id));
         const outbox = createProcessOutboxQueries(trx);
@@ -82,9 +82,9 @@ export function createKeyService(deps: { pool: DatabasePool; rotationGraceMs: nu
     revoke: (caller: EnvironmentCaller, entryId: string, keyId: string) =>
       pool.transaction(async (trx) => {
         await changeableEntry(trx, caller, entryId);
-        const before = await keyOf(trx, entryId, keyId);
+        const before = await keyOf(trx, caller, entryId, keyId);
         if (before.status === 'revoked') return before;
-        const key = await createTrustStoreKeyQueries(trx).revoke(keyId);
+        const key = await createTrustStoreKeyQueries(trx, caller.scope.environmentId).revoke(keyId);
         await record(trx, caller, {
           action: 'mcp.trust_store.key.revoke',
           resource: { type: 'trust_store_key', id: key.id },

@@ -72,7 +72,7 @@ export function createVerifyService(deps: VerifyDeps) {
       const entry = await findEntry(pool, caller, entryId);
       if (entry.status === 'revoked') throw conflict('trust_store.revoked', 'The trust-store entry is revoked: it can no longer change or verify.');
       if (entry.status === 'suspended') throw suspendedConflict();
-      const allKeys = await createTrustStoreKeyQueries(pool).ofEntry(entryId);
+      const allKeys = await createTrustStoreKeyQueries(pool, caller.scope.environmentId).ofEntry(entryId);
       const keys = verifyingKeys(allKeys);
       const mcp = entry.kind === 'mcp_server' && isHttpUrl(entry.subject);
       if (keys.length === 0 && !mcp) {
@@ -102,7 +102,7 @@ export function createVerifyService(deps: VerifyDeps) {
       return pool.transaction(async (trx) => {
         const before = await changeableEntry(trx, caller, entryId);
         if (before.status === 'suspended') throw suspendedConflict();
-        const verified = await createTrustStoreEntryQueries(trx).update(entryId, { status: 'verified', verifiedNow: true });
+        const verified = await createTrustStoreEntryQueries(trx, caller.scope.environmentId).update(entryId, { status: 'verified', verifiedNow: true });
         await record(trx, caller, {
           action: 'mcp.trust_store.entry.verify',
           resource: { type: 'trust_store_entry', id: entryId },
