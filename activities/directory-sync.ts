@@ -43,7 +43,7 @@ async function applyLifecycleChange(trx: DatabaseTransactionConnection, change: 
   const verb = before.active !== activate ? (activate ? 'activate' : 'deactivate') : employee ? 'update' : null;
   if (!verb) return;
   const attributes = employee ? { ...before.attributes, employmentStatus: employee.employmentStatus } : before.attributes;
-  const user = await createDirectoryUserQueries(trx).updateUser(change.userId, { active: activate, attributes });
+  const user = await createDirectoryUserQueries(trx).updateUser(change.environmentId, change.userId, { active: activate, attributes });
   await recordChange(trx, {
     actor: DIRECTORY_SYNC_ACTOR,
     action: `directory.user.${verb}`,
@@ -84,7 +84,7 @@ export function createDirectorySyncActivities(deps: DirectorySyncDeps): Pick<Act
         const change = await sync.lockDueLifecycleChange(due.id);
         if (change) {
           await applyLifecycleChange(trx, change, scope);
-          await sync.markApplied(change.id);
+          await sync.markApplied(change.environmentId, change.id);
         }
         return true;
       });
@@ -105,7 +105,7 @@ export function createDirectorySyncActivities(deps: DirectorySyncDeps): Pick<Act
             event: { type: 'directory.user.deprovisioned', data: { userId: target.userId, reason: target.reason, removed } },
           });
         }
-        await createDirectorySyncQueries(trx).finishDeprovisioning(target.id);
+        await createDirectorySyncQueries(trx).finishDeprovisioning(target.environmentId, target.id);
         return true;
       });
       const more = applied + deprovisioned >= BATCH;

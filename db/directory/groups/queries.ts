@@ -66,20 +66,20 @@ export function createGroupQueries(db: CommonQueryMethods) {
           sql.fragment`, `,
         )})
         RETURNING id`);
-      return db.one(sql.type(Group)`SELECT ${columns} FROM groups g WHERE g.id = ${id}`);
+      return db.one(sql.type(Group)`SELECT ${columns} FROM groups g WHERE g.environment_id = ${environmentId} AND g.id = ${id}`);
     },
 
-    updateGroup: async (id: string, fields: GroupFields) => {
+    updateGroup: async (environmentId: string, id: string, fields: GroupFields) => {
       await db.query(sql.unsafe`
         UPDATE groups SET ${sql.join(
           [...given(fields).map(([column, value]) => sql.fragment`${sql.identifier([column])} = ${value}`), sql.fragment`updated_at = now()`],
           sql.fragment`, `,
         )}
-        WHERE id = ${id}`);
-      return db.one(sql.type(Group)`SELECT ${columns} FROM groups g WHERE g.id = ${id}`);
+        WHERE environment_id = ${environmentId} AND id = ${id}`);
+      return db.one(sql.type(Group)`SELECT ${columns} FROM groups g WHERE g.environment_id = ${environmentId} AND g.id = ${id}`);
     },
 
-    deleteGroup: (id: string) => db.query(sql.unsafe`DELETE FROM groups WHERE id = ${id}`),
+    deleteGroup: (environmentId: string, id: string) => db.query(sql.unsafe`DELETE FROM groups WHERE environment_id = ${environmentId} AND id = ${id}`),
 
     /** Whether the user was added (false: already a member). */
     addMember: async (environmentId: string, groupId: string, userId: string) =>
@@ -88,8 +88,8 @@ export function createGroupQueries(db: CommonQueryMethods) {
         ON CONFLICT DO NOTHING RETURNING group_id AS "groupId"`)) !== null,
 
     /** Whether the user was a member. */
-    removeMember: async (groupId: string, userId: string) =>
+    removeMember: async (environmentId: string, groupId: string, userId: string) =>
       (await db.maybeOne(sql.type(Added)`
-        DELETE FROM group_members WHERE group_id = ${groupId} AND user_id = ${userId} RETURNING group_id AS "groupId"`)) !== null,
+        DELETE FROM group_members WHERE environment_id = ${environmentId} AND group_id = ${groupId} AND user_id = ${userId} RETURNING group_id AS "groupId"`)) !== null,
   };
 }

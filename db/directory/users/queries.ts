@@ -95,7 +95,7 @@ export function createDirectoryUserQueries(db: CommonQueryMethods) {
       if (after) where.push(sql.fragment`(created_at, id) > (${after.at}::timestamptz, ${after.id})`);
       const rows = await db.any(sql.type(Listed)`
         SELECT ${columns}, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "cursorAt"
-        FROM users WHERE ${sql.join(where, sql.fragment` AND `)}
+        FROM users WHERE environment_id = ${environmentId} AND ${sql.join(where, sql.fragment` AND `)}
         ORDER BY created_at, id LIMIT ${limit}`);
       return rows.map(({ cursorAt, ...user }) => ({ user, cursor: { at: cursorAt, id: user.id } }));
     },
@@ -125,14 +125,14 @@ export function createDirectoryUserQueries(db: CommonQueryMethods) {
         RETURNING ${columns}`);
     },
 
-    updateUser: (id: string, fields: UserFields) =>
+    updateUser: (environmentId: string, id: string, fields: UserFields) =>
       db.one(sql.type(DirectoryUser)`
         UPDATE users SET ${sql.join(
           [...given(fields).map(([column, value]) => sql.fragment`${sql.identifier([column])} = ${value}`), sql.fragment`updated_at = now()`],
           sql.fragment`, `,
         )}
-        WHERE id = ${id} RETURNING ${columns}`),
+        WHERE environment_id = ${environmentId} AND id = ${id} RETURNING ${columns}`),
 
-    deleteUser: (id: string) => db.query(sql.unsafe`DELETE FROM users WHERE id = ${id}`),
+    deleteUser: (environmentId: string, id: string) => db.query(sql.unsafe`DELETE FROM users WHERE environment_id = ${environmentId} AND id = ${id}`),
   };
 }

@@ -57,18 +57,20 @@ export function createDepartmentQueries(db: CommonQueryMethods) {
       await db.query(sql.unsafe`
         UPDATE hris_departments SET (code, type, parent_id, manager_id, cost_center, active) = (${sql.join(values(fields), sql.fragment`, `)}),
           version = version + 1, updated_at = now()
-        WHERE group_id = ${groupId}`);
+        WHERE environment_id = ${environmentId} AND group_id = ${groupId}`);
       return (await find(environmentId, groupId))!;
     },
 
     /** The department and every ancestor of it, nearest first (stops at a cycle). */
-    ancestorsOf: (groupId: string) =>
+    ancestorsOf: (environmentId: string, groupId: string) =>
       db.anyFirst(sql.type(Ids)`
         WITH RECURSIVE up(id, depth) AS (
           SELECT ${groupId}::uuid, 0
-          UNION SELECT d.parent_id, up.depth + 1 FROM hris_departments d JOIN up ON d.group_id = up.id WHERE d.parent_id IS NOT NULL AND up.depth < 1000)
+          UNION SELECT d.parent_id, up.depth + 1 FROM hris_departments d JOIN up ON d.group_id = up.id
+            WHERE d.environment_id = ${environmentId} AND d.parent_id IS NOT NULL AND up.depth < 1000)
         SELECT id FROM up ORDER BY depth`),
 
-    countChildren: (groupId: string) => db.oneFirst(sql.type(Count)`SELECT count(*)::int AS n FROM hris_departments WHERE parent_id = ${groupId}`),
+    countChildren: (environmentId: string, groupId: string) =>
+      db.oneFirst(sql.type(Count)`SELECT count(*)::int AS n FROM hris_departments WHERE environment_id = ${environmentId} AND parent_id = ${groupId}`),
   };
 }

@@ -83,12 +83,13 @@ export function createEmployeeQueries(db: CommonQueryMethods) {
         UPDATE hris_employees SET (employee_number, employment_type, employment_status, start_date, termination_date, department_id,
           manager_id, cost_center, division, organization, work_location, custom_fields)
           = (${sql.join(values(fields), sql.fragment`, `)}), version = version + 1, updated_at = now()
-        WHERE user_id = ${userId}`);
+        WHERE environment_id = ${environmentId} AND user_id = ${userId}`);
       return (await find(environmentId, userId))!;
     },
 
     /** The employees whose department is `departmentId`. */
-    countInDepartment: (departmentId: string) =>
-      db.oneFirst(sql.type(Count)`SELECT count(*)::int AS n FROM hris_employees WHERE department_id = ${departmentId}`),
+    countInDepartment: (environmentId: string, departmentId: string) =>
+      db.oneFirst(sql.type(Count)`
+        SELECT count(*)::int AS n FROM hris_employees WHERE environment_id = ${environmentId} AND department_id = ${departmentId}`),
   };
 }

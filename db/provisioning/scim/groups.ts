@@ -64,12 +64,12 @@ export function createScimGroupQueries(db: CommonQueryMethods) {
         ${options.lock ? sql.fragment`FOR UPDATE` : sql.fragment``}`),
 
     list: async (environmentId: string, q: ScimListQuery, members: boolean) => {
-      const where = sql.fragment`g.environment_id = ${environmentId}${q.where ? sql.fragment` AND ${q.where}` : sql.fragment``}`;
+      const where = q.where ? sql.fragment` AND ${q.where}` : sql.fragment``;
       const [rows, total] = await Promise.all([
         q.limit === 0
           ? Promise.resolve([])
-          : db.any(sql.type(ScimGroupRow)`SELECT ${columns(members)} FROM groups g WHERE ${where} ORDER BY ${order(q)} LIMIT ${q.limit} OFFSET ${q.offset}`),
-        db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM groups g WHERE ${where}`),
+          : db.any(sql.type(ScimGroupRow)`SELECT ${columns(members)} FROM groups g WHERE g.environment_id = ${environmentId}${where} ORDER BY ${order(q)} LIMIT ${q.limit} OFFSET ${q.offset}`),
+        db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM groups g WHERE g.environment_id = ${environmentId}${where}`),
       ]);
       return { rows: [...rows], total };
     },
@@ -82,6 +82,7 @@ export function createScimGroupQueries(db: CommonQueryMethods) {
       ),
 
     /** A membership change bumps the group's version (its ETag). */
-    touch: (id: string) => db.query(sql.unsafe`UPDATE groups SET updated_at = now() WHERE id = ${id}`),
+    touch: (environmentId: string, id: string) =>
+      db.query(sql.unsafe`UPDATE groups SET updated_at = now() WHERE environment_id = ${environmentId} AND id = ${id}`),
   };
 }

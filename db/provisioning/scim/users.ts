@@ -110,12 +110,12 @@ export function createScimUserQueries(db: CommonQueryMethods) {
         SELECT ${columns} FROM users u WHERE u.environment_id = ${environmentId} AND u.id = ${id} ${lock ? sql.fragment`FOR UPDATE` : sql.fragment``}`),
 
     list: async (environmentId: string, q: ScimListQuery) => {
-      const where = sql.fragment`u.environment_id = ${environmentId}${q.where ? sql.fragment` AND ${q.where}` : sql.fragment``}`;
+      const where = q.where ? sql.fragment` AND ${q.where}` : sql.fragment``;
       const [rows, total] = await Promise.all([
         q.limit === 0
           ? Promise.resolve([])
-          : db.any(sql.type(ScimUserRow)`SELECT ${columns} FROM users u WHERE ${where} ORDER BY ${order(q)} LIMIT ${q.limit} OFFSET ${q.offset}`),
-        db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM users u WHERE ${where}`),
+          : db.any(sql.type(ScimUserRow)`SELECT ${columns} FROM users u WHERE u.environment_id = ${environmentId}${where} ORDER BY ${order(q)} LIMIT ${q.limit} OFFSET ${q.offset}`),
+        db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM users u WHERE u.environment_id = ${environmentId}${where}`),
       ]);
       return { rows: [...rows], total };
     },

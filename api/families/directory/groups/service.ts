@@ -74,7 +74,7 @@ export function createGroupService(pool: DatabasePool) {
         pool.transaction(async (trx) => {
           const before = await find(trx, caller, id, 'update');
           if (Object.keys(body).length === 0) return before; // nothing to change: no write, no event
-          const group = await groups(trx).updateGroup(id, body);
+          const group = await groups(trx).updateGroup(caller.scope.environmentId, id, body);
           await record(trx, caller, change('update', group, before));
           return group;
         }),
@@ -83,7 +83,7 @@ export function createGroupService(pool: DatabasePool) {
     remove: (caller: EnvironmentCaller, id: string) =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id, 'update');
-        await groups(trx).deleteGroup(id);
+        await groups(trx).deleteGroup(caller.scope.environmentId, id);
         await record(trx, caller, change('delete', before, before));
         return { success: true as const, id };
       }),
@@ -100,7 +100,7 @@ export function createGroupService(pool: DatabasePool) {
     removeMember: (caller: EnvironmentCaller, groupId: string, userId: string) =>
       pool.transaction(async (trx) => {
         await findMembership(trx, caller, groupId, userId);
-        if (!(await groups(trx).removeMember(groupId, userId))) {
+        if (!(await groups(trx).removeMember(caller.scope.environmentId, groupId, userId))) {
           throw new ApiError(404, 'group.member_not_found', `User ${userId} is not a member of group ${groupId}.`);
         }
         await record(trx, caller, membership('member_remove', groupId, userId));

@@ -69,7 +69,7 @@ export function createDirectoryUserService(pool: DatabasePool) {
     pool.transaction(async (trx) => {
       const before = await findForWrite(trx, caller, id);
       if (before.active === active) return before; // already so: nothing changes, nothing is emitted
-      const user = await users(trx).updateUser(id, { active });
+      const user = await users(trx).updateUser(caller.scope.environmentId, id, { active });
       await record(trx, caller, userChange(active ? 'activate' : 'deactivate', user, before));
       await endGrantsIfDeactivated(trx, caller, before, user);
       return user;
@@ -104,7 +104,7 @@ export function createDirectoryUserService(pool: DatabasePool) {
         pool.transaction(async (trx) => {
           const before = await findForWrite(trx, caller, id);
           if (Object.keys(body).length === 0) return before; // nothing to change: no write, no event
-          const user = await users(trx).updateUser(id, toFields(body));
+          const user = await users(trx).updateUser(caller.scope.environmentId, id, toFields(body));
           await record(trx, caller, userChange('update', user, before));
           await endGrantsIfDeactivated(trx, caller, before, user);
           return user;
@@ -117,7 +117,7 @@ export function createDirectoryUserService(pool: DatabasePool) {
     remove: (caller: EnvironmentCaller, id: string) =>
       pool.transaction(async (trx) => {
         const before = await findForWrite(trx, caller, id);
-        await users(trx).deleteUser(id);
+        await users(trx).deleteUser(caller.scope.environmentId, id);
         await record(trx, caller, userChange('delete', before, before));
         return { success: true as const, id };
       }),

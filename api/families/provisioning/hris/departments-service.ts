@@ -78,7 +78,7 @@ export function createDepartmentService(pool: DatabasePool) {
     if (input.parentId) {
       const parent = await createDepartmentQueries(trx).findDepartment(environmentId, input.parentId, 'key share');
       if (!parent) throw invalidValue('parentId', `names no department of this environment (${input.parentId})`);
-      if (id && (await createDepartmentQueries(trx).ancestorsOf(input.parentId)).includes(id)) {
+      if (id && (await createDepartmentQueries(trx).ancestorsOf(environmentId, input.parentId)).includes(id)) {
         throw new ApiError(400, 'hris.department_cycle', `Invalid value: parentId ${input.parentId} is the department itself or one below it.`, {
           details: [{ path: 'parentId', message: 'would make the department its own ancestor' }],
         });
@@ -96,7 +96,7 @@ export function createDepartmentService(pool: DatabasePool) {
     const departments = createDepartmentQueries(trx);
     const { environmentId } = caller.scope;
     const group = before
-      ? await groups.updateGroup(before.group.id, groupFields(input, fields, before.group))
+      ? await groups.updateGroup(environmentId, before.group.id, groupFields(input, fields, before.group))
       : await groups.insertGroup(environmentId, groupFields(input, fields, null));
     const department = before
       ? await departments.updateDepartment(environmentId, group.id, fields)
@@ -154,11 +154,13 @@ export function createDepartmentService(pool: DatabasePool) {
         const before = await find(trx, caller, id, 'update');
         if (options.expectedVersion !== undefined && options.expectedVersion !== before.department.version)
           throw versionMismatch('department', before.department.version);
-        const [employees, children] = [await createEmployeeQueries(trx).countInDepartment(id), await createDepartmentQueries(trx).countChildren(id)];
+        const { environmentId } = caller.scope;
+        const employees = await createEmployeeQueries(trx).countInDepartment(environmentId, id);
+        const children = await createDepartmentQueries(trx).countChildren(environmentId, id);
         if (employees > 0 || children > 0) {
           throw new ApiError(409, 'hris.department_not_empty', `Department ${id} still has ${employees} employees and ${children} child departments.`);
         }
-        await createGroupQueries(trx).deleteGroup(id);
+        await createGroupQueries(trx).deleteGroup(environmentId, id);
         await record(trx, caller, {
           action: 'directory.group.delete',
           resource: { type: 'group', id },

@@ -88,7 +88,7 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
     let user: DirectoryUser;
     if (before) {
       employee = await employees.updateEmployee(environmentId, before.user.id, fields);
-      user = await users.updateUser(before.user.id, userFields(input, fields, employment.active, departmentName, before.user));
+      user = await users.updateUser(environmentId, before.user.id, userFields(input, fields, employment.active, departmentName, before.user));
     } else {
       user = await users.insertUser(environmentId, userFields(input, fields, employment.active, departmentName, null));
       employee = await employees.insertEmployee(environmentId, user.id, fields);
@@ -156,7 +156,7 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
         await guardOperator(trx, caller, id);
         if (options.expectedVersion !== undefined && options.expectedVersion !== before.employee.version)
           throw versionMismatch('employee', before.employee.version);
-        await createDirectoryUserQueries(trx).deleteUser(id);
+        await createDirectoryUserQueries(trx).deleteUser(caller.scope.environmentId, id);
         await record(trx, caller, {
           action: 'directory.user.delete',
           resource: { type: 'user', id },

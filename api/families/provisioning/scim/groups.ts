@@ -104,7 +104,7 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
     const groups = createGroupQueries(db);
     for (const userId of added)
       if (await groups.addMember(ctx.environmentId, groupId, userId)) await recordScim(db, ctx, membership('member_add', groupId, userId));
-    for (const userId of removed) if (await groups.removeMember(groupId, userId)) await recordScim(db, ctx, membership('member_remove', groupId, userId));
+    for (const userId of removed) if (await groups.removeMember(ctx.environmentId, groupId, userId)) await recordScim(db, ctx, membership('member_remove', groupId, userId));
     return added.length + removed.length > 0;
   };
 
@@ -146,12 +146,12 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
           const groups = createGroupQueries(trx);
           if (fields.name !== row.displayName || fields.externalId !== row.externalId) {
             const before = await groups.findGroup(ctx.environmentId, id);
-            const group = await groups.updateGroup(id, fields);
+            const group = await groups.updateGroup(ctx.environmentId, id, fields);
             await recordScim(trx, ctx, change('update', group, before));
           }
           const members = memberIds(wanted);
           const current = (row.members ?? []).map((m) => m.value);
-          if (members && (await setMembers(trx, ctx, id, current, members))) await createScimGroupQueries(trx).touch(id);
+          if (members && (await setMembers(trx, ctx, id, current, members))) await createScimGroupQueries(trx).touch(ctx.environmentId, id);
           return groupToScim(await find(trx, ctx, id, { members: true }), ctx.baseUrl);
         }),
       ),
@@ -162,7 +162,7 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
         checkVersion(ifMatch, row.version);
         const groups = createGroupQueries(trx);
         const before = (await groups.findGroup(ctx.environmentId, id))!;
-        await groups.deleteGroup(id);
+        await groups.deleteGroup(ctx.environmentId, id);
         await recordScim(trx, ctx, change('delete', before, before));
       }),
   };

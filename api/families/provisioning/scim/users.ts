@@ -65,7 +65,7 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
           const users = createDirectoryUserQueries(trx);
           // Compare what the write would give with what is stored: nothing changed means no write and no event.
           const { active, ...others } = fields;
-          await users.updateUser(id, { ...others, scim });
+          await users.updateUser(ctx.environmentId, id, { ...others, scim });
           const updated = await find(trx, ctx, id);
           const unchanged = isDeepStrictEqual(withoutMeta(userToScim({ ...updated, active: row.active }, ctx.baseUrl)), withoutMeta(current));
           if (unchanged && active === row.active) {
@@ -75,7 +75,7 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
           let user = directoryUser(updated);
           if (!unchanged) await recordScim(trx, ctx, userChange('update', user, before));
           if (active !== row.active) {
-            const after = await users.updateUser(id, { active });
+            const after = await users.updateUser(ctx.environmentId, id, { active });
             await recordScim(trx, ctx, userChange(active ? 'activate' : 'deactivate', after, user));
             const by = {
               actor: { type: 'provisioning_token', id: ctx.tokenId },
@@ -96,7 +96,7 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
       pool.transaction(async (trx) => {
         const row = await find(trx, ctx, id, true);
         checkVersion(ifMatch, row.version);
-        await createDirectoryUserQueries(trx).deleteUser(id);
+        await createDirectoryUserQueries(trx).deleteUser(ctx.environmentId, id);
         const user = directoryUser(row);
         await recordScim(trx, ctx, userChange('delete', user, user));
       }),
