@@ -90,6 +90,7 @@ export function createGroupQueries(db: CommonQueryMethods) {
     /** Whether the user was a member. */
     removeMember: async (environmentId: string, groupId: string, userId: string) =>
       (await db.maybeOne(sql.type(Added)`
-        DELETE FROM group_members WHERE environment_id = ${environmentId} AND group_id = ${groupId} AND user_id = ${userId} RETURNING group_id AS "groupId"`)) !== null,
+        DELETE FROM group_members WHERE environment_id = ${environmentId} AND group_id = ${groupId} AND user_id = ${userId} RETURNING group_id AS "groupId"`)) !==
+      null,
   };
 }

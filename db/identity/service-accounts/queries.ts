@@ -59,7 +59,11 @@ export function createServiceAccountQueries(db: CommonQueryMethods) {
           ${sa.secretPrefix}, ${sql.array(sa.scopes, 'text')})
         RETURNING ${columns}`),
 
-    updateServiceAccountById: (organizationId: string, id: string, changes: { name?: string; description?: string | null; scopes?: string[]; active?: boolean }) => {
+    updateServiceAccountById: (
+      organizationId: string,
+      id: string,
+      changes: { name?: string; description?: string | null; scopes?: string[]; active?: boolean },
+    ) => {
       const sets = [
         changes.name !== undefined && sql.fragment`name = ${changes.name}`,
         changes.description !== undefined && sql.fragment`description = ${changes.description}`,

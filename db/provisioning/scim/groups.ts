@@ -68,7 +68,11 @@ export function createScimGroupQueries(db: CommonQueryMethods) {
       const [rows, total] = await Promise.all([
         q.limit === 0
           ? Promise.resolve([])
-          : db.any(sql.type(ScimGroupRow)`SELECT ${columns(members)} FROM groups g WHERE g.environment_id = ${environmentId}${where} ORDER BY ${order(q)} LIMIT ${q.limit} OFFSET ${q.offset}`),
+          : db.any(
+              sql.type(
+                ScimGroupRow,
+              )`SELECT ${columns(members)} FROM groups g WHERE g.environment_id = ${environmentId}${where} ORDER BY ${order(q)} LIMIT ${q.limit} OFFSET ${q.offset}`,
+            ),
         db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM groups g WHERE g.environment_id = ${environmentId}${where}`),
       ]);
       return { rows: [...rows], total };

@@ -114,7 +114,11 @@ export function createScimUserQueries(db: CommonQueryMethods) {
       const [rows, total] = await Promise.all([
         q.limit === 0
           ? Promise.resolve([])
-          : db.any(sql.type(ScimUserRow)`SELECT ${columns} FROM users u WHERE u.environment_id = ${environmentId}${where} ORDER BY ${order(q)} LIMIT ${q.limit} OFFSET ${q.offset}`),
+          : db.any(
+              sql.type(
+                ScimUserRow,
+              )`SELECT ${columns} FROM users u WHERE u.environment_id = ${environmentId}${where} ORDER BY ${order(q)} LIMIT ${q.limit} OFFSET ${q.offset}`,
+            ),
         db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM users u WHERE u.environment_id = ${environmentId}${where}`),
       ]);
       return { rows: [...rows], total };

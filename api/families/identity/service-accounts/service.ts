@@ -83,7 +83,12 @@ export function createServiceAccountService(pool: DatabasePool) {
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id);
         const clientSecret = generateCredential('adsa');
-        const serviceAccount = await createServiceAccountQueries(trx).replaceServiceAccountSecret(caller.scope.organizationId, id, hashSecret(clientSecret), displayPrefix(clientSecret));
+        const serviceAccount = await createServiceAccountQueries(trx).replaceServiceAccountSecret(
+          caller.scope.organizationId,
+          id,
+          hashSecret(clientSecret),
+          displayPrefix(clientSecret),
+        );
         await record(trx, caller, audit('rotate_secret', id, before, serviceAccount));
         return { serviceAccount, clientSecret };
       }),

@@ -104,7 +104,8 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
     const groups = createGroupQueries(db);
     for (const userId of added)
       if (await groups.addMember(ctx.environmentId, groupId, userId)) await recordScim(db, ctx, membership('member_add', groupId, userId));
-    for (const userId of removed) if (await groups.removeMember(ctx.environmentId, groupId, userId)) await recordScim(db, ctx, membership('member_remove', groupId, userId));
+    for (const userId of removed)
+      if (await groups.removeMember(ctx.environmentId, groupId, userId)) await recordScim(db, ctx, membership('member_remove', groupId, userId));
     return added.length + removed.length > 0;
   };
 
