@@ -45,6 +45,14 @@ describe('queries bound to their scope', () => {
 
     expect(await users.findUser(mine, user.id)).toMatchObject({ id: user.id, userName: 'scoped@example.com', displayName: null });
     expect(await groups.findGroup(mine, group.id)).toMatchObject({ id: group.id, name: 'Scoped' });
+
+    // Through its own environment, the same statements reach it.
+    expect(await createUserQueries(t.pool).findUserById(mine, user.id)).toMatchObject({ id: user.id });
+    expect(await users.updateUser(mine, user.id, { displayName: 'Mine' })).toMatchObject({ id: user.id, displayName: 'Mine' });
+    expect(await groups.updateGroup(mine, group.id, { name: 'Mine' })).toMatchObject({ id: group.id, name: 'Mine' });
+    await users.deleteUser(mine, user.id);
+    await groups.deleteGroup(mine, group.id);
+    expect([await users.findUser(mine, user.id), await groups.findGroup(mine, group.id)]).toEqual([null, null]);
   });
 
   it("a provisioning token is not revoked or deleted through another environment's queries", async () => {
@@ -53,7 +61,9 @@ describe('queries bound to their scope', () => {
     await expect(other.revoke(provisioningToken.id)).rejects.toBeInstanceOf(NotFoundError);
     await other.delete(provisioningToken.id);
     expect(await other.find(provisioningToken.id)).toBeNull();
-    expect(await createProvisioningTokenQueries(t.pool, mine).find(provisioningToken.id)).toMatchObject({ id: provisioningToken.id, active: true });
+    const own = createProvisioningTokenQueries(t.pool, mine);
+    expect(await own.find(provisioningToken.id)).toMatchObject({ id: provisioningToken.id, active: true });
+    expect(await own.revoke(provisioningToken.id)).toMatchObject({ id: provisioningToken.id, active: false });
   });
 
   it("a service account is not read, changed or deleted through another organization's id", async () => {
