@@ -103,13 +103,14 @@ const order = (q: ScimListQuery) => {
     : sql.fragment`u.created_at ${direction}, u.id ${direction}`;
 };
 
-export function createScimUserQueries(db: CommonQueryMethods) {
+/** Queries of one environment's records: every statement is bound to `environmentId`. */
+export function createScimUserQueries(db: CommonQueryMethods, environmentId: string) {
   return {
-    find: (environmentId: string, id: string, lock = false) =>
+    find: (id: string, lock = false) =>
       db.maybeOne(sql.type(ScimUserRow)`
         SELECT ${columns} FROM users u WHERE u.environment_id = ${environmentId} AND u.id = ${id} ${lock ? sql.fragment`FOR UPDATE` : sql.fragment``}`),
 
-    list: async (environmentId: string, q: ScimListQuery) => {
+    list: async (q: ScimListQuery) => {
       const where = q.where ? sql.fragment` AND ${q.where}` : sql.fragment``;
       const [rows, total] = await Promise.all([
         q.limit === 0

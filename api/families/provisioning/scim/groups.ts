@@ -83,7 +83,7 @@ const withoutOperators = (row: ScimGroupRow, operators: Set<string>): ScimGroupR
 
 export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
   const find = async (db: Db, ctx: ScimContext, id: string, options: { members: boolean; lock?: boolean }) => {
-    const row = isUuid(id) ? await createScimGroupQueries(db).find(ctx.environmentId, id, options) : null;
+    const row = isUuid(id) ? await createScimGroupQueries(db, ctx.environmentId).find(id, options) : null;
     if (!row) throw notFound('Group', id);
     return options.members ? withoutOperators(row, await operatorIdsOf(db, ctx.environmentId)) : row;
   };
@@ -97,7 +97,7 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
     const added = wanted.filter((id) => !current.includes(id));
     const removed = current.filter((id) => !wanted.includes(id));
     if (added.length > 0) {
-      const known = await createScimGroupQueries(db).existingUsers(ctx.environmentId, added);
+      const known = await createScimGroupQueries(db, ctx.environmentId).existingUsers(added);
       const unknown = added.find((id) => !known.has(id));
       if (unknown) throw invalidValue(`members: no User with id ${unknown}.`);
     }
@@ -117,7 +117,7 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
     column: () => groupColumn,
 
     list: async (ctx, query, projection) => {
-      const { rows, total } = await createScimGroupQueries(pool).list(ctx.environmentId, query, !leavesOut(projection, 'members'));
+      const { rows, total } = await createScimGroupQueries(pool, ctx.environmentId).list(query, !leavesOut(projection, 'members'));
       const operators = await operatorIdsOf(pool, ctx.environmentId);
       return { total, resources: rows.map((row) => groupToScim(withoutOperators(row, operators), ctx.baseUrl)) };
     },
@@ -152,7 +152,7 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
           }
           const members = memberIds(wanted);
           const current = (row.members ?? []).map((m) => m.value);
-          if (members && (await setMembers(trx, ctx, id, current, members))) await createScimGroupQueries(trx).touch(ctx.environmentId, id);
+          if (members && (await setMembers(trx, ctx, id, current, members))) await createScimGroupQueries(trx, ctx.environmentId).touch(id);
           return groupToScim(await find(trx, ctx, id, { members: true }), ctx.baseUrl);
         }),
       ),

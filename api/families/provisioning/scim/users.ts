@@ -21,7 +21,7 @@ const withoutMeta = ({ meta: _, ...resource }: Record<string, unknown>) => resou
 
 export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
   const find = async (db: Parameters<typeof createScimUserQueries>[0], ctx: ScimContext, id: string, lock = false) => {
-    const row = isUuid(id) ? await createScimUserQueries(db).find(ctx.environmentId, id, lock) : null;
+    const row = isUuid(id) ? await createScimUserQueries(db, ctx.environmentId).find(id, lock) : null;
     // The service's operators are no customer's users: a SCIM client neither sees nor changes them.
     if (!row || (await isOperator(db, ctx.environmentId, id))) throw notFound('User', id);
     return row;
@@ -35,7 +35,7 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
     column: (ctx) => userColumn(ctx.environmentId),
 
     list: async (ctx, query) => {
-      const { rows, total } = await createScimUserQueries(pool).list(ctx.environmentId, { ...query, where: withoutOperators(query.where) });
+      const { rows, total } = await createScimUserQueries(pool, ctx.environmentId).list({ ...query, where: withoutOperators(query.where) });
       return { total, resources: rows.map((row) => userToScim(row, ctx.baseUrl)) };
     },
 
