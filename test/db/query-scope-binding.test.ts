@@ -34,25 +34,25 @@ describe('queries bound to their scope', () => {
   it('a directory user or group of one environment is neither read, changed nor deleted through another', async () => {
     const { user } = (await post('directory/users', { userName: 'scoped@example.com' })) as { user: { id: string } };
     const { group } = (await post('directory/groups', { name: 'Scoped' })) as { group: { id: string } };
-    const users = createDirectoryUserQueries(t.pool);
-    const groups = createGroupQueries(t.pool);
-
-    await expect(users.updateUser(theirs, user.id, { displayName: 'Taken' })).rejects.toBeInstanceOf(NotFoundError);
-    await users.deleteUser(theirs, user.id);
-    await groups.deleteGroup(theirs, group.id);
-    await expect(groups.updateGroup(theirs, group.id, { name: 'Taken' })).rejects.toBeInstanceOf(NotFoundError);
+    const users = createDirectoryUserQueries(t.pool, theirs);
+    const groups = createGroupQueries(t.pool, theirs);
+    await expect(users.updateUser(user.id, { displayName: 'Taken' })).rejects.toBeInstanceOf(NotFoundError);
+    await users.deleteUser(user.id);
+    await groups.deleteGroup(group.id);
+    await expect(groups.updateGroup(group.id, { name: 'Taken' })).rejects.toBeInstanceOf(NotFoundError);
+    expect([await users.findUser(user.id), await groups.findGroup(group.id)]).toEqual([null, null]);
     expect(await createUserQueries(t.pool).findUserById(theirs, user.id)).toBeNull();
 
-    expect(await users.findUser(mine, user.id)).toMatchObject({ id: user.id, userName: 'scoped@example.com', displayName: null });
-    expect(await groups.findGroup(mine, group.id)).toMatchObject({ id: group.id, name: 'Scoped' });
-
-    // Through its own environment, the same statements reach it.
+    // Through its own environment, the same statements reach it, untouched until now.
+    const own = { users: createDirectoryUserQueries(t.pool, mine), groups: createGroupQueries(t.pool, mine) };
+    expect(await own.users.findUser(user.id)).toMatchObject({ id: user.id, userName: 'scoped@example.com', displayName: null });
+    expect(await own.groups.findGroup(group.id)).toMatchObject({ id: group.id, name: 'Scoped' });
     expect(await createUserQueries(t.pool).findUserById(mine, user.id)).toMatchObject({ id: user.id });
-    expect(await users.updateUser(mine, user.id, { displayName: 'Mine' })).toMatchObject({ id: user.id, displayName: 'Mine' });
-    expect(await groups.updateGroup(mine, group.id, { name: 'Mine' })).toMatchObject({ id: group.id, name: 'Mine' });
-    await users.deleteUser(mine, user.id);
-    await groups.deleteGroup(mine, group.id);
-    expect([await users.findUser(mine, user.id), await groups.findGroup(mine, group.id)]).toEqual([null, null]);
+    expect(await own.users.updateUser(user.id, { displayName: 'Mine' })).toMatchObject({ id: user.id, displayName: 'Mine' });
+    expect(await own.groups.updateGroup(group.id, { name: 'Mine' })).toMatchObject({ id: group.id, name: 'Mine' });
+    await own.users.deleteUser(user.id);
+    await own.groups.deleteGroup(group.id);
+    expect([await own.users.findUser(user.id), await own.groups.findGroup(group.id)]).toEqual([null, null]);
   });
 
   it("a provisioning token is not revoked or deleted through another environment's queries", async () => {

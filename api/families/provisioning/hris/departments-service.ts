@@ -69,7 +69,7 @@ const departmentInputOf = ({ department, group }: DepartmentRecord): DepartmentI
 export function createDepartmentService(pool: DatabasePool) {
   const find = async (db: Trx | DatabasePool, caller: EnvironmentCaller, id: string, lock: 'update' | null = null): Promise<DepartmentRecord> => {
     const department = await orNotFound(createDepartmentQueries(db, caller.scope.environmentId).findDepartment(id, lock), 'department', id);
-    const group = await createGroupQueries(db).findGroup(caller.scope.environmentId, id, lock);
+    const group = await createGroupQueries(db, caller.scope.environmentId).findGroup(id, lock);
     return { department, group: group! };
   };
 
@@ -84,7 +84,7 @@ export function createDepartmentService(pool: DatabasePool) {
         });
       }
     }
-    if (input.managerId && !(await createDirectoryUserQueries(trx).findUser(environmentId, input.managerId, 'key share'))) {
+    if (input.managerId && !(await createDirectoryUserQueries(trx, environmentId).findUser(input.managerId, 'key share'))) {
       throw invalidValue('managerId', `names no user of this environment (${input.managerId})`);
     }
   };
@@ -93,11 +93,11 @@ export function createDepartmentService(pool: DatabasePool) {
     await checkReferences(trx, caller, input, before?.group.id ?? null);
     const fields = departmentFields(input);
     const { environmentId } = caller.scope;
-    const groups = createGroupQueries(trx);
+    const groups = createGroupQueries(trx, environmentId);
     const departments = createDepartmentQueries(trx, environmentId);
     const group = before
-      ? await groups.updateGroup(environmentId, before.group.id, groupFields(input, fields, before.group))
-      : await groups.insertGroup(environmentId, groupFields(input, fields, null));
+      ? await groups.updateGroup(before.group.id, groupFields(input, fields, before.group))
+      : await groups.insertGroup(groupFields(input, fields, null));
     const department = before ? await departments.updateDepartment(group.id, fields) : await departments.insertDepartment(group.id, fields);
     const verb = before ? 'update' : 'create';
     await record(trx, caller, {
@@ -133,10 +133,8 @@ export function createDepartmentService(pool: DatabasePool) {
     /** A page of the environment's departments matching `where` (fragments over `g` groups and `d` hris_departments). */
     list: async (caller: EnvironmentCaller, page: PageRequest, where: FragmentSqlToken[] = []) => {
       const { items, total } = await createDepartmentQueries(pool, caller.scope.environmentId).findDepartments(where, page);
-      const groups = createGroupQueries(pool);
-      const records = await Promise.all(
-        items.map(async (department) => ({ department, group: (await groups.findGroup(caller.scope.environmentId, department.groupId))! })),
-      );
+      const groups = createGroupQueries(pool, caller.scope.environmentId);
+      const records = await Promise.all(items.map(async (department) => ({ department, group: (await groups.findGroup(department.groupId))! })));
       return { departments: records, total };
     },
 
@@ -158,7 +156,7 @@ export function createDepartmentService(pool: DatabasePool) {
         if (employees > 0 || children > 0) {
           throw new ApiError(409, 'hris.department_not_empty', `Department ${id} still has ${employees} employees and ${children} child departments.`);
         }
-        await createGroupQueries(trx).deleteGroup(environmentId, id);
+        await createGroupQueries(trx, environmentId).deleteGroup(id);
         await record(trx, caller, {
           action: 'directory.group.delete',
           resource: { type: 'group', id },

@@ -101,11 +101,9 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
       const unknown = added.find((id) => !known.has(id));
       if (unknown) throw invalidValue(`members: no User with id ${unknown}.`);
     }
-    const groups = createGroupQueries(db);
-    for (const userId of added)
-      if (await groups.addMember(ctx.environmentId, groupId, userId)) await recordScim(db, ctx, membership('member_add', groupId, userId));
-    for (const userId of removed)
-      if (await groups.removeMember(ctx.environmentId, groupId, userId)) await recordScim(db, ctx, membership('member_remove', groupId, userId));
+    const groups = createGroupQueries(db, ctx.environmentId);
+    for (const userId of added) if (await groups.addMember(groupId, userId)) await recordScim(db, ctx, membership('member_add', groupId, userId));
+    for (const userId of removed) if (await groups.removeMember(groupId, userId)) await recordScim(db, ctx, membership('member_remove', groupId, userId));
     return added.length + removed.length > 0;
   };
 
@@ -129,7 +127,7 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
       const members = memberIds(input) ?? [];
       return withDatabaseErrors(() =>
         pool.transaction(async (trx) => {
-          const group = await createGroupQueries(trx).insertGroup(ctx.environmentId, fields);
+          const group = await createGroupQueries(trx, ctx.environmentId).insertGroup(fields);
           await recordScim(trx, ctx, change('create', group, null));
           await setMembers(trx, ctx, group.id, [], members);
           return groupToScim(await find(trx, ctx, group.id, { members: true }), ctx.baseUrl);
@@ -144,10 +142,10 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
           checkVersion(ifMatch, row.version);
           const wanted = next(groupToScim(row, ctx.baseUrl));
           const fields = fieldsOf(wanted);
-          const groups = createGroupQueries(trx);
+          const groups = createGroupQueries(trx, ctx.environmentId);
           if (fields.name !== row.displayName || fields.externalId !== row.externalId) {
-            const before = await groups.findGroup(ctx.environmentId, id);
-            const group = await groups.updateGroup(ctx.environmentId, id, fields);
+            const before = await groups.findGroup(id);
+            const group = await groups.updateGroup(id, fields);
             await recordScim(trx, ctx, change('update', group, before));
           }
           const members = memberIds(wanted);
@@ -161,9 +159,9 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
       pool.transaction(async (trx) => {
         const row = await find(trx, ctx, id, { members: false, lock: true });
         checkVersion(ifMatch, row.version);
-        const groups = createGroupQueries(trx);
-        const before = (await groups.findGroup(ctx.environmentId, id))!;
-        await groups.deleteGroup(ctx.environmentId, id);
+        const groups = createGroupQueries(trx, ctx.environmentId);
+        const before = (await groups.findGroup(id))!;
+        await groups.deleteGroup(id);
         await recordScim(trx, ctx, change('delete', before, before));
       }),
   };

@@ -45,7 +45,7 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
       const { fields, scim } = userFromScim(input, {});
       return withDatabaseErrors(() =>
         pool.transaction(async (trx) => {
-          const user = await createDirectoryUserQueries(trx).insertUser(ctx.environmentId, { ...fields, scim });
+          const user = await createDirectoryUserQueries(trx, ctx.environmentId).insertUser({ ...fields, scim });
           await recordScim(trx, ctx, userChange('create', user, null));
           return userToScim(await find(trx, ctx, user.id), ctx.baseUrl);
         }),
@@ -62,10 +62,10 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
           const { fields, scim } = userFromScim(wanted, row.attributes);
           if (fields.active === undefined) fields.active = row.active;
           const before = directoryUser(row);
-          const users = createDirectoryUserQueries(trx);
+          const users = createDirectoryUserQueries(trx, ctx.environmentId);
           // Compare what the write would give with what is stored: nothing changed means no write and no event.
           const { active, ...others } = fields;
-          await users.updateUser(ctx.environmentId, id, { ...others, scim });
+          await users.updateUser(id, { ...others, scim });
           const updated = await find(trx, ctx, id);
           const unchanged = isDeepStrictEqual(withoutMeta(userToScim({ ...updated, active: row.active }, ctx.baseUrl)), withoutMeta(current));
           if (unchanged && active === row.active) {
@@ -75,7 +75,7 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
           let user = directoryUser(updated);
           if (!unchanged) await recordScim(trx, ctx, userChange('update', user, before));
           if (active !== row.active) {
-            const after = await users.updateUser(ctx.environmentId, id, { active });
+            const after = await users.updateUser(id, { active });
             await recordScim(trx, ctx, userChange(active ? 'activate' : 'deactivate', after, user));
             const by = {
               actor: { type: 'provisioning_token', id: ctx.tokenId },
@@ -96,7 +96,7 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
       pool.transaction(async (trx) => {
         const row = await find(trx, ctx, id, true);
         checkVersion(ifMatch, row.version);
-        await createDirectoryUserQueries(trx).deleteUser(ctx.environmentId, id);
+        await createDirectoryUserQueries(trx, ctx.environmentId).deleteUser(id);
         const user = directoryUser(row);
         await recordScim(trx, ctx, userChange('delete', user, user));
       }),
