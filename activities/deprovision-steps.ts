@@ -55,7 +55,7 @@ const personalAccessTokens: DeprovisionStep = {
     const ids = await trx.anyFirst(sql.type(Id)`
       SELECT id FROM personal_access_tokens WHERE user_id = ${target.userId} AND revoked_at IS NULL ORDER BY id FOR UPDATE`);
     for (const id of ids) {
-      const token = await createPersonalAccessTokenQueries(trx).revokePersonalAccessToken(id);
+      const token = await createPersonalAccessTokenQueries(trx).revokePersonalAccessToken(target.environmentId, id);
       await recordChange(trx, {
         actor: DIRECTORY_SYNC_ACTOR,
         action: 'personal_access_token.revoke',

@@ -22,7 +22,7 @@ const BATCH = 100;
  * TERMINATED, so the deprovisioning trigger records the reason), then the user's, each with its event.
  */
 async function applyLifecycleChange(trx: DatabaseTransactionConnection, change: LifecycleChange, scope: Change['scope']) {
-  const before = await createDirectoryUserQueries(trx).findUser(change.environmentId, change.userId, 'update');
+  const before = await createDirectoryUserQueries(trx, change.environmentId).findUser(change.userId, 'update');
   if (!before) return;
   const activate = change.action === 'activate';
   const employee = await trx.maybeOne(sql.type(Employee)`
@@ -43,7 +43,7 @@ async function applyLifecycleChange(trx: DatabaseTransactionConnection, change: 
   const verb = before.active !== activate ? (activate ? 'activate' : 'deactivate') : employee ? 'update' : null;
   if (!verb) return;
   const attributes = employee ? { ...before.attributes, employmentStatus: employee.employmentStatus } : before.attributes;
-  const user = await createDirectoryUserQueries(trx).updateUser(change.userId, { active: activate, attributes });
+  const user = await createDirectoryUserQueries(trx, change.environmentId).updateUser(change.userId, { active: activate, attributes });
   await recordChange(trx, {
     actor: DIRECTORY_SYNC_ACTOR,
     action: `directory.user.${verb}`,
@@ -80,11 +80,11 @@ export function createDirectorySyncActivities(deps: DirectorySyncDeps): Pick<Act
         if (!due) return false;
         // Locks in the order the HRIS service takes them (employee, user, then its lifecycle changes): no deadlock.
         await trx.query(sql.unsafe`SELECT 1 FROM hris_employees WHERE user_id = ${due.userId} FOR UPDATE`);
-        await createDirectoryUserQueries(trx).findUser(environmentId, due.userId, 'update');
+        await createDirectoryUserQueries(trx, environmentId).findUser(due.userId, 'update');
         const change = await sync.lockDueLifecycleChange(due.id);
         if (change) {
           await applyLifecycleChange(trx, change, scope);
-          await sync.markApplied(change.id);
+          await sync.markApplied(change.environmentId, change.id);
         }
         return true;
       });
@@ -92,7 +92,7 @@ export function createDirectorySyncActivities(deps: DirectorySyncDeps): Pick<Act
         const target = await createDirectorySyncQueries(trx).claimDeprovisioning(environmentId);
         if (!target) return false;
         // Reactivated (or deleted: its own deprovisioning follows) before its turn came: nothing to take away.
-        const user = target.reason === 'deleted' ? null : await createDirectoryUserQueries(trx).findUser(environmentId, target.userId, 'update');
+        const user = target.reason === 'deleted' ? null : await createDirectoryUserQueries(trx, environmentId).findUser(target.userId, 'update');
         if (target.reason === 'deleted' || (user && !user.active)) {
           const removed: Record<string, string[]> = {};
           for (const step of DEPROVISION_STEPS) removed[step.name] = await step.run(trx, { ...target, scope });
@@ -105,7 +105,7 @@ export function createDirectorySyncActivities(deps: DirectorySyncDeps): Pick<Act
             event: { type: 'directory.user.deprovisioned', data: { userId: target.userId, reason: target.reason, removed } },
           });
         }
-        await createDirectorySyncQueries(trx).finishDeprovisioning(target.id);
+        await createDirectorySyncQueries(trx).finishDeprovisioning(target.environmentId, target.id);
         return true;
       });
       const more = applied + deprovisioned >= BATCH;

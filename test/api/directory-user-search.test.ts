@@ -50,7 +50,7 @@ describe('email-prefix search among 10k users', () => {
           oneFirst: async (query: Parameters<typeof t.pool.oneFirst>[0]) => (await explain(query), t.pool.oneFirst(query)),
           any: async (query: Parameters<typeof explain>[0]) => (await explain(query), []),
         };
-        await createDirectoryUserQueries(explaining as never).findUsers(env, { emailPrefix }, undefined, 51);
+        await createDirectoryUserQueries(explaining as never, env).findUsers({ emailPrefix }, undefined, 51);
         expect(plans, emailPrefix).toHaveLength(2);
         for (const plan of plans) expect(plan, emailPrefix).not.toMatch(/Seq Scan/);
         expect(plans[0], emailPrefix).toMatch(/Index (Only )?Scan (using|on) user_emails_pkey /);

@@ -23,14 +23,15 @@ export interface GroupFilter {
 
 const Added = z.object({ groupId: z.uuid() });
 
-export function createGroupQueries(db: CommonQueryMethods) {
+/** Queries of one environment's directory: every statement is bound to `environmentId`. */
+export function createGroupQueries(db: CommonQueryMethods, environmentId: string) {
   return {
-    findGroup: (environmentId: string, id: string, lock: 'update' | 'key share' | null = null) =>
+    findGroup: (id: string, lock: 'update' | 'key share' | null = null) =>
       db.maybeOne(sql.type(Group)`
         SELECT ${columns} FROM groups g WHERE g.environment_id = ${environmentId} AND g.id = ${id}
         ${lock === 'update' ? sql.fragment`FOR UPDATE` : lock ? sql.fragment`FOR KEY SHARE` : sql.fragment``}`),
 
-    findGroups: (environmentId: string, filter: GroupFilter, page: PageRequest) => {
+    findGroups: (filter: GroupFilter, page: PageRequest) => {
       const where = [sql.fragment`g.environment_id = ${environmentId}`];
       if (filter.name !== undefined) where.push(sql.fragment`lower(g.name) = lower(${filter.name})`);
       if (filter.externalId !== undefined) where.push(sql.fragment`g.external_id = ${filter.externalId}`);
@@ -44,7 +45,7 @@ export function createGroupQueries(db: CommonQueryMethods) {
     },
 
     /** The groups a user belongs to, oldest first. */
-    findGroupsOfUser: (environmentId: string, userId: string, page: PageRequest) =>
+    findGroupsOfUser: (userId: string, page: PageRequest) =>
       selectPage(
         db,
         Group,
@@ -54,7 +55,7 @@ export function createGroupQueries(db: CommonQueryMethods) {
         page,
       ),
 
-    insertGroup: async (environmentId: string, fields: GroupFields) => {
+    insertGroup: async (fields: GroupFields) => {
       const values = given(fields);
       const id = await db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
         INSERT INTO groups (environment_id, ${sql.join(
@@ -66,7 +67,7 @@ export function createGroupQueries(db: CommonQueryMethods) {
           sql.fragment`, `,
         )})
         RETURNING id`);
-      return db.one(sql.type(Group)`SELECT ${columns} FROM groups g WHERE g.id = ${id}`);
+      return db.one(sql.type(Group)`SELECT ${columns} FROM groups g WHERE g.environment_id = ${environmentId} AND g.id = ${id}`);
     },
 
     updateGroup: async (id: string, fields: GroupFields) => {
@@ -75,14 +76,14 @@ export function createGroupQueries(db: CommonQueryMethods) {
           [...given(fields).map(([column, value]) => sql.fragment`${sql.identifier([column])} = ${value}`), sql.fragment`updated_at = now()`],
           sql.fragment`, `,
         )}
-        WHERE id = ${id}`);
-      return db.one(sql.type(Group)`SELECT ${columns} FROM groups g WHERE g.id = ${id}`);
+        WHERE environment_id = ${environmentId} AND id = ${id}`);
+      return db.one(sql.type(Group)`SELECT ${columns} FROM groups g WHERE g.environment_id = ${environmentId} AND g.id = ${id}`);
     },
 
-    deleteGroup: (id: string) => db.query(sql.unsafe`DELETE FROM groups WHERE id = ${id}`),
+    deleteGroup: (id: string) => db.query(sql.unsafe`DELETE FROM groups WHERE environment_id = ${environmentId} AND id = ${id}`),
 
     /** Whether the user was added (false: already a member). */
-    addMember: async (environmentId: string, groupId: string, userId: string) =>
+    addMember: async (groupId: string, userId: string) =>
       (await db.maybeOne(sql.type(Added)`
         INSERT INTO group_members (group_id, user_id, environment_id) VALUES (${groupId}, ${userId}, ${environmentId})
         ON CONFLICT DO NOTHING RETURNING group_id AS "groupId"`)) !== null,
@@ -90,6 +91,7 @@ export function createGroupQueries(db: CommonQueryMethods) {
     /** Whether the user was a member. */
     removeMember: async (groupId: string, userId: string) =>
       (await db.maybeOne(sql.type(Added)`
-        DELETE FROM group_members WHERE group_id = ${groupId} AND user_id = ${userId} RETURNING group_id AS "groupId"`)) !== null,
+        DELETE FROM group_members WHERE environment_id = ${environmentId} AND group_id = ${groupId} AND user_id = ${userId} RETURNING group_id AS "groupId"`)) !==
+      null,
   };
 }

@@ -32,7 +32,8 @@ export function createDirectorySyncQueries(db: CommonQueryMethods) {
         WHERE environment_id = ${environmentId} AND done_at IS NULL
         ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`),
 
-    finishDeprovisioning: (id: string) => db.query(sql.unsafe`UPDATE directory_deprovisionings SET done_at = now() WHERE id = ${id}`),
+    finishDeprovisioning: (environmentId: string, id: string) =>
+      db.query(sql.unsafe`UPDATE directory_deprovisionings SET done_at = now() WHERE environment_id = ${environmentId} AND id = ${id}`),
 
     /** The oldest due lifecycle change of the environment not applied yet (unlocked: lockDueLifecycleChange takes it). */
     findDueLifecycleChange: (environmentId: string) =>
@@ -47,7 +48,8 @@ export function createDirectorySyncQueries(db: CommonQueryMethods) {
         SELECT id, environment_id AS "environmentId", user_id AS "userId", action FROM directory_lifecycle_changes
         WHERE id = ${id} AND applied_at IS NULL AND due_at <= now() FOR UPDATE`),
 
-    markApplied: (id: string) => db.query(sql.unsafe`UPDATE directory_lifecycle_changes SET applied_at = now() WHERE id = ${id}`),
+    markApplied: (environmentId: string, id: string) =>
+      db.query(sql.unsafe`UPDATE directory_lifecycle_changes SET applied_at = now() WHERE environment_id = ${environmentId} AND id = ${id}`),
 
     /** When the environment's next pending lifecycle change is due (ms since the epoch), or null. */
     nextDueAt: (environmentId: string) =>
@@ -62,8 +64,9 @@ export function createDirectorySyncQueries(db: CommonQueryMethods) {
         ON CONFLICT (user_id, action) WHERE applied_at IS NULL DO UPDATE SET due_at = EXCLUDED.due_at`),
 
     /** Drops the user's pending change of `action` (the HR record no longer calls for it). */
-    unschedule: (userId: string, action: LifecycleChange['action']) =>
-      db.query(sql.unsafe`DELETE FROM directory_lifecycle_changes WHERE user_id = ${userId} AND action = ${action} AND applied_at IS NULL`),
+    unschedule: (environmentId: string, userId: string, action: LifecycleChange['action']) =>
+      db.query(sql.unsafe`
+        DELETE FROM directory_lifecycle_changes WHERE environment_id = ${environmentId} AND user_id = ${userId} AND action = ${action} AND applied_at IS NULL`),
 
     /** The tenant of the environment and the organization it was created in (the first one), for system changes. */
     scopeOf: (environmentId: string) =>

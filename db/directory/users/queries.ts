@@ -82,26 +82,27 @@ async function conditions(db: CommonQueryMethods, environmentId: string, filter:
   return where;
 }
 
-export function createDirectoryUserQueries(db: CommonQueryMethods) {
+/** Queries of one environment's directory: every statement is bound to `environmentId`. */
+export function createDirectoryUserQueries(db: CommonQueryMethods, environmentId: string) {
   return {
-    findUser: (environmentId: string, id: string, lock: 'update' | 'key share' | null = null) =>
+    findUser: (id: string, lock: 'update' | 'key share' | null = null) =>
       db.maybeOne(sql.type(DirectoryUser)`
         SELECT ${columns} FROM users WHERE environment_id = ${environmentId} AND id = ${id}
         ${lock === 'update' ? sql.fragment`FOR UPDATE` : lock ? sql.fragment`FOR KEY SHARE` : sql.fragment``}`),
 
     /** Up to `limit` users after `after` in (createdAt, id) order, each with its cursor position. */
-    findUsers: async (environmentId: string, filter: UserFilter, after: UserCursor | undefined, limit: number) => {
+    findUsers: async (filter: UserFilter, after: UserCursor | undefined, limit: number) => {
       const where = await conditions(db, environmentId, filter);
       if (after) where.push(sql.fragment`(created_at, id) > (${after.at}::timestamptz, ${after.id})`);
       const rows = await db.any(sql.type(Listed)`
         SELECT ${columns}, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "cursorAt"
-        FROM users WHERE ${sql.join(where, sql.fragment` AND `)}
+        FROM users WHERE environment_id = ${environmentId} AND ${sql.join(where, sql.fragment` AND `)}
         ORDER BY created_at, id LIMIT ${limit}`);
       return rows.map(({ cursorAt, ...user }) => ({ user, cursor: { at: cursorAt, id: user.id } }));
     },
 
     /** The members of a group, oldest user first. */
-    findMembers: (environmentId: string, groupId: string, page: PageRequest) =>
+    findMembers: (groupId: string, page: PageRequest) =>
       selectPage(
         db,
         DirectoryUser,
@@ -111,7 +112,7 @@ export function createDirectoryUserQueries(db: CommonQueryMethods) {
         page,
       ),
 
-    insertUser: (environmentId: string, fields: UserFields) => {
+    insertUser: (fields: UserFields) => {
       const values = given(fields);
       return db.one(sql.type(DirectoryUser)`
         INSERT INTO users (environment_id, ${sql.join(
@@ -131,8 +132,8 @@ export function createDirectoryUserQueries(db: CommonQueryMethods) {
           [...given(fields).map(([column, value]) => sql.fragment`${sql.identifier([column])} = ${value}`), sql.fragment`updated_at = now()`],
           sql.fragment`, `,
         )}
-        WHERE id = ${id} RETURNING ${columns}`),
+        WHERE environment_id = ${environmentId} AND id = ${id} RETURNING ${columns}`),
 
-    deleteUser: (id: string) => db.query(sql.unsafe`DELETE FROM users WHERE id = ${id}`),
+    deleteUser: (id: string) => db.query(sql.unsafe`DELETE FROM users WHERE environment_id = ${environmentId} AND id = ${id}`),
   };
 }

@@ -20,11 +20,13 @@ export interface NewPersonalAccessToken {
 
 export function createPersonalAccessTokenQueries(db: CommonQueryMethods) {
   return {
+    // unscoped: authentication; the hash of the presented token selects the token, and with it its environment.
     findPersonalAccessTokenByHash: (tokenHash: Buffer) =>
       db.maybeOne(sql.type(PersonalAccessToken)`SELECT ${columns} FROM personal_access_tokens WHERE token_hash = ${sql.binary(tokenHash)}`),
 
-    findPersonalAccessTokenOfUser: (id: string, userId: string) =>
-      db.maybeOne(sql.type(PersonalAccessToken)`SELECT ${columns} FROM personal_access_tokens WHERE id = ${id} AND user_id = ${userId}`),
+    findPersonalAccessTokenOfUser: (environmentId: string, id: string, userId: string) =>
+      db.maybeOne(sql.type(PersonalAccessToken)`
+        SELECT ${columns} FROM personal_access_tokens WHERE environment_id = ${environmentId} AND id = ${id} AND user_id = ${userId}`),
 
     findPersonalAccessTokensOfUser: (userId: string, page: PageRequest) =>
       selectPage(
@@ -42,11 +44,12 @@ export function createPersonalAccessTokenQueries(db: CommonQueryMethods) {
           ${sql.array(pat.scopes, 'text')}, ${pat.expiresAt})
         RETURNING ${columns}`),
 
-    revokePersonalAccessToken: (id: string) =>
+    revokePersonalAccessToken: (environmentId: string, id: string) =>
       db.one(sql.type(PersonalAccessToken)`
         UPDATE personal_access_tokens SET revoked_at = coalesce(revoked_at, now()), updated_at = now()
-        WHERE id = ${id} RETURNING ${columns}`),
+        WHERE environment_id = ${environmentId} AND id = ${id} RETURNING ${columns}`),
 
+    // unscoped: authentication marks the token it has just found by its hash; the id came from that row.
     touchPersonalAccessToken: (id: string) => db.query(sql.unsafe`UPDATE personal_access_tokens SET last_used_at = now() WHERE id = ${id}`),
   };
 }

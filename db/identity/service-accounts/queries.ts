@@ -31,11 +31,13 @@ export interface NewServiceAccount {
 
 export function createServiceAccountQueries(db: CommonQueryMethods) {
   return {
+    // unscoped: authentication; the presented client id selects the account, and with it its organization.
     findServiceAccountByClientId: (clientId: string) =>
       db.maybeOne(sql.type(WithSecret)`
         SELECT ${columns}, secret_hash AS "secretHash", token_generation AS "tokenGeneration" FROM service_accounts WHERE client_id = ${clientId}`),
 
-    findServiceAccountById: (id: string) => db.maybeOne(sql.type(ServiceAccount)`SELECT ${columns} FROM service_accounts WHERE id = ${id}`),
+    findServiceAccountById: (organizationId: string, id: string) =>
+      db.maybeOne(sql.type(ServiceAccount)`SELECT ${columns} FROM service_accounts WHERE organization_id = ${organizationId} AND id = ${id}`),
 
     findServiceAccountAccess: (id: string) =>
       db.maybeOne(sql.type(ServiceAccountAccess)`
@@ -57,7 +59,11 @@ export function createServiceAccountQueries(db: CommonQueryMethods) {
           ${sa.secretPrefix}, ${sql.array(sa.scopes, 'text')})
         RETURNING ${columns}`),
 
-    updateServiceAccountById: (id: string, changes: { name?: string; description?: string | null; scopes?: string[]; active?: boolean }) => {
+    updateServiceAccountById: (
+      organizationId: string,
+      id: string,
+      changes: { name?: string; description?: string | null; scopes?: string[]; active?: boolean },
+    ) => {
       const sets = [
         changes.name !== undefined && sql.fragment`name = ${changes.name}`,
         changes.description !== undefined && sql.fragment`description = ${changes.description}`,
@@ -66,16 +72,18 @@ export function createServiceAccountQueries(db: CommonQueryMethods) {
         sql.fragment`updated_at = now()`,
       ].filter((f) => f !== false);
       return db.one(sql.type(ServiceAccount)`
-        UPDATE service_accounts SET ${sql.join(sets, sql.fragment`, `)} WHERE id = ${id} RETURNING ${columns}`);
+        UPDATE service_accounts SET ${sql.join(sets, sql.fragment`, `)} WHERE organization_id = ${organizationId} AND id = ${id} RETURNING ${columns}`);
     },
 
-    replaceServiceAccountSecret: (id: string, secretHash: Buffer, secretPrefix: string) =>
+    replaceServiceAccountSecret: (organizationId: string, id: string, secretHash: Buffer, secretPrefix: string) =>
       db.one(sql.type(ServiceAccount)`
         UPDATE service_accounts SET secret_hash = ${sql.binary(secretHash)}, secret_prefix = ${secretPrefix}, updated_at = now()
-        WHERE id = ${id} RETURNING ${columns}`),
+        WHERE organization_id = ${organizationId} AND id = ${id} RETURNING ${columns}`),
 
-    deleteServiceAccountById: (id: string) => db.query(sql.unsafe`DELETE FROM service_accounts WHERE id = ${id}`),
+    deleteServiceAccountById: (organizationId: string, id: string) =>
+      db.query(sql.unsafe`DELETE FROM service_accounts WHERE organization_id = ${organizationId} AND id = ${id}`),
 
+    // unscoped: authentication marks the account it has just found by its credential; the id came from that row.
     touchServiceAccount: (id: string) => db.query(sql.unsafe`UPDATE service_accounts SET last_used_at = now() WHERE id = ${id}`),
   };
 }

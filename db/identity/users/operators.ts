@@ -31,6 +31,7 @@ export function createOperatorUserQueries(db: CommonQueryMethods) {
     },
 
     /** The user's verified email addresses, lower-cased. */
+    // unscoped: the authenticated user's own row, by the id its credential resolved to (an operator accepting an invitation).
     verifiedEmailsOf: async (userId: string) => [
       ...(await db.anyFirst(sql.type(z.object({ email: z.string() }))`
         SELECT DISTINCT lower(v->>'email') AS email FROM users u, jsonb_array_elements(u.verifications) v

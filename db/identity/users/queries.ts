@@ -28,7 +28,8 @@ export interface NewUser {
 
 export function createUserQueries(db: CommonQueryMethods) {
   return {
-    findUserById: (id: string) => db.maybeOne(sql.type(User)`SELECT ${userColumns} FROM users WHERE id = ${id}`),
+    findUserById: (environmentId: string, id: string) =>
+      db.maybeOne(sql.type(User)`SELECT ${userColumns} FROM users WHERE environment_id = ${environmentId} AND id = ${id}`),
 
     /** What authentication needs to know of a user: whether it may act, with which scopes, in which organizations. */
     findUserAccess: (id: string) =>

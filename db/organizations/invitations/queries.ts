@@ -43,8 +43,8 @@ export function createOrganizationInvitationQueries(db: CommonQueryMethods) {
       selectPage(db, OrganizationInvitation, sql.fragment`${select} WHERE i.organization_id = ${organizationId}`, sql.fragment`i.created_at DESC, i.id`, page),
 
     /** Locks the row and returns it, so status checks and the change that follows see the same state. */
-    lockInvitation: async (id: string) => {
-      await db.query(sql.unsafe`SELECT 1 FROM organization_invitations WHERE id = ${id} FOR UPDATE`);
+    lockInvitation: async (organizationId: string, id: string) => {
+      await db.query(sql.unsafe`SELECT 1 FROM organization_invitations WHERE organization_id = ${organizationId} AND id = ${id} FOR UPDATE`);
       return byId(id);
     },
 
@@ -77,22 +77,26 @@ export function createOrganizationInvitationQueries(db: CommonQueryMethods) {
         RETURNING id`),
 
     /** New token, code and expiry: the previous token and code stop working. */
-    replaceSecrets: (id: string, tokenHash: Buffer, codeHash: Buffer, expiresAt: string) =>
+    replaceSecrets: (organizationId: string, id: string, tokenHash: Buffer, codeHash: Buffer, expiresAt: string) =>
       db.query(sql.unsafe`
         UPDATE organization_invitations SET token_hash = ${sql.binary(tokenHash)}, code_hash = ${sql.binary(codeHash)},
-          expires_at = ${expiresAt}, updated_at = now() WHERE id = ${id}`),
+          expires_at = ${expiresAt}, updated_at = now() WHERE organization_id = ${organizationId} AND id = ${id}`),
 
-    markAccepted: (id: string, userId: string) =>
+    markAccepted: (organizationId: string, id: string, userId: string) =>
       db.query(sql.unsafe`
-        UPDATE organization_invitations SET status = 'accepted', accepted_at = now(), accepted_by = ${userId}, updated_at = now() WHERE id = ${id}`),
+        UPDATE organization_invitations SET status = 'accepted', accepted_at = now(), accepted_by = ${userId}, updated_at = now()
+        WHERE organization_id = ${organizationId} AND id = ${id}`),
 
-    markRevoked: (id: string) =>
-      db.query(sql.unsafe`UPDATE organization_invitations SET status = 'revoked', revoked_at = now(), updated_at = now() WHERE id = ${id}`),
+    markRevoked: (organizationId: string, id: string) =>
+      db.query(sql.unsafe`
+        UPDATE organization_invitations SET status = 'revoked', revoked_at = now(), updated_at = now()
+        WHERE organization_id = ${organizationId} AND id = ${id}`),
 
     /**
      * Marks the invitation expired if it is still pending and due. Returns what it found: `expired` (it did),
      * `settled` (no longer pending, or gone), or `pending` with the expiry it has now (not due yet).
      */
+    // unscoped: the invitation-expiry process acts on the invitation it was started for, by id (its input names no organization).
     expireIfDue: async (id: string): Promise<{ outcome: 'expired' | 'settled' } | { outcome: 'pending'; expiresAt: number }> => {
       const row = await db.maybeOne(sql.type(z.object({ status: z.string(), expiresAt: z.string(), due: z.boolean() }))`
         SELECT status, expires_at AS "expiresAt", expires_at <= now() AS due FROM organization_invitations WHERE id = ${id} FOR UPDATE`);

@@ -32,6 +32,7 @@ export function createOrganizationMemberQueries(db: CommonQueryMethods) {
         WHERE organization_id = ${organizationId} AND role = 'owner' AND active AND id <> ${exceptMemberId}`),
 
     /** Whether an active member of the organization has this email (listed or verified), case-insensitively. */
+    // unscoped: users are reached only through this organization's memberships (operators, of the operators' environment).
     hasActiveMemberWithEmail: (organizationId: string, email: string) =>
       db.exists(sql.type(Id)`
         SELECT m.id FROM organization_members m JOIN users u ON u.id = m.user_id
@@ -39,10 +40,11 @@ export function createOrganizationMemberQueries(db: CommonQueryMethods) {
           EXISTS (SELECT 1 FROM jsonb_array_elements(u.emails) e WHERE lower(e->>'value') = lower(${email}))
           OR EXISTS (SELECT 1 FROM jsonb_array_elements(u.verifications) v WHERE lower(v->>'email') = lower(${email})))`),
 
-    setMemberActive: (id: string, active: boolean) =>
-      db.query(sql.unsafe`UPDATE organization_members SET active = ${active}, updated_at = now() WHERE id = ${id}`),
+    setMemberActive: (organizationId: string, id: string, active: boolean) =>
+      db.query(sql.unsafe`UPDATE organization_members SET active = ${active}, updated_at = now() WHERE organization_id = ${organizationId} AND id = ${id}`),
 
-    deleteMember: (id: string) => db.query(sql.unsafe`DELETE FROM organization_members WHERE id = ${id}`),
+    deleteMember: (organizationId: string, id: string) =>
+      db.query(sql.unsafe`DELETE FROM organization_members WHERE organization_id = ${organizationId} AND id = ${id}`),
 
     /** Makes the user an active member with `role` (joining now unless they had joined before). */
     joinMember: (organizationId: string, userId: string, role: string) =>

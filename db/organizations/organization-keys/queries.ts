@@ -37,7 +37,8 @@ export interface NewOrganizationKey {
 }
 
 export function createOrganizationKeyQueries(db: CommonQueryMethods) {
-  const one = (id: string) => db.one(sql.type(OrganizationKey)`SELECT ${columns} FROM organization_keys k WHERE k.id = ${id}`);
+  const one = (organizationId: string, id: string) =>
+    db.one(sql.type(OrganizationKey)`SELECT ${columns} FROM organization_keys k WHERE k.organization_id = ${organizationId} AND k.id = ${id}`);
   const setTenants = async (keyId: string, tenantIds: readonly string[]) => {
     await db.query(sql.unsafe`DELETE FROM organization_key_tenants WHERE key_id = ${keyId} AND NOT (tenant_id = ANY(${sql.array(tenantIds, 'uuid')}))`);
     await db.query(sql.unsafe`
@@ -83,20 +84,23 @@ export function createOrganizationKeyQueries(db: CommonQueryMethods) {
           ${sql.array(key.scopes, 'text')}, ${key.allTenants}, ${key.expiresAt})
         RETURNING id`);
       await setTenants(id, key.tenantIds);
-      return one(id);
+      return one(key.organizationId, id);
     },
 
-    replaceKeyTenants: async (id: string, allTenants: boolean, tenantIds: readonly string[]) => {
-      await db.query(sql.unsafe`UPDATE organization_keys SET all_tenants = ${allTenants}, updated_at = now() WHERE id = ${id}`);
+    replaceKeyTenants: async (organizationId: string, id: string, allTenants: boolean, tenantIds: readonly string[]) => {
+      await db.query(sql.unsafe`
+        UPDATE organization_keys SET all_tenants = ${allTenants}, updated_at = now() WHERE organization_id = ${organizationId} AND id = ${id}`);
       await setTenants(id, tenantIds);
-      return one(id);
+      return one(organizationId, id);
     },
 
-    revokeKey: async (id: string) => {
-      await db.query(sql.unsafe`UPDATE organization_keys SET revoked_at = coalesce(revoked_at, now()), updated_at = now() WHERE id = ${id}`);
-      return one(id);
+    revokeKey: async (organizationId: string, id: string) => {
+      await db.query(sql.unsafe`
+        UPDATE organization_keys SET revoked_at = coalesce(revoked_at, now()), updated_at = now() WHERE organization_id = ${organizationId} AND id = ${id}`);
+      return one(organizationId, id);
     },
 
+    // unscoped: authentication marks the key it has just found by its hash; the id came from that row.
     touchKey: (id: string) => db.query(sql.unsafe`UPDATE organization_keys SET last_used_at = now() WHERE id = ${id}`),
   };
 }

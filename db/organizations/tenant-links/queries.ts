@@ -7,6 +7,7 @@ const Ids = z.object({ ids: z.array(z.uuid()) });
 
 export function createOrganizationTenantQueries(db: CommonQueryMethods) {
   return {
+    // unscoped: counts the organization's links over all its tenants; the organization is the scope of this question.
     countTenantsOfOrganization: (organizationId: string) =>
       db.oneFirst(sql.type(Count)`SELECT count(*)::int AS n FROM organization_tenants WHERE organization_id = ${organizationId}`),
 

@@ -28,15 +28,16 @@ const values = (f: DepartmentFields) => [f.code, f.type, f.parentId, f.managerId
 const Count = z.object({ n: z.number() });
 const Ids = z.object({ id: z.uuid() });
 
-export function createDepartmentQueries(db: CommonQueryMethods) {
-  const find = (environmentId: string, groupId: string, lock: 'update' | 'key share' | null = null) =>
+/** Queries of one environment's records: every statement is bound to `environmentId`. */
+export function createDepartmentQueries(db: CommonQueryMethods, environmentId: string) {
+  const find = (groupId: string, lock: 'update' | 'key share' | null = null) =>
     db.maybeOne(sql.type(Department)`
       SELECT ${columns} FROM hris_departments d WHERE d.environment_id = ${environmentId} AND d.group_id = ${groupId}
       ${lock === 'update' ? sql.fragment`FOR UPDATE` : lock ? sql.fragment`FOR KEY SHARE` : sql.fragment``}`);
   return {
     findDepartment: find,
 
-    findDepartments: (environmentId: string, where: FragmentSqlToken[], page: PageRequest) =>
+    findDepartments: (where: FragmentSqlToken[], page: PageRequest) =>
       selectPage(
         db,
         Department,
@@ -46,19 +47,19 @@ export function createDepartmentQueries(db: CommonQueryMethods) {
         page,
       ),
 
-    insertDepartment: async (environmentId: string, groupId: string, fields: DepartmentFields) => {
+    insertDepartment: async (groupId: string, fields: DepartmentFields) => {
       await db.query(sql.unsafe`
         INSERT INTO hris_departments (group_id, environment_id, code, type, parent_id, manager_id, cost_center, active)
         VALUES (${groupId}, ${environmentId}, ${sql.join(values(fields), sql.fragment`, `)})`);
-      return (await find(environmentId, groupId))!;
+      return (await find(groupId))!;
     },
 
-    updateDepartment: async (environmentId: string, groupId: string, fields: DepartmentFields) => {
+    updateDepartment: async (groupId: string, fields: DepartmentFields) => {
       await db.query(sql.unsafe`
         UPDATE hris_departments SET (code, type, parent_id, manager_id, cost_center, active) = (${sql.join(values(fields), sql.fragment`, `)}),
           version = version + 1, updated_at = now()
-        WHERE group_id = ${groupId}`);
-      return (await find(environmentId, groupId))!;
+        WHERE environment_id = ${environmentId} AND group_id = ${groupId}`);
+      return (await find(groupId))!;
     },
 
     /** The department and every ancestor of it, nearest first (stops at a cycle). */
@@ -66,9 +67,11 @@ export function createDepartmentQueries(db: CommonQueryMethods) {
       db.anyFirst(sql.type(Ids)`
         WITH RECURSIVE up(id, depth) AS (
           SELECT ${groupId}::uuid, 0
-          UNION SELECT d.parent_id, up.depth + 1 FROM hris_departments d JOIN up ON d.group_id = up.id WHERE d.parent_id IS NOT NULL AND up.depth < 1000)
+          UNION SELECT d.parent_id, up.depth + 1 FROM hris_departments d JOIN up ON d.group_id = up.id
+            WHERE d.environment_id = ${environmentId} AND d.parent_id IS NOT NULL AND up.depth < 1000)
         SELECT id FROM up ORDER BY depth`),
 
-    countChildren: (groupId: string) => db.oneFirst(sql.type(Count)`SELECT count(*)::int AS n FROM hris_departments WHERE parent_id = ${groupId}`),
+    countChildren: (groupId: string) =>
+      db.oneFirst(sql.type(Count)`SELECT count(*)::int AS n FROM hris_departments WHERE environment_id = ${environmentId} AND parent_id = ${groupId}`),
   };
 }

@@ -51,8 +51,9 @@ const values = (f: EmployeeFields) => [
 
 const Count = z.object({ n: z.number() });
 
-export function createEmployeeQueries(db: CommonQueryMethods) {
-  const find = (environmentId: string, userId: string, lock: 'update' | null = null) =>
+/** Queries of one environment's records: every statement is bound to `environmentId`. */
+export function createEmployeeQueries(db: CommonQueryMethods, environmentId: string) {
+  const find = (userId: string, lock: 'update' | null = null) =>
     db.maybeOne(sql.type(Employee)`
       SELECT ${employeeColumns} FROM hris_employees e WHERE e.environment_id = ${environmentId} AND e.user_id = ${userId}
       ${lock ? sql.fragment`FOR UPDATE` : sql.fragment``}`);
@@ -60,7 +61,7 @@ export function createEmployeeQueries(db: CommonQueryMethods) {
     findEmployee: find,
 
     /** The employees of the environment matching every condition of `where` (over `u` and `e`), oldest first. */
-    findEmployees: (environmentId: string, where: FragmentSqlToken[], page: PageRequest) =>
+    findEmployees: (where: FragmentSqlToken[], page: PageRequest) =>
       selectPage(
         db,
         Employee,
@@ -70,25 +71,26 @@ export function createEmployeeQueries(db: CommonQueryMethods) {
         page,
       ),
 
-    insertEmployee: async (environmentId: string, userId: string, fields: EmployeeFields) => {
+    insertEmployee: async (userId: string, fields: EmployeeFields) => {
       await db.query(sql.unsafe`
         INSERT INTO hris_employees (user_id, environment_id, employee_number, employment_type, employment_status, start_date,
           termination_date, department_id, manager_id, cost_center, division, organization, work_location, custom_fields)
         VALUES (${userId}, ${environmentId}, ${sql.join(values(fields), sql.fragment`, `)})`);
-      return (await find(environmentId, userId))!;
+      return (await find(userId))!;
     },
 
-    updateEmployee: async (environmentId: string, userId: string, fields: EmployeeFields) => {
+    updateEmployee: async (userId: string, fields: EmployeeFields) => {
       await db.query(sql.unsafe`
         UPDATE hris_employees SET (employee_number, employment_type, employment_status, start_date, termination_date, department_id,
           manager_id, cost_center, division, organization, work_location, custom_fields)
           = (${sql.join(values(fields), sql.fragment`, `)}), version = version + 1, updated_at = now()
-        WHERE user_id = ${userId}`);
-      return (await find(environmentId, userId))!;
+        WHERE environment_id = ${environmentId} AND user_id = ${userId}`);
+      return (await find(userId))!;
     },
 
     /** The employees whose department is `departmentId`. */
     countInDepartment: (departmentId: string) =>
-      db.oneFirst(sql.type(Count)`SELECT count(*)::int AS n FROM hris_employees WHERE department_id = ${departmentId}`),
+      db.oneFirst(sql.type(Count)`
+        SELECT count(*)::int AS n FROM hris_employees WHERE environment_id = ${environmentId} AND department_id = ${departmentId}`),
   };
 }

@@ -14,6 +14,7 @@ export function createProvisioningTokenAccessQueries(db: CommonQueryMethods) {
           rate_limit_per_minute AS "rateLimitPerMinute"
         FROM provisioning_tokens WHERE token_hash = ${sql.binary(hash)} OR previous_token_hash = ${sql.binary(hash)}`),
 
+    // unscoped: authentication marks the token it has just found by the hash of its value; the id came from that row.
     touchToken: (id: string) => db.query(sql.unsafe`UPDATE provisioning_tokens SET last_used_at = now() WHERE id = ${id}`),
   };
 }

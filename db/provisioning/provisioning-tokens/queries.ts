@@ -13,7 +13,6 @@ const columns = sql.fragment`
   t.created_at AS "createdAt", t.updated_at AS "updatedAt"`;
 
 export interface NewProvisioningToken {
-  environmentId: string;
   tenantId: string;
   name: string;
   description: string | null;
@@ -23,16 +22,18 @@ export interface NewProvisioningToken {
   value: StoredValue;
 }
 
-export function createProvisioningTokenQueries(db: CommonQueryMethods) {
-  const byId = (id: string) => db.one(sql.type(ProvisioningToken)`SELECT ${columns} FROM provisioning_tokens t WHERE t.id = ${id}`);
+/** Queries of one environment's provisioning tokens: every statement is bound to `environmentId`. */
+export function createProvisioningTokenQueries(db: CommonQueryMethods, environmentId: string) {
+  const byId = (id: string) =>
+    db.one(sql.type(ProvisioningToken)`SELECT ${columns} FROM provisioning_tokens t WHERE t.environment_id = ${environmentId} AND t.id = ${id}`);
   return {
     /** The token of that environment; `lock` holds its row until the transaction ends. */
-    find: (environmentId: string, id: string, options: { lock?: boolean } = {}) =>
+    find: (id: string, options: { lock?: boolean } = {}) =>
       db.maybeOne(sql.type(ProvisioningToken)`
         SELECT ${columns} FROM provisioning_tokens t WHERE t.id = ${id} AND t.environment_id = ${environmentId}
         ${options.lock ? sql.fragment`FOR UPDATE` : sql.fragment``}`),
 
-    findPage: (environmentId: string, page: PageRequest) =>
+    findPage: (page: PageRequest) =>
       selectPage(
         db,
         ProvisioningToken,
@@ -44,7 +45,7 @@ export function createProvisioningTokenQueries(db: CommonQueryMethods) {
     insert: async (t: NewProvisioningToken) => {
       const id = await db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
         INSERT INTO provisioning_tokens (environment_id, tenant_id, name, description, kind, prefix, hint, token_hash, expires_at, rate_limit_per_minute)
-        VALUES (${t.environmentId}, ${t.tenantId}, ${t.name}, ${t.description}, ${t.kind}, ${t.value.prefix},
+        VALUES (${environmentId}, ${t.tenantId}, ${t.name}, ${t.description}, ${t.kind}, ${t.value.prefix},
           ${t.value.hint}, ${sql.binary(t.value.hash)}, ${t.expiresAt}, ${t.rateLimitPerMinute})
         RETURNING id`);
       return byId(id);
@@ -58,15 +59,16 @@ export function createProvisioningTokenQueries(db: CommonQueryMethods) {
           previous_token_hash = ${grace ? sql.fragment`token_hash` : null},
           previous_expires_at = ${grace ? sql.fragment`now() + make_interval(secs => ${graceSeconds})` : null},
           token_hash = ${sql.binary(value.hash)}, prefix = ${value.prefix}, hint = ${value.hint}, updated_at = now()
-        WHERE id = ${id}`);
+        WHERE environment_id = ${environmentId} AND id = ${id}`);
       return byId(id);
     },
 
     revoke: async (id: string) => {
-      await db.query(sql.unsafe`UPDATE provisioning_tokens SET revoked_at = now(), updated_at = now() WHERE id = ${id} AND revoked_at IS NULL`);
+      await db.query(sql.unsafe`UPDATE provisioning_tokens SET revoked_at = now(), updated_at = now()
+        WHERE environment_id = ${environmentId} AND id = ${id} AND revoked_at IS NULL`);
       return byId(id);
     },
 
-    delete: (id: string) => db.query(sql.unsafe`DELETE FROM provisioning_tokens WHERE id = ${id}`),
+    delete: (id: string) => db.query(sql.unsafe`DELETE FROM provisioning_tokens WHERE environment_id = ${environmentId} AND id = ${id}`),
   };
 }

@@ -56,32 +56,37 @@ const order = (q: ScimListQuery) => {
     : sql.fragment`g.created_at ${direction}, g.id ${direction}`;
 };
 
-export function createScimGroupQueries(db: CommonQueryMethods) {
+/** Queries of one environment's records: every statement is bound to `environmentId`. */
+export function createScimGroupQueries(db: CommonQueryMethods, environmentId: string) {
   return {
-    find: (environmentId: string, id: string, options: { members: boolean; lock?: boolean }) =>
+    find: (id: string, options: { members: boolean; lock?: boolean }) =>
       db.maybeOne(sql.type(ScimGroupRow)`
         SELECT ${columns(options.members)} FROM groups g WHERE g.environment_id = ${environmentId} AND g.id = ${id}
         ${options.lock ? sql.fragment`FOR UPDATE` : sql.fragment``}`),
 
-    list: async (environmentId: string, q: ScimListQuery, members: boolean) => {
-      const where = sql.fragment`g.environment_id = ${environmentId}${q.where ? sql.fragment` AND ${q.where}` : sql.fragment``}`;
+    list: async (q: ScimListQuery, members: boolean) => {
+      const where = q.where ? sql.fragment` AND ${q.where}` : sql.fragment``;
       const [rows, total] = await Promise.all([
         q.limit === 0
           ? Promise.resolve([])
-          : db.any(sql.type(ScimGroupRow)`SELECT ${columns(members)} FROM groups g WHERE ${where} ORDER BY ${order(q)} LIMIT ${q.limit} OFFSET ${q.offset}`),
-        db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM groups g WHERE ${where}`),
+          : db.any(
+              sql.type(
+                ScimGroupRow,
+              )`SELECT ${columns(members)} FROM groups g WHERE g.environment_id = ${environmentId}${where} ORDER BY ${order(q)} LIMIT ${q.limit} OFFSET ${q.offset}`,
+            ),
+        db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM groups g WHERE g.environment_id = ${environmentId}${where}`),
       ]);
       return { rows: [...rows], total };
     },
 
     /** Of `ids`, those naming users of the environment. */
-    existingUsers: async (environmentId: string, ids: string[]) =>
+    existingUsers: async (ids: string[]) =>
       new Set(
         await db.anyFirst(sql.type(z.object({ id: z.string() }))`
           SELECT id::text AS id FROM users WHERE environment_id = ${environmentId} AND id = ANY(${sql.array(ids, 'uuid')})`),
       ),
 
     /** A membership change bumps the group's version (its ETag). */
-    touch: (id: string) => db.query(sql.unsafe`UPDATE groups SET updated_at = now() WHERE id = ${id}`),
+    touch: (id: string) => db.query(sql.unsafe`UPDATE groups SET updated_at = now() WHERE environment_id = ${environmentId} AND id = ${id}`),
   };
 }

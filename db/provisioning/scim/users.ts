@@ -103,19 +103,24 @@ const order = (q: ScimListQuery) => {
     : sql.fragment`u.created_at ${direction}, u.id ${direction}`;
 };
 
-export function createScimUserQueries(db: CommonQueryMethods) {
+/** Queries of one environment's records: every statement is bound to `environmentId`. */
+export function createScimUserQueries(db: CommonQueryMethods, environmentId: string) {
   return {
-    find: (environmentId: string, id: string, lock = false) =>
+    find: (id: string, lock = false) =>
       db.maybeOne(sql.type(ScimUserRow)`
         SELECT ${columns} FROM users u WHERE u.environment_id = ${environmentId} AND u.id = ${id} ${lock ? sql.fragment`FOR UPDATE` : sql.fragment``}`),
 
-    list: async (environmentId: string, q: ScimListQuery) => {
-      const where = sql.fragment`u.environment_id = ${environmentId}${q.where ? sql.fragment` AND ${q.where}` : sql.fragment``}`;
+    list: async (q: ScimListQuery) => {
+      const where = q.where ? sql.fragment` AND ${q.where}` : sql.fragment``;
       const [rows, total] = await Promise.all([
         q.limit === 0
           ? Promise.resolve([])
-          : db.any(sql.type(ScimUserRow)`SELECT ${columns} FROM users u WHERE ${where} ORDER BY ${order(q)} LIMIT ${q.limit} OFFSET ${q.offset}`),
-        db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM users u WHERE ${where}`),
+          : db.any(
+              sql.type(
+                ScimUserRow,
+              )`SELECT ${columns} FROM users u WHERE u.environment_id = ${environmentId}${where} ORDER BY ${order(q)} LIMIT ${q.limit} OFFSET ${q.offset}`,
+            ),
+        db.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM users u WHERE u.environment_id = ${environmentId}${where}`),
       ]);
       return { rows: [...rows], total };
     },

@@ -37,7 +37,7 @@ export function createImpersonationService(deps: { pool: DatabasePool; keys: Sig
         if (input.durationSeconds !== undefined && input.durationSeconds > maxSeconds) {
           throw invalidField('body.durationSeconds', `must be at most ${maxSeconds} (this environment's maxDurationMinutes)`);
         }
-        const user = await createDirectoryUserQueries(trx).findUser(environmentId, input.userId, 'key share');
+        const user = await createDirectoryUserQueries(trx, environmentId).findUser(input.userId, 'key share');
         if (!user) throw invalidField('body.userId', 'is not a user of this environment');
         if (!user.active) throw conflict('impersonation_grant.user_inactive', 'The user is inactive and cannot be impersonated.');
         const actor = { type: caller.actor.type, id: caller.actor.id ?? caller.principal.id };

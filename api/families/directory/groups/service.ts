@@ -29,14 +29,14 @@ const change = (verb: 'create' | 'update' | 'delete', group: Group, before: Grou
 });
 
 export function createGroupService(pool: DatabasePool) {
-  const groups = (db: Db) => createGroupQueries(db);
+  const groups = (db: Db, caller: EnvironmentCaller) => createGroupQueries(db, caller.scope.environmentId);
   const find = (db: Db, caller: EnvironmentCaller, id: string, lock: 'update' | 'key share' | null = null) =>
-    orNotFound(groups(db).findGroup(caller.scope.environmentId, id, lock), 'group', id);
+    orNotFound(groups(db, caller).findGroup(id, lock), 'group', id);
 
   /** Both ends of a membership, held until the change commits (a concurrent delete waits for it). */
   const findMembership = async (db: Db, caller: EnvironmentCaller, groupId: string, userId: string) => {
     await find(db, caller, groupId, 'key share');
-    await orNotFound(createDirectoryUserQueries(db).findUser(caller.scope.environmentId, userId, 'key share'), 'user', userId);
+    await orNotFound(createDirectoryUserQueries(db, caller.scope.environmentId).findUser(userId, 'key share'), 'user', userId);
     // An operator's memberships shape its access in the operators' environment: only who may manage it changes them.
     await guardOperator(db, caller, userId);
   };
@@ -52,18 +52,18 @@ export function createGroupService(pool: DatabasePool) {
 
     list: (caller: EnvironmentCaller, query: GroupsQuery) => {
       const { name, externalId, ...page } = query;
-      return listPage('groups', page, (p) => groups(pool).findGroups(caller.scope.environmentId, { name, externalId }, p));
+      return listPage('groups', page, (p) => groups(pool, caller).findGroups({ name, externalId }, p));
     },
 
     members: async (caller: EnvironmentCaller, id: string, query: PageQuery) => {
       await find(pool, caller, id);
-      return listPage('users', query, (page) => createDirectoryUserQueries(pool).findMembers(caller.scope.environmentId, id, page));
+      return listPage('users', query, (page) => createDirectoryUserQueries(pool, caller.scope.environmentId).findMembers(id, page));
     },
 
     create: (caller: EnvironmentCaller, body: CreateGroupBody) =>
       withDatabaseErrors(() =>
         pool.transaction(async (trx) => {
-          const group = await groups(trx).insertGroup(caller.scope.environmentId, body);
+          const group = await groups(trx, caller).insertGroup(body);
           await record(trx, caller, change('create', group, null));
           return group;
         }),
@@ -74,7 +74,7 @@ export function createGroupService(pool: DatabasePool) {
         pool.transaction(async (trx) => {
           const before = await find(trx, caller, id, 'update');
           if (Object.keys(body).length === 0) return before; // nothing to change: no write, no event
-          const group = await groups(trx).updateGroup(id, body);
+          const group = await groups(trx, caller).updateGroup(id, body);
           await record(trx, caller, change('update', group, before));
           return group;
         }),
@@ -83,7 +83,7 @@ export function createGroupService(pool: DatabasePool) {
     remove: (caller: EnvironmentCaller, id: string) =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id, 'update');
-        await groups(trx).deleteGroup(id);
+        await groups(trx, caller).deleteGroup(id);
         await record(trx, caller, change('delete', before, before));
         return { success: true as const, id };
       }),
@@ -92,7 +92,7 @@ export function createGroupService(pool: DatabasePool) {
     addMember: (caller: EnvironmentCaller, groupId: string, userId: string) =>
       pool.transaction(async (trx) => {
         await findMembership(trx, caller, groupId, userId);
-        const added = await groups(trx).addMember(caller.scope.environmentId, groupId, userId);
+        const added = await groups(trx, caller).addMember(groupId, userId);
         if (added) await record(trx, caller, membership('member_add', groupId, userId));
         return { added, group: await find(trx, caller, groupId) };
       }),
@@ -100,7 +100,7 @@ export function createGroupService(pool: DatabasePool) {
     removeMember: (caller: EnvironmentCaller, groupId: string, userId: string) =>
       pool.transaction(async (trx) => {
         await findMembership(trx, caller, groupId, userId);
-        if (!(await groups(trx).removeMember(groupId, userId))) {
+        if (!(await groups(trx, caller).removeMember(groupId, userId))) {
           throw new ApiError(404, 'group.member_not_found', `User ${userId} is not a member of group ${groupId}.`);
         }
         await record(trx, caller, membership('member_remove', groupId, userId));

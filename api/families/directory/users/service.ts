@@ -55,9 +55,8 @@ export const userChange = (verb: Verb, user: DirectoryUser, before: DirectoryUse
 });
 
 export function createDirectoryUserService(pool: DatabasePool) {
-  const users = (db: Db) => createDirectoryUserQueries(db);
-  const find = (db: Db, caller: EnvironmentCaller, id: string, lock: 'update' | null = null) =>
-    orNotFound(users(db).findUser(caller.scope.environmentId, id, lock), 'user', id);
+  const users = (db: Db, caller: EnvironmentCaller) => createDirectoryUserQueries(db, caller.scope.environmentId);
+  const find = (db: Db, caller: EnvironmentCaller, id: string, lock: 'update' | null = null) => orNotFound(users(db, caller).findUser(id, lock), 'user', id);
   /** The user a write changes, locked; an operator only for a caller that may manage it. */
   const findForWrite = async (db: Db, caller: EnvironmentCaller, id: string) => {
     const user = await find(db, caller, id, 'update');
@@ -69,7 +68,7 @@ export function createDirectoryUserService(pool: DatabasePool) {
     pool.transaction(async (trx) => {
       const before = await findForWrite(trx, caller, id);
       if (before.active === active) return before; // already so: nothing changes, nothing is emitted
-      const user = await users(trx).updateUser(id, { active });
+      const user = await users(trx, caller).updateUser(id, { active });
       await record(trx, caller, userChange(active ? 'activate' : 'deactivate', user, before));
       await endGrantsIfDeactivated(trx, caller, before, user);
       return user;
@@ -80,20 +79,20 @@ export function createDirectoryUserService(pool: DatabasePool) {
 
     list: async (caller: EnvironmentCaller, query: UsersQuery) => {
       const { limit, cursor, ...filter } = query;
-      const rows = await users(pool).findUsers(caller.scope.environmentId, filter satisfies UserFilter, cursor, limit + 1);
+      const rows = await users(pool, caller).findUsers(filter satisfies UserFilter, cursor, limit + 1);
       const page = keysetPage('users', rows, limit, (last) => encodeUserCursor(last.cursor));
       return { ...page, users: page.users.map((r) => r.user) };
     },
 
     groupsOf: async (caller: EnvironmentCaller, id: string, query: PageQuery) => {
       await find(pool, caller, id);
-      return listPage('groups', query, (page) => createGroupQueries(pool).findGroupsOfUser(caller.scope.environmentId, id, page));
+      return listPage('groups', query, (page) => createGroupQueries(pool, caller.scope.environmentId).findGroupsOfUser(id, page));
     },
 
     create: (caller: EnvironmentCaller, body: CreateUserBody) =>
       withDatabaseErrors(() =>
         pool.transaction(async (trx) => {
-          const user = await users(trx).insertUser(caller.scope.environmentId, toFields(body));
+          const user = await users(trx, caller).insertUser(toFields(body));
           await record(trx, caller, userChange('create', user, null));
           return user;
         }),
@@ -104,7 +103,7 @@ export function createDirectoryUserService(pool: DatabasePool) {
         pool.transaction(async (trx) => {
           const before = await findForWrite(trx, caller, id);
           if (Object.keys(body).length === 0) return before; // nothing to change: no write, no event
-          const user = await users(trx).updateUser(id, toFields(body));
+          const user = await users(trx, caller).updateUser(id, toFields(body));
           await record(trx, caller, userChange('update', user, before));
           await endGrantsIfDeactivated(trx, caller, before, user);
           return user;
@@ -117,7 +116,7 @@ export function createDirectoryUserService(pool: DatabasePool) {
     remove: (caller: EnvironmentCaller, id: string) =>
       pool.transaction(async (trx) => {
         const before = await findForWrite(trx, caller, id);
-        await users(trx).deleteUser(id);
+        await users(trx, caller).deleteUser(id);
         await record(trx, caller, userChange('delete', before, before));
         return { success: true as const, id };
       }),

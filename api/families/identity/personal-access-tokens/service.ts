@@ -63,8 +63,12 @@ export function createPersonalAccessTokenService(pool: DatabasePool) {
     revoke: (caller: Caller, tokenId: string) => {
       const { userId, environmentId } = userOf(caller);
       return pool.transaction(async (trx) => {
-        const before = await orNotFound(createPersonalAccessTokenQueries(trx).findPersonalAccessTokenOfUser(tokenId, userId), 'personal_access_token', tokenId);
-        const token = await createPersonalAccessTokenQueries(trx).revokePersonalAccessToken(tokenId);
+        const before = await orNotFound(
+          createPersonalAccessTokenQueries(trx).findPersonalAccessTokenOfUser(environmentId, tokenId, userId),
+          'personal_access_token',
+          tokenId,
+        );
+        const token = await createPersonalAccessTokenQueries(trx).revokePersonalAccessToken(environmentId, tokenId);
         if (!before.revokedAt) {
           await record(trx, caller, {
             action: 'personal_access_token.revoke',

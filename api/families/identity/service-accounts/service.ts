@@ -21,7 +21,7 @@ const newClientId = () => `sa_${randomBytes(12).toString('hex')}`;
 
 export function createServiceAccountService(pool: DatabasePool) {
   const find = async (db: Parameters<typeof createServiceAccountQueries>[0], caller: OrganizationCaller, id: string) => {
-    const sa = await createServiceAccountQueries(db).findServiceAccountById(id);
+    const sa = await createServiceAccountQueries(db).findServiceAccountById(caller.scope.organizationId, id);
     if (sa?.organizationId !== caller.scope.organizationId) throw notFound('service_account', id);
     return sa;
   };
@@ -73,7 +73,7 @@ export function createServiceAccountService(pool: DatabasePool) {
       if (changes.scopes) checkScopes(caller, changes.scopes);
       return pool.transaction(async (trx) => {
         const before = await find(trx, caller, id);
-        const after = await createServiceAccountQueries(trx).updateServiceAccountById(id, changes);
+        const after = await createServiceAccountQueries(trx).updateServiceAccountById(caller.scope.organizationId, id, changes);
         await record(trx, caller, audit('update', id, before, after));
         return after;
       });
@@ -83,7 +83,12 @@ export function createServiceAccountService(pool: DatabasePool) {
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id);
         const clientSecret = generateCredential('adsa');
-        const serviceAccount = await createServiceAccountQueries(trx).replaceServiceAccountSecret(id, hashSecret(clientSecret), displayPrefix(clientSecret));
+        const serviceAccount = await createServiceAccountQueries(trx).replaceServiceAccountSecret(
+          caller.scope.organizationId,
+          id,
+          hashSecret(clientSecret),
+          displayPrefix(clientSecret),
+        );
         await record(trx, caller, audit('rotate_secret', id, before, serviceAccount));
         return { serviceAccount, clientSecret };
       }),
@@ -91,7 +96,7 @@ export function createServiceAccountService(pool: DatabasePool) {
     remove: (caller: OrganizationCaller, id: string) =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id);
-        await createServiceAccountQueries(trx).deleteServiceAccountById(id);
+        await createServiceAccountQueries(trx).deleteServiceAccountById(caller.scope.organizationId, id);
         await record(trx, caller, audit('delete', id, before, null));
         return before;
       }),

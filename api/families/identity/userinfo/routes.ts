@@ -37,7 +37,7 @@ export function userinfoRoutes(app: App, pool: DatabasePool) {
     handler: async (request) => {
       const principal = principalOf(request);
       if (principal.type !== 'user') throw new ApiError(403, 'auth.user_required', 'userinfo describes a user; this token belongs to a service account.');
-      const user = await createUserQueries(pool).findUserById(principal.id);
+      const user = principal.environmentId && (await createUserQueries(pool).findUserById(principal.environmentId, principal.id));
       if (!user) throw notFound('user', principal.id);
       const remainingSeconds = principal.expiresAt === null ? null : Math.max(0, Math.floor((principal.expiresAt - Date.now()) / 1000));
       const { impersonation } = principal;

@@ -12,7 +12,7 @@ import { codeHash, refuseUnlessPending } from './secrets.ts';
 import { signalInvitation } from './service.ts';
 import { requireUser, type OrganizationServiceDeps } from '../organizations/service.ts';
 
-type Ref = { id: string; validFrom: string | null } | null;
+type Ref = { id: string; organizationId: string; validFrom: string | null } | null;
 
 const invitationNotFound = () => new ApiError(404, 'organization_invitation.not_found', 'No invitation matches this token or code.');
 
@@ -25,7 +25,7 @@ export function createInvitationAcceptanceService(deps: OrganizationServiceDeps)
       const ref = await find(trx);
       if (!ref) throw invitationNotFound();
       const invitations = createOrganizationInvitationQueries(trx);
-      const before = await invitations.lockInvitation(ref.id);
+      const before = await invitations.lockInvitation(ref.organizationId, ref.id);
       const verified = await createOperatorUserQueries(trx).verifiedEmailsOf(userId);
       if (!verified.includes(before.email.toLowerCase())) {
         throw new ApiError(403, 'organization_invitation.email_mismatch', 'The invitation is for another email address than the verified emails of this user.');
@@ -35,7 +35,7 @@ export function createInvitationAcceptanceService(deps: OrganizationServiceDeps)
         throw conflict('organization_invitation.not_yet_valid', `The invitation can be accepted from ${new Date(ref.validFrom).toISOString()} on.`);
       }
       const memberId = await createOrganizationMemberQueries(trx).joinMember(before.organizationId, userId, before.role ?? 'member');
-      await invitations.markAccepted(ref.id, userId);
+      await invitations.markAccepted(ref.organizationId, ref.id, userId);
       await signalInvitation(trx, ref.id, { accepted: true });
       const invitation = await invitations.findInvitationById(ref.id);
       const member = (await createOrganizationMemberQueries(trx).findMember(before.organizationId, memberId))!;

@@ -79,7 +79,7 @@ export function createOrganizationInvitationService(deps: OrganizationServiceDep
     const organization = await scopedOrganization(trx, caller);
     const queries = createOrganizationInvitationQueries(trx);
     await orNotFound(queries.findInvitation(organization.id, id), 'organization_invitation', id);
-    const invitation = await queries.lockInvitation(id);
+    const invitation = await queries.lockInvitation(organization.id, id);
     refuseUnlessPending(invitation);
     return { organization, invitation };
   };
@@ -123,7 +123,7 @@ export function createOrganizationInvitationService(deps: OrganizationServiceDep
       pool.transaction(async (trx) => {
         const { organization, invitation: before } = await findPending(trx, caller, id);
         const queries = createOrganizationInvitationQueries(trx);
-        await queries.markRevoked(id);
+        await queries.markRevoked(organization.id, id);
         await signalInvitation(trx, id, { revoked: true });
         const invitation = await queries.findInvitationById(id);
         await record(trx, caller, change('revoke', invitation, before));
@@ -136,7 +136,7 @@ export function createOrganizationInvitationService(deps: OrganizationServiceDep
         const expiresAt = expiryOf(input.expiresAt, 'body.expiresAt');
         const secrets = newInvitationSecrets();
         const queries = createOrganizationInvitationQueries(trx);
-        await queries.replaceSecrets(id, secrets.tokenHash, secrets.codeHash, new Date(expiresAt).toISOString());
+        await queries.replaceSecrets(organization.id, id, secrets.tokenHash, secrets.codeHash, new Date(expiresAt).toISOString());
         await signalInvitation(trx, id, { expiresAt });
         const invitation = await queries.findInvitationById(id);
         await record(trx, caller, change('resend', invitation, before));

@@ -51,7 +51,7 @@ export function createOrganizationMemberService(deps: OrganizationServiceDeps) {
         }
         if (!active) await keepAnOwner(trx, before);
         const queries = createOrganizationMemberQueries(trx);
-        await queries.setMemberActive(memberId, active);
+        await queries.setMemberActive(organization.id, memberId, active);
         const member = (await queries.findMember(organization.id, memberId))!;
         await record(
           trx,
@@ -67,7 +67,7 @@ export function createOrganizationMemberService(deps: OrganizationServiceDeps) {
       const result = await pool.transaction(async (trx) => {
         const { organization, member } = await find(trx, caller, memberId);
         await keepAnOwner(trx, member);
-        await createOrganizationMemberQueries(trx).deleteMember(memberId);
+        await createOrganizationMemberQueries(trx).deleteMember(organization.id, memberId);
         await record(trx, caller, change('remove', member, member, { type: 'organization.member.removed', data: { member } }));
         return { organization, member };
       });

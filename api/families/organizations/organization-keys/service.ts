@@ -82,7 +82,7 @@ export function createOrganizationKeyService(pool: DatabasePool) {
         if (input.allTenants === undefined && input.tenantIds === undefined) throw invalidField('body', 'must give allTenants or tenantIds');
         const before = await find(trx, caller, keyId, true);
         const tenants = await checkTenants(trx, caller.scope.organizationId, input);
-        const key = await createOrganizationKeyQueries(trx).replaceKeyTenants(keyId, tenants.allTenants, tenants.tenantIds);
+        const key = await createOrganizationKeyQueries(trx).replaceKeyTenants(caller.scope.organizationId, keyId, tenants.allTenants, tenants.tenantIds);
         await record(trx, caller, {
           ...audit('update_tenants', before, key),
           event: { type: 'organization_key.tenants_updated', data: { key, previous: tenantsOf(before) } },
@@ -94,7 +94,7 @@ export function createOrganizationKeyService(pool: DatabasePool) {
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, keyId, true);
         if (before.revokedAt) return before;
-        const key = await createOrganizationKeyQueries(trx).revokeKey(keyId);
+        const key = await createOrganizationKeyQueries(trx).revokeKey(caller.scope.organizationId, keyId);
         await record(trx, caller, { ...audit('revoke', before, key), event: { type: 'organization_key.revoked', data: { key } } });
         return key;
       }),

@@ -16,12 +16,12 @@ const membership = (verb: 'member_add' | 'member_remove', groupId: string, userI
 });
 
 export async function syncDepartmentMembership(db: CommonQueryMethods, caller: EnvironmentCaller, before: Employee | null, after: Employee) {
-  const groups = createGroupQueries(db);
+  const groups = createGroupQueries(db, caller.scope.environmentId);
   const previous = before?.departmentId ?? null;
   if (previous && previous !== after.departmentId && (await groups.removeMember(previous, after.userId))) {
     await record(db, caller, membership('member_remove', previous, after.userId));
   }
-  if (after.departmentId && after.employmentStatus !== 'TERMINATED' && (await groups.addMember(caller.scope.environmentId, after.departmentId, after.userId))) {
+  if (after.departmentId && after.employmentStatus !== 'TERMINATED' && (await groups.addMember(after.departmentId, after.userId))) {
     await record(db, caller, membership('member_add', after.departmentId, after.userId));
   }
 }

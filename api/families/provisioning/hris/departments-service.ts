@@ -68,23 +68,23 @@ const departmentInputOf = ({ department, group }: DepartmentRecord): DepartmentI
 
 export function createDepartmentService(pool: DatabasePool) {
   const find = async (db: Trx | DatabasePool, caller: EnvironmentCaller, id: string, lock: 'update' | null = null): Promise<DepartmentRecord> => {
-    const department = await orNotFound(createDepartmentQueries(db).findDepartment(caller.scope.environmentId, id, lock), 'department', id);
-    const group = await createGroupQueries(db).findGroup(caller.scope.environmentId, id, lock);
+    const department = await orNotFound(createDepartmentQueries(db, caller.scope.environmentId).findDepartment(id, lock), 'department', id);
+    const group = await createGroupQueries(db, caller.scope.environmentId).findGroup(id, lock);
     return { department, group: group! };
   };
 
   const checkReferences = async (trx: Trx, caller: EnvironmentCaller, input: DepartmentInput, id: string | null) => {
     const { environmentId } = caller.scope;
     if (input.parentId) {
-      const parent = await createDepartmentQueries(trx).findDepartment(environmentId, input.parentId, 'key share');
+      const parent = await createDepartmentQueries(trx, environmentId).findDepartment(input.parentId, 'key share');
       if (!parent) throw invalidValue('parentId', `names no department of this environment (${input.parentId})`);
-      if (id && (await createDepartmentQueries(trx).ancestorsOf(input.parentId)).includes(id)) {
+      if (id && (await createDepartmentQueries(trx, environmentId).ancestorsOf(input.parentId)).includes(id)) {
         throw new ApiError(400, 'hris.department_cycle', `Invalid value: parentId ${input.parentId} is the department itself or one below it.`, {
           details: [{ path: 'parentId', message: 'would make the department its own ancestor' }],
         });
       }
     }
-    if (input.managerId && !(await createDirectoryUserQueries(trx).findUser(environmentId, input.managerId, 'key share'))) {
+    if (input.managerId && !(await createDirectoryUserQueries(trx, environmentId).findUser(input.managerId, 'key share'))) {
       throw invalidValue('managerId', `names no user of this environment (${input.managerId})`);
     }
   };
@@ -92,15 +92,13 @@ export function createDepartmentService(pool: DatabasePool) {
   const write = async (trx: Trx, caller: EnvironmentCaller, input: DepartmentInput, before: DepartmentRecord | null): Promise<DepartmentRecord> => {
     await checkReferences(trx, caller, input, before?.group.id ?? null);
     const fields = departmentFields(input);
-    const groups = createGroupQueries(trx);
-    const departments = createDepartmentQueries(trx);
     const { environmentId } = caller.scope;
+    const groups = createGroupQueries(trx, environmentId);
+    const departments = createDepartmentQueries(trx, environmentId);
     const group = before
       ? await groups.updateGroup(before.group.id, groupFields(input, fields, before.group))
-      : await groups.insertGroup(environmentId, groupFields(input, fields, null));
-    const department = before
-      ? await departments.updateDepartment(environmentId, group.id, fields)
-      : await departments.insertDepartment(environmentId, group.id, fields);
+      : await groups.insertGroup(groupFields(input, fields, null));
+    const department = before ? await departments.updateDepartment(group.id, fields) : await departments.insertDepartment(group.id, fields);
     const verb = before ? 'update' : 'create';
     await record(trx, caller, {
       action: `directory.group.${verb}`,
@@ -134,11 +132,9 @@ export function createDepartmentService(pool: DatabasePool) {
 
     /** A page of the environment's departments matching `where` (fragments over `g` groups and `d` hris_departments). */
     list: async (caller: EnvironmentCaller, page: PageRequest, where: FragmentSqlToken[] = []) => {
-      const { items, total } = await createDepartmentQueries(pool).findDepartments(caller.scope.environmentId, where, page);
-      const groups = createGroupQueries(pool);
-      const records = await Promise.all(
-        items.map(async (department) => ({ department, group: (await groups.findGroup(caller.scope.environmentId, department.groupId))! })),
-      );
+      const { items, total } = await createDepartmentQueries(pool, caller.scope.environmentId).findDepartments(where, page);
+      const groups = createGroupQueries(pool, caller.scope.environmentId);
+      const records = await Promise.all(items.map(async (department) => ({ department, group: (await groups.findGroup(department.groupId))! })));
       return { departments: records, total };
     },
 
@@ -154,11 +150,13 @@ export function createDepartmentService(pool: DatabasePool) {
         const before = await find(trx, caller, id, 'update');
         if (options.expectedVersion !== undefined && options.expectedVersion !== before.department.version)
           throw versionMismatch('department', before.department.version);
-        const [employees, children] = [await createEmployeeQueries(trx).countInDepartment(id), await createDepartmentQueries(trx).countChildren(id)];
+        const { environmentId } = caller.scope;
+        const employees = await createEmployeeQueries(trx, environmentId).countInDepartment(id);
+        const children = await createDepartmentQueries(trx, environmentId).countChildren(id);
         if (employees > 0 || children > 0) {
           throw new ApiError(409, 'hris.department_not_empty', `Department ${id} still has ${employees} employees and ${children} child departments.`);
         }
-        await createGroupQueries(trx).deleteGroup(id);
+        await createGroupQueries(trx, environmentId).deleteGroup(id);
         await record(trx, caller, {
           action: 'directory.group.delete',
           resource: { type: 'group', id },

@@ -45,9 +45,9 @@ function userEvent(before: DirectoryUser | null, user: DirectoryUser) {
 
 export function createEmployeeService(pool: DatabasePool, clock: () => Date = () => new Date()) {
   const find = async (db: Trx | DatabasePool, caller: EnvironmentCaller, id: string, lock: 'update' | null = null): Promise<EmployeeRecord> => {
-    const employee = await orNotFound(createEmployeeQueries(db).findEmployee(caller.scope.environmentId, id, lock), 'employee', id);
+    const employee = await orNotFound(createEmployeeQueries(db, caller.scope.environmentId).findEmployee(id, lock), 'employee', id);
     if (await hiddenOperator(db, caller, id)) throw notFound('employee', id); // the service's operators are no customer's employees
-    const user = await createDirectoryUserQueries(db).findUser(caller.scope.environmentId, id, lock);
+    const user = await createDirectoryUserQueries(db, caller.scope.environmentId).findUser(id, lock);
     return { employee, user: user! };
   };
 
@@ -56,13 +56,13 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
     const { environmentId } = caller.scope;
     let departmentName: string | null = null;
     if (input.departmentId) {
-      const department = await createDepartmentQueries(trx).findDepartment(environmentId, input.departmentId, 'key share');
+      const department = await createDepartmentQueries(trx, environmentId).findDepartment(input.departmentId, 'key share');
       if (!department) throw invalidValue('departmentId', `names no department of this environment (${input.departmentId})`);
-      departmentName = (await createGroupQueries(trx).findGroup(environmentId, input.departmentId))?.name ?? null;
+      departmentName = (await createGroupQueries(trx, environmentId).findGroup(input.departmentId))?.name ?? null;
     }
     if (input.managerId) {
       const other = input.managerId !== userId && !(await hiddenOperator(trx, caller, input.managerId));
-      const manager = other ? await createDirectoryUserQueries(trx).findUser(environmentId, input.managerId, 'key share') : null;
+      const manager = other ? await createDirectoryUserQueries(trx, environmentId).findUser(input.managerId, 'key share') : null;
       if (!manager) throw invalidValue('managerId', `names no other user of this environment (${input.managerId})`);
     }
     return departmentName;
@@ -81,17 +81,17 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
       dayOf(clock()),
     );
     const fields = employeeFields(input, employment);
-    const users = createDirectoryUserQueries(trx);
-    const employees = createEmployeeQueries(trx);
     const { environmentId } = caller.scope;
+    const users = createDirectoryUserQueries(trx, environmentId);
+    const employees = createEmployeeQueries(trx, environmentId);
     let employee: Employee;
     let user: DirectoryUser;
     if (before) {
-      employee = await employees.updateEmployee(environmentId, before.user.id, fields);
+      employee = await employees.updateEmployee(before.user.id, fields);
       user = await users.updateUser(before.user.id, userFields(input, fields, employment.active, departmentName, before.user));
     } else {
-      user = await users.insertUser(environmentId, userFields(input, fields, employment.active, departmentName, null));
-      employee = await employees.insertEmployee(environmentId, user.id, fields);
+      user = await users.insertUser(userFields(input, fields, employment.active, departmentName, null));
+      employee = await employees.insertEmployee(user.id, fields);
     }
     const u = userEvent(before?.user ?? null, user);
     await record(trx, caller, {
@@ -132,11 +132,9 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
     /** A page of the environment's employees matching `where` (fragments over `u` users and `e` hris_employees). */
     list: async (caller: EnvironmentCaller, page: PageRequest, where: FragmentSqlToken[] = []) => {
       const visible = caller.actor.type === 'provisioning_token' ? [...where, notOperator()] : where;
-      const { items, total } = await createEmployeeQueries(pool).findEmployees(caller.scope.environmentId, visible, page);
-      const users = createDirectoryUserQueries(pool);
-      const records = await Promise.all(
-        items.map(async (employee) => ({ employee, user: (await users.findUser(caller.scope.environmentId, employee.userId))! })),
-      );
+      const { items, total } = await createEmployeeQueries(pool, caller.scope.environmentId).findEmployees(visible, page);
+      const users = createDirectoryUserQueries(pool, caller.scope.environmentId);
+      const records = await Promise.all(items.map(async (employee) => ({ employee, user: (await users.findUser(employee.userId))! })));
       return { employees: records, total };
     },
 
@@ -156,7 +154,7 @@ export function createEmployeeService(pool: DatabasePool, clock: () => Date = ()
         await guardOperator(trx, caller, id);
         if (options.expectedVersion !== undefined && options.expectedVersion !== before.employee.version)
           throw versionMismatch('employee', before.employee.version);
-        await createDirectoryUserQueries(trx).deleteUser(id);
+        await createDirectoryUserQueries(trx, caller.scope.environmentId).deleteUser(id);
         await record(trx, caller, {
           action: 'directory.user.delete',
           resource: { type: 'user', id },

@@ -15,7 +15,7 @@ export async function scheduleEmployment(db: CommonQueryMethods, caller: Environ
   ] as const;
   for (const [action, day] of changes) {
     if (day) await sync.schedule(environmentId, userId, action, startOfDay(day));
-    else await sync.unschedule(userId, action);
+    else await sync.unschedule(environmentId, userId, action);
   }
   const due = changes.flatMap(([, day]) => (day ? [Date.parse(startOfDay(day))] : []));
   if (due.length === 0) return;

@@ -44,13 +44,13 @@ const audit = (verb: Verb, provisioningToken: ProvisioningToken, before: Provisi
 export function createProvisioningTokenService(deps: ProvisioningTokenServiceDeps) {
   const { pool } = deps;
   const find = (db: Db, caller: EnvironmentCaller, id: string, lock = false) =>
-    orNotFound(createProvisioningTokenQueries(db).find(caller.scope.environmentId, id, { lock }), 'provisioning_token', id);
+    orNotFound(createProvisioningTokenQueries(db, caller.scope.environmentId).find(id, { lock }), 'provisioning_token', id);
 
   return {
     find: (caller: EnvironmentCaller, id: string) => find(pool, caller, id),
 
     list: (caller: EnvironmentCaller, query: PageQuery) =>
-      listPage('provisioningTokens', query, (page) => createProvisioningTokenQueries(pool).findPage(caller.scope.environmentId, page)),
+      listPage('provisioningTokens', query, (page) => createProvisioningTokenQueries(pool, caller.scope.environmentId).findPage(page)),
 
     create: (
       caller: EnvironmentCaller,
@@ -59,8 +59,7 @@ export function createProvisioningTokenService(deps: ProvisioningTokenServiceDep
       if (input.expiresAt && Date.parse(input.expiresAt) <= Date.now()) throw invalidField('body.expiresAt', 'must be in the future');
       const { token, stored } = newValue(input.kind);
       return pool.transaction(async (trx) => {
-        const provisioningToken = await createProvisioningTokenQueries(trx).insert({
-          environmentId: caller.scope.environmentId,
+        const provisioningToken = await createProvisioningTokenQueries(trx, caller.scope.environmentId).insert({
           tenantId: caller.scope.tenant.id,
           name: input.name,
           description: input.description ?? null,
@@ -80,7 +79,7 @@ export function createProvisioningTokenService(deps: ProvisioningTokenServiceDep
         if (before.revokedAt) throw conflict('provisioning_token.revoked', 'The provisioning token is revoked; create a new one instead of rotating it.');
         if (!before.active) throw conflict('provisioning_token.expired', 'The provisioning token has expired; create a new one instead of rotating it.');
         const { token, stored } = newValue(before.kind);
-        const provisioningToken = await createProvisioningTokenQueries(trx).rotate(id, stored, Math.floor(gracePeriodSeconds));
+        const provisioningToken = await createProvisioningTokenQueries(trx, caller.scope.environmentId).rotate(id, stored, Math.floor(gracePeriodSeconds));
         await record(trx, caller, audit('rotate', provisioningToken, before));
         return { provisioningToken, token };
       }),
@@ -90,7 +89,7 @@ export function createProvisioningTokenService(deps: ProvisioningTokenServiceDep
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id, true);
         if (before.revokedAt) return before;
-        const provisioningToken = await createProvisioningTokenQueries(trx).revoke(id);
+        const provisioningToken = await createProvisioningTokenQueries(trx, caller.scope.environmentId).revoke(id);
         await record(trx, caller, audit('revoke', provisioningToken, before));
         return provisioningToken;
       }),
@@ -98,7 +97,7 @@ export function createProvisioningTokenService(deps: ProvisioningTokenServiceDep
     remove: (caller: EnvironmentCaller, id: string) =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, id, true);
-        await createProvisioningTokenQueries(trx).delete(id);
+        await createProvisioningTokenQueries(trx, caller.scope.environmentId).delete(id);
         await record(trx, caller, audit('delete', before, before));
         return { success: true as const, id };
       }),

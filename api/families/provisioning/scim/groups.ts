@@ -83,7 +83,7 @@ const withoutOperators = (row: ScimGroupRow, operators: Set<string>): ScimGroupR
 
 export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
   const find = async (db: Db, ctx: ScimContext, id: string, options: { members: boolean; lock?: boolean }) => {
-    const row = isUuid(id) ? await createScimGroupQueries(db).find(ctx.environmentId, id, options) : null;
+    const row = isUuid(id) ? await createScimGroupQueries(db, ctx.environmentId).find(id, options) : null;
     if (!row) throw notFound('Group', id);
     return options.members ? withoutOperators(row, await operatorIdsOf(db, ctx.environmentId)) : row;
   };
@@ -97,13 +97,12 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
     const added = wanted.filter((id) => !current.includes(id));
     const removed = current.filter((id) => !wanted.includes(id));
     if (added.length > 0) {
-      const known = await createScimGroupQueries(db).existingUsers(ctx.environmentId, added);
+      const known = await createScimGroupQueries(db, ctx.environmentId).existingUsers(added);
       const unknown = added.find((id) => !known.has(id));
       if (unknown) throw invalidValue(`members: no User with id ${unknown}.`);
     }
-    const groups = createGroupQueries(db);
-    for (const userId of added)
-      if (await groups.addMember(ctx.environmentId, groupId, userId)) await recordScim(db, ctx, membership('member_add', groupId, userId));
+    const groups = createGroupQueries(db, ctx.environmentId);
+    for (const userId of added) if (await groups.addMember(groupId, userId)) await recordScim(db, ctx, membership('member_add', groupId, userId));
     for (const userId of removed) if (await groups.removeMember(groupId, userId)) await recordScim(db, ctx, membership('member_remove', groupId, userId));
     return added.length + removed.length > 0;
   };
@@ -116,7 +115,7 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
     column: () => groupColumn,
 
     list: async (ctx, query, projection) => {
-      const { rows, total } = await createScimGroupQueries(pool).list(ctx.environmentId, query, !leavesOut(projection, 'members'));
+      const { rows, total } = await createScimGroupQueries(pool, ctx.environmentId).list(query, !leavesOut(projection, 'members'));
       const operators = await operatorIdsOf(pool, ctx.environmentId);
       return { total, resources: rows.map((row) => groupToScim(withoutOperators(row, operators), ctx.baseUrl)) };
     },
@@ -128,7 +127,7 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
       const members = memberIds(input) ?? [];
       return withDatabaseErrors(() =>
         pool.transaction(async (trx) => {
-          const group = await createGroupQueries(trx).insertGroup(ctx.environmentId, fields);
+          const group = await createGroupQueries(trx, ctx.environmentId).insertGroup(fields);
           await recordScim(trx, ctx, change('create', group, null));
           await setMembers(trx, ctx, group.id, [], members);
           return groupToScim(await find(trx, ctx, group.id, { members: true }), ctx.baseUrl);
@@ -143,15 +142,15 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
           checkVersion(ifMatch, row.version);
           const wanted = next(groupToScim(row, ctx.baseUrl));
           const fields = fieldsOf(wanted);
-          const groups = createGroupQueries(trx);
+          const groups = createGroupQueries(trx, ctx.environmentId);
           if (fields.name !== row.displayName || fields.externalId !== row.externalId) {
-            const before = await groups.findGroup(ctx.environmentId, id);
+            const before = await groups.findGroup(id);
             const group = await groups.updateGroup(id, fields);
             await recordScim(trx, ctx, change('update', group, before));
           }
           const members = memberIds(wanted);
           const current = (row.members ?? []).map((m) => m.value);
-          if (members && (await setMembers(trx, ctx, id, current, members))) await createScimGroupQueries(trx).touch(id);
+          if (members && (await setMembers(trx, ctx, id, current, members))) await createScimGroupQueries(trx, ctx.environmentId).touch(id);
           return groupToScim(await find(trx, ctx, id, { members: true }), ctx.baseUrl);
         }),
       ),
@@ -160,8 +159,8 @@ export function groupDescriptor(pool: DatabasePool): ResourceDescriptor {
       pool.transaction(async (trx) => {
         const row = await find(trx, ctx, id, { members: false, lock: true });
         checkVersion(ifMatch, row.version);
-        const groups = createGroupQueries(trx);
-        const before = (await groups.findGroup(ctx.environmentId, id))!;
+        const groups = createGroupQueries(trx, ctx.environmentId);
+        const before = (await groups.findGroup(id))!;
         await groups.deleteGroup(id);
         await recordScim(trx, ctx, change('delete', before, before));
       }),

@@ -21,7 +21,7 @@ const withoutMeta = ({ meta: _, ...resource }: Record<string, unknown>) => resou
 
 export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
   const find = async (db: Parameters<typeof createScimUserQueries>[0], ctx: ScimContext, id: string, lock = false) => {
-    const row = isUuid(id) ? await createScimUserQueries(db).find(ctx.environmentId, id, lock) : null;
+    const row = isUuid(id) ? await createScimUserQueries(db, ctx.environmentId).find(id, lock) : null;
     // The service's operators are no customer's users: a SCIM client neither sees nor changes them.
     if (!row || (await isOperator(db, ctx.environmentId, id))) throw notFound('User', id);
     return row;
@@ -35,7 +35,7 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
     column: (ctx) => userColumn(ctx.environmentId),
 
     list: async (ctx, query) => {
-      const { rows, total } = await createScimUserQueries(pool).list(ctx.environmentId, { ...query, where: withoutOperators(query.where) });
+      const { rows, total } = await createScimUserQueries(pool, ctx.environmentId).list({ ...query, where: withoutOperators(query.where) });
       return { total, resources: rows.map((row) => userToScim(row, ctx.baseUrl)) };
     },
 
@@ -45,7 +45,7 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
       const { fields, scim } = userFromScim(input, {});
       return withDatabaseErrors(() =>
         pool.transaction(async (trx) => {
-          const user = await createDirectoryUserQueries(trx).insertUser(ctx.environmentId, { ...fields, scim });
+          const user = await createDirectoryUserQueries(trx, ctx.environmentId).insertUser({ ...fields, scim });
           await recordScim(trx, ctx, userChange('create', user, null));
           return userToScim(await find(trx, ctx, user.id), ctx.baseUrl);
         }),
@@ -62,7 +62,7 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
           const { fields, scim } = userFromScim(wanted, row.attributes);
           if (fields.active === undefined) fields.active = row.active;
           const before = directoryUser(row);
-          const users = createDirectoryUserQueries(trx);
+          const users = createDirectoryUserQueries(trx, ctx.environmentId);
           // Compare what the write would give with what is stored: nothing changed means no write and no event.
           const { active, ...others } = fields;
           await users.updateUser(id, { ...others, scim });
@@ -96,7 +96,7 @@ export function userDescriptor(pool: DatabasePool): ResourceDescriptor {
       pool.transaction(async (trx) => {
         const row = await find(trx, ctx, id, true);
         checkVersion(ifMatch, row.version);
-        await createDirectoryUserQueries(trx).deleteUser(id);
+        await createDirectoryUserQueries(trx, ctx.environmentId).deleteUser(id);
         const user = directoryUser(row);
         await recordScim(trx, ctx, userChange('delete', user, user));
       }),

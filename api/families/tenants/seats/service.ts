@@ -165,7 +165,7 @@ export function createTenantSeatService(pool: DatabasePool) {
         const pending = await seats.findPendingSeatByCode(hashSecret(invitationCode));
         if (!pending) throw new ApiError(404, 'tenant_invitation.not_found', 'No pending tenant invitation has this code.');
         if (pending.codeExpired) throw new ApiError(410, 'tenant_invitation.expired', 'This invitation code has expired; ask for a new invitation.');
-        const user = await createUserQueries(trx).findUserById(principal.id);
+        const user = principal.environmentId && (await createUserQueries(trx).findUserById(principal.environmentId, principal.id));
         if (!user) throw notFound('user', principal.id);
         const verified = user.verifications.some((v) => v.verified && v.email.toLowerCase() === pending.email);
         if (!verified)

@@ -1,4 +1,4 @@
-// Queries bound to a scope (issue 16): a query factory bound to one environment or tenant never reads, changes or
+// Queries bound to a scope (issue 16), access, MCP and events families: a query factory bound to one environment or tenant never reads, changes or
 // deletes a row of another, even when it is handed that row's id. The services check scope first; this is the second
 // line, and what the static check (test/lint/query-scope.test.ts) holds every statement to.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
