@@ -2,17 +2,14 @@
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { elevateEnvironment } from '../helpers/elevate.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { startElevateApp, type elevateEnvironment } from '../helpers/elevate.ts';
 import { tenantEvents } from '../helpers/events.ts';
 
 let t: TestApp;
 let env: Awaited<ReturnType<typeof elevateEnvironment>>;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  env = await elevateEnvironment(t, await t.token());
-});
+beforeAll(async () => ({ t, env } = await startElevateApp()));
 afterAll(() => t.close());
 
 /** An approved grant for alice under a new policy (with `overrides`). */

@@ -1,16 +1,13 @@
 // Elevate policies' caller-supplied patterns run on RE2 (linear time): a hostile ticket pattern is decided at once,
 // a pattern RE2 refuses is a 400 naming the field at save, and the auto-approval condition's matches() is RE2 too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { elevateEnvironment } from '../helpers/elevate.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { startElevateApp, type elevateEnvironment } from '../helpers/elevate.ts';
 import { longestStall } from '../helpers/event-loop.ts';
 
 let t: TestApp;
 let env: Awaited<ReturnType<typeof elevateEnvironment>>;
-beforeAll(async () => {
-  t = await startTestApp();
-  env = await elevateEnvironment(t, await t.token());
-});
+beforeAll(async () => ({ t, env } = await startElevateApp()));
 afterAll(() => t.close());
 
 const ask = (policyId: string, extra: Record<string, unknown> = {}) => env.call('POST', '/requests', { policyId, requesterId: env.users.alice, ...extra });

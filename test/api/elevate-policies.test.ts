@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { elevateEnvironment } from '../helpers/elevate.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { elevateEnvironment, startElevateApp } from '../helpers/elevate.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
 
 let t: TestApp;
 let env: Awaited<ReturnType<typeof elevateEnvironment>>;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  env = await elevateEnvironment(t, await t.token());
-});
+beforeAll(async () => ({ t, env } = await startElevateApp()));
 afterAll(() => t.close());
 
 const valid = (e = env) => ({

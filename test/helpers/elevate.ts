@@ -1,6 +1,6 @@
 // An environment for elevate tests: a small model (alice requests, bob and dave approve, an admin role that may
 // delete documents, an oncall group), an AuthZEN secret, and a caller of its /elevate API.
-import { bearer, type TestApp } from './app.ts';
+import { bearer, startTestApp, type TestApp } from './app.ts';
 import { authzenEnvironment } from './authzen.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -63,4 +63,10 @@ export async function elevateEnvironment(t: TestApp, token: string, environment?
     return res.body as { decision: boolean; context: { reason: Record<string, unknown> } };
   };
   return { ...pdp, base, call, policy, mayDelete, users, groups, roles };
+}
+
+/** A test app with an elevate environment of its own: `beforeAll(async () => ({ t, env } = await startElevateApp()))`. */
+export async function startElevateApp(): Promise<{ t: TestApp; env: Awaited<ReturnType<typeof elevateEnvironment>> }> {
+  const t = await startTestApp();
+  return { t, env: await elevateEnvironment(t, await t.token()) };
 }

@@ -109,10 +109,5 @@ export function createGrantProcessQueries(db: CommonQueryMethods) {
       await db.query(sql.unsafe`UPDATE elevate_grants SET state = 'expired', updated_at = now() WHERE id = ${id}`);
       return { outcome: 'expired', from: row.state };
     },
-
-    /** When the grant's current phase ends (ms): its activation deadline, or its expiry once active. */
-    endOf: (id: string) =>
-      db.oneFirst(sql.type(z.object({ until: z.number() }))`
-        SELECT ${ms(sql.fragment`CASE WHEN state = 'active' THEN expires_at ELSE activation_deadline END`)} AS until FROM elevate_grants WHERE id = ${id}`),
   };
 }
