@@ -7,6 +7,8 @@ import pg from 'pg';
 export const CREDENTIALS_CHANNEL = 'iam_credentials';
 /** Environment ids whose access model (directory, RBAC) changed (migration 0013). */
 export const MODELS_CHANNEL = 'iam_models';
+/** Environment ids whose OpenID provider (clients, keys, settings, claim mappings, allowlist) changed (migration 0027). */
+export const OIDC_CHANNEL = 'iam_oidc';
 
 export interface Listener {
   /**
