@@ -1,8 +1,7 @@
 // MCP servers of an environment's trust store as protected resources of its OpenID provider: the RFC 9728 metadata
-// document an MCP client reads after a 401, and the resource server a resource indicator (RFC 8707) names, so an
-// access token asked for with `resource=<the server's URL>` is a JWT whose `aud` is that server.
+// document an MCP client reads after a 401. (The provider's resource indicators, RFC 8707, accept the same entries:
+// a token asked for with `resource=<the server's URL>` is a JWT whose `aud` is that server.)
 import type { CommonQueryMethods } from 'slonik';
-import type { ResourceServer } from 'oidc-provider';
 import { createOidcTrustStoreQueries, type ProtectedResource } from '../../db/oidc/agents/queries.ts';
 
 /**
@@ -36,13 +35,3 @@ export const protectedResourceMetadata = (entry: ProtectedResource, issuer: stri
 /** The MCP server entry `entryId` of the environment as a protected resource, or null (unknown, revoked, suspended). */
 export const findProtectedResource = (db: CommonQueryMethods, environmentId: string, entryId: string) =>
   createOidcTrustStoreQueries(db, environmentId).resourceById(entryId);
-
-/**
- * The provider's `features.resourceIndicators.getResourceServerInfo` for an MCP server of the trust store: a JWT
- * access token for that audience, or undefined when `resource` names no servable MCP server of the environment.
- */
-export async function mcpResourceServer(db: CommonQueryMethods, environmentId: string, resource: string): Promise<ResourceServer | undefined> {
-  const entry = await createOidcTrustStoreQueries(db, environmentId).resourceBySubject(resource);
-  if (!entry) return undefined;
-  return { scope: MCP_RESOURCE_SCOPES.join(' '), audience: entry.subject, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256' } } };
-}

@@ -34,11 +34,6 @@ export function createOidcTrustStoreQueries(db: CommonQueryMethods, environmentI
       db.maybeOne(sql.type(ProtectedResource)`
         SELECT ${resourceColumns} FROM trust_store_entries e WHERE e.environment_id = ${environmentId} AND e.id = ${entryId} AND ${servable}`),
 
-    /** The MCP server entry whose subject (its URL) is `resource`, unless revoked or suspended. */
-    resourceBySubject: (resource: string) =>
-      db.maybeOne(sql.type(ProtectedResource)`
-        SELECT ${resourceColumns} FROM trust_store_entries e WHERE e.environment_id = ${environmentId} AND e.subject = ${resource} AND ${servable}`),
-
     /** The verified agent whose subject is `clientId`, with its public keys that verify now (active, retiring until retires_at). */
     verifiedAgent: (clientId: string) =>
       db.maybeOne(sql.type(AgentClient)`
