@@ -47,7 +47,9 @@ export function providerConfiguration(input: ConfigurationInput): Configuration 
       short: { signed: true, httpOnly: true, sameSite: 'lax' },
     },
     // Mapped claims ride with the openid scope, so every ID token carries them.
-    claims: { ...SCOPE_CLAIMS, openid: ['sub', ...mappings.map((m) => m.claimName)] },
+    claims: { ...SCOPE_CLAIMS, openid: ['sub', 'amr', ...mappings.map((m) => m.claimName)] },
+    // The scopes' claims go in the ID token too, not only at userinfo.
+    conformIdTokenClaims: false,
     scopes: ['openid', 'offline_access', 'profile', 'email', 'phone', 'address'],
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],
@@ -79,8 +81,10 @@ export function providerConfiguration(input: ConfigurationInput): Configuration 
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
-      introspection: { enabled: true },
-      revocation: { enabled: true },
+      // A client introspects its own tokens; a confidential client (a resource server) any token of the environment.
+      introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId || client.clientAuthMethod !== 'none' },
+      // A client revokes only its own tokens (RFC 7009 2.1).
+      revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       rpInitiatedLogout: { enabled: true },
       backchannelLogout: { enabled: true },
       dPoP: { enabled: true },
