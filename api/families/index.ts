@@ -35,6 +35,7 @@ import elevate from './access/elevate/index.ts';
 import provisioningTokens from './provisioning/provisioning-tokens/index.ts';
 import scim from './provisioning/scim/index.ts';
 import hris from './provisioning/hris/index.ts';
+import oidcProvider from './oidc/provider/index.ts';
 import mcpAuthorization from './oidc/mcp-authorization/index.ts';
 
 export const FAMILIES: readonly Family[] = [
@@ -72,5 +73,6 @@ export const FAMILIES: readonly Family[] = [
   provisioningTokens,
   scim,
   hris,
+  oidcProvider,
   mcpAuthorization,
 ];
