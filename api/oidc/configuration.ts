@@ -10,6 +10,7 @@ import { createAdapterFactory } from './adapter.ts';
 import { accountTokenClaims, createFindAccount, SCOPE_CLAIMS } from './accounts.ts';
 import { cookieKeys } from './cookies.ts';
 import { renderError } from './render-error.ts';
+import { registrationFeature } from './registration.ts';
 
 export interface ConfigurationInput {
   pool: DatabasePool;
@@ -89,7 +90,7 @@ export function providerConfiguration(input: ConfigurationInput): Configuration 
       backchannelLogout: { enabled: true },
       dPoP: { enabled: true },
       pushedAuthorizationRequests: { enabled: true },
-      registration: input.registration ?? { enabled: false },
+      registration: input.registration ?? registrationFeature(snapshot.dynamicRegistration === true),
       resourceIndicators: {
         enabled: true,
         defaultResource: () => undefined,
