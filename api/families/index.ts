@@ -36,6 +36,7 @@ import provisioningTokens from './provisioning/provisioning-tokens/index.ts';
 import scim from './provisioning/scim/index.ts';
 import hris from './provisioning/hris/index.ts';
 import oidcProvider from './oidc/provider/index.ts';
+import oidcSigningKeys from './oidc/signing-keys/index.ts';
 import mcpAuthorization from './oidc/mcp-authorization/index.ts';
 
 export const FAMILIES: readonly Family[] = [
@@ -74,5 +75,6 @@ export const FAMILIES: readonly Family[] = [
   scim,
   hris,
   oidcProvider,
+  oidcSigningKeys,
   mcpAuthorization,
 ];
