@@ -3,7 +3,6 @@
 // saying so and changes nothing.
 import type { FastifyReply } from 'fastify';
 import { passwordProblem } from '../../../../lib/passwords.ts';
-import { tenantOfEnvironment } from '../../../../db/directory/passwords/environment.ts';
 import { messagePage, sendPage } from '../../../oidc/pages/page.ts';
 import { passwordLinkPage, passwordSetPage } from '../../../oidc/pages/password-link.ts';
 import type { LinkState, PasswordService } from './service.ts';
@@ -12,7 +11,7 @@ import type { App } from '../../../types.ts';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface LinkRequest {
-  Params: { environmentId: string; token: string };
+  Params: { envId: string; token: string };
   Body: Record<string, unknown> | undefined;
 }
 
@@ -22,21 +21,19 @@ const closed = (reply: FastifyReply, state: Exclude<LinkState, { kind: 'open' }>
     : sendPage(reply, 404, messagePage('This link is not valid', 'Check that you opened the whole link, or ask your administrator for a new one.'));
 
 export function passwordLinkPages(app: App, passwords: PasswordService) {
-  const config = {
-    public: true,
-    tenantOf: { param: 'environmentId', resource: 'environment', find: tenantOfEnvironment },
-  };
-  const path = '/v1/oidc/:environmentId/password/:token';
+  // `:envId`, as the provider's own routes under the issuer name it (a public route addresses no tenant).
+  const config = { public: true };
+  const path = '/v1/oidc/:envId/password/:token';
   const stateOf = (environmentId: string, token: string): Promise<LinkState> =>
     UUID.test(environmentId) ? passwords.linkState(environmentId, token) : Promise.resolve({ kind: 'unknown' });
 
   app.get<LinkRequest>(path, { config, schema: { hide: true } }, async (r, reply) => {
-    const state = await stateOf(r.params.environmentId, r.params.token);
+    const state = await stateOf(r.params.envId, r.params.token);
     return state.kind === 'open' ? sendPage(reply, 200, passwordLinkPage(state.userName)) : closed(reply, state);
   });
 
   app.post<LinkRequest>(path, { config, schema: { hide: true } }, async (r, reply) => {
-    const { environmentId, token } = r.params;
+    const { envId: environmentId, token } = r.params;
     const state = await stateOf(environmentId, token);
     if (state.kind !== 'open') return closed(reply, state);
     const password = typeof r.body?.password === 'string' ? r.body.password : '';
