@@ -36,6 +36,7 @@ import elevate from './access/elevate/index.ts';
 import provisioningTokens from './provisioning/provisioning-tokens/index.ts';
 import scim from './provisioning/scim/index.ts';
 import hris from './provisioning/hris/index.ts';
+import oidcProvider from './oidc/provider/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -73,4 +74,5 @@ export const FAMILIES: readonly Family[] = [
   provisioningTokens,
   scim,
   hris,
+  oidcProvider,
 ];
