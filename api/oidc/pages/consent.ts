@@ -48,28 +48,33 @@ export const consentPage = (v: ConsentView): Page => {
     title: 'Allow access',
     imageUrl: logo,
     body: html`<div class="client">
-${logo ? html`<img src="${logo}" alt="">` : ''}
-<p><strong>${home ? html`<a href="${home}" rel="noopener noreferrer">${v.client.name}</a>` : v.client.name}</strong> wants to access your account <strong>${v.userName}</strong>.</p>
-</div>
-<p>It asks to:</p>
-<ul>
-${v.scopes.map((s) => html`<li>${SCOPE_TEXT[s] ?? s} <small>(${s})</small></li>`)}
-${v.resources.map((r) => html`<li>Use ${r.resource}${r.scopes.length ? html`: ${r.scopes.join(' ')}` : ''}</li>`)}
-</ul>
-${
-  policy || tos
-    ? html`<p class="links">${policy ? html`<a href="${policy}" rel="noopener noreferrer">Privacy policy</a>` : ''}${tos ? html`<a href="${tos}" rel="noopener noreferrer">Terms of service</a>` : ''}</p>`
-    : ''
-}
-<div class="actions">
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
-<button type="submit">Allow</button>
-</form>
-<form method="post" action="${v.abort}">
-<input type="hidden" name="csrf" value="${v.csrf}">
-<button type="submit">Cancel</button>
-</form>
-</div>`,
+        ${logo ? html`<img src="${logo}" alt="" />` : ''}
+        <p>
+          <strong>${home ? html`<a href="${home}" rel="noopener noreferrer">${v.client.name}</a>` : v.client.name}</strong> wants to access your account
+          <strong>${v.userName}</strong>.
+        </p>
+      </div>
+      <p>It asks to:</p>
+      <ul>
+        ${v.scopes.map((s) => html`<li>${SCOPE_TEXT[s] ?? s} <small>(${s})</small></li>`)}
+        ${v.resources.map((r) => html`<li>Use ${r.resource}${r.scopes.length ? html`: ${r.scopes.join(' ')}` : ''}</li>`)}
+      </ul>
+      ${
+        policy || tos
+          ? html`<p class="links">
+              ${policy ? html`<a href="${policy}" rel="noopener noreferrer">Privacy policy</a>` : ''}${tos ? html`<a href="${tos}" rel="noopener noreferrer">Terms of service</a>` : ''}
+            </p>`
+          : ''
+      }
+      <div class="actions">
+        <form method="post" action="${v.action}">
+          <input type="hidden" name="csrf" value="${v.csrf}" />
+          <button type="submit">Allow</button>
+        </form>
+        <form method="post" action="${v.abort}">
+          <input type="hidden" name="csrf" value="${v.csrf}" />
+          <button type="submit">Cancel</button>
+        </form>
+      </div>`,
   };
 };

@@ -35,15 +35,16 @@ export function createSignInQueries(db: CommonQueryMethods, environmentId: strin
         ORDER BY lower(u.user_name) = lower(${login}) DESC, u.created_at LIMIT 1`),
 
     userName: (userId: string) =>
-      db.maybeOneFirst(sql.type(z.object({ userName: z.string() }))`SELECT user_name AS "userName" FROM users WHERE environment_id = ${environmentId} AND id = ${userId}`),
+      db.maybeOneFirst(
+        sql.type(z.object({ userName: z.string() }))`SELECT user_name AS "userName" FROM users WHERE environment_id = ${environmentId} AND id = ${userId}`,
+      ),
 
     findClient: (clientId: string) =>
       db.maybeOne(sql.type(SignInClient)`
         SELECT client_id AS "clientId", name, logo_uri AS "logoUri", client_uri AS "clientUri", policy_uri AS "policyUri", tos_uri AS "tosUri"
         FROM oidc_clients WHERE environment_id = ${environmentId} AND client_id = ${clientId}`),
 
-    sessionConfig: () =>
-      db.maybeOneFirst(sql.type(SessionConfig)`SELECT session_config AS config FROM oidc_settings WHERE environment_id = ${environmentId}`),
+    sessionConfig: () => db.maybeOneFirst(sql.type(SessionConfig)`SELECT session_config AS config FROM oidc_settings WHERE environment_id = ${environmentId}`),
 
     findClientGrant: (clientId: string, userId: string) =>
       db.maybeOne(sql.type(ClientGrant)`
