@@ -14,7 +14,11 @@ export class TestOAuthClientProvider implements OAuthClientProvider {
   readonly authorizationUrls: URL[] = [];
   code: string | null = null;
 
-  constructor(private readonly signIn: (authorizationUrl: URL) => Promise<URL>) {}
+  private readonly signIn: (authorizationUrl: URL) => Promise<URL>;
+
+  constructor(signIn: (authorizationUrl: URL) => Promise<URL>) {
+    this.signIn = signIn;
+  }
 
   get redirectUrl() {
     return MCP_CLIENT_REDIRECT;
