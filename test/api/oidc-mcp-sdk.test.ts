@@ -11,13 +11,15 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { bearer } from '../helpers/app.ts';
 import { newEnvironments } from '../helpers/fixtures.ts';
-import { authorize, directoryUser, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
+import { directoryUser, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
+import { setPassword, signInThroughPages } from '../helpers/sign-in.ts';
 import { startProtectedMcpServer, type ProtectedMcpServer } from '../helpers/mcp-protected-server.ts';
 import { TestOAuthClientProvider } from '../helpers/mcp-oauth-client.ts';
 import { seedTrustStore } from '../helpers/trust-store-seed.ts';
 
 let t: OidcTestApp;
 let server: ProtectedMcpServer;
+let tenantId: string;
 let environmentId: string;
 let issuer: string;
 let metadataUrl: string;
@@ -25,8 +27,9 @@ let metadataUrl: string;
 beforeAll(async () => {
   t = await startOidcApp();
   server = await startProtectedMcpServer();
-  const { tenantId, environmentIds } = await newEnvironments(t);
-  environmentId = environmentIds[0]!;
+  const made = await newEnvironments(t);
+  tenantId = made.tenantId;
+  environmentId = made.environmentIds[0]!;
   issuer = t.issuer(environmentId);
   const ids = await seedTrustStore(t.pool, environmentId, [{ subject: server.url, kind: 'mcp_server', allowedTools: ['whoami'] }]);
   metadataUrl = `${issuer}/protected-resources/${ids[server.url]}`;
@@ -66,7 +69,11 @@ function recordingFetch() {
 describe('the MCP SDK against a server protected by this service', () => {
   it('authorizes, then lists and calls tools with a token whose audience is the server', async () => {
     const user = await directoryUser(t, environmentId);
-    const provider = new TestOAuthClientProvider(async (url) => (await authorize(t, environmentId, url, { accountId: user.id })).callback);
+    await setPassword(t, await t.token(), tenantId, environmentId, user.id, 'correct horse battery staple');
+    // The "browser": the environment's login and consent pages, over HTTP.
+    const provider = new TestOAuthClientProvider(
+      async (url) => (await signInThroughPages(url, { userName: user.userName, password: 'correct horse battery staple' })).callback,
+    );
     const { calls, fetchFn } = recordingFetch();
     const transport = () => new StreamableHTTPClientTransport(new URL(server.url), { authProvider: provider, fetch: fetchFn });
 
