@@ -25,6 +25,8 @@ import { THREAT_EVENTS } from './threats/threats/events.ts';
 import { MCP_EVENTS } from './threats/mcp-events/events.ts';
 import { TRUST_STORE_EVENTS } from './mcp/trust-store/events.ts';
 import { PROVISIONING_TOKEN_EVENTS } from './provisioning/provisioning-tokens/events.ts';
+import { OIDC_CLIENT_EVENTS } from './oidc/clients/events.ts';
+import { OIDC_CLIENT_ALLOWLIST_EVENTS } from './oidc/client-allowlist/events.ts';
 
 export type { EventTypeEntry };
 
@@ -50,6 +52,8 @@ export const EVENT_CATALOG = {
   ...TRUST_STORE_EVENTS,
   ...ELEVATE_EVENTS,
   ...PROVISIONING_TOKEN_EVENTS,
+  ...OIDC_CLIENT_EVENTS,
+  ...OIDC_CLIENT_ALLOWLIST_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

@@ -35,6 +35,8 @@ import elevate from './access/elevate/index.ts';
 import provisioningTokens from './provisioning/provisioning-tokens/index.ts';
 import scim from './provisioning/scim/index.ts';
 import hris from './provisioning/hris/index.ts';
+import oidcClients from './oidc/clients/index.ts';
+import oidcClientAllowlist from './oidc/client-allowlist/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -71,4 +73,6 @@ export const FAMILIES: readonly Family[] = [
   provisioningTokens,
   scim,
   hris,
+  oidcClients,
+  oidcClientAllowlist,
 ];
