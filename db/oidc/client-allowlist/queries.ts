@@ -18,12 +18,14 @@ export function createClientAllowlistQueries(db: CommonQueryMethods, environment
         ORDER BY a.created_at, a.id`)),
     ],
 
-    /** Adds the clients not listed yet. */
-    add: (clientIds: string[]) =>
-      db.query(sql.unsafe`
-        INSERT INTO oidc_client_allowlist (environment_id, client_id)
-        SELECT ${environmentId}, unnest(${sql.array(clientIds, 'text')})
-        ON CONFLICT (environment_id, client_id) DO NOTHING`),
+    /** Adds the clients not listed yet, one after the other, so the list shows them in the order given. */
+    add: async (clientIds: string[]) => {
+      for (const clientId of clientIds) {
+        await db.query(sql.unsafe`
+          INSERT INTO oidc_client_allowlist (environment_id, client_id, created_at) VALUES (${environmentId}, ${clientId}, clock_timestamp())
+          ON CONFLICT (environment_id, client_id) DO NOTHING`);
+      }
+    },
 
     /** Removes the listed clients not in `keep`. */
     keepOnly: (keep: string[]) =>
