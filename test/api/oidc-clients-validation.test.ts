@@ -127,6 +127,9 @@ describe('OIDC client rules', () => {
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().clientSecret).toBeUndefined();
     expect(res.json().client).toMatchObject({ secretPrefix: null, jwks: { keys: [{ ...jwk, kid: 'k1', alg: 'ES256', use: 'sig' }] } });
+    const url = `${web}/${res.json().client.clientId}`;
+    const same = await t.app.inject({ method: 'PATCH', url, headers: bearer(token), payload: { jwks: { keys: [{ ...jwk, kid: 'k1' }] } } });
+    expect(same.json().client.updatedAt).toBe(res.json().client.updatedAt);
     const twice = await post({
       tokenEndpointAuthMethod: 'private_key_jwt',
       jwks: {

@@ -183,8 +183,10 @@ describe('OIDC clients', () => {
     expect(second).toMatchObject({ hasMore: false, nextCursor: null });
   });
 
-  it('audits every change and emits its event, never with the secret', async () => {
+  it('audits every change and emits its event, never with the secret; an update that changes nothing records nothing', async () => {
     const { client, clientSecret } = await register({ clientName: 'Audited' });
+    const unchanged = await api('PATCH', `${base}/${client.clientId}`, { clientName: 'Audited', redirectUris: ['https://shop.example.com/cb'] });
+    expect(unchanged.json()).toEqual({ client });
     await api('PATCH', `${base}/${client.clientId}`, { clientName: 'Audited 2' });
     const rotated = (await api('POST', `${base}/${client.clientId}/secret`)).json().clientSecret as string;
     await api('DELETE', `${base}/${client.clientId}`);

@@ -3,6 +3,7 @@
 // the provider compares and signs with it. Every change notifies every instance (a trigger on oidc_clients), whose
 // Provider for the environment is rebuilt on next use, so a rotated-out secret is refused at once.
 import { randomInt } from 'node:crypto';
+import canonicalize from 'canonicalize';
 import type { DatabasePool } from 'slonik';
 import { createOidcClientQueries, type ClientSettings, type StoredSecret } from '../../../../db/oidc/clients/queries.ts';
 import { SECRETLESS, type OidcClient } from '../../../../db/oidc/clients/rows.ts';
@@ -36,6 +37,8 @@ const audit = (verb: Verb, client: OidcClient, before: OidcClient | null): Calle
   event: { type: EVENT_OF[verb], data: { client } },
 });
 
+/** Equal settings, whatever the order of keys (jsonb reorders those of stored JWKs). */
+const sameSettings = (a: ClientSettings, b: ClientSettings) => canonicalize(a) === canonicalize(b);
 const needsSecret = (s: ClientSettings) => !SECRETLESS.includes(s.tokenEndpointAuthMethod);
 
 export function createOidcClientService(deps: { pool: DatabasePool; masterKey: Buffer }) {
@@ -70,6 +73,7 @@ export function createOidcClientService(deps: { pool: DatabasePool; masterKey: B
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, clientId, true);
         const settings = await checked(trx, caller, updatedSettings(before, body));
+        if (sameSettings(settings, updatedSettings(before, {}))) return { client: before };
         const had = before.secretPrefix !== null;
         const secret = needsSecret(settings) && !had ? newSecret() : null;
         const change = secret ? secret.stored : !needsSecret(settings) && had ? null : undefined;
