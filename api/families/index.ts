@@ -37,6 +37,7 @@ import scim from './provisioning/scim/index.ts';
 import hris from './provisioning/hris/index.ts';
 import oidcClients from './oidc/clients/index.ts';
 import oidcClientAllowlist from './oidc/client-allowlist/index.ts';
+import oidcProvider from './oidc/provider/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -75,4 +76,5 @@ export const FAMILIES: readonly Family[] = [
   hris,
   oidcClients,
   oidcClientAllowlist,
+  oidcProvider,
 ];
