@@ -27,6 +27,8 @@ import { THREAT_EVENTS } from './threats/threats/events.ts';
 import { MCP_EVENTS } from './threats/mcp-events/events.ts';
 import { TRUST_STORE_EVENTS } from './mcp/trust-store/events.ts';
 import { PROVISIONING_TOKEN_EVENTS } from './provisioning/provisioning-tokens/events.ts';
+import { OIDC_CLIENT_EVENTS } from './oidc/clients/events.ts';
+import { OIDC_CLIENT_ALLOWLIST_EVENTS } from './oidc/client-allowlist/events.ts';
 import { OIDC_SIGNING_KEY_EVENTS } from './oidc/keys/events.ts';
 import { OIDC_PROVIDER_EVENTS } from './oidc/provider/events.ts';
 import { OIDC_REGISTRATION_EVENTS } from './oidc/registration/events.ts';
@@ -55,6 +57,8 @@ export const EVENT_CATALOG = {
   ...TRUST_STORE_EVENTS,
   ...ELEVATE_EVENTS,
   ...PROVISIONING_TOKEN_EVENTS,
+  ...OIDC_CLIENT_EVENTS,
+  ...OIDC_CLIENT_ALLOWLIST_EVENTS,
   ...OIDC_SIGNING_KEY_EVENTS,
   ...OIDC_PROVIDER_EVENTS,
   ...PASSWORD_EVENTS,

@@ -36,6 +36,8 @@ import elevate from './access/elevate/index.ts';
 import provisioningTokens from './provisioning/provisioning-tokens/index.ts';
 import scim from './provisioning/scim/index.ts';
 import hris from './provisioning/hris/index.ts';
+import oidcClients from './oidc/clients/index.ts';
+import oidcClientAllowlist from './oidc/client-allowlist/index.ts';
 import oidcProvider from './oidc/provider/index.ts';
 import oidcSignIn from './oidc/sign-in/index.ts';
 import oidcSigningKeys from './oidc/signing-keys/index.ts';
@@ -77,6 +79,8 @@ export const FAMILIES: readonly Family[] = [
   provisioningTokens,
   scim,
   hris,
+  oidcClients,
+  oidcClientAllowlist,
   oidcProvider,
   oidcSignIn,
   oidcSigningKeys,
