@@ -1,34 +1,18 @@
 // RFC 7591 dynamic client registration, open (no initial access token, as MCP clients need) where the environment's
 // `oidc_settings.dynamic_registration` says so. What registers is stored through the adapter's Client model into
-// `oidc_clients` (dynamically_registered), under the rules of the clients API: redirect URIs https or loopback http,
-// no fragment, no wildcard; and, because anyone may register, no client_credentials grant (a self-registered client
+// `oidc_clients` (dynamically_registered), under the redirect URI rules of the clients API for web clients (https,
+// http on a loopback host; no fragment, no wildcard, no private-use scheme); and, because anyone may register, no client_credentials grant (a self-registered client
 // must act for a signed-in user). Public (`none`) clients get PKCE enforced by the provider's default.
 import { errors, type ClientMetadata } from 'oidc-provider';
 import type { CommonQueryMethods } from 'slonik';
 import { createOidcRegistrationClientQueries } from '../../db/oidc/registration/clients.ts';
 import { displayPrefix, encrypt } from '../../lib/crypto.ts';
+import { redirectUriProblem } from '../families/oidc/clients/redirect-uris.ts';
 
 export const registrationEndpoint = (issuer: string) => `${issuer}/reg`;
 
 /** The Provider's `features.registration` for an environment whose dynamic registration is `enabled`. */
 export const registrationFeature = (enabled: boolean) => ({ enabled, initialAccessToken: false, issueRegistrationAccessToken: false });
-
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
-
-/** Why `uri` may not be a redirect URI of a client (https, or http to a loopback host; no fragment or wildcard), or null. */
-export function redirectUriProblem(uri: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    return 'must be an absolute URL';
-  }
-  if (uri.includes('#')) return 'must not contain a fragment';
-  if (uri.includes('*')) return 'must not contain a wildcard';
-  if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) return null;
-  return 'must be https, or http to a loopback address (127.0.0.1, [::1], localhost)';
-}
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
@@ -40,7 +24,8 @@ export async function storeRegisteredClient(db: CommonQueryMethods, environmentI
     ['post_logout_redirect_uris', strings(metadata.post_logout_redirect_uris)],
   ] as const) {
     for (const uri of uris) {
-      const problem = redirectUriProblem(uri);
+      // No private-use schemes: the provider reads stored clients back as web clients, which may not have them.
+      const problem = redirectUriProblem(uri, { privateScheme: false });
       if (problem) throw new errors.InvalidClientMetadata(`${field} ${problem}: ${uri}`);
     }
   }

@@ -61,14 +61,24 @@ describe('dynamic client registration', () => {
     expect(await stored(environmentId)).toEqual([]);
   });
 
-  it('once opened, registers a public client without a token, stored among the OIDC clients', async () => {
-    const { environmentId, issuer, open } = await environment();
+  it('once opened, registers a public client without a token, listed among the OIDC clients', async () => {
+    const { tenantId, environmentId, issuer, open } = await environment();
     await open(true);
     expect((await discovery(issuer)).registration_endpoint).toBe(`${issuer}/reg`);
     const res = await register(issuer, MCP_CLIENT);
     expect(res).toEqual({ status: 201, body: expect.objectContaining({ client_id: expect.any(String), ...MCP_CLIENT }) });
     expect(res.body.client_secret).toBeUndefined();
     expect(await stored(environmentId)).toEqual([{ name: 'My MCP client', tokenEndpointAuthMethod: 'none', redirectUris: [REDIRECT], dynamic: true }]);
+    const listed = await t.app.inject({ method: 'GET', url: `/v1/tenants/${tenantId}/environments/${environmentId}/oidc/clients`, headers: bearer(await t.token()) });
+    expect(listed.json().clients).toEqual([
+      expect.objectContaining({
+        clientId: res.body.client_id,
+        name: 'My MCP client',
+        redirectUris: [REDIRECT],
+        tokenEndpointAuthMethod: 'none',
+        dynamicallyRegistered: true,
+      }),
+    ]);
   });
 
   it('enforces PKCE on a registered public client', async () => {
@@ -101,7 +111,13 @@ describe('dynamic client registration', () => {
     const { environmentId, issuer, open } = await environment();
     await open(true);
     const cases: [object, string, RegExp][] = [
-      [{ redirect_uris: ['http://app.example.com/callback'] }, 'invalid_redirect_uri', /https, or http to a loopback/],
+      [{ redirect_uris: ['http://app.example.com/callback'] }, 'invalid_redirect_uri', /must use https \(http only on a loopback host/],
+      [{ redirect_uris: ['com.example.app:/callback'] }, 'invalid_redirect_uri', /must only contain web uris/],
+      [
+        { application_type: 'native', redirect_uris: ['com.example.app:/callback'] },
+        'invalid_redirect_uri',
+        /private-use scheme/,
+      ],
       [{ redirect_uris: ['https://*.example.com/callback'] }, 'invalid_redirect_uri', /wildcard/],
       [{ redirect_uris: ['https://app.example.com/callback#x'] }, 'invalid_redirect_uri', /fragment/],
       [{ post_logout_redirect_uris: ['http://app.example.com/'] }, 'invalid_client_metadata', /post_logout_redirect_uris/],
