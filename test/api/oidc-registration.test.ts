@@ -69,7 +69,11 @@ describe('dynamic client registration', () => {
     expect(res).toEqual({ status: 201, body: expect.objectContaining({ client_id: expect.any(String), ...MCP_CLIENT }) });
     expect(res.body.client_secret).toBeUndefined();
     expect(await stored(environmentId)).toEqual([{ name: 'My MCP client', tokenEndpointAuthMethod: 'none', redirectUris: [REDIRECT], dynamic: true }]);
-    const listed = await t.app.inject({ method: 'GET', url: `/v1/tenants/${tenantId}/environments/${environmentId}/oidc/clients`, headers: bearer(await t.token()) });
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/v1/tenants/${tenantId}/environments/${environmentId}/oidc/clients`,
+      headers: bearer(await t.token()),
+    });
     expect(listed.json().clients).toEqual([
       expect.objectContaining({
         clientId: res.body.client_id,
@@ -86,9 +90,19 @@ describe('dynamic client registration', () => {
     await open(true);
     const { body } = await register(issuer, MCP_CLIENT);
     const url = new URL(`${issuer}/auth`);
-    url.search = new URLSearchParams({ client_id: String(body.client_id), redirect_uri: REDIRECT, response_type: 'code', scope: 'openid', state: 's' }).toString();
+    url.search = new URLSearchParams({
+      client_id: String(body.client_id),
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'openid',
+      state: 's',
+    }).toString();
     const { callback } = await authorize(t, environmentId, url, null);
-    expect(Object.fromEntries(callback.searchParams)).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/PKCE/i), state: 's' });
+    expect(Object.fromEntries(callback.searchParams)).toMatchObject({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(/PKCE/i),
+      state: 's',
+    });
   });
 
   it('gives a confidential client its secret once, which then authenticates it', async () => {
@@ -113,11 +127,7 @@ describe('dynamic client registration', () => {
     const cases: [object, string, RegExp][] = [
       [{ redirect_uris: ['http://app.example.com/callback'] }, 'invalid_redirect_uri', /must use https \(http only on a loopback host/],
       [{ redirect_uris: ['com.example.app:/callback'] }, 'invalid_redirect_uri', /must only contain web uris/],
-      [
-        { application_type: 'native', redirect_uris: ['com.example.app:/callback'] },
-        'invalid_redirect_uri',
-        /private-use scheme/,
-      ],
+      [{ application_type: 'native', redirect_uris: ['com.example.app:/callback'] }, 'invalid_redirect_uri', /private-use scheme/],
       [{ redirect_uris: ['https://*.example.com/callback'] }, 'invalid_redirect_uri', /wildcard/],
       [{ redirect_uris: ['https://app.example.com/callback#x'] }, 'invalid_redirect_uri', /fragment/],
       [{ post_logout_redirect_uris: ['http://app.example.com/'] }, 'invalid_client_metadata', /post_logout_redirect_uris/],

@@ -47,8 +47,8 @@ export function mcpAuthorizationRoutes(app: App, service: McpAuthorizationServic
     schema: {
       tags: ['Environments'],
       operationId: 'getEnvironmentOidcSettings',
-      summary: "Get the OpenID provider settings of an environment (dynamic client registration)",
-      description: 'Whether clients may register themselves at the environment\'s issuer (RFC 7591), and where. Closed unless saved.',
+      summary: 'Get the OpenID provider settings of an environment (dynamic client registration)',
+      description: "Whether clients may register themselves at the environment's issuer (RFC 7591), and where. Closed unless saved.",
       security: requires('environment-settings:read'),
       params: EnvironmentScopeParams,
       response: { 200: OidcSettingsResponse, ...errorResponses(404) },
@@ -59,7 +59,7 @@ export function mcpAuthorizationRoutes(app: App, service: McpAuthorizationServic
     schema: {
       tags: ['Environments'],
       operationId: 'saveEnvironmentOidcSettings',
-      summary: 'Open or close dynamic client registration (RFC 7591) at the environment\'s issuer',
+      summary: "Open or close dynamic client registration (RFC 7591) at the environment's issuer",
       description:
         'Open (`dynamicRegistration: true`): anyone may register a client at the registration endpoint without a token, as MCP clients do; ' +
         'such clients appear among the OIDC clients. Closed: the endpoint is not advertised and answers 404. Takes effect on the next request on every instance.',
