@@ -41,7 +41,7 @@ export function createAdapterFactory(deps: AdapterDeps) {
       return row ? (clientMetadata(row, deps) as AdapterPayload) : ((await findAgentClient(pool, environmentId, id)) as AdapterPayload | undefined);
     },
     // Only RFC 7591 registration stores a client through the provider (the API manages the others).
-    upsert: (_id, payload) => storeRegisteredClient(pool, environmentId, deps.masterKey, payload as ClientMetadata),
+    upsert: (_id, payload) => storeRegisteredClient(pool, { tenantId: deps.tenantId, environmentId }, deps.masterKey, payload as ClientMetadata),
     findByUid: () => Promise.resolve(undefined),
     findByUserCode: () => Promise.resolve(undefined),
     destroy: () => Promise.reject(new Error('OIDC clients are managed through the API')),

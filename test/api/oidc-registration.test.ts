@@ -5,6 +5,7 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
+import { auditEntries, tenantEvents } from '../helpers/events.ts';
 import { newEnvironments } from '../helpers/fixtures.ts';
 import { authorize, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 
@@ -67,13 +68,22 @@ describe('dynamic client registration', () => {
     expect((await discovery(issuer)).registration_endpoint).toBe(`${issuer}/reg`);
     const res = await register(issuer, MCP_CLIENT);
     expect(res).toEqual({ status: 201, body: expect.objectContaining({ client_id: expect.any(String), ...MCP_CLIENT }) });
+    expect(res.body.client_id).toMatch(/^oc_[0-9A-Za-z]{24}$/);
     expect(res.body.client_secret).toBeUndefined();
+    expect(res.body.registration_access_token).toBeUndefined();
     expect(await stored(environmentId)).toEqual([{ name: 'My MCP client', tokenEndpointAuthMethod: 'none', redirectUris: [REDIRECT], dynamic: true }]);
     const listed = await t.app.inject({
       method: 'GET',
       url: `/v1/tenants/${tenantId}/environments/${environmentId}/oidc/clients`,
       headers: bearer(await t.token()),
     });
+    const [event] = await tenantEvents(t, tenantId, { type: 'oidc_client.created', environmentId });
+    expect(event).toMatchObject({
+      actor: { type: 'system', id: null },
+      data: { client: { clientId: res.body.client_id, name: 'My MCP client', dynamicallyRegistered: true, secretPrefix: null } },
+    });
+    const audit = await auditEntries(t, { tenantId }, { action: 'oidc_client.create', resourceId: (event!.data.client as { id: string }).id });
+    expect(audit).toHaveLength(1);
     expect(listed.json().clients).toEqual([
       expect.objectContaining({
         clientId: res.body.client_id,
@@ -110,7 +120,7 @@ describe('dynamic client registration', () => {
     await open(true);
     const { status, body } = await register(issuer, { ...MCP_CLIENT, token_endpoint_auth_method: 'client_secret_basic' });
     expect(status).toBe(201);
-    expect(body.client_secret).toEqual(expect.any(String));
+    expect(body.client_secret).toMatch(/^adoc_/);
     const introspect = (secret: string) =>
       fetch(`${issuer}/token/introspection`, {
         method: 'POST',
@@ -121,7 +131,7 @@ describe('dynamic client registration', () => {
     expect((await introspect('wrong')).status).toBe(401);
   });
 
-  it('refuses redirect URIs the clients API refuses, and the client credentials grant; nothing is stored', async () => {
+  it('refuses redirect URIs the clients API refuses, other grants than the code flow, jwks_uri; nothing is stored', async () => {
     const { environmentId, issuer, open } = await environment();
     await open(true);
     const cases: [object, string, RegExp][] = [
@@ -132,6 +142,12 @@ describe('dynamic client registration', () => {
       [{ redirect_uris: ['https://app.example.com/callback#x'] }, 'invalid_redirect_uri', /fragment/],
       [{ post_logout_redirect_uris: ['http://app.example.com/'] }, 'invalid_client_metadata', /post_logout_redirect_uris/],
       [{ grant_types: ['authorization_code', 'client_credentials'] }, 'invalid_client_metadata', /client_credentials/],
+      [
+        { redirect_uris: ['https://app.example.com/callback'], grant_types: ['implicit'], response_types: ['id_token'] },
+        'invalid_client_metadata',
+        /implicit is not supported/,
+      ],
+      [{ jwks_uri: 'https://app.example.com/jwks' }, 'invalid_client_metadata', /jwks_uri/],
     ];
     for (const [change, error, description] of cases) {
       const res = await register(issuer, { ...MCP_CLIENT, ...change });
