@@ -18,6 +18,8 @@ export const FAMILY_IMPORTS = {
   'directory/users': ['projects/environment-settings'],
   'events/notification-channels': ['events/webhooks', 'tenants/tenants'],
   'events/webhooks': ['tenants/tenants'],
+  'oidc/client-allowlist': ['projects/environment-settings'],
+  'oidc/clients': ['projects/environment-settings', 'projects/environments'],
   'organizations/invitations': ['organizations/organizations'],
   'organizations/members': ['organizations/organizations'],
   'organizations/organizations': ['organizations/members'],

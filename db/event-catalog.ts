@@ -27,6 +27,8 @@ import { TRUST_STORE_EVENTS } from './mcp/trust-store/events.ts';
 import { PROVISIONING_TOKEN_EVENTS } from './provisioning/provisioning-tokens/events.ts';
 import { OIDC_SIGNING_KEY_EVENTS } from './oidc/keys/events.ts';
 import { OIDC_PROVIDER_EVENTS } from './oidc/provider/events.ts';
+import { OIDC_CLIENT_EVENTS } from './oidc/clients/events.ts';
+import { OIDC_CLIENT_ALLOWLIST_EVENTS } from './oidc/client-allowlist/events.ts';
 
 export type { EventTypeEntry };
 
@@ -54,6 +56,8 @@ export const EVENT_CATALOG = {
   ...PROVISIONING_TOKEN_EVENTS,
   ...OIDC_SIGNING_KEY_EVENTS,
   ...OIDC_PROVIDER_EVENTS,
+  ...OIDC_CLIENT_EVENTS,
+  ...OIDC_CLIENT_ALLOWLIST_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

@@ -36,6 +36,8 @@ import provisioningTokens from './provisioning/provisioning-tokens/index.ts';
 import scim from './provisioning/scim/index.ts';
 import hris from './provisioning/hris/index.ts';
 import oidcProvider from './oidc/provider/index.ts';
+import oidcClients from './oidc/clients/index.ts';
+import oidcClientAllowlist from './oidc/client-allowlist/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -73,4 +75,6 @@ export const FAMILIES: readonly Family[] = [
   scim,
   hris,
   oidcProvider,
+  oidcClients,
+  oidcClientAllowlist,
 ];
