@@ -25,6 +25,10 @@ import { THREAT_EVENTS } from './threats/threats/events.ts';
 import { MCP_EVENTS } from './threats/mcp-events/events.ts';
 import { TRUST_STORE_EVENTS } from './mcp/trust-store/events.ts';
 import { PROVISIONING_TOKEN_EVENTS } from './provisioning/provisioning-tokens/events.ts';
+import { CLAIM_MAPPING_EVENTS } from './oidc/claim-mappings/events.ts';
+import { OIDC_SETTINGS_EVENTS } from './oidc/settings/events.ts';
+import { CONNECTED_APP_EVENTS } from './oidc/connected-apps/events.ts';
+import { DIRECTORY_SESSION_EVENTS } from './directory/sessions/events.ts';
 
 export type { EventTypeEntry };
 
@@ -50,6 +54,10 @@ export const EVENT_CATALOG = {
   ...TRUST_STORE_EVENTS,
   ...ELEVATE_EVENTS,
   ...PROVISIONING_TOKEN_EVENTS,
+  ...CLAIM_MAPPING_EVENTS,
+  ...OIDC_SETTINGS_EVENTS,
+  ...CONNECTED_APP_EVENTS,
+  ...DIRECTORY_SESSION_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

@@ -35,6 +35,9 @@ import elevate from './access/elevate/index.ts';
 import provisioningTokens from './provisioning/provisioning-tokens/index.ts';
 import scim from './provisioning/scim/index.ts';
 import hris from './provisioning/hris/index.ts';
+import oidcSettings from './oidc/settings/index.ts';
+import connectedApps from './oidc/connected-apps/index.ts';
+import directorySessions from './directory/sessions/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -71,4 +74,7 @@ export const FAMILIES: readonly Family[] = [
   provisioningTokens,
   scim,
   hris,
+  oidcSettings,
+  connectedApps,
+  directorySessions,
 ];
