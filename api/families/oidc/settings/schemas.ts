@@ -12,7 +12,7 @@ const meta = ManagementMeta.optional();
 export const MappingParams = EnvironmentScopeParams.extend({ mappingId: z.uuid() });
 
 const claimName = z
-  .string()
+  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
   .regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'must be 1 to 128 characters of A-Z, a-z, 0-9, _ . : -')
   .refine((name) => !isReservedClaim(name), 'is a reserved claim: the provider sets it from the session, the client or the scopes');
 
