@@ -59,9 +59,7 @@ async function grant(clientId: string, userId: string, grantId: string) {
 }
 
 const records = async () =>
-  (await t.pool.any(sql.unsafe`SELECT model, id FROM oidc_payloads WHERE environment_id = ${environmentId} ORDER BY model, id`)).map(
-    (r) => `${r.model} ${r.id}`,
-  );
+  (await t.pool.anyFirst(sql.unsafe`SELECT model || ' ' || id FROM oidc_payloads WHERE environment_id = ${environmentId} ORDER BY model, id`)) as string[];
 
 const TIME = expect.stringMatching(/^\d{4}-\d\d-\d\dT/);
 
@@ -170,7 +168,12 @@ describe('connected apps', () => {
     const otherBase = `/v1/tenants/${tenantId}/environments/${other}`;
     const list = await t.app.inject({ method: 'GET', url: `${otherBase}/connected-apps`, headers: bearer(token) });
     expect(list.json()).toMatchObject({ grants: [], total: 0 });
-    const revoke = await t.app.inject({ method: 'POST', url: `${otherBase}/connected-apps/revoke`, headers: bearer(token), payload: { clientId: crm, userId: ada } });
+    const revoke = await t.app.inject({
+      method: 'POST',
+      url: `${otherBase}/connected-apps/revoke`,
+      headers: bearer(token),
+      payload: { clientId: crm, userId: ada },
+    });
     expect(revoke.statusCode).toBe(404);
     expect(await records()).toHaveLength(4);
 

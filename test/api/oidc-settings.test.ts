@@ -80,7 +80,10 @@ describe('JWT claim mappings', () => {
 
   it('keeps enabled on an update that leaves it out', async () => {
     const { id } = (await save({ claimName: 'tier', source: 'static', staticValue: 'gold', enabled: false })).json().mapping;
-    expect((await save({ id, claimName: 'tier', source: 'static', staticValue: 'silver' })).json().mapping).toMatchObject({ enabled: false, staticValue: 'silver' });
+    expect((await save({ id, claimName: 'tier', source: 'static', staticValue: 'silver' })).json().mapping).toMatchObject({
+      enabled: false,
+      staticValue: 'silver',
+    });
   });
 
   it('answers 409 naming body.claimName for a claim already mapped, on create and on update', async () => {
@@ -150,7 +153,9 @@ describe('session config', () => {
     expect((await call('GET', '/session')).json()).toEqual(replaced.json());
 
     const merged = await call('PATCH', '/session', { rememberMe: false, idleLifetimeSeconds: 3600 });
-    expect(merged.json()).toEqual({ config: { ...DEFAULTS, accessTokenLifetimeSeconds: 600, brand: { color: 'teal' }, rememberMe: false, idleLifetimeSeconds: 3600 } });
+    expect(merged.json()).toEqual({
+      config: { ...DEFAULTS, accessTokenLifetimeSeconds: 600, brand: { color: 'teal' }, rememberMe: false, idleLifetimeSeconds: 3600 },
+    });
     const again = await call('PUT', '/session', { rememberMe: false });
     expect(again.json()).toEqual({ config: { ...DEFAULTS, rememberMe: false } });
 
@@ -162,14 +167,21 @@ describe('session config', () => {
         config: { accessTokenLifetimeSeconds: 600, brand: { color: 'teal' }, rememberMe: false, idleLifetimeSeconds: 3600 },
         previous: { accessTokenLifetimeSeconds: 600, brand: { color: 'teal' } },
       },
-      { environmentId, config: { rememberMe: false }, previous: { accessTokenLifetimeSeconds: 600, brand: { color: 'teal' }, rememberMe: false, idleLifetimeSeconds: 3600 } },
+      {
+        environmentId,
+        config: { rememberMe: false },
+        previous: { accessTokenLifetimeSeconds: 600, brand: { color: 'teal' }, rememberMe: false, idleLifetimeSeconds: 3600 },
+      },
     ]);
     const audit = await auditEntries(t, { tenantId }, { action: 'session_config.update' });
     // The audit masks keys that look like secrets (…Token…), as it does everywhere.
     expect(audit.filter((a) => a.environmentId === environmentId).map((a) => a.changes)).toEqual([
       { before: { accessTokenLifetimeSeconds: null, brand: null }, after: { accessTokenLifetimeSeconds: '***', brand: { color: 'teal' } } },
       { before: { rememberMe: null, idleLifetimeSeconds: null }, after: { rememberMe: false, idleLifetimeSeconds: 3600 } },
-      { before: { accessTokenLifetimeSeconds: '***', brand: { color: 'teal' }, idleLifetimeSeconds: 3600 }, after: { accessTokenLifetimeSeconds: null, brand: null, idleLifetimeSeconds: null } },
+      {
+        before: { accessTokenLifetimeSeconds: '***', brand: { color: 'teal' }, idleLifetimeSeconds: 3600 },
+        after: { accessTokenLifetimeSeconds: null, brand: null, idleLifetimeSeconds: null },
+      },
     ]);
   });
 
@@ -198,7 +210,9 @@ describe('session config', () => {
     await call('PUT', '/session', { absoluteLifetimeSeconds: 7200, idleLifetimeSeconds: 3600 });
     const res = await call('PATCH', '/session', { idleLifetimeSeconds: 7201 });
     expect(res.statusCode).toBe(400);
-    expect(res.json().details).toEqual([{ path: 'body.idleLifetimeSeconds', message: 'leaves idleLifetimeSeconds (7201) above absoluteLifetimeSeconds (7200)' }]);
+    expect(res.json().details).toEqual([
+      { path: 'body.idleLifetimeSeconds', message: 'leaves idleLifetimeSeconds (7201) above absoluteLifetimeSeconds (7200)' },
+    ]);
   });
 
   it('refuses a patch that would grow the config past 64 keys', async () => {

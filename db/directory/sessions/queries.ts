@@ -15,28 +15,31 @@ export type LockedSession = z.infer<typeof Locked>;
 /** Queries of one environment's directory sessions: every statement is bound to `environmentId`. */
 export function createDirectorySessionQueries(db: CommonQueryMethods, environmentId: string) {
   return {
-    listOfUser: async (userId: string) =>
-      [...(await db.any(sql.type(DirectorySession)`
+    listOfUser: async (userId: string) => [
+      ...(await db.any(sql.type(DirectorySession)`
         SELECT ${columns} FROM directory_sessions WHERE environment_id = ${environmentId} AND user_id = ${userId}
-        ORDER BY created_at DESC, id`))],
+        ORDER BY created_at DESC, id`)),
+    ],
 
     /** The user's sessions not yet revoked (one when `sessionId` is given), locked for their revocation. */
-    lockUnrevoked: async (userId: string, sessionId?: string) =>
-      [...(await db.any(sql.type(Locked)`
+    lockUnrevoked: async (userId: string, sessionId?: string) => [
+      ...(await db.any(sql.type(Locked)`
         SELECT ${columns}, session_uid AS "sessionUid" FROM directory_sessions
         WHERE environment_id = ${environmentId} AND user_id = ${userId} AND revoked_at IS NULL
           ${sessionId === undefined ? sql.fragment`` : sql.fragment`AND id = ${sessionId}`}
-        ORDER BY created_at, id FOR UPDATE`))],
+        ORDER BY created_at, id FOR UPDATE`)),
+    ],
 
     exists: async (userId: string, sessionId: string) =>
       (await db.maybeOneFirst(sql.type(z.object({ one: z.number() }))`
         SELECT 1 AS one FROM directory_sessions WHERE environment_id = ${environmentId} AND user_id = ${userId} AND id = ${sessionId}`)) !== null,
 
-    markRevoked: async (ids: string[]) =>
-      [...(await db.any(sql.type(DirectorySession)`
+    markRevoked: async (ids: string[]) => [
+      ...(await db.any(sql.type(DirectorySession)`
         UPDATE directory_sessions SET revoked_at = now()
         WHERE environment_id = ${environmentId} AND id = ANY(${sql.array(ids, 'uuid')})
-        RETURNING ${columns}`))],
+        RETURNING ${columns}`)),
+    ],
 
     /** The provider's Session record of a session uid, or null once it has expired or been deleted. */
     providerSession: (sessionUid: string) =>

@@ -10,9 +10,10 @@ const columns = sql.fragment`
 /** Queries of one environment's claim mappings: every statement is bound to `environmentId`. */
 export function createClaimMappingQueries(db: CommonQueryMethods, environmentId: string) {
   return {
-    list: async () =>
-      [...(await db.any(sql.type(JwtClaimMapping)`
-        SELECT ${columns} FROM jwt_claim_mappings WHERE environment_id = ${environmentId} ORDER BY created_at, id`))],
+    list: async () => [
+      ...(await db.any(sql.type(JwtClaimMapping)`
+        SELECT ${columns} FROM jwt_claim_mappings WHERE environment_id = ${environmentId} ORDER BY created_at, id`)),
+    ],
 
     find: (id: string, options: { lock?: boolean } = {}) =>
       db.maybeOne(sql.type(JwtClaimMapping)`

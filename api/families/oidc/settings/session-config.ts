@@ -24,7 +24,10 @@ export function createSessionConfigService(pool: DatabasePool) {
       const effective = effectiveSessionConfig(config);
       if (effective.idleLifetimeSeconds > effective.absoluteLifetimeSeconds) {
         const path = given.idleLifetimeSeconds === undefined ? 'body.absoluteLifetimeSeconds' : 'body.idleLifetimeSeconds';
-        throw invalidField(path, `leaves idleLifetimeSeconds (${effective.idleLifetimeSeconds}) above absoluteLifetimeSeconds (${effective.absoluteLifetimeSeconds})`);
+        throw invalidField(
+          path,
+          `leaves idleLifetimeSeconds (${effective.idleLifetimeSeconds}) above absoluteLifetimeSeconds (${effective.absoluteLifetimeSeconds})`,
+        );
       }
       await settings.saveSessionConfig(config);
       await record(trx, caller, {
