@@ -35,6 +35,7 @@ import elevate from './access/elevate/index.ts';
 import provisioningTokens from './provisioning/provisioning-tokens/index.ts';
 import scim from './provisioning/scim/index.ts';
 import hris from './provisioning/hris/index.ts';
+import oidcProvider from './oidc/provider/index.ts';
 import oidcSettings from './oidc/settings/index.ts';
 import connectedApps from './oidc/connected-apps/index.ts';
 import directorySessions from './directory/sessions/index.ts';
@@ -74,6 +75,7 @@ export const FAMILIES: readonly Family[] = [
   provisioningTokens,
   scim,
   hris,
+  oidcProvider,
   oidcSettings,
   connectedApps,
   directorySessions,

@@ -19,8 +19,8 @@ async function logOut(provider: Provider, notice: LogoutNotice): Promise<void> {
   if (client?.backchannelLogoutUri) await client.backchannelLogout(notice.accountId, notice.sid);
 }
 
-export async function backChannelLogout(oidc: OidcProviders | undefined, environmentId: string, notices: LogoutNotice[], log: FastifyBaseLogger) {
-  if (!oidc || notices.length === 0) return;
+export async function backChannelLogout(oidc: OidcProviders, environmentId: string, notices: LogoutNotice[], log: FastifyBaseLogger) {
+  if (notices.length === 0) return;
   try {
     const provider = await oidc.get(environmentId);
     const outcomes = await Promise.allSettled(notices.map((notice) => logOut(provider, notice)));

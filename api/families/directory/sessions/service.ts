@@ -22,7 +22,7 @@ async function endProviderSession(queries: Queries, session: LockedSession): Pro
   return accountId ? authorizations.map(([clientId, a]) => ({ clientId, accountId, sid: a.sid })) : [];
 }
 
-export function createDirectorySessionService(pool: DatabasePool, oidc: OidcProviders | undefined, log: FastifyBaseLogger) {
+export function createDirectorySessionService(pool: DatabasePool, oidc: OidcProviders, log: FastifyBaseLogger) {
   const userOf = (caller: EnvironmentCaller, userId: string) =>
     orNotFound(createDirectoryUserQueries(pool, caller.scope.environmentId).findUser(userId), 'user', userId);
 
