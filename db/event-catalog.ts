@@ -29,6 +29,10 @@ import { OIDC_SIGNING_KEY_EVENTS } from './oidc/keys/events.ts';
 import { OIDC_PROVIDER_EVENTS } from './oidc/provider/events.ts';
 import { OIDC_CLIENT_EVENTS } from './oidc/clients/events.ts';
 import { OIDC_CLIENT_ALLOWLIST_EVENTS } from './oidc/client-allowlist/events.ts';
+import { CLAIM_MAPPING_EVENTS } from './oidc/claim-mappings/events.ts';
+import { OIDC_SETTINGS_EVENTS } from './oidc/settings/events.ts';
+import { CONNECTED_APP_EVENTS } from './oidc/connected-apps/events.ts';
+import { DIRECTORY_SESSION_EVENTS } from './directory/sessions/events.ts';
 
 export type { EventTypeEntry };
 
@@ -58,6 +62,10 @@ export const EVENT_CATALOG = {
   ...OIDC_PROVIDER_EVENTS,
   ...OIDC_CLIENT_EVENTS,
   ...OIDC_CLIENT_ALLOWLIST_EVENTS,
+  ...CLAIM_MAPPING_EVENTS,
+  ...OIDC_SETTINGS_EVENTS,
+  ...CONNECTED_APP_EVENTS,
+  ...DIRECTORY_SESSION_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

@@ -38,6 +38,9 @@ import hris from './provisioning/hris/index.ts';
 import oidcProvider from './oidc/provider/index.ts';
 import oidcClients from './oidc/clients/index.ts';
 import oidcClientAllowlist from './oidc/client-allowlist/index.ts';
+import oidcSettings from './oidc/settings/index.ts';
+import connectedApps from './oidc/connected-apps/index.ts';
+import directorySessions from './directory/sessions/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -77,4 +80,7 @@ export const FAMILIES: readonly Family[] = [
   oidcProvider,
   oidcClients,
   oidcClientAllowlist,
+  oidcSettings,
+  connectedApps,
+  directorySessions,
 ];
