@@ -27,6 +27,7 @@ import apiSecrets from './access/api-secrets/index.ts';
 import rbac from './access/rbac/index.ts';
 import directoryUsers from './directory/users/index.ts';
 import directoryGroups from './directory/groups/index.ts';
+import directoryPasswords from './directory/passwords/index.ts';
 import impersonation from './access/impersonation/index.ts';
 import threats from './threats/threats/index.ts';
 import mcpEvents from './threats/mcp-events/index.ts';
@@ -41,6 +42,7 @@ import oidcClientAllowlist from './oidc/client-allowlist/index.ts';
 import oidcSettings from './oidc/settings/index.ts';
 import connectedApps from './oidc/connected-apps/index.ts';
 import directorySessions from './directory/sessions/index.ts';
+import oidcSignIn from './oidc/sign-in/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -69,6 +71,7 @@ export const FAMILIES: readonly Family[] = [
   rbac,
   directoryUsers,
   directoryGroups,
+  directoryPasswords,
   impersonation,
   threats,
   mcpEvents,
@@ -83,4 +86,5 @@ export const FAMILIES: readonly Family[] = [
   oidcSettings,
   connectedApps,
   directorySessions,
+  oidcSignIn,
 ];
