@@ -35,6 +35,7 @@ import { CLAIM_MAPPING_EVENTS } from './oidc/claim-mappings/events.ts';
 import { OIDC_SETTINGS_EVENTS } from './oidc/settings/events.ts';
 import { CONNECTED_APP_EVENTS } from './oidc/connected-apps/events.ts';
 import { DIRECTORY_SESSION_EVENTS } from './directory/sessions/events.ts';
+import { OIDC_REGISTRATION_EVENTS } from './oidc/registration/events.ts';
 
 export type { EventTypeEntry };
 
@@ -70,6 +71,7 @@ export const EVENT_CATALOG = {
   ...DIRECTORY_SESSION_EVENTS,
   ...PASSWORD_EVENTS,
   ...SIGN_IN_EVENTS,
+  ...OIDC_REGISTRATION_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

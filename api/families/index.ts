@@ -43,6 +43,8 @@ import oidcSettings from './oidc/settings/index.ts';
 import connectedApps from './oidc/connected-apps/index.ts';
 import directorySessions from './directory/sessions/index.ts';
 import oidcSignIn from './oidc/sign-in/index.ts';
+import oidcSigningKeys from './oidc/signing-keys/index.ts';
+import mcpAuthorization from './oidc/mcp-authorization/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -87,4 +89,6 @@ export const FAMILIES: readonly Family[] = [
   connectedApps,
   directorySessions,
   oidcSignIn,
+  oidcSigningKeys,
+  mcpAuthorization,
 ];
