@@ -25,6 +25,7 @@ import { THREAT_EVENTS } from './threats/threats/events.ts';
 import { MCP_EVENTS } from './threats/mcp-events/events.ts';
 import { TRUST_STORE_EVENTS } from './mcp/trust-store/events.ts';
 import { PROVISIONING_TOKEN_EVENTS } from './provisioning/provisioning-tokens/events.ts';
+import { OIDC_CLEANUP_EVENTS } from './oidc/cleanup/events.ts';
 
 export type { EventTypeEntry };
 
@@ -50,6 +51,7 @@ export const EVENT_CATALOG = {
   ...TRUST_STORE_EVENTS,
   ...ELEVATE_EVENTS,
   ...PROVISIONING_TOKEN_EVENTS,
+  ...OIDC_CLEANUP_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

@@ -31,6 +31,7 @@ export function startSweeper(deps: {
   gateway: ProcessGateway;
   scheduleMs: number[];
   domains: { verificationIntervalsMs: number[]; verificationGiveUpMs: number };
+  oidcCleanupIntervalMs?: number;
   intervalMs: number;
   graceMs?: number;
   onError: (error: unknown) => void;
@@ -39,7 +40,7 @@ export function startSweeper(deps: {
   const grace = deps.graceMs ?? GRACE_MS;
   const log = deps.log ?? ((message: string) => console.warn(message));
   const status = async (kind: ProcessKind, entityId: string) => (await deps.gateway.describe(processId(kind, entityId))).status;
-  const settings: SweepSettings = { scheduleMs: deps.scheduleMs, domains: deps.domains };
+  const settings: SweepSettings = { scheduleMs: deps.scheduleMs, domains: deps.domains, oidcCleanupIntervalMs: deps.oidcCleanupIntervalMs };
 
   const sweep = async () => {
     const queries = createSweepQueries(deps.pool);

@@ -25,6 +25,8 @@ export type PlannedStart = { [K in ProcessKind]: { kind: K; entityId: string; te
 export interface SweepSettings {
   scheduleMs: number[];
   domains: { verificationIntervalsMs: number[]; verificationGiveUpMs: number };
+  /** OIDC_CLEANUP_INTERVAL_SECONDS in ms (default 5 min). */
+  oidcCleanupIntervalMs?: number;
 }
 
 /** The status of the process of `kind` for `entityId`, as the engine reports it. */
