@@ -5,12 +5,13 @@ import type { DatabasePool } from 'slonik';
 import { createOidcCleanupQueries, type RetiredOidcKey } from '../db/oidc/cleanup/queries.ts';
 import { createOidcCleanupSingletonQueries } from '../db/oidc/cleanup/singleton.ts';
 import { recordChange } from '../db/shared/changes.ts';
+import type { OidcCleanupInput } from '../lib/processes/contracts.ts';
 import type { Activities } from '../workflows/activities.ts';
 
 export interface OidcCleanupDeps {
   pool: DatabasePool;
-  /** OIDC_CLEANUP_INTERVAL_SECONDS in ms: the next run takes it (a changed setting applies from the next run). */
-  oidcCleanupIntervalMs?: number;
+  /** The configured input of a run (interval, rounds): the next run takes it, so a changed setting applies from then. */
+  oidcCleanup?: OidcCleanupInput;
 }
 
 export const OIDC_CLEANUP_BATCH = 1000;
@@ -51,8 +52,8 @@ export function createOidcCleanupActivities(deps: OidcCleanupDeps): Pick<Activit
     },
 
     continueOidcCleanup: async (input) => {
-      const intervalMs = deps.oidcCleanupIntervalMs ?? input.intervalMs;
-      await createOidcCleanupSingletonQueries(deps.pool).enqueueStart({ ...input, intervalMs }, intervalMs);
+      const next = deps.oidcCleanup ?? input;
+      await createOidcCleanupSingletonQueries(deps.pool).enqueueStart(next, next.intervalMs);
     },
   };
 }

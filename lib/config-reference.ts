@@ -131,6 +131,11 @@ export const CONFIG_REFERENCE = {
     meaning:
       "seconds between two rounds of the OIDC clean-up process (expired provider records, old password links and directory sessions, signing keys' retirement)",
   },
+  OIDC_CLEANUP_ROUNDS_PER_RUN: {
+    section: 'Processes and Temporal',
+    default: '24',
+    meaning: 'rounds one run of the OIDC clean-up process makes before it starts its next run and ends, which keeps its workflow history short',
+  },
   WEBHOOK_RETRY_SCHEDULE: {
     section: 'Webhooks and notifications',
     default: '0,5s,5m,30m,2h,5h,10h,10h',

@@ -35,12 +35,12 @@ export async function startEmbeddedProcesses(deps: {
     disableAfterMs: config.webhooks.disableAfterMs,
     baseUrls: config.providers,
     dnsServers: config.dnsServers,
-    oidcCleanupIntervalMs: config.oidcCleanupIntervalMs,
+    oidcCleanup: config.oidcCleanup,
     lookup: deps.lookup,
   });
   const engine = await startEmbeddedEngine({ databaseUrl: deps.databaseUrl, activities: deps.wrapActivities ? deps.wrapActivities(activities) : activities });
   // The deployment's singleton processes start at boot (a no-op while they run).
-  await createOidcCleanupSingletonQueries(deps.pool).enqueueStart({ intervalMs: config.oidcCleanupIntervalMs });
+  await createOidcCleanupSingletonQueries(deps.pool).enqueueStart(config.oidcCleanup);
   const dispatcher = await startDispatcher({
     pool: deps.pool,
     databaseUrl: deps.databaseUrl,
@@ -56,7 +56,7 @@ export async function startEmbeddedProcesses(deps: {
     gateway: engine.gateway,
     scheduleMs: config.webhooks.scheduleMs,
     domains: config.domains,
-    oidcCleanupIntervalMs: config.oidcCleanupIntervalMs,
+    oidcCleanup: config.oidcCleanup,
     intervalMs: config.processSweepIntervalMs,
     onError: deps.onError,
   });

@@ -55,7 +55,7 @@ export async function startTemporalProcesses(deps: {
     disableAfterMs: config.webhooks.disableAfterMs,
     baseUrls: config.providers,
     dnsServers: config.dnsServers,
-    oidcCleanupIntervalMs: config.oidcCleanupIntervalMs,
+    oidcCleanup: config.oidcCleanup,
     progress: temporalActivityProgress,
   });
   const tlsAndKey = temporalConnectionOptions(config);
@@ -82,7 +82,7 @@ export async function startTemporalProcesses(deps: {
     ...tlsAndKey,
   });
   // The deployment's singleton processes start at boot (a no-op while they run).
-  await createOidcCleanupSingletonQueries(pool).enqueueStart({ intervalMs: config.oidcCleanupIntervalMs });
+  await createOidcCleanupSingletonQueries(pool).enqueueStart(config.oidcCleanup);
   const dispatcher = await startDispatcher({
     pool,
     databaseUrl: deps.databaseUrl,
@@ -99,7 +99,7 @@ export async function startTemporalProcesses(deps: {
     gateway,
     scheduleMs: config.webhooks.scheduleMs,
     domains: config.domains,
-    oidcCleanupIntervalMs: config.oidcCleanupIntervalMs,
+    oidcCleanup: config.oidcCleanup,
     intervalMs: config.processSweepIntervalMs,
     onError: (error) => deps.onError(error, 'process sweep failed'),
     log: deps.log,

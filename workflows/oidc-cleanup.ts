@@ -52,7 +52,7 @@ export const oidcCleanupProcess = defineProcess('oidc-cleanup', {
       const starts: PlannedStart[] = [];
       for (const row of rows) {
         if ((await status('oidc-cleanup', row.id)) !== 'running') {
-          starts.push({ kind: 'oidc-cleanup', entityId: row.id, tenantId: null, input: { intervalMs: settings.oidcCleanupIntervalMs ?? DEFAULT_INTERVAL_MS } });
+          starts.push({ kind: 'oidc-cleanup', entityId: row.id, tenantId: null, input: settings.oidcCleanup ?? { intervalMs: DEFAULT_INTERVAL_MS } });
         }
       }
       return starts;
