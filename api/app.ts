@@ -4,7 +4,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DatabasePool } from 'slonik';
 import type { Config } from '../lib/config.ts';
-import { CREDENTIALS_CHANNEL, MODELS_CHANNEL, listen } from '../db/shared/notifications.ts';
+import { CREDENTIALS_CHANNEL, MODELS_CHANNEL, OIDC_CHANNEL, listen } from '../db/shared/notifications.ts';
 import { createModelQueries } from '../db/access/model/queries.ts';
 import { compileModel } from '../lib/authz/compile.ts';
 import fp from 'fastify-plugin';
@@ -23,6 +23,8 @@ import { createModelCache } from './access/models.ts';
 import { compileTrustStore } from './access/trust-stores.ts';
 import { createTrustStoreResolveQueries } from '../db/mcp/trust-store/resolve.ts';
 import { FAMILIES } from './families/index.ts';
+import { createOidcProviders } from './oidc/providers.ts';
+import type { OidcProviders } from './oidc/types.ts';
 import type { Family, FamilyDeps } from './families/family.ts';
 import type { SigningKeys } from './access/signing-keys.ts';
 import type { App } from './types.ts';
@@ -51,6 +53,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The bearer-token verifier, for routes that check a token they are given (token introspection). */
     authenticator: Authenticator;
+    /** Each environment's OpenID provider (api/oidc/providers.ts), for the sign-in pages and the tests. */
+    oidc: OidcProviders;
   }
 }
 
@@ -101,6 +105,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const environmentSecrets = createEnvironmentSecretAuthenticator({ pool, onError: (e) => app.log.warn({ err: e }, 'secret bookkeeping failed') });
   const models = createModelCache({ load: async (id) => compileModel(id, await createModelQueries(pool).loadModel(id)) });
   const trustStores = createModelCache({ load: async (id) => compileTrustStore(await createTrustStoreResolveQueries(pool).loadEnvironment(id)) });
+  const oidc = createOidcProviders({ pool, masterKey: deps.masterKey, publicBaseUrl: config.publicBaseUrl, max: config.oidcProviderCacheSize });
+  app.decorate('oidc', oidc);
   const listener = await listen(
     deps.databaseUrl,
     {
@@ -112,12 +118,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         models.evict(environmentId);
         trustStores.evict(environmentId);
       },
+      [OIDC_CHANNEL]: (environmentId) => oidc.evict(environmentId),
     },
     () => {
       authenticator.clear();
       environmentSecrets.clear();
       models.clear();
       trustStores.clear();
+      oidc.clear();
     },
   );
   app.addHook('onClose', () => listener.close());
@@ -131,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         environmentSecrets.clear();
         models.clear();
         trustStores.clear();
+        oidc.clear();
       }
       done(null, payload);
     }, done);
@@ -147,7 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(openApiPlugin, { publicBaseUrl: config.publicBaseUrl, tokenUrl: `${config.publicBaseUrl}/v1/oauth/token` });
   if (config.rateLimit.enabled) await app.register(rateLimitPlugin, config.rateLimit);
 
-  const familyDeps = { config, pool, keys, masterKey: deps.masterKey, issuer, audience, models, trustStores };
+  const familyDeps = { config, pool, keys, masterKey: deps.masterKey, issuer, audience, models, trustStores, oidc };
   for (const family of FAMILIES) {
     await app.register(familyPlugin(family), familyDeps);
   }

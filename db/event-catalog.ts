@@ -25,6 +25,8 @@ import { THREAT_EVENTS } from './threats/threats/events.ts';
 import { MCP_EVENTS } from './threats/mcp-events/events.ts';
 import { TRUST_STORE_EVENTS } from './mcp/trust-store/events.ts';
 import { PROVISIONING_TOKEN_EVENTS } from './provisioning/provisioning-tokens/events.ts';
+import { OIDC_SIGNING_KEY_EVENTS } from './oidc/keys/events.ts';
+import { OIDC_PROVIDER_EVENTS } from './oidc/provider/events.ts';
 import { OIDC_CLEANUP_EVENTS } from './oidc/cleanup/events.ts';
 
 export type { EventTypeEntry };
@@ -51,6 +53,8 @@ export const EVENT_CATALOG = {
   ...TRUST_STORE_EVENTS,
   ...ELEVATE_EVENTS,
   ...PROVISIONING_TOKEN_EVENTS,
+  ...OIDC_SIGNING_KEY_EVENTS,
+  ...OIDC_PROVIDER_EVENTS,
   ...OIDC_CLEANUP_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 

@@ -70,6 +70,11 @@ export const CONFIG_REFERENCE = {
     meaning: '32 bytes (64 hex characters or base64) encrypting secrets at rest (AES-256-GCM)',
   },
   ACCESS_TOKEN_TTL_SECONDS: { section: 'Secrets and tokens', default: '900', meaning: 'lifetime of access tokens (at most 86400)' },
+  OIDC_PROVIDER_CACHE_SIZE: {
+    section: 'Secrets and tokens',
+    default: '100',
+    meaning: "how many environments' OpenID providers an instance keeps built in memory (each is rebuilt on its next use after a change)",
+  },
   API_SECRET_ROTATION_GRACE: {
     section: 'Secrets and tokens',
     default: '24h',

@@ -98,6 +98,7 @@ export const configSchema = z
     TEMPORAL_API_KEY: z.string().min(1).optional(),
     ALLOW_PRIVATE_NETWORK_TARGETS: bool.default(false),
     ACCESS_TOKEN_TTL_SECONDS: positiveInt.max(86_400, 'must be at most 86400').default(900),
+    OIDC_PROVIDER_CACHE_SIZE: positiveInt.default(100),
     RATE_LIMIT_ENABLED: bool.default(true),
     RATE_LIMIT_MAX: positiveInt.default(600),
     RATE_LIMIT_WINDOW_MS: positiveInt.default(60_000),
@@ -168,6 +169,8 @@ export const configSchema = z
       temporalApiKey: env.TEMPORAL_API_KEY,
       allowPrivateNetworkTargets: env.ALLOW_PRIVATE_NETWORK_TARGETS,
       accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
+      /** How many environments' OpenID providers an instance keeps built (least recently built out first). */
+      oidcProviderCacheSize: env.OIDC_PROVIDER_CACHE_SIZE,
       rateLimit: {
         enabled: env.RATE_LIMIT_ENABLED,
         max: env.RATE_LIMIT_MAX,

@@ -6,6 +6,7 @@ import type { App } from '../types.ts';
 import type { AccessModel } from '../../lib/authz/compile.ts';
 import type { ModelCache } from '../access/models.ts';
 import type { TrustStoreSnapshot } from '../access/trust-stores.ts';
+import type { OidcProviders } from '../oidc/types.ts';
 
 export interface FamilyDeps {
   config: Config;
@@ -20,6 +21,8 @@ export interface FamilyDeps {
   models: ModelCache<AccessModel>;
   /** Each environment's trust store as the runtime resolves it, kept current through the same NOTIFY. */
   trustStores: ModelCache<TrustStoreSnapshot>;
+  /** Each environment's OpenID provider, rebuilt after an `iam_oidc` NOTIFY names it. */
+  oidc: OidcProviders;
 }
 
 export interface Family {

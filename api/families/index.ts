@@ -35,6 +35,7 @@ import elevate from './access/elevate/index.ts';
 import provisioningTokens from './provisioning/provisioning-tokens/index.ts';
 import scim from './provisioning/scim/index.ts';
 import hris from './provisioning/hris/index.ts';
+import oidcProvider from './oidc/provider/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -71,4 +72,5 @@ export const FAMILIES: readonly Family[] = [
   provisioningTokens,
   scim,
   hris,
+  oidcProvider,
 ];

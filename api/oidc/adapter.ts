@@ -1,0 +1,109 @@
+// The provider's storage: every model in oidc_payloads of the environment, except Client, which is read from
+// oidc_clients. Sessions are mirrored into directory_sessions (the directory's view), with the caller's address
+// and user agent taken from the provider's request context.
+import Provider, { type Adapter, type AdapterPayload } from 'oidc-provider';
+import type { DatabasePool } from 'slonik';
+import { createOidcPayloadQueries } from '../../db/oidc/provider/payloads.ts';
+import { createDirectorySessionWriteQueries } from '../../db/oidc/provider/sessions.ts';
+import { createProviderClientQueries } from '../../db/oidc/provider/clients.ts';
+import { clientMetadata } from './client-metadata.ts';
+import { recordRevocation } from './revocation-events.ts';
+
+export interface AdapterDeps {
+  pool: DatabasePool;
+  masterKey: Buffer;
+  environmentId: string;
+  tenantId: string;
+  idleLifetimeSeconds: number;
+}
+
+const REVOCABLE = new Set(['AccessToken', 'RefreshToken', 'ClientCredentials']);
+const epoch = (value: unknown) => (typeof value === 'number' ? new Date(value * 1000) : null);
+const text = (value: unknown) => (typeof value === 'string' ? value : null);
+
+function currentRequest() {
+  const ctx = Provider.ctx;
+  return ctx ? { ip: ctx.ip ?? null, userAgent: ctx.get('user-agent') || null, route: ctx.oidc?.route ?? null } : null;
+}
+
+export function createAdapterFactory(deps: AdapterDeps) {
+  const { pool, environmentId } = deps;
+  const payloads = createOidcPayloadQueries(pool, environmentId);
+  const sessions = createDirectorySessionWriteQueries(pool, environmentId);
+  const clients = createProviderClientQueries(pool, environmentId);
+
+  const clientAdapter: Adapter = {
+    find: async (id) => {
+      const row = await clients.findActive(id);
+      return row ? (clientMetadata(row, deps) as AdapterPayload) : undefined;
+    },
+    upsert: () => Promise.reject(new Error('OIDC clients are managed through the API')),
+    findByUid: () => Promise.resolve(undefined),
+    findByUserCode: () => Promise.resolve(undefined),
+    destroy: () => Promise.reject(new Error('OIDC clients are managed through the API')),
+    consume: () => Promise.resolve(undefined),
+    revokeByGrantId: () => Promise.resolve(undefined),
+  };
+
+  const modelAdapter = (model: string): Adapter => {
+    const found = (row: { payload: Record<string, unknown>; consumedAt: string | null } | null) =>
+      row ? ({ ...row.payload, ...(row.consumedAt ? { consumed: Math.floor(Date.parse(row.consumedAt) / 1000) } : {}) } as AdapterPayload) : undefined;
+    return {
+      upsert: async (id, payload, expiresIn) => {
+        const p = payload as Record<string, unknown>;
+        await payloads.upsert(model, id, {
+          payload: p,
+          grantId: model === 'Grant' ? id : text(p.grantId),
+          uid: text(p.uid),
+          userCode: text(p.userCode),
+          accountId: text(p.accountId),
+          clientId: text(p.clientId),
+          expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : epoch(p.exp),
+        });
+        if (model === 'Session' && typeof p.accountId === 'string' && typeof p.uid === 'string') {
+          const request = currentRequest();
+          await sessions.upsert({
+            sessionUid: p.uid,
+            userId: p.accountId,
+            factors: Array.isArray(p.amr) ? (p.amr as string[]) : [],
+            clientIds: Object.keys((p.authorizations as object | undefined) ?? {}),
+            expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : epoch(p.exp),
+            ip: request?.ip ?? null,
+            userAgent: request?.userAgent ?? null,
+          });
+        }
+        if (model === 'RefreshToken' && typeof p.sessionUid === 'string') await sessions.touch(p.sessionUid);
+      },
+      find: async (id) => {
+        const payload = found(await payloads.find(model, id));
+        // A session unused for longer than the idle lifetime (or revoked) is not reused: the user signs in again.
+        if (model === 'Session' && payload && typeof payload.uid === 'string' && (await sessions.isEnded(payload.uid, deps.idleLifetimeSeconds))) {
+          return undefined;
+        }
+        return payload;
+      },
+      findByUid: async (uid) => found(await payloads.findByUid(model, uid)),
+      findByUserCode: async (userCode) => found(await payloads.findByUserCode(model, userCode)),
+      destroy: async (id) => {
+        if (model === 'Session') {
+          const session = await payloads.find(model, id);
+          const uid = text(session?.payload.uid);
+          if (uid) await sessions.revoke(uid);
+        }
+        if (REVOCABLE.has(model) && currentRequest()?.route === 'revocation') {
+          await recordRevocation(pool, deps, model, id);
+          return;
+        }
+        await payloads.destroy(model, id);
+      },
+      consume: async (id) => {
+        await payloads.consume(model, id);
+      },
+      revokeByGrantId: async (grantId) => {
+        await payloads.revokeByGrantId(grantId);
+      },
+    };
+  };
+
+  return (model: string): Adapter => (model === 'Client' ? clientAdapter : modelAdapter(model));
+}

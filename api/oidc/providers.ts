@@ -1,0 +1,55 @@
+// The environments' OpenID providers: one oidc-provider instance per environment, built on first use from what one
+// read of the database gives (settings, claim mappings, allowlist, key ring), kept in a bounded single-flight cache
+// and dropped when an `iam_oidc` NOTIFY names the environment (api/app.ts).
+import Provider from 'oidc-provider';
+import type { DatabasePool } from 'slonik';
+import { createModelCache } from '../access/models.ts';
+import { createProviderSnapshotQueries } from '../../db/oidc/provider/snapshot.ts';
+import { enforceAllowlist } from './allowlist.ts';
+import { providerConfiguration, type ConfigurationInput } from './configuration.ts';
+import { loadKeyRing, providerJwks } from './keys.ts';
+import type { OidcProviders } from './types.ts';
+
+export class UnknownEnvironmentError extends Error {}
+
+export interface OidcProvidersDeps {
+  pool: DatabasePool;
+  masterKey: Buffer;
+  publicBaseUrl: string;
+  /** How many environments' Providers one instance keeps (OIDC_PROVIDER_CACHE_SIZE). */
+  max: number;
+  /** A hook for features decided elsewhere (RFC 7591 registration, MCP authorization). */
+  extend?: (environmentId: string, input: ConfigurationInput) => Partial<ConfigurationInput>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const issuerOf = (publicBaseUrl: string, environmentId: string) => `${publicBaseUrl}/v1/oidc/${environmentId}`;
+
+export async function buildProvider(deps: OidcProvidersDeps, environmentId: string): Promise<Provider> {
+  if (!UUID.test(environmentId)) throw new UnknownEnvironmentError(environmentId);
+  const { pool, masterKey } = deps;
+  const snapshot = await createProviderSnapshotQueries(pool, environmentId).load();
+  if (!snapshot) throw new UnknownEnvironmentError(environmentId);
+  const keys = await loadKeyRing(pool, masterKey, environmentId);
+  const issuer = issuerOf(deps.publicBaseUrl, environmentId);
+  const base: ConfigurationInput = {
+    pool,
+    masterKey,
+    environmentId,
+    snapshot,
+    jwks: providerJwks(keys, masterKey),
+    issuerPath: new URL(issuer).pathname,
+  };
+  const input = { ...base, ...deps.extend?.(environmentId, base) };
+  const provider = new Provider(issuer, providerConfiguration(input));
+  // The mount hands over the client's address and scheme in X-Forwarded-* (api/families/oidc/provider/mount.ts).
+  provider.proxy = true;
+  enforceAllowlist(provider, snapshot.allowlist);
+  return provider;
+}
+
+export function createOidcProviders(deps: OidcProvidersDeps): OidcProviders {
+  const cache = createModelCache({ load: (environmentId) => buildProvider(deps, environmentId), max: deps.max });
+  return { get: (environmentId) => cache.get(environmentId), evict: (id) => cache.evict(id), clear: () => cache.clear() };
+}

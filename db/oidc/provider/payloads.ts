@@ -1,0 +1,53 @@
+// The provider's records (oidc-provider adapter models) of one environment, in oidc_payloads.
+import { sql, type CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
+
+const Payload = z.object({ payload: z.record(z.string(), z.unknown()), consumedAt: z.string().nullable() });
+
+export interface PayloadRecord {
+  payload: Record<string, unknown>;
+  grantId: string | null;
+  uid: string | null;
+  userCode: string | null;
+  accountId: string | null;
+  clientId: string | null;
+  expiresAt: Date | null;
+}
+
+export function createOidcPayloadQueries(db: CommonQueryMethods, environmentId: string) {
+  const live = sql.fragment`(expires_at IS NULL OR expires_at > now())`;
+  const one = (where: ReturnType<typeof sql.fragment>) =>
+    db.maybeOne(sql.type(Payload)`
+      SELECT payload, consumed_at AS "consumedAt" FROM oidc_payloads
+      WHERE environment_id = ${environmentId} AND ${where} AND ${live}`);
+  return {
+    upsert: (model: string, id: string, r: PayloadRecord) =>
+      db.query(sql.unsafe`
+        INSERT INTO oidc_payloads (environment_id, model, id, payload, grant_id, uid, user_code, account_id, client_id, expires_at)
+        VALUES (${environmentId}, ${model}, ${id}, ${sql.jsonb(r.payload as never)}, ${r.grantId}, ${r.uid}, ${r.userCode},
+          ${r.accountId}, ${r.clientId}, ${r.expiresAt ? sql.timestamp(r.expiresAt) : null})
+        ON CONFLICT (environment_id, model, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
+          uid = EXCLUDED.uid, user_code = EXCLUDED.user_code, account_id = EXCLUDED.account_id, client_id = EXCLUDED.client_id,
+          expires_at = EXCLUDED.expires_at`),
+
+    find: (model: string, id: string) => one(sql.fragment`model = ${model} AND id = ${id}`),
+    findByUid: (model: string, uid: string) => one(sql.fragment`model = ${model} AND uid = ${uid}`),
+    findByUserCode: (model: string, userCode: string) => one(sql.fragment`model = ${model} AND user_code = ${userCode}`),
+
+    destroy: (model: string, id: string) =>
+      db.query(sql.unsafe`DELETE FROM oidc_payloads WHERE environment_id = ${environmentId} AND model = ${model} AND id = ${id}`),
+
+    /** Deletes a record and returns what it held (for the audit of a revocation). */
+    destroyReturning: (model: string, id: string) =>
+      db.maybeOne(sql.type(z.object({ payload: z.record(z.string(), z.unknown()) }))`
+        DELETE FROM oidc_payloads WHERE environment_id = ${environmentId} AND model = ${model} AND id = ${id} RETURNING payload`),
+
+    consume: (model: string, id: string) =>
+      db.query(sql.unsafe`
+        UPDATE oidc_payloads SET consumed_at = now()
+        WHERE environment_id = ${environmentId} AND model = ${model} AND id = ${id} AND consumed_at IS NULL`),
+
+    /** Every record of a grant (tokens, codes, the grant itself). */
+    revokeByGrantId: (grantId: string) => db.query(sql.unsafe`DELETE FROM oidc_payloads WHERE environment_id = ${environmentId} AND grant_id = ${grantId}`),
+  };
+}

@@ -1,0 +1,36 @@
+// What building an environment's Provider reads, in one go: that the environment exists, its settings, its
+// enabled claim mappings and its client allowlist.
+import { sql, type CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
+
+export const ClaimMapping = z.object({
+  claimName: z.string(),
+  source: z.enum(['user_field', 'attribute', 'static']),
+  metadataKey: z.string().nullable(),
+  staticValue: z.string().nullable(),
+});
+export type ClaimMapping = z.infer<typeof ClaimMapping>;
+
+const Snapshot = z.object({
+  tenantId: z.uuid(),
+  sessionConfig: z.record(z.string(), z.unknown()).nullable(),
+  dynamicRegistration: z.boolean().nullable(),
+  claimMappings: z.array(ClaimMapping),
+  allowlist: z.array(z.string()),
+});
+export type ProviderSnapshot = z.infer<typeof Snapshot>;
+
+export function createProviderSnapshotQueries(db: CommonQueryMethods, environmentId: string) {
+  return {
+    /** Null when the environment does not exist. */
+    load: () =>
+      db.maybeOne(sql.type(Snapshot)`
+        SELECT e.tenant_id AS "tenantId", s.session_config AS "sessionConfig", s.dynamic_registration AS "dynamicRegistration",
+          coalesce((SELECT jsonb_agg(jsonb_build_object('claimName', m.claim_name, 'source', m.source, 'metadataKey', m.metadata_key,
+            'staticValue', m.static_value) ORDER BY m.claim_name)
+            FROM jwt_claim_mappings m WHERE m.environment_id = e.id AND m.enabled), '[]') AS "claimMappings",
+          ARRAY(SELECT a.client_id FROM oidc_client_allowlist a WHERE a.environment_id = e.id ORDER BY a.client_id) AS allowlist
+        FROM environments e LEFT JOIN oidc_settings s ON s.environment_id = e.id
+        WHERE e.id = ${environmentId}`),
+  };
+}
