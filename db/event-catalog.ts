@@ -36,6 +36,7 @@ import { OIDC_SETTINGS_EVENTS } from './oidc/settings/events.ts';
 import { CONNECTED_APP_EVENTS } from './oidc/connected-apps/events.ts';
 import { DIRECTORY_SESSION_EVENTS } from './directory/sessions/events.ts';
 import { OIDC_REGISTRATION_EVENTS } from './oidc/registration/events.ts';
+import { OIDC_CLEANUP_EVENTS } from './oidc/cleanup/events.ts';
 
 export type { EventTypeEntry };
 
@@ -72,6 +73,7 @@ export const EVENT_CATALOG = {
   ...PASSWORD_EVENTS,
   ...SIGN_IN_EVENTS,
   ...OIDC_REGISTRATION_EVENTS,
+  ...OIDC_CLEANUP_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */
