@@ -37,6 +37,7 @@ import provisioningTokens from './provisioning/provisioning-tokens/index.ts';
 import scim from './provisioning/scim/index.ts';
 import hris from './provisioning/hris/index.ts';
 import oidcProvider from './oidc/provider/index.ts';
+import oidcSigningKeys from './oidc/signing-keys/index.ts';
 import oidcSignIn from './oidc/sign-in/index.ts';
 
 export const FAMILIES: readonly Family[] = [
@@ -76,5 +77,6 @@ export const FAMILIES: readonly Family[] = [
   scim,
   hris,
   oidcProvider,
+  oidcSigningKeys,
   oidcSignIn,
 ];

@@ -10,6 +10,8 @@ import { createAdapterFactory } from './adapter.ts';
 import { accountTokenClaims, createFindAccount, SCOPE_CLAIMS } from './accounts.ts';
 import { cookieKeys } from './cookies.ts';
 import { renderError } from './render-error.ts';
+import { allowlistParams } from './allowlist.ts';
+import { logoutSource, postLogoutSuccessSource } from './logout-pages.ts';
 
 export interface ConfigurationInput {
   pool: DatabasePool;
@@ -19,6 +21,8 @@ export interface ConfigurationInput {
   jwks: { keys: JWK[] };
   /** The path of the issuer (`/v1/oidc/{environmentId}`, behind any path of PUBLIC_BASE_URL). */
   issuerPath: string;
+  /** ALLOW_PRIVATE_NETWORK_TARGETS: back-channel logout and client JWKS may then reach private addresses. */
+  allowPrivateNetworkTargets: boolean;
   /** RFC 7591 registration, enabled by the MCP authorization work (oidc_settings.dynamic_registration). */
   registration?: NonNullable<Configuration['features']>['registration'];
 }
@@ -47,7 +51,9 @@ export function providerConfiguration(input: ConfigurationInput): Configuration 
       short: { signed: true, httpOnly: true, sameSite: 'lax' },
     },
     // Mapped claims ride with the openid scope, so every ID token carries them.
-    claims: { ...SCOPE_CLAIMS, openid: ['sub', ...mappings.map((m) => m.claimName)] },
+    claims: { ...SCOPE_CLAIMS, openid: ['sub', 'amr', ...mappings.map((m) => m.claimName)] },
+    // The scopes' claims go in the ID token too, not only at userinfo.
+    conformIdTokenClaims: false,
     scopes: ['openid', 'offline_access', 'profile', 'email', 'phone', 'address'],
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],
@@ -79,9 +85,11 @@ export function providerConfiguration(input: ConfigurationInput): Configuration 
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
-      introspection: { enabled: true },
-      revocation: { enabled: true },
-      rpInitiatedLogout: { enabled: true },
+      // A client introspects its own tokens; a confidential client (a resource server) any token of the environment.
+      introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId || client.clientAuthMethod !== 'none' },
+      // A client revokes only its own tokens (RFC 7009 2.1).
+      revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       backchannelLogout: { enabled: true },
       dPoP: { enabled: true },
       pushedAuthorizationRequests: { enabled: true },
@@ -106,6 +114,7 @@ export function providerConfiguration(input: ConfigurationInput): Configuration 
         },
       },
     },
+    extraParams: allowlistParams(snapshot.allowlist),
     extraTokenClaims: async (_ctx, token) => {
       const accountId = 'accountId' in token ? token.accountId : undefined;
       return accountId ? accountTokenClaims(pool, environmentId, mappings, accountId) : undefined;
@@ -130,5 +139,9 @@ export function providerConfiguration(input: ConfigurationInput): Configuration 
       url: (_ctx: KoaContextWithOIDC, interaction) => `${input.issuerPath}/interaction/${interaction.uid}`,
     },
     renderError,
+    // oidc-provider refuses special-use addresses on its outbound calls itself; the operator may allow them.
+    ...(input.allowPrivateNetworkTargets
+      ? { fetch: (input: string | URL | Request, init?: RequestInit) => fetch(input, { ...init, dispatcher: undefined } as RequestInit) }
+      : {}),
   };
 }

@@ -172,12 +172,13 @@ export async function codeFlow(
   environmentId: string,
   signIn: SignIn,
   parameters: Record<string, string> = {},
-  jar = new CookieJar(),
+  options: { jar?: CookieJar; par?: boolean; dpop?: client.DPoPHandle; tokenParameters?: Record<string, string> } = {},
 ) {
+  const jar = options.jar ?? new CookieJar();
   const codeVerifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const nonce = client.randomNonce();
-  const url = client.buildAuthorizationUrl(config, {
+  const authorizationParameters = {
     redirect_uri: REDIRECT_URI,
     scope: 'openid profile email offline_access',
     code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
@@ -186,8 +187,17 @@ export async function codeFlow(
     nonce,
     prompt: 'consent',
     ...parameters,
-  });
+  };
+  const url = options.par
+    ? await client.buildAuthorizationUrlWithPAR(config, authorizationParameters, { DPoP: options.dpop })
+    : client.buildAuthorizationUrl(config, authorizationParameters);
   const { callback } = await authorize(t, environmentId, url, signIn, jar);
-  const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: codeVerifier, expectedState: state, expectedNonce: nonce });
+  const tokens = await client.authorizationCodeGrant(
+    config,
+    callback,
+    { pkceCodeVerifier: codeVerifier, expectedState: state, expectedNonce: nonce },
+    options.tokenParameters,
+    { DPoP: options.dpop },
+  );
   return { tokens, jar, codeVerifier };
 }

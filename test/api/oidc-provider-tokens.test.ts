@@ -1,0 +1,137 @@
+import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
+import * as client from 'openid-client';
+import { sql } from 'slonik';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tenantEvents } from '../helpers/events.ts';
+import { codeFlow, createOidcClient, directoryUser, oidcEnvironment, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
+
+let t: OidcTestApp;
+let env: Awaited<ReturnType<typeof oidcEnvironment>>;
+let config: client.Configuration;
+beforeAll(async () => {
+  t = await startOidcApp();
+  env = await oidcEnvironment(t);
+  config = await relyingParty(env.issuer, env.clientId, env.clientSecret);
+});
+afterAll(() => t.close());
+
+const signedIn = async (parameters: Record<string, string> = {}, options: Parameters<typeof codeFlow>[5] = {}) => {
+  const user = await directoryUser(t, env.environmentId);
+  return { user, ...(await codeFlow(t, config, env.environmentId, { accountId: user.id }, parameters, options)) };
+};
+
+const oauthError = async (promise: Promise<unknown>) => {
+  const error = (await promise.then(
+    () => null,
+    (e: unknown) => e,
+  )) as { error?: string; status?: number } | null;
+  return error && { error: error.error, status: error.status };
+};
+
+describe('refresh tokens', () => {
+  it('rotate on every use, and the reuse of a consumed one revokes the whole grant', async () => {
+    const { tokens } = await signedIn();
+    const first = tokens.refresh_token as string;
+    const rotated = await client.refreshTokenGrant(config, first);
+    expect(rotated.refresh_token).toEqual(expect.any(String));
+    expect(rotated.refresh_token).not.toBe(first);
+    expect(await oauthError(client.refreshTokenGrant(config, first))).toEqual({ error: 'invalid_grant', status: 400 });
+    // The reuse ended the grant: the rotated token and the access tokens are dead too.
+    expect(await oauthError(client.refreshTokenGrant(config, rotated.refresh_token as string))).toEqual({ error: 'invalid_grant', status: 400 });
+    expect(await client.tokenIntrospection(config, rotated.access_token)).toEqual({ active: false });
+  });
+
+  it('are refused once the user is deactivated, and once the user is deleted', async () => {
+    const a = await signedIn();
+    await t.pool.query(sql.unsafe`UPDATE users SET active = false WHERE id = ${a.user.id}`);
+    expect(await oauthError(client.refreshTokenGrant(config, a.tokens.refresh_token as string))).toEqual({ error: 'invalid_grant', status: 400 });
+    const b = await signedIn();
+    await t.pool.query(sql.unsafe`DELETE FROM users WHERE id = ${b.user.id}`);
+    expect(await oauthError(client.refreshTokenGrant(config, b.tokens.refresh_token as string))).toEqual({ error: 'invalid_grant', status: 400 });
+  });
+});
+
+describe('introspection and revocation', () => {
+  it('introspects an access token as active with its subject and scope', async () => {
+    const { tokens, user } = await signedIn();
+    expect(await client.tokenIntrospection(config, tokens.access_token)).toMatchObject({
+      active: true,
+      sub: user.id,
+      client_id: env.clientId,
+      scope: 'openid profile email offline_access',
+      iss: env.issuer,
+    });
+  });
+
+  it('revokes a refresh token (its grant with it), with an oidc_token.revoked event', async () => {
+    const { tokens, user } = await signedIn();
+    await client.tokenRevocation(config, tokens.refresh_token as string);
+    expect(await oauthError(client.refreshTokenGrant(config, tokens.refresh_token as string))).toEqual({ error: 'invalid_grant', status: 400 });
+    expect(await client.tokenIntrospection(config, tokens.access_token)).toEqual({ active: false });
+    const events = await tenantEvents(t, env.tenantId, { type: 'oidc_token.revoked' });
+    expect(events.map((e) => e.data)).toContainEqual({
+      environmentId: env.environmentId,
+      clientId: env.clientId,
+      tokenType: 'RefreshToken',
+      grantId: expect.any(String),
+      accountId: user.id,
+    });
+  });
+
+  it("does not let a client revoke another client's token", async () => {
+    const { tokens } = await signedIn();
+    const other = await createOidcClient(t, env.environmentId);
+    const stranger = await relyingParty(env.issuer, other.clientId, other.clientSecret);
+    await client.tokenRevocation(stranger, tokens.access_token);
+    expect(await client.tokenIntrospection(config, tokens.access_token)).toMatchObject({ active: true });
+  });
+});
+
+describe('DPoP and PAR', () => {
+  it('binds tokens to a DPoP key (cnf.jkt); userinfo refuses the token without its proof', async () => {
+    const dpop = client.getDPoPHandle(config, await client.randomDPoPKeyPair());
+    const { tokens, user } = await signedIn({}, { dpop });
+    expect(tokens.token_type).toBe('dpop');
+    expect(await client.tokenIntrospection(config, tokens.access_token)).toMatchObject({ active: true, token_type: 'DPoP', cnf: { jkt: expect.any(String) } });
+    await expect(client.fetchUserInfo(config, tokens.access_token, user.id, { DPoP: dpop })).resolves.toMatchObject({ sub: user.id });
+    const bare = await fetch(`${env.issuer}/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(bare.status).toBe(401);
+    const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token as string, undefined, { DPoP: dpop });
+    expect(refreshed.token_type).toBe('dpop');
+  });
+
+  it('accepts a pushed authorization request and completes the flow from its request_uri', async () => {
+    const { tokens, user } = await signedIn({}, { par: true });
+    expect(decodeJwt(tokens.id_token as string).sub).toBe(user.id);
+  });
+});
+
+describe('resource indicators', () => {
+  const resource = 'https://mcp.example.com/mcp';
+  beforeAll(async () => {
+    await t.pool.query(sql.unsafe`
+      INSERT INTO trust_store_entries (environment_id, kind, subject, name, status, verified_at)
+      VALUES (${env.environmentId}, 'mcp_server', ${resource}, 'MCP', 'verified', now()),
+        (${env.environmentId}, 'mcp_server', 'https://suspended.example.com/mcp', 'Suspended', 'suspended', NULL)`);
+  });
+
+  it('issues a JWT access token whose audience is the MCP server (client credentials)', async () => {
+    const tokens = await client.clientCredentialsGrant(config, { resource, scope: 'tools:read' });
+    const { payload, protectedHeader } = await jwtVerify(tokens.access_token, createRemoteJWKSet(new URL(`${env.issuer}/jwks`)), {
+      issuer: env.issuer,
+      audience: resource,
+    });
+    expect(protectedHeader).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
+    expect(payload).toMatchObject({ client_id: env.clientId, scope: 'tools:read' });
+  });
+
+  it('issues a user token for the MCP server through the code flow', async () => {
+    const { tokens, user } = await signedIn({ resource, scope: 'openid tools:read' }, { tokenParameters: { resource } });
+    const { payload } = await jwtVerify(tokens.access_token, createRemoteJWKSet(new URL(`${env.issuer}/jwks`)), { issuer: env.issuer, audience: resource });
+    expect(payload).toMatchObject({ sub: user.id, client_id: env.clientId });
+  });
+
+  it.each(['https://unknown.example.com/mcp', 'https://suspended.example.com/mcp'])('refuses %s with invalid_target', async (target) => {
+    expect(await oauthError(client.clientCredentialsGrant(config, { resource: target }))).toEqual({ error: 'invalid_target', status: 400 });
+  });
+});
