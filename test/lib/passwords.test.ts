@@ -14,6 +14,25 @@ describe('passwords', () => {
     expect(await verifyPassword('not a hash', 'whatever-password')).toBe(false);
   });
 
+  it('costs an unknown user (no stored hash) about what a wrong password costs: one argon2id verification', async () => {
+    const stored = await hashPassword('correct horse battery');
+    /** The fastest of five runs: the least disturbed by other work on the machine. */
+    const fastest = async (work: () => Promise<unknown>) => {
+      let best = Infinity;
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        await work();
+        best = Math.min(best, performance.now() - started);
+      }
+      return best;
+    };
+    await verifyPassword(null, 'warm up the dummy hash');
+    const wrong = await fastest(() => verifyPassword(stored, 'wrong password'));
+    const unknown = await fastest(() => verifyPassword(null, 'wrong password'));
+    expect(unknown / wrong).toBeGreaterThan(0.5);
+    expect(unknown / wrong).toBeLessThan(2);
+  });
+
   it('refuses passwords outside 8–256 code points and passwords of whitespace only', () => {
     expect(passwordProblem('short')).toBe('must be at least 8 characters long');
     expect(passwordProblem('😀😀😀😀😀😀😀')).toBe('must be at least 8 characters long'); // 7 code points, 14 UTF-16 units
