@@ -16,21 +16,22 @@ describe('passwords', () => {
 
   it('costs an unknown user (no stored hash) about what a wrong password costs: one argon2id verification', async () => {
     const stored = await hashPassword('correct horse battery');
-    /** The fastest of five runs: the least disturbed by other work on the machine. */
-    const fastest = async (work: () => Promise<unknown>) => {
-      let best = Infinity;
-      for (let i = 0; i < 5; i++) {
-        const started = performance.now();
-        await work();
-        best = Math.min(best, performance.now() - started);
-      }
-      return best;
-    };
     await verifyPassword(null, 'warm up the dummy hash');
-    const wrong = await fastest(() => verifyPassword(stored, 'wrong password'));
-    const unknown = await fastest(() => verifyPassword(null, 'wrong password'));
-    expect(unknown / wrong).toBeGreaterThan(0.5);
-    expect(unknown / wrong).toBeLessThan(2);
+    // The fastest of seven interleaved runs of each: the least disturbed by other work on the machine. Without the
+    // dummy verification an unknown user costs microseconds (a ratio near 0.001), far below the bound.
+    const best = { wrong: Infinity, unknown: Infinity };
+    for (let i = 0; i < 7; i++) {
+      for (const [kind, hash] of [
+        ['wrong', stored],
+        ['unknown', null],
+      ] as const) {
+        const started = performance.now();
+        await verifyPassword(hash, 'wrong password');
+        best[kind] = Math.min(best[kind], performance.now() - started);
+      }
+    }
+    expect(best.unknown / best.wrong).toBeGreaterThan(0.25);
+    expect(best.unknown / best.wrong).toBeLessThan(4);
   });
 
   it('refuses passwords outside 8–256 code points and passwords of whitespace only', () => {
