@@ -8,6 +8,8 @@ import { createProviderSnapshotQueries } from '../../db/oidc/provider/snapshot.t
 import { providerConfiguration, type ConfigurationInput } from './configuration.ts';
 import { loadKeyRing, providerJwks } from './keys.ts';
 import { conformTokenErrors } from './rfc-errors.ts';
+import { forgetSessions } from './remember-me.ts';
+import { effectiveSessionConfig } from '../../lib/oidc/session-config.ts';
 import type { OidcProviders } from './types.ts';
 
 export class UnknownEnvironmentError extends Error {}
@@ -50,6 +52,7 @@ export async function buildProvider(deps: OidcProvidersDeps, environmentId: stri
   // The mount hands over the client's address and scheme in X-Forwarded-* (api/families/oidc/provider/mount.ts).
   provider.proxy = true;
   conformTokenErrors(provider);
+  if (!effectiveSessionConfig(snapshot.sessionConfig).rememberMe) forgetSessions(provider);
   provider.on('server_error', (_ctx, error) => deps.onError?.(error, environmentId));
   return provider;
 }
