@@ -36,9 +36,12 @@ import elevate from './access/elevate/index.ts';
 import provisioningTokens from './provisioning/provisioning-tokens/index.ts';
 import scim from './provisioning/scim/index.ts';
 import hris from './provisioning/hris/index.ts';
+import oidcProvider from './oidc/provider/index.ts';
 import oidcClients from './oidc/clients/index.ts';
 import oidcClientAllowlist from './oidc/client-allowlist/index.ts';
-import oidcProvider from './oidc/provider/index.ts';
+import oidcSettings from './oidc/settings/index.ts';
+import connectedApps from './oidc/connected-apps/index.ts';
+import directorySessions from './directory/sessions/index.ts';
 import oidcSignIn from './oidc/sign-in/index.ts';
 import oidcSigningKeys from './oidc/signing-keys/index.ts';
 import mcpAuthorization from './oidc/mcp-authorization/index.ts';
@@ -79,9 +82,12 @@ export const FAMILIES: readonly Family[] = [
   provisioningTokens,
   scim,
   hris,
+  oidcProvider,
   oidcClients,
   oidcClientAllowlist,
-  oidcProvider,
+  oidcSettings,
+  connectedApps,
+  directorySessions,
   oidcSignIn,
   oidcSigningKeys,
   mcpAuthorization,

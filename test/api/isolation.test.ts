@@ -2,6 +2,7 @@
 // resources of this one: each is 404 naming the tenant or organization it addresses, unless it is in ALLOWLIST
 // (operations that address no tenant or organization). A new route is covered without anyone remembering to: it
 // either answers 404 here or is listed below with its reason.
+import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeliveryQueries } from '../../db/events/webhooks/deliveries.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -139,6 +140,13 @@ beforeAll(async () => {
   const directory = `${tn}/environments/${ids.environmentId}/directory`;
   ids.userId = (await create(`${directory}/users`, { userName: 'isolated@example.com' })).user.id;
   ids.groupId = (await create(`${directory}/groups`, { name: 'Isolated' })).group.id;
+  const claims = `${tn}/environments/${ids.environmentId}/settings/jwt-claim-mappings`;
+  ids.mappingId = (await create(claims, { claimName: 'team', source: 'static', staticValue: 'a' })).mapping.id;
+  // Sessions are written by the provider at sign-in.
+  ids.sessionId = String(
+    await t.pool.oneFirst(sql.unsafe`
+      INSERT INTO directory_sessions (environment_id, user_id, session_uid) VALUES (${ids.environmentId!}, ${ids.userId!}, 'isolated') RETURNING id`),
+  );
   ids.invitationId = (await create(`${o}/invitations`, { email: 'invitee@example.com' })).invitation.id;
   ids.keyId = (await create(`${o}/keys`, { name: 'A key' })).key.id;
   ids.serviceAccountId = (await create(`${o}/service-accounts`, { name: 'A robot' })).serviceAccount.id;

@@ -86,6 +86,23 @@ describe('the sign-in pages', () => {
     expect(apps).toEqual([{ userId: user.id, scopes: ['openid', 'profile', 'email'], grantId: consented!.data.grantId, revokedAt: null }]);
   });
 
+  it('sign a user in with the password they set through a one-time link', async () => {
+    const user = await newUser(undefined, null);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/v1/tenants/${env.tenantId}/environments/${env.environmentId}/directory/users/${user.id}/password-links`,
+      headers: bearer(token),
+      payload: {},
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const { url } = res.json() as { url: string };
+    expect(url.startsWith(`${env.issuer}/password/`)).toBe(true);
+    const set = await postForm(new CookieJar(), url, { password: 'chosen by the user', confirmation: 'chosen by the user' });
+    expect(set.status).toBe(200);
+    const { tokens } = await codeFlowThroughPages(rp, { userName: user.userName, password: 'chosen by the user' });
+    expect(tokens.claims()!.sub).toBe(user.id);
+  });
+
   it('serve the pages uncached under a strict CSP, with every value escaped and the client shown on the consent page', async () => {
     await t.pool.query(sql.unsafe`
       UPDATE oidc_clients SET name = '<script>alert(1)</script> & Co', logo_uri = 'https://cdn.example.com/logo.png',
@@ -200,6 +217,21 @@ describe('the sign-in pages', () => {
     ]) {
       expect(res.status).toBe(400);
       expect(await res.text()).toContain('This sign-in expired or is not valid. Go back to the application and start again.');
+    }
+    expect(await eventsOf('user.signed_in')).toEqual([]);
+  });
+
+  it('answer an expired interaction with the same 400 page, and sign nobody in', async () => {
+    const user = await newUser();
+    const { at, csrf, jar } = await loginPage();
+    const uid = at.split('/').pop()!;
+    await t.pool.query(sql.unsafe`
+      UPDATE oidc_payloads SET expires_at = now() - interval '1 second',
+        payload = jsonb_set(payload, '{exp}', to_jsonb(extract(epoch FROM now())::int - 1))
+      WHERE environment_id = ${env.environmentId} AND model = 'Interaction' AND id = ${uid}`);
+    for (const res of [await jar.fetch(at), await postForm(jar, `${at}/login`, { csrf, userName: user.userName, password: PASSWORD })]) {
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain('This sign-in expired');
     }
     expect(await eventsOf('user.signed_in')).toEqual([]);
   });

@@ -45,7 +45,7 @@ export function mcpAuthorizationRoutes(app: App, service: McpAuthorizationServic
 
   app.get(`${base}/settings/oidc`, {
     schema: {
-      tags: ['Environments'],
+      tags: ['Environment settings'],
       operationId: 'getEnvironmentOidcSettings',
       summary: 'Get the OpenID provider settings of an environment (dynamic client registration)',
       description: "Whether clients may register themselves at the environment's issuer (RFC 7591), and where. Closed unless saved.",
@@ -57,7 +57,7 @@ export function mcpAuthorizationRoutes(app: App, service: McpAuthorizationServic
   });
   app.put(`${base}/settings/oidc`, {
     schema: {
-      tags: ['Environments'],
+      tags: ['Environment settings'],
       operationId: 'saveEnvironmentOidcSettings',
       summary: "Open or close dynamic client registration (RFC 7591) at the environment's issuer",
       description:
