@@ -34,15 +34,14 @@ export function createAdapterFactory(deps: AdapterDeps) {
   const sessions = createDirectorySessionWriteQueries(pool, environmentId);
   const clients = createProviderClientQueries(pool, environmentId);
 
-  // Clients are written by the management API; RFC 7591 registration (MCP authorization) implements upsert/destroy
-  // here when it enables `features.registration` through the `extend` hook of ./providers.ts.
+  // Clients are written by the management API, and by RFC 7591 registration through `upsert` (./registration.ts,
+  // open where oidc_settings.dynamic_registration says so: ./configuration.ts). A client id not in oidc_clients may
+  // be a verified agent of the trust store (./agents.ts, private_key_jwt).
   const clientAdapter: Adapter = {
     find: async (id) => {
       const row = await clients.findActive(id);
-      // Not an OIDC client: a verified agent of the trust store (private_key_jwt), or none.
       return row ? (clientMetadata(row, deps) as AdapterPayload) : ((await findAgentClient(pool, environmentId, id)) as AdapterPayload | undefined);
     },
-    // Only RFC 7591 registration stores a client through the provider (the API manages the others).
     upsert: (_id, payload) => storeRegisteredClient(pool, { tenantId: deps.tenantId, environmentId }, deps.masterKey, payload as ClientMetadata),
     findByUid: () => Promise.resolve(undefined),
     findByUserCode: () => Promise.resolve(undefined),
