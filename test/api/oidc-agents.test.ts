@@ -113,7 +113,6 @@ describe('agents with private_key_jwt', () => {
   it('use the client credentials grant only', async () => {
     const agent = await seedAgent(t, pdp.environmentId);
     const res = await agentTokenRequest(issuer, agent, { grant_type: 'refresh_token', refresh_token: 'x' });
-    // oidc-provider answers a grant type outside the client's with invalid_request and this description.
-    expect(res).toEqual({ status: 400, body: { error: 'invalid_request', error_description: 'requested grant type is not allowed for this client' } });
+    expect(res).toEqual({ status: 400, body: { error: 'unauthorized_client', error_description: 'requested grant type is not allowed for this client' } });
   });
 });
