@@ -1,0 +1,88 @@
+// Clients registered through the management API, as the environment's OpenID provider sees them: a client gets tokens
+// with the secret shown at register, a rotated-out secret and a deleted client are refused at once, API scopes load,
+// and sdk-config's endpoints are the ones the provider's discovery document advertises.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer } from '../helpers/app.ts';
+import { startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
+
+let t: OidcTestApp;
+let token: string;
+let environmentId: string;
+let base: string;
+
+beforeAll(async () => {
+  t = await startOidcApp();
+  token = await t.token();
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/v1/tenants/${t.credentials.tenantId}/projects`,
+    headers: bearer(token),
+    payload: { name: 'Robots', type: 'm2m' },
+  });
+  environmentId = res.json().environments[0].id;
+  base = `/v1/tenants/${t.credentials.tenantId}/environments/${environmentId}`;
+});
+afterAll(() => t.close());
+
+const api = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
+  t.app.inject({ method, url: `${base}${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+
+/** The provider's answer to a client credentials request: status and body. */
+async function clientCredentials(clientId: string, secret: string, scope?: string) {
+  const res = await fetch(`${t.issuer(environmentId)}/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe('registered clients at the provider', () => {
+  it('gets tokens with the secret of register, then of rotate only; a deleted client gets none', async () => {
+    const registered = await api('POST', '/oidc/clients', { clientName: 'Robot', grantTypes: ['client_credentials'] });
+    expect(registered.statusCode, registered.body).toBe(201);
+    const { client, clientSecret } = registered.json();
+    expect(await clientCredentials(client.clientId, clientSecret)).toMatchObject({ status: 200, body: { token_type: 'Bearer' } });
+
+    const rotated = (await api('POST', `/oidc/clients/${client.clientId}/secret`)).json().clientSecret as string;
+    expect(await clientCredentials(client.clientId, clientSecret)).toEqual({ status: 401, body: expect.objectContaining({ error: 'invalid_client' }) });
+    expect((await clientCredentials(client.clientId, rotated)).status).toBe(200);
+
+    expect((await api('DELETE', `/oidc/clients/${client.clientId}`)).statusCode).toBe(200);
+    expect(await clientCredentials(client.clientId, rotated)).toEqual({ status: 401, body: expect.objectContaining({ error: 'invalid_client' }) });
+  });
+
+  it('loads a client that may ask for API scopes besides the OpenID ones', async () => {
+    const registered = await api('POST', '/oidc/clients', { clientName: 'Scoped', grantTypes: ['client_credentials'], scopes: ['openid', 'orders:read'] });
+    const { client, clientSecret } = registered.json();
+    expect(await clientCredentials(client.clientId, clientSecret)).toMatchObject({ status: 200, body: { token_type: 'Bearer' } });
+  });
+
+  it("gives in sdk-config the endpoints of the provider's discovery document", async () => {
+    const { endpoints } = (await api('GET', '/sdk-config')).json();
+    const discovery = await fetch(endpoints.discovery);
+    expect(discovery.status).toBe(200);
+    const metadata = (await discovery.json()) as Record<string, string>;
+    expect({
+      issuer: metadata.issuer,
+      authorization: metadata.authorization_endpoint,
+      token: metadata.token_endpoint,
+      userinfo: metadata.userinfo_endpoint,
+      jwks: metadata.jwks_uri,
+      end_session: metadata.end_session_endpoint,
+      introspection: metadata.introspection_endpoint,
+      revocation: metadata.revocation_endpoint,
+      pushed_authorization_request: metadata.pushed_authorization_request_endpoint,
+    }).toEqual({
+      issuer: endpoints.issuer,
+      authorization: endpoints.authorization,
+      token: endpoints.token,
+      userinfo: endpoints.userinfo,
+      jwks: endpoints.jwks,
+      end_session: endpoints.end_session,
+      introspection: endpoints.introspection,
+      revocation: endpoints.revocation,
+      pushed_authorization_request: endpoints.pushed_authorization_request,
+    });
+  });
+});
