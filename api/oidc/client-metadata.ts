@@ -17,6 +17,8 @@ export function clientMetadata(row: OidcClientRow, deps: { masterKey: Buffer }):
     client_id: row.clientId,
     client_secret: row.secretEncrypted ? decrypt(deps.masterKey, row.secretEncrypted) : null,
     client_name: row.name,
+    // A private-use scheme redirect URI (com.example.app:/cb, RFC 8252) makes a native app; web apps take http(s) only.
+    application_type: row.redirectUris.some((uri) => !/^https?:/i.test(uri)) ? 'native' : null,
     logo_uri: row.logoUri,
     client_uri: row.clientUri,
     policy_uri: row.policyUri,

@@ -3,6 +3,7 @@
 // and sdk-config's endpoints are the ones the provider's discovery document advertises.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
+import { newEnvironments } from '../helpers/fixtures.ts';
 import { startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 
 let t: OidcTestApp;
@@ -56,6 +57,32 @@ describe('registered clients at the provider', () => {
     const registered = await api('POST', '/oidc/clients', { clientName: 'Scoped', grantTypes: ['client_credentials'], scopes: ['openid', 'orders:read'] });
     const { client, clientSecret } = registered.json();
     expect(await clientCredentials(client.clientId, clientSecret)).toMatchObject({ status: 200, body: { token_type: 'Bearer' } });
+  });
+
+  it('starts a sign-in for a public native client at its private-use scheme and loopback redirect URIs', async () => {
+    const { environmentIds } = await newEnvironments(t);
+    const url = `/v1/tenants/${t.credentials.tenantId}/environments/${environmentIds[0]}/oidc/clients`;
+    const redirectUris = ['com.example.app:/oauth2redirect', 'http://127.0.0.1:8123/cb'];
+    const registered = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: bearer(token),
+      payload: { clientName: 'Native', tokenEndpointAuthMethod: 'none', redirectUris },
+    });
+    expect(registered.statusCode, registered.body).toBe(201);
+    for (const redirectUri of redirectUris) {
+      const query = new URLSearchParams({
+        client_id: registered.json().client.clientId,
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope: 'openid',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      });
+      const res = await fetch(`${t.issuer(environmentIds[0]!)}/auth?${query}`, { redirect: 'manual' });
+      expect(res.status, `${redirectUri}: ${await res.text()}`).toBe(303);
+      expect(res.headers.get('location')).toContain('/interaction/');
+    }
   });
 
   it("gives in sdk-config the endpoints of the provider's discovery document", async () => {

@@ -6,7 +6,7 @@ import type { ClientSettings } from '../../../../db/oidc/clients/queries.ts';
 import type { ProjectType } from '../../../../db/projects/projects/rows.ts';
 import { toPublicJwk } from '../../../../lib/public-jwk.ts';
 import { invalidField } from '../../../errors.ts';
-import { redirectUriProblem } from './redirect-uris.ts';
+import { isPrivateUse, redirectUriProblem } from './redirect-uris.ts';
 import { AGENT_MAX_REDIRECT_URIS, type RegisterOidcClientBody, type UpdateOidcClientBody } from './schemas.ts';
 
 const unique = <T>(values: T[]) => [...new Set(values)];
@@ -62,9 +62,10 @@ export function updatedSettings(before: OidcClient, body: UpdateOidcClientBody):
 
 function checkUris(s: ClientSettings) {
   const privateScheme = s.tokenEndpointAuthMethod === 'none';
+  const native = s.redirectUris.some(isPrivateUse);
   for (const key of ['redirectUris', 'postLogoutRedirectUris'] as const) {
     s[key].forEach((uri, i) => {
-      const problem = redirectUriProblem(uri, { privateScheme });
+      const problem = redirectUriProblem(uri, { privateScheme, native });
       if (problem) throw invalidField(`body.${key}.${i}`, problem);
     });
   }
