@@ -1,6 +1,7 @@
 // Clients registered through the management API, as the environment's OpenID provider sees them: a client gets tokens
 // with the secret shown at register, a rotated-out secret and a deleted client are refused at once, API scopes load,
 // and sdk-config's endpoints are the ones the provider's discovery document advertises.
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
 import { newEnvironments } from '../helpers/fixtures.ts';
@@ -53,6 +54,40 @@ describe('registered clients at the provider', () => {
     expect(await clientCredentials(client.clientId, rotated)).toEqual({ status: 401, body: expect.objectContaining({ error: 'invalid_client' }) });
   });
 
+  it('authenticates a private_key_jwt client with the public key it registered', async () => {
+    const { publicKey, privateKey } = await generateKeyPair('ES256');
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'robot-1' };
+    const registered = await api('POST', '/oidc/clients', {
+      clientName: 'Signed robot',
+      grantTypes: ['client_credentials'],
+      tokenEndpointAuthMethod: 'private_key_jwt',
+      jwks: { keys: [jwk] },
+    });
+    expect(registered.statusCode, registered.body).toBe(201);
+    const { clientId } = registered.json().client;
+    const tokenUrl = `${t.issuer(environmentId)}/token`;
+    const assertion = await new SignJWT({})
+      .setProtectedHeader({ alg: 'ES256', kid: 'robot-1' })
+      .setIssuer(clientId)
+      .setSubject(clientId)
+      .setAudience(tokenUrl)
+      .setJti(crypto.randomUUID())
+      .setIssuedAt()
+      .setExpirationTime('1m')
+      .sign(privateKey);
+    const res = await fetch(tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+        client_assertion: assertion,
+      }),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toMatchObject({ token_type: 'Bearer' });
+  });
+
   it('loads a client that may ask for API scopes besides the OpenID ones', async () => {
     const registered = await api('POST', '/oidc/clients', { clientName: 'Scoped', grantTypes: ['client_credentials'], scopes: ['openid', 'orders:read'] });
     const { client, clientSecret } = registered.json();
@@ -83,6 +118,33 @@ describe('registered clients at the provider', () => {
       expect(res.status, `${redirectUri}: ${await res.text()}`).toBe(303);
       expect(res.headers.get('location')).toContain('/interaction/');
     }
+  });
+
+  it('lets only the clients of a non-empty allowlist start a sign-in', async () => {
+    const { environmentIds } = await newEnvironments(t);
+    const env = `/v1/tenants/${t.credentials.tenantId}/environments/${environmentIds[0]}`;
+    const redirectUri = 'https://app.example.com/cb';
+    const register = async (clientName: string) =>
+      (await t.app.inject({ method: 'POST', url: `${env}/oidc/clients`, headers: bearer(token), payload: { clientName, redirectUris: [redirectUri] } })).json()
+        .client.clientId as string;
+    const [listed, other] = [await register('Listed'), await register('Other')];
+    const authorize = async (clientId: string) => {
+      const query = new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope: 'openid',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      });
+      const res = await fetch(`${t.issuer(environmentIds[0]!)}/auth?${query}`, { redirect: 'manual' });
+      return res.headers.get('location') ?? '';
+    };
+    expect(await authorize(other)).toContain('/interaction/');
+    const put = await t.app.inject({ method: 'PUT', url: `${env}/oidc/client-allowlist`, headers: bearer(token), payload: { clientIds: [listed] } });
+    expect(put.statusCode).toBe(200);
+    await expect.poll(() => authorize(other), { timeout: 5000, interval: 50 }).toContain('error=unauthorized_client');
+    expect(await authorize(listed)).toContain('/interaction/');
   });
 
   it("gives in sdk-config the endpoints of the provider's discovery document", async () => {
