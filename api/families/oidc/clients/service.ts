@@ -74,7 +74,7 @@ export function createOidcClientService(deps: { pool: DatabasePool; masterKey: B
         const before = await find(trx, caller, clientId, true);
         const settings = await checked(trx, caller, updatedSettings(before, body));
         if (sameSettings(settings, updatedSettings(before, {}))) return { client: before };
-        const had = before.secretPrefix !== null;
+        const had = await createOidcClientQueries(trx, caller.scope.environmentId).hasSecret(clientId);
         const secret = needsSecret(settings) && !had ? newSecret() : null;
         const change = secret ? secret.stored : !needsSecret(settings) && had ? null : undefined;
         const client = await createOidcClientQueries(trx, caller.scope.environmentId).update(clientId, settings, change);
@@ -85,7 +85,7 @@ export function createOidcClientService(deps: { pool: DatabasePool; masterKey: B
     rotateSecret: (caller: EnvironmentCaller, clientId: string) =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, clientId, true);
-        if (before.secretPrefix === null) {
+        if (!(await createOidcClientQueries(trx, caller.scope.environmentId).hasSecret(clientId))) {
           throw conflict('oidc_client.no_secret', `The client authenticates with ${before.tokenEndpointAuthMethod}: it has no client secret to rotate.`);
         }
         const { clientSecret, stored } = newSecret();
