@@ -14,7 +14,8 @@ import { listPage, type PageQuery } from '../../../common/schemas.ts';
 import { conflict, orNotFound } from '../../../errors.ts';
 import { scopedEnvironment } from '../../projects/environments/service.ts';
 import type { RegisterOidcClientBody, UpdateOidcClientBody } from './schemas.ts';
-import { checkedSettings, registerSettings, updatedSettings } from './validation.ts';
+import { registerSettings, updatedSettings } from './settings.ts';
+import { checkedSettings } from './validation.ts';
 
 type Db = Parameters<typeof createOidcClientQueries>[0];
 type Verb = 'create' | 'update' | 'delete' | 'rotate_secret';
