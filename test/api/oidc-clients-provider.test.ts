@@ -54,6 +54,27 @@ describe('registered clients at the provider', () => {
     expect(await clientCredentials(client.clientId, rotated)).toEqual({ status: 401, body: expect.objectContaining({ error: 'invalid_client' }) });
   });
 
+  it("ends a deleted client's tokens at once: they no longer introspect as active", async () => {
+    const robot = async (clientName: string) => (await api('POST', '/oidc/clients', { clientName, grantTypes: ['client_credentials'] })).json();
+    const [issued, server] = [await robot('Deleted'), await robot('Resource server')];
+    const { body } = await clientCredentials(issued.client.clientId, issued.clientSecret);
+    const introspect = async () => {
+      const res = await fetch(`${t.issuer(environmentId)}/token/introspection`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${server.client.clientId}:${server.clientSecret}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ token: body.access_token as string }),
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { active: boolean }).active;
+    };
+    expect(await introspect()).toBe(true);
+    expect((await api('DELETE', `/oidc/clients/${issued.client.clientId}`)).statusCode).toBe(200);
+    expect(await introspect()).toBe(false);
+  });
+
   it('authenticates a private_key_jwt client with the public key it registered', async () => {
     const { publicKey, privateKey } = await generateKeyPair('ES256');
     const jwk = { ...(await exportJWK(publicKey)), kid: 'robot-1' };

@@ -128,6 +128,10 @@ export function createOidcClientQueries(db: CommonQueryMethods, environmentId: s
 
     delete: (clientId: string) => db.query(sql.unsafe`DELETE FROM oidc_clients WHERE environment_id = ${environmentId} AND client_id = ${clientId}`),
 
+    /** Ends what the provider issued to the client (tokens, codes, grants, pending requests): none outlives it. */
+    deleteProviderRecords: (clientId: string) =>
+      db.query(sql.unsafe`DELETE FROM oidc_payloads WHERE environment_id = ${environmentId} AND client_id = ${clientId}`),
+
     /** Which of `clientIds` are clients of the environment. */
     existing: async (clientIds: string[]) =>
       new Set(

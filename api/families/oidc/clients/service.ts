@@ -98,7 +98,9 @@ export function createOidcClientService(deps: { pool: DatabasePool; masterKey: B
     remove: (caller: EnvironmentCaller, clientId: string) =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, clientId, true);
-        await createOidcClientQueries(trx, caller.scope.environmentId).delete(clientId);
+        const queries = createOidcClientQueries(trx, caller.scope.environmentId);
+        await queries.delete(clientId);
+        await queries.deleteProviderRecords(clientId);
         await record(trx, caller, audit('delete', before, before));
         return { clientId };
       }),
