@@ -38,6 +38,7 @@ import hris from './provisioning/hris/index.ts';
 import oidcClients from './oidc/clients/index.ts';
 import oidcClientAllowlist from './oidc/client-allowlist/index.ts';
 import oidcProvider from './oidc/provider/index.ts';
+import oidcSigningKeys from './oidc/signing-keys/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -77,4 +78,5 @@ export const FAMILIES: readonly Family[] = [
   oidcClients,
   oidcClientAllowlist,
   oidcProvider,
+  oidcSigningKeys,
 ];
