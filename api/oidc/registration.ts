@@ -1,7 +1,7 @@
 // RFC 7591 dynamic client registration, open (no initial access token, as MCP clients need) where the environment's
 // `oidc_settings.dynamic_registration` says so. What registers is stored through the adapter's Client model into
-// `oidc_clients` (dynamically_registered), under the redirect URI rules of the clients API for web clients (https,
-// http on a loopback host; no fragment, no wildcard, no private-use scheme); and, because anyone may register, no client_credentials grant (a self-registered client
+// `oidc_clients` (dynamically_registered), under the redirect URI rules of the clients API (https, http on a loopback
+// host, a private-use scheme for public native apps; no fragment, no wildcard); and, because anyone may register, no client_credentials grant (a self-registered client
 // must act for a signed-in user). Public (`none`) clients get PKCE enforced by the provider's default.
 import { randomInt } from 'node:crypto';
 import Provider, { errors, type ClientMetadata } from 'oidc-provider';
@@ -66,8 +66,7 @@ export async function storeRegisteredClient(
     ['post_logout_redirect_uris', strings(metadata.post_logout_redirect_uris)],
   ] as const) {
     for (const uri of uris) {
-      // No private-use schemes: the provider reads stored clients back as web clients, which may not have them.
-      const problem = redirectUriProblem(uri, { privateScheme: false });
+      const problem = redirectUriProblem(uri, { privateScheme: metadata.token_endpoint_auth_method === 'none' });
       if (problem) throw new errors.InvalidClientMetadata(`${field} ${problem}: ${uri}`);
     }
   }

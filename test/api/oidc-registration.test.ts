@@ -95,6 +95,29 @@ describe('dynamic client registration', () => {
     ]);
   });
 
+  it('registers a public native app with a private-use scheme redirect URI, which the provider then sends its code to', async () => {
+    const { environmentId, issuer, open } = await environment();
+    await open(true);
+    const native = { ...MCP_CLIENT, application_type: 'native', redirect_uris: ['com.example.app:/callback'] };
+    const res = await register(issuer, native);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const url = new URL(`${issuer}/auth`);
+    url.search = new URLSearchParams({
+      client_id: String(res.body.client_id),
+      redirect_uri: 'com.example.app:/callback',
+      response_type: 'code',
+      scope: 'openid',
+      state: 's',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      prompt: 'none',
+    }).toString();
+    // No session: prompt=none comes back to the app's own scheme with login_required, so the URI was accepted.
+    const { callback } = await authorize(t, environmentId, url, null);
+    expect(callback.protocol).toBe('com.example.app:');
+    expect(Object.fromEntries(callback.searchParams)).toMatchObject({ error: 'login_required', state: 's' });
+  });
+
   it('enforces PKCE on a registered public client', async () => {
     const { environmentId, issuer, open } = await environment();
     await open(true);
@@ -137,7 +160,11 @@ describe('dynamic client registration', () => {
     const cases: [object, string, RegExp][] = [
       [{ redirect_uris: ['http://app.example.com/callback'] }, 'invalid_redirect_uri', /must use https \(http only on a loopback host/],
       [{ redirect_uris: ['com.example.app:/callback'] }, 'invalid_redirect_uri', /must only contain web uris/],
-      [{ application_type: 'native', redirect_uris: ['com.example.app:/callback'] }, 'invalid_redirect_uri', /private-use scheme/],
+      [
+        { application_type: 'native', redirect_uris: ['com.example.app:/callback'], token_endpoint_auth_method: 'client_secret_basic' },
+        'invalid_redirect_uri',
+        /private-use scheme/,
+      ],
       [{ redirect_uris: ['https://*.example.com/callback'] }, 'invalid_redirect_uri', /wildcard/],
       [{ redirect_uris: ['https://app.example.com/callback#x'] }, 'invalid_redirect_uri', /fragment/],
       [{ post_logout_redirect_uris: ['http://app.example.com/'] }, 'invalid_client_metadata', /post_logout_redirect_uris/],
