@@ -40,6 +40,7 @@ describe('protected resource metadata', () => {
         const res = await get(url);
         expect(res.statusCode, url).toBe(200);
         expect(res.headers['content-type']).toMatch(/^application\/json/);
+        expect(res.headers['access-control-allow-origin']).toBe('*');
         expect(res.json()).toEqual({
           resource: subject,
           authorization_servers: [`https://iam.example.com/v1/oidc/${environmentId}`],

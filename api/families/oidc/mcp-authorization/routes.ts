@@ -26,7 +26,8 @@ export function mcpAuthorizationRoutes(app: App, service: McpAuthorizationServic
     ...metadata,
     schema: { ...metadata.schema, operationId: 'getProtectedResourceMetadata' },
     handler: async (r, reply) => {
-      reply.header('cache-control', 'no-cache');
+      // Public metadata that browser-based MCP clients read cross-origin, like the provider's discovery.
+      reply.header('cache-control', 'no-cache').header('access-control-allow-origin', '*');
       return service.protectedResource(r.params.issuerEnvironmentId, r.params.entryId);
     },
   });
@@ -38,7 +39,8 @@ export function mcpAuthorizationRoutes(app: App, service: McpAuthorizationServic
       summary: 'The same protected resource metadata, at the RFC 9728 well-known form of its URL',
     },
     handler: async (r, reply) => {
-      reply.header('cache-control', 'no-cache');
+      // Public metadata that browser-based MCP clients read cross-origin, like the provider's discovery.
+      reply.header('cache-control', 'no-cache').header('access-control-allow-origin', '*');
       return service.protectedResource(r.params.issuerEnvironmentId, r.params.entryId);
     },
   });
