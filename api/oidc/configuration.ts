@@ -101,7 +101,9 @@ export function providerConfiguration(input: ConfigurationInput): Configuration 
         useGrantedResource: () => true,
         getResourceServerInfo: async (ctx, resourceIndicator) => {
           if (!(await resources.isMcpServer(resourceIndicator))) throw new errors.InvalidTarget('resource is not a registered MCP server of this environment');
-          const requested = typeof ctx.oidc.params?.scope === 'string' ? ctx.oidc.params.scope : '';
+          // At the token endpoint of a code or refresh grant no scope is sent: the scopes granted for the resource count.
+          const granted = ctx.oidc.entities.Grant?.getResourceScope(resourceIndicator) ?? '';
+          const requested = typeof ctx.oidc.params?.scope === 'string' ? ctx.oidc.params.scope : granted;
           return {
             scope: requested
               .split(' ')

@@ -100,6 +100,7 @@ describe('the MCP SDK against a server protected by this service', () => {
       iss: issuer,
       aud: server.url,
       sub: user.id,
+      scope: 'profile email',
       client_id: (provider.information as { client_id: string }).client_id,
     });
 
