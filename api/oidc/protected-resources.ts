@@ -10,12 +10,6 @@ import { createOidcTrustStoreQueries, type ProtectedResource } from '../../db/oi
  */
 export const MCP_RESOURCE_SCOPES = ['openid', 'profile', 'email'] as const;
 
-export const issuerOf = (publicBaseUrl: string, environmentId: string) => `${publicBaseUrl}/v1/oidc/${environmentId}`;
-
-/** Where the metadata of an MCP server entry is served (what the server's `resource_metadata` points at). */
-export const protectedResourceMetadataUrl = (publicBaseUrl: string, environmentId: string, entryId: string) =>
-  `${issuerOf(publicBaseUrl, environmentId)}/protected-resources/${entryId}`;
-
 export interface ProtectedResourceMetadata {
   resource: string;
   authorization_servers: string[];

@@ -10,7 +10,6 @@ export const ProtectedResource = z.object({
   subject: z.string(),
   name: z.string(),
   status: z.enum(['pending', 'verified']),
-  metadata: z.record(z.string(), z.unknown()),
 });
 export type ProtectedResource = z.infer<typeof ProtectedResource>;
 
@@ -22,7 +21,7 @@ export const AgentClient = z.object({
 });
 export type AgentClient = z.infer<typeof AgentClient>;
 
-const resourceColumns = sql.fragment`e.id, e.subject, e.name, e.status, e.metadata`;
+const resourceColumns = sql.fragment`e.id, e.subject, e.name, e.status`;
 // A revoked or suspended MCP server is no protected resource of ours; a pending one is (it is being verified).
 const servable = sql.fragment`e.kind = 'mcp_server' AND e.status IN ('pending', 'verified')`;
 

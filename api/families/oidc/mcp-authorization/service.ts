@@ -5,7 +5,8 @@ import { createOidcRegistrationSettingsQueries, type OidcRegistrationSettings } 
 import { createEnvironmentQueries } from '../../../../db/projects/environments/queries.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import { notFound } from '../../../errors.ts';
-import { findProtectedResource, issuerOf, protectedResourceMetadata } from '../../../oidc/protected-resources.ts';
+import { findProtectedResource, protectedResourceMetadata } from '../../../oidc/protected-resources.ts';
+import { issuerOf } from '../../../oidc/providers.ts';
 import { registrationEndpoint } from '../../../oidc/registration.ts';
 import type { OidcSettingsResponse } from './schemas.ts';
 
