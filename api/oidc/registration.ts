@@ -1,8 +1,9 @@
 // RFC 7591 dynamic client registration, open (no initial access token, as MCP clients need) where the environment's
 // `oidc_settings.dynamic_registration` says so. What registers is stored through the adapter's Client model into
 // `oidc_clients` (dynamically_registered), under the redirect URI rules of the clients API (https, http on a loopback
-// host, a private-use scheme for public native apps; no fragment, no wildcard); and, because anyone may register, no client_credentials grant (a self-registered client
-// must act for a signed-in user). Public (`none`) clients get PKCE enforced by the provider's default.
+// host, a private-use scheme for public native apps; no fragment, no wildcard) and, because anyone may register,
+// with the code flow's grants only (a self-registered client acts for a signed-in user, never as itself). Public
+// (`none`) clients get PKCE enforced by the provider's configuration.
 import { randomInt } from 'node:crypto';
 import Provider, { errors, type ClientMetadata } from 'oidc-provider';
 import type { DatabasePool } from 'slonik';
