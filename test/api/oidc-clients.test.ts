@@ -152,6 +152,18 @@ describe('OIDC clients', () => {
     expect(await sealedSecret(client.clientId)).toBe(back.json().clientSecret);
   });
 
+  it('keeps the secret of a client stored without its display prefix (inserted elsewhere) through an update and rotates it', async () => {
+    const { client, clientSecret } = await register();
+    await t.pool.query(sql.unsafe`UPDATE oidc_clients SET secret_prefix = NULL WHERE client_id = ${client.clientId}`);
+    const res = await api('PATCH', `${base}/${client.clientId}`, { clientName: 'Renamed' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().clientSecret).toBeUndefined();
+    expect(await sealedSecret(client.clientId)).toBe(clientSecret);
+    const rotated = await api('POST', `${base}/${client.clientId}/secret`);
+    expect(rotated.statusCode).toBe(200);
+    expect(await sealedSecret(client.clientId)).toBe(rotated.json().clientSecret);
+  });
+
   it('deletes a client: it answers its clientId, then 404', async () => {
     const { client } = await register();
     const res = await api('DELETE', `${base}/${client.clientId}`);

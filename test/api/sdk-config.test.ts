@@ -1,6 +1,7 @@
 // GET …/sdk-config: what a developer needs to sign users in with the environment's OpenID provider: the issuer and
 // oidc-provider's endpoints under it, the client id (the one asked for, else the first active client), the
 // environment variables to set, and warnings about setup still missing. Never a secret.
+import { sql } from 'slonik';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { newEnvironments, otherOrganization } from '../helpers/fixtures.ts';
@@ -78,6 +79,16 @@ describe('sdk-config', () => {
     const unknown = await sdkConfig('?clientId=oc_unknown');
     expect(unknown.clientId).toBe(first.client.clientId);
     expect(unknown.warnings).toEqual([`oc_unknown is not an OIDC client of this environment: the first active client is shown instead.`]);
+  });
+
+  it('passes over an inactive client unless it is asked for, then warns about it', async () => {
+    const inactive = await register({ redirectUris: ['https://old.example.com/cb'] });
+    const active = await register({ redirectUris: ['https://new.example.com/cb'] });
+    await t.pool.query(sql.unsafe`UPDATE oidc_clients SET active = false WHERE client_id = ${inactive.client.clientId}`);
+    expect((await sdkConfig()).clientId).toBe(active.client.clientId);
+    const asked = await sdkConfig(`?clientId=${inactive.client.clientId}`);
+    expect(asked.clientId).toBe(inactive.client.clientId);
+    expect(asked.warnings).toEqual([`The client ${inactive.client.clientId} is not active: it cannot sign users in.`]);
   });
 
   it('warns about a client without redirect URIs and one the allowlist keeps out', async () => {

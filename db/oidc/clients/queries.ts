@@ -79,6 +79,11 @@ export function createOidcClientQueries(db: CommonQueryMethods, environmentId: s
         SELECT ${columns} FROM oidc_clients c WHERE c.environment_id = ${environmentId} AND c.client_id = ${clientId}
         ${options.lock ? sql.fragment`FOR UPDATE` : sql.fragment``}`),
 
+    /** Whether the client has a secret (its display prefix may be missing on a client stored by other means). */
+    hasSecret: (clientId: string) =>
+      db.oneFirst(sql.type(z.object({ has: z.boolean() }))`
+        SELECT secret_encrypted IS NOT NULL AS has FROM oidc_clients WHERE environment_id = ${environmentId} AND client_id = ${clientId}`),
+
     findPage: (page: PageRequest) =>
       selectPage(
         db,
@@ -122,6 +127,10 @@ export function createOidcClientQueries(db: CommonQueryMethods, environmentId: s
     },
 
     delete: (clientId: string) => db.query(sql.unsafe`DELETE FROM oidc_clients WHERE environment_id = ${environmentId} AND client_id = ${clientId}`),
+
+    /** Ends what the provider issued to the client (tokens, codes, grants, pending requests): none outlives it. */
+    deleteProviderRecords: (clientId: string) =>
+      db.query(sql.unsafe`DELETE FROM oidc_payloads WHERE environment_id = ${environmentId} AND client_id = ${clientId}`),
 
     /** Which of `clientIds` are clients of the environment. */
     existing: async (clientIds: string[]) =>

@@ -7,7 +7,12 @@ const PRIVATE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/;
 export interface UriRules {
   /** A private-use scheme (`com.example.app:/cb`) is allowed: public (`none`) clients only. */
   privateScheme: boolean;
+  /** The client is a native app (it has a private-use scheme URI): https on a loopback host is refused, as the provider does. */
+  native?: boolean;
 }
+
+/** A URI of another scheme than http(s): what makes the provider treat a client as a native app. */
+export const isPrivateUse = (uri: string) => !/^https?:/i.test(uri);
 
 /** What is wrong with a redirect URI under `rules`, or undefined. */
 export function redirectUriProblem(value: string, rules: UriRules): string | undefined {
@@ -16,7 +21,10 @@ export function redirectUriProblem(value: string, rules: UriRules): string | und
   if (!url) return 'must be an absolute URI';
   if (value.includes('#')) return 'must not contain a fragment (#)';
   if (url.username || url.password) return 'must not contain user credentials';
-  if (url.protocol === 'https:') return url.hostname ? undefined : 'must name a host';
+  if (url.protocol === 'https:') {
+    if (rules.native && LOOPBACK.has(url.hostname)) return 'must use http on a loopback host in a native app (a client with a private-use scheme URI)';
+    return url.hostname ? undefined : 'must name a host';
+  }
   if (url.protocol === 'http:') {
     return LOOPBACK.has(url.hostname) ? undefined : 'must use https (http only on a loopback host: 127.0.0.1, [::1] or localhost)';
   }

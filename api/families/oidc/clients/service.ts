@@ -14,7 +14,8 @@ import { listPage, type PageQuery } from '../../../common/schemas.ts';
 import { conflict, orNotFound } from '../../../errors.ts';
 import { scopedEnvironment } from '../../projects/environments/service.ts';
 import type { RegisterOidcClientBody, UpdateOidcClientBody } from './schemas.ts';
-import { checkedSettings, registerSettings, updatedSettings } from './validation.ts';
+import { registerSettings, updatedSettings } from './settings.ts';
+import { checkedSettings } from './validation.ts';
 
 type Db = Parameters<typeof createOidcClientQueries>[0];
 type Verb = 'create' | 'update' | 'delete' | 'rotate_secret';
@@ -74,7 +75,7 @@ export function createOidcClientService(deps: { pool: DatabasePool; masterKey: B
         const before = await find(trx, caller, clientId, true);
         const settings = await checked(trx, caller, updatedSettings(before, body));
         if (sameSettings(settings, updatedSettings(before, {}))) return { client: before };
-        const had = before.secretPrefix !== null;
+        const had = await createOidcClientQueries(trx, caller.scope.environmentId).hasSecret(clientId);
         const secret = needsSecret(settings) && !had ? newSecret() : null;
         const change = secret ? secret.stored : !needsSecret(settings) && had ? null : undefined;
         const client = await createOidcClientQueries(trx, caller.scope.environmentId).update(clientId, settings, change);
@@ -85,7 +86,7 @@ export function createOidcClientService(deps: { pool: DatabasePool; masterKey: B
     rotateSecret: (caller: EnvironmentCaller, clientId: string) =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, clientId, true);
-        if (before.secretPrefix === null) {
+        if (!(await createOidcClientQueries(trx, caller.scope.environmentId).hasSecret(clientId))) {
           throw conflict('oidc_client.no_secret', `The client authenticates with ${before.tokenEndpointAuthMethod}: it has no client secret to rotate.`);
         }
         const { clientSecret, stored } = newSecret();
@@ -97,7 +98,9 @@ export function createOidcClientService(deps: { pool: DatabasePool; masterKey: B
     remove: (caller: EnvironmentCaller, clientId: string) =>
       pool.transaction(async (trx) => {
         const before = await find(trx, caller, clientId, true);
-        await createOidcClientQueries(trx, caller.scope.environmentId).delete(clientId);
+        const queries = createOidcClientQueries(trx, caller.scope.environmentId);
+        await queries.delete(clientId);
+        await queries.deleteProviderRecords(clientId);
         await record(trx, caller, audit('delete', before, before));
         return { clientId };
       }),
