@@ -57,4 +57,3 @@ export function createOidcCleanupActivities(deps: OidcCleanupDeps): Pick<Activit
     },
   };
 }
-

@@ -82,10 +82,20 @@ try {
   const verdict = (ok: boolean) => (ok ? 'OK' : 'BELOW TARGET');
   const rows: [string, string, string, string][] = [
     ['baseline: bare Fastify + jose ES256 sign', `${tokenBase.rps} tokens/s, p99 ${tokenBase.p99} ms`, '', ''],
-    ['(a) client_credentials at {issuer}/token', `${tokens.rps} tokens/s, p99 ${tokens.p99} ms`, `ratio >= ${TARGETS.tokens}`, `${tokenRatio} ${verdict(tokenRatio >= TARGETS.tokens)}`],
+    [
+      '(a) client_credentials at {issuer}/token',
+      `${tokens.rps} tokens/s, p99 ${tokens.p99} ms`,
+      `ratio >= ${TARGETS.tokens}`,
+      `${tokenRatio} ${verdict(tokenRatio >= TARGETS.tokens)}`,
+    ],
     ['baseline: argon2id verify alone', `${argon2.perSecond} verifies/s (${FLOWS_IN_FLIGHT} in flight)`, '', ''],
     'perSecond' in flows
-      ? ['(b) authorization-code flows over HTTP', `${flows.perSecond} flows/s (${flows.errors} errors)`, `ratio >= ${TARGETS.flows}`, `${flowRatio} ${verdict(flowRatio! >= TARGETS.flows)}`]
+      ? [
+          '(b) authorization-code flows over HTTP',
+          `${flows.perSecond} flows/s (${flows.errors} errors)`,
+          `ratio >= ${TARGETS.flows}`,
+          `${flowRatio} ${verdict(flowRatio! >= TARGETS.flows)}`,
+        ]
       : ['(b) authorization-code flows over HTTP', `SKIPPED: ${flows.skipped}`, `ratio >= ${TARGETS.flows}`, ''],
     ['(c) introspection, max rate', `${introspectionMax.rps} req/s, p99 ${introspectionMax.p99} ms`, '', ''],
     [

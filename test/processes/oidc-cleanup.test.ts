@@ -54,7 +54,10 @@ const nextRunWaiting = (ms = 0) =>
 describe.each(ENGINES)('OIDC clean-up process (%s)', (engine) => {
   beforeAll(async () => {
     t = await startTestAppWithProcesses({ engine, env: { OIDC_CLEANUP_INTERVAL_SECONDS: '1', OIDC_CLEANUP_ROUNDS_PER_RUN: '2' } });
-    ({ tenantId, environmentIds: [environmentId = ''] } = await newEnvironments(t));
+    ({
+      tenantId,
+      environmentIds: [environmentId = ''],
+    } = await newEnvironments(t));
     userId = await t.pool.oneFirst(sql.type(Id)`
       INSERT INTO users (environment_id, user_name, emails, attributes) VALUES (${environmentId}, 'ada', '[]', '{}') RETURNING id`);
     processId = `oidc-cleanup:${await t.pool.oneFirst(sql.type(z.object({ db: z.string() }))`SELECT current_database()::text AS db`)}`;
