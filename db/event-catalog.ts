@@ -6,6 +6,8 @@ import { z } from 'zod';
 import type { EventTypeEntry } from './shared/event-type-entry.ts';
 import { API_SECRET_EVENTS } from './access/api-secrets/events.ts';
 import { DIRECTORY_EVENTS } from './directory/events.ts';
+import { PASSWORD_EVENTS } from './directory/passwords/events.ts';
+import { SIGN_IN_EVENTS } from './oidc/sign-in/events.ts';
 import { DIRECTORY_SYNC_EVENTS } from './directory/sync/events.ts';
 import { HRIS_EVENTS } from './provisioning/hris/events.ts';
 import { ELEVATE_EVENTS } from './access/elevate/events.ts';
@@ -55,6 +57,8 @@ export const EVENT_CATALOG = {
   ...PROVISIONING_TOKEN_EVENTS,
   ...OIDC_SIGNING_KEY_EVENTS,
   ...OIDC_PROVIDER_EVENTS,
+  ...PASSWORD_EVENTS,
+  ...SIGN_IN_EVENTS,
   ...OIDC_CLEANUP_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 

@@ -27,6 +27,7 @@ import apiSecrets from './access/api-secrets/index.ts';
 import rbac from './access/rbac/index.ts';
 import directoryUsers from './directory/users/index.ts';
 import directoryGroups from './directory/groups/index.ts';
+import directoryPasswords from './directory/passwords/index.ts';
 import impersonation from './access/impersonation/index.ts';
 import threats from './threats/threats/index.ts';
 import mcpEvents from './threats/mcp-events/index.ts';
@@ -36,6 +37,8 @@ import provisioningTokens from './provisioning/provisioning-tokens/index.ts';
 import scim from './provisioning/scim/index.ts';
 import hris from './provisioning/hris/index.ts';
 import oidcProvider from './oidc/provider/index.ts';
+import oidcSigningKeys from './oidc/signing-keys/index.ts';
+import oidcSignIn from './oidc/sign-in/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -64,6 +67,7 @@ export const FAMILIES: readonly Family[] = [
   rbac,
   directoryUsers,
   directoryGroups,
+  directoryPasswords,
   impersonation,
   threats,
   mcpEvents,
@@ -73,4 +77,6 @@ export const FAMILIES: readonly Family[] = [
   scim,
   hris,
   oidcProvider,
+  oidcSigningKeys,
+  oidcSignIn,
 ];
