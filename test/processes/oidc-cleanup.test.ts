@@ -91,6 +91,15 @@ describe.each(ENGINES)('OIDC clean-up process (%s)', (engine) => {
     expect(await keyStatus(recentlyRetired)).toBe('retired');
   });
 
+  it('works through a backlog larger than one batch', async () => {
+    const backlog = 2500;
+    await t.pool.query(sql.unsafe`
+      INSERT INTO oidc_payloads (environment_id, model, id, payload, expires_at)
+      SELECT ${environmentId}, 'ClientCredentials', 'backlog-' || n, '{}', now() - interval '1 minute' FROM generate_series(1, ${backlog}) n`);
+    const left = () => t.pool.oneFirst(sql.type(Count)`SELECT count(*)::int AS n FROM oidc_payloads WHERE id LIKE 'backlog-%'`);
+    await expect.poll(left, POLL).toBe(0);
+  });
+
   it('retires a retiring key once its retirement time has passed, with one event from the system', async () => {
     const due = await signingKey({ retiresInMs: 1500 });
     const later = await signingKey({ retiresInMs: 3_600_000 });
