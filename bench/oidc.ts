@@ -34,10 +34,13 @@ async function load(url: string, headers: Record<string, string>, body: string, 
   if (!overallRate) await loader.run({ ...options, duration: WARMUP });
   const before = { ours: treeCpuSeconds(process.pid), machine: machineBusySeconds(), at: performance.now() };
   const r = await loader.run({ ...options, duration: DURATION, ...(overallRate ? { overallRate } : {}) });
-  const other = machineBusySeconds() - before.machine - (treeCpuSeconds(process.pid) - before.ours);
-  const otherCpu = Math.max(0, Math.round((other / ((performance.now() - before.at) / 1000)) * 100) / 100);
+  const seconds = (performance.now() - before.at) / 1000;
+  const ours = treeCpuSeconds(process.pid) - before.ours;
+  const otherCpu = Math.max(0, Math.round(((machineBusySeconds() - before.machine - ours) / seconds) * 100) / 100);
+  // Cores used by this process, its Postgres and the load generator: well under 2 means the run was starved.
+  const cpu = Math.round((ours / seconds) * 100) / 100;
   if (r.errors || r.timeouts || r.non2xx) throw new Error(`${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
-  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, otherCpu };
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, cpu, otherCpu };
 }
 type Load = Awaited<ReturnType<typeof load>>;
 const best = (a: Load, b: Load) => (a.rps >= b.rps ? a : b);
