@@ -29,6 +29,13 @@ import { TRUST_STORE_EVENTS } from './mcp/trust-store/events.ts';
 import { PROVISIONING_TOKEN_EVENTS } from './provisioning/provisioning-tokens/events.ts';
 import { OIDC_SIGNING_KEY_EVENTS } from './oidc/keys/events.ts';
 import { OIDC_PROVIDER_EVENTS } from './oidc/provider/events.ts';
+import { OIDC_CLIENT_EVENTS } from './oidc/clients/events.ts';
+import { OIDC_CLIENT_ALLOWLIST_EVENTS } from './oidc/client-allowlist/events.ts';
+import { CLAIM_MAPPING_EVENTS } from './oidc/claim-mappings/events.ts';
+import { OIDC_SETTINGS_EVENTS } from './oidc/settings/events.ts';
+import { CONNECTED_APP_EVENTS } from './oidc/connected-apps/events.ts';
+import { DIRECTORY_SESSION_EVENTS } from './directory/sessions/events.ts';
+import { OIDC_REGISTRATION_EVENTS } from './oidc/registration/events.ts';
 import { OIDC_CLEANUP_EVENTS } from './oidc/cleanup/events.ts';
 
 export type { EventTypeEntry };
@@ -57,8 +64,15 @@ export const EVENT_CATALOG = {
   ...PROVISIONING_TOKEN_EVENTS,
   ...OIDC_SIGNING_KEY_EVENTS,
   ...OIDC_PROVIDER_EVENTS,
+  ...OIDC_CLIENT_EVENTS,
+  ...OIDC_CLIENT_ALLOWLIST_EVENTS,
+  ...CLAIM_MAPPING_EVENTS,
+  ...OIDC_SETTINGS_EVENTS,
+  ...CONNECTED_APP_EVENTS,
+  ...DIRECTORY_SESSION_EVENTS,
   ...PASSWORD_EVENTS,
   ...SIGN_IN_EVENTS,
+  ...OIDC_REGISTRATION_EVENTS,
   ...OIDC_CLEANUP_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 

@@ -88,6 +88,23 @@ export const TAGS = [
       'the pinned tool manifest of each MCP server, verification (proof of possession, tools/list) and runtime resolution with an environment API secret (purpose mcp).',
   },
   {
+    name: 'OIDC clients',
+    description:
+      'Relying parties of the environment’s OpenID provider (client secrets adoc_… shown once, at register and rotate), Agent Sign-In ' +
+      'clients, and the client allowlist that limits which clients may sign the environment’s users in.',
+  },
+  {
+    name: 'Environment settings',
+    description:
+      'How the environment’s OpenID provider shapes tokens and sessions: JWT claim mappings (extra claims from user fields, attributes or ' +
+      'static values) and the session config (session and token lifetimes, remember-me).',
+  },
+  {
+    name: 'Connected apps',
+    description:
+      'The consents users gave the environment’s OIDC clients, per environment and per user, and their revocation with every token issued under them.',
+  },
+  {
     name: 'Provisioning tokens',
     description: 'Provisioning tokens of an environment: adscim_… for SCIM 2.0 clients (Entra ID, Okta) and adhris_… for HRIS; each selects its environment.',
   },

@@ -37,8 +37,14 @@ import provisioningTokens from './provisioning/provisioning-tokens/index.ts';
 import scim from './provisioning/scim/index.ts';
 import hris from './provisioning/hris/index.ts';
 import oidcProvider from './oidc/provider/index.ts';
-import oidcSigningKeys from './oidc/signing-keys/index.ts';
+import oidcClients from './oidc/clients/index.ts';
+import oidcClientAllowlist from './oidc/client-allowlist/index.ts';
+import oidcSettings from './oidc/settings/index.ts';
+import connectedApps from './oidc/connected-apps/index.ts';
+import directorySessions from './directory/sessions/index.ts';
 import oidcSignIn from './oidc/sign-in/index.ts';
+import oidcSigningKeys from './oidc/signing-keys/index.ts';
+import mcpAuthorization from './oidc/mcp-authorization/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -77,6 +83,12 @@ export const FAMILIES: readonly Family[] = [
   scim,
   hris,
   oidcProvider,
-  oidcSigningKeys,
+  oidcClients,
+  oidcClientAllowlist,
+  oidcSettings,
+  connectedApps,
+  directorySessions,
   oidcSignIn,
+  oidcSigningKeys,
+  mcpAuthorization,
 ];

@@ -63,6 +63,7 @@ export const UNIQUE_CONSTRAINTS = {
   trust_store_keys__entry_kid: fixed('trust_store.kid_taken', 'Conflict: the entry already has a key with this kid (body.jwk.kid).'),
   trust_store_entries__environment_subject: fixed('trust_store.subject_taken', 'Conflict: body.subject already names another entry of this environment.'),
   threats__open_dedupe: fixed('threat.already_open', 'An open threat with the same category and subject exists: it gets the new occurrences.'),
+  jwt_claim_mappings__environment_claim: taken('jwt_claim_mapping.claim_name_taken', 'body.claimName', 'the claimName of another mapping'),
   tenant_domains__tenant_domain: { code: 'tenant_domain.already_exists', message: (domain) => `The domain ${domain} is already added to this tenant.` },
 } satisfies Record<string, Mapping>;
 

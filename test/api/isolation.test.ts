@@ -2,6 +2,7 @@
 // resources of this one: each is 404 naming the tenant or organization it addresses, unless it is in ALLOWLIST
 // (operations that address no tenant or organization). A new route is covered without anyone remembering to: it
 // either answers 404 here or is listed below with its reason.
+import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeliveryQueries } from '../../db/events/webhooks/deliveries.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -40,6 +41,9 @@ const ALLOWLIST: Record<string, string> = {
   'GET /.well-known/authzen-configuration': 'public: AuthZEN PDP metadata of the whole service',
   'POST /v1/oauth/introspect': 'authenticates its caller itself; a token of an unreachable environment is {active:false} (test/api/oauth-introspect.test.ts)',
   'POST /v1/mcp/events': 'MCP runtime: the environment API secret selects the environment (tested in test/api/mcp-events.test.ts)',
+  'GET /v1/oidc/{issuerEnvironmentId}/protected-resources/{entryId}': 'public: RFC 9728 metadata of an MCP server (test/api/oidc-mcp-metadata.test.ts)',
+  'GET /.well-known/oauth-protected-resource/v1/oidc/{issuerEnvironmentId}/protected-resources/{entryId}':
+    'public: RFC 9728 metadata of an MCP server (test/api/oidc-mcp-metadata.test.ts)',
   'GET /v1/mcp/trust-store/resolve': 'trust-store runtime: the environment API secret selects the environment (tested in test/api/trust-store-resolve.test.ts)',
   'GET /v1/scim/v2/ServiceProviderConfig': SCIM_REASON,
   'GET /v1/scim/v2/ResourceTypes': SCIM_REASON,
@@ -136,11 +140,20 @@ beforeAll(async () => {
   const directory = `${tn}/environments/${ids.environmentId}/directory`;
   ids.userId = (await create(`${directory}/users`, { userName: 'isolated@example.com' })).user.id;
   ids.groupId = (await create(`${directory}/groups`, { name: 'Isolated' })).group.id;
+  const claims = `${tn}/environments/${ids.environmentId}/settings/jwt-claim-mappings`;
+  ids.mappingId = (await create(claims, { claimName: 'team', source: 'static', staticValue: 'a' })).mapping.id;
+  // Sessions are written by the provider at sign-in.
+  ids.sessionId = String(
+    await t.pool.oneFirst(sql.unsafe`
+      INSERT INTO directory_sessions (environment_id, user_id, session_uid) VALUES (${ids.environmentId!}, ${ids.userId!}, 'isolated') RETURNING id`),
+  );
   ids.invitationId = (await create(`${o}/invitations`, { email: 'invitee@example.com' })).invitation.id;
   ids.keyId = (await create(`${o}/keys`, { name: 'A key' })).key.id;
   ids.serviceAccountId = (await create(`${o}/service-accounts`, { name: 'A robot' })).serviceAccount.id;
   ids.memberId = (await call(ours, 'GET', `${o}/members`)).body.members[0].id;
   ids.secretId = (await create(`${tn}/environments/${ids.environmentId}/api-secrets`, { name: 'A secret', purposes: ['authzen'] })).apiSecret.id;
+  const oidcClients = `${tn}/environments/${ids.environmentId}/oidc/clients`;
+  ids.clientId = (await create(oidcClients, { clientName: 'Isolated', redirectUris: ['https://isolated.example.com/cb'] })).client.clientId;
   ids.tokenId = (await create(`${tn}/environments/${ids.environmentId}/provisioning-tokens`, { name: 'A token', kind: 'scim' })).provisioningToken.id;
   const rbac = `${tn}/environments/${ids.environmentId}/rbac`;
   ids.type = (await create(`${rbac}/resource-types`, { key: 'todo', actions: [{ name: 'read' }] })).resourceType.key;

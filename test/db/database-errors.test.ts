@@ -107,6 +107,12 @@ const ANSWERS: Record<keyof typeof UNIQUE_CONSTRAINTS, { detail: string; code: s
     code: 'threat.already_open',
     message: 'An open threat with the same category and subject exists: it gets the new occurrences.',
   },
+  jwt_claim_mappings__environment_claim: {
+    detail: `Key (environment_id, claim_name)=(${SCOPE}, department) already exists.`,
+    code: 'jwt_claim_mapping.claim_name_taken',
+    message: 'Conflict: body.claimName department is already the claimName of another mapping in this environment.',
+    path: 'body.claimName',
+  },
   tenant_domains__tenant_domain: {
     detail: `Key (tenant_id, domain)=(${SCOPE}, example.com) already exists.`,
     code: 'tenant_domain.already_exists',

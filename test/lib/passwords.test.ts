@@ -14,6 +14,26 @@ describe('passwords', () => {
     expect(await verifyPassword('not a hash', 'whatever-password')).toBe(false);
   });
 
+  it('costs an unknown user (no stored hash) about what a wrong password costs: one argon2id verification', async () => {
+    const stored = await hashPassword('correct horse battery');
+    await verifyPassword(null, 'warm up the dummy hash');
+    // The fastest of seven interleaved runs of each: the least disturbed by other work on the machine. Without the
+    // dummy verification an unknown user costs microseconds (a ratio near 0.001), far below the bound.
+    const best = { wrong: Infinity, unknown: Infinity };
+    for (let i = 0; i < 7; i++) {
+      for (const [kind, hash] of [
+        ['wrong', stored],
+        ['unknown', null],
+      ] as const) {
+        const started = performance.now();
+        await verifyPassword(hash, 'wrong password');
+        best[kind] = Math.min(best[kind], performance.now() - started);
+      }
+    }
+    expect(best.unknown / best.wrong).toBeGreaterThan(0.25);
+    expect(best.unknown / best.wrong).toBeLessThan(4);
+  });
+
   it('refuses passwords outside 8–256 code points and passwords of whitespace only', () => {
     expect(passwordProblem('short')).toBe('must be at least 8 characters long');
     expect(passwordProblem('😀😀😀😀😀😀😀')).toBe('must be at least 8 characters long'); // 7 code points, 14 UTF-16 units

@@ -1,0 +1,64 @@
+// A directory user's sign-in sessions. Revoking one (or all) deletes the provider's Session record and the codes,
+// access and refresh tokens of the grants it holds, marks it revoked and records `session.revoked`, in one
+// transaction; then each client of the session with a back-channel logout URI is told (./back-channel.ts).
+import type { FastifyBaseLogger } from 'fastify';
+import type { DatabasePool } from 'slonik';
+import { createDirectorySessionQueries, type LockedSession } from '../../../../db/directory/sessions/queries.ts';
+import { createDirectoryUserQueries } from '../../../../db/directory/users/queries.ts';
+import { notFound, orNotFound } from '../../../errors.ts';
+import { record, type EnvironmentCaller } from '../../../access/caller.ts';
+import type { OidcProviders } from '../../../oidc/types.ts';
+import { backChannelLogout, type LogoutNotice } from './back-channel.ts';
+
+type Queries = ReturnType<typeof createDirectorySessionQueries>;
+
+/** Ends the provider's side of a session and returns whom to log out over the back channel. */
+async function endProviderSession(queries: Queries, session: LockedSession): Promise<LogoutNotice[]> {
+  const payload = await queries.providerSession(session.sessionUid);
+  const authorizations = Object.entries(payload?.authorizations ?? {});
+  const grantIds = authorizations.flatMap(([, a]) => (a.grantId ? [a.grantId] : []));
+  await queries.deleteProviderRecords(session.sessionUid, grantIds);
+  const accountId = payload?.accountId;
+  return accountId ? authorizations.map(([clientId, a]) => ({ clientId, accountId, sid: a.sid })) : [];
+}
+
+export function createDirectorySessionService(pool: DatabasePool, oidc: OidcProviders, log: FastifyBaseLogger) {
+  const userOf = (caller: EnvironmentCaller, userId: string) =>
+    orNotFound(createDirectoryUserQueries(pool, caller.scope.environmentId).findUser(userId), 'user', userId);
+
+  const revoke = async (caller: EnvironmentCaller, userId: string, sessionId?: string) => {
+    await userOf(caller, userId);
+    const { environmentId } = caller.scope;
+    const { sessions, notices } = await pool.transaction(async (trx) => {
+      const queries = createDirectorySessionQueries(trx, environmentId);
+      const locked = await queries.lockUnrevoked(userId, sessionId);
+      if (sessionId !== undefined && locked.length === 0 && !(await queries.exists(userId, sessionId))) throw notFound('session', sessionId);
+      const notices: LogoutNotice[] = [];
+      for (const session of locked) notices.push(...(await endProviderSession(queries, session)));
+      const revoked = locked.length === 0 ? [] : await queries.markRevoked(locked.map((s) => s.id));
+      for (const session of revoked) {
+        await record(trx, caller, {
+          action: 'session.revoke',
+          resource: { type: 'session', id: session.id },
+          before: { revokedAt: null },
+          after: { revokedAt: session.revokedAt },
+          event: { type: 'session.revoked', data: { session } },
+        });
+      }
+      return { sessions: revoked, notices };
+    });
+    await backChannelLogout(oidc, environmentId, notices, log);
+    return { success: true as const, sessions };
+  };
+
+  return {
+    list: async (caller: EnvironmentCaller, userId: string) => {
+      await userOf(caller, userId);
+      return { sessions: await createDirectorySessionQueries(pool, caller.scope.environmentId).listOfUser(userId) };
+    },
+    revokeOne: (caller: EnvironmentCaller, userId: string, sessionId: string) => revoke(caller, userId, sessionId),
+    revokeAll: (caller: EnvironmentCaller, userId: string) => revoke(caller, userId),
+  };
+}
+
+export type DirectorySessionService = ReturnType<typeof createDirectorySessionService>;
