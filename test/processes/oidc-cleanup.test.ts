@@ -1,10 +1,12 @@
 // The deployment's OIDC clean-up process, on both engines: started at boot, it deletes the provider's expired records,
 // password links expired over a day ago, directory sessions ended over 30 days ago and signing keys retired over
 // 7 days ago, and retires due retiring keys (one event each); each run starts its next run through the outbox and
-// ends (continue-as-new), it survives a restart, and the sweeper starts it when its start was lost.
+// ends (continue-as-new), it survives a restart, and the sweeper starts it when its start was lost. A user sees an expired
+// session listed as inactive until 30 days after it ended.
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer } from '../helpers/app.ts';
 import { newEnvironments } from '../helpers/fixtures.ts';
 import { tenantEvents } from '../helpers/events.ts';
 import { ENGINES, startTestAppWithProcesses, sweepOnce, type TestAppWithProcesses } from '../helpers/processes.ts';
@@ -89,6 +91,22 @@ describe.each(ENGINES)('OIDC clean-up process (%s)', (engine) => {
     expect(await exists('directory_sessions', recentlyExpired)).toBe(true);
     expect(await exists('directory_sessions', active)).toBe(true);
     expect(await keyStatus(recentlyRetired)).toBe('retired');
+  });
+
+  it("leaves an expired session in the user's list as inactive, and removes it 30 days after it ended", async () => {
+    const sessionsUrl = `/v1/tenants/${tenantId}/environments/${environmentId}/directory/users/${userId}/sessions`;
+    const listed = async () => {
+      const res = await t.app.inject({ method: 'GET', url: sessionsUrl, headers: bearer(await t.token()) });
+      expect(res.statusCode).toBe(200);
+      return new Map((res.json().sessions as { id: string; active: boolean }[]).map((s) => [s.id, s.active]));
+    };
+    const ended = await session(-31 * DAY);
+    const expired = await session(-DAY);
+    const active = await session(3_600_000);
+    await expect.poll(async () => (await listed()).has(ended), POLL).toBe(false);
+    const sessions = await listed();
+    expect(sessions.get(expired)).toBe(false);
+    expect(sessions.get(active)).toBe(true);
   });
 
   it('works through a backlog larger than one batch', async () => {
