@@ -105,7 +105,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const environmentSecrets = createEnvironmentSecretAuthenticator({ pool, onError: (e) => app.log.warn({ err: e }, 'secret bookkeeping failed') });
   const models = createModelCache({ load: async (id) => compileModel(id, await createModelQueries(pool).loadModel(id)) });
   const trustStores = createModelCache({ load: async (id) => compileTrustStore(await createTrustStoreResolveQueries(pool).loadEnvironment(id)) });
-  const oidc = createOidcProviders({ pool, masterKey: deps.masterKey, publicBaseUrl: config.publicBaseUrl, max: config.oidcProviderCacheSize });
+  const oidc = createOidcProviders({
+    pool,
+    masterKey: deps.masterKey,
+    publicBaseUrl: config.publicBaseUrl,
+    allowPrivateNetworkTargets: config.allowPrivateNetworkTargets,
+    max: config.oidcProviderCacheSize,
+  });
   app.decorate('oidc', oidc);
   const listener = await listen(
     deps.databaseUrl,

@@ -10,6 +10,8 @@ import { createAdapterFactory } from './adapter.ts';
 import { accountTokenClaims, createFindAccount, SCOPE_CLAIMS } from './accounts.ts';
 import { cookieKeys } from './cookies.ts';
 import { renderError } from './render-error.ts';
+import { allowlistParams } from './allowlist.ts';
+import { logoutSource, postLogoutSuccessSource } from './logout-pages.ts';
 
 export interface ConfigurationInput {
   pool: DatabasePool;
@@ -19,6 +21,8 @@ export interface ConfigurationInput {
   jwks: { keys: JWK[] };
   /** The path of the issuer (`/v1/oidc/{environmentId}`, behind any path of PUBLIC_BASE_URL). */
   issuerPath: string;
+  /** ALLOW_PRIVATE_NETWORK_TARGETS: back-channel logout and client JWKS may then reach private addresses. */
+  allowPrivateNetworkTargets: boolean;
   /** RFC 7591 registration, enabled by the MCP authorization work (oidc_settings.dynamic_registration). */
   registration?: NonNullable<Configuration['features']>['registration'];
 }
@@ -85,7 +89,7 @@ export function providerConfiguration(input: ConfigurationInput): Configuration 
       introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId || client.clientAuthMethod !== 'none' },
       // A client revokes only its own tokens (RFC 7009 2.1).
       revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
-      rpInitiatedLogout: { enabled: true },
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       backchannelLogout: { enabled: true },
       dPoP: { enabled: true },
       pushedAuthorizationRequests: { enabled: true },
@@ -110,6 +114,7 @@ export function providerConfiguration(input: ConfigurationInput): Configuration 
         },
       },
     },
+    extraParams: allowlistParams(snapshot.allowlist),
     extraTokenClaims: async (_ctx, token) => {
       const accountId = 'accountId' in token ? token.accountId : undefined;
       return accountId ? accountTokenClaims(pool, environmentId, mappings, accountId) : undefined;
@@ -134,5 +139,9 @@ export function providerConfiguration(input: ConfigurationInput): Configuration 
       url: (_ctx: KoaContextWithOIDC, interaction) => `${input.issuerPath}/interaction/${interaction.uid}`,
     },
     renderError,
+    // oidc-provider refuses special-use addresses on its outbound calls itself; the operator may allow them.
+    ...(input.allowPrivateNetworkTargets
+      ? { fetch: (input: string | URL | Request, init?: RequestInit) => fetch(input, { ...init, dispatcher: undefined } as RequestInit) }
+      : {}),
   };
 }

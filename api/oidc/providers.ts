@@ -5,7 +5,6 @@ import Provider from 'oidc-provider';
 import type { DatabasePool } from 'slonik';
 import { createModelCache } from '../access/models.ts';
 import { createProviderSnapshotQueries } from '../../db/oidc/provider/snapshot.ts';
-import { enforceAllowlist } from './allowlist.ts';
 import { providerConfiguration, type ConfigurationInput } from './configuration.ts';
 import { loadKeyRing, providerJwks } from './keys.ts';
 import type { OidcProviders } from './types.ts';
@@ -16,6 +15,7 @@ export interface OidcProvidersDeps {
   pool: DatabasePool;
   masterKey: Buffer;
   publicBaseUrl: string;
+  allowPrivateNetworkTargets: boolean;
   /** How many environments' Providers one instance keeps (OIDC_PROVIDER_CACHE_SIZE). */
   max: number;
   /** A hook for features decided elsewhere (RFC 7591 registration, MCP authorization). */
@@ -40,12 +40,12 @@ export async function buildProvider(deps: OidcProvidersDeps, environmentId: stri
     snapshot,
     jwks: providerJwks(keys, masterKey),
     issuerPath: new URL(issuer).pathname,
+    allowPrivateNetworkTargets: deps.allowPrivateNetworkTargets,
   };
   const input = { ...base, ...deps.extend?.(environmentId, base) };
   const provider = new Provider(issuer, providerConfiguration(input));
   // The mount hands over the client's address and scheme in X-Forwarded-* (api/families/oidc/provider/mount.ts).
   provider.proxy = true;
-  enforceAllowlist(provider, snapshot.allowlist);
   return provider;
 }
 
