@@ -15,7 +15,7 @@ let t: OidcTestApp;
 let receiver: Receiver;
 let token: string;
 beforeAll(async () => {
-  t = await startOidcApp({ LOG_LEVEL: 'warn' });
+  t = await startOidcApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'true' });
   receiver = await startReceiver();
   token = await t.token();
 });
@@ -52,7 +52,14 @@ describe('revoking a directory session', () => {
     const { env, user, rpA, rpB, a, b, bClientId, base } = await signedInToTwoClients();
     const listed = await t.app.inject({ method: 'GET', url: `${base}/directory/users/${user.id}/sessions`, headers: bearer(token) });
     const sessions = listed.json().sessions;
-    expect(sessions).toEqual([expect.objectContaining({ userId: user.id, clientIds: expect.toSatisfy((ids: string[]) => ids.length === 2 && ids.includes(env.clientId) && ids.includes(bClientId)), factors: ['pwd'], active: true })]);
+    expect(sessions).toEqual([
+      expect.objectContaining({
+        userId: user.id,
+        clientIds: expect.toSatisfy((ids: string[]) => ids.length === 2 && ids.includes(env.clientId) && ids.includes(bClientId)),
+        factors: ['pwd'],
+        active: true,
+      }),
+    ]);
     const pathA = logoutPaths((await t.pool.oneFirst(sql.unsafe`SELECT backchannel_logout_uri FROM oidc_clients WHERE client_id = ${env.clientId}`)) as string);
     const pathB = logoutPaths((await t.pool.oneFirst(sql.unsafe`SELECT backchannel_logout_uri FROM oidc_clients WHERE client_id = ${bClientId}`)) as string);
     receiver.script(pathB, 500);
@@ -75,7 +82,11 @@ describe('revoking a directory session', () => {
       expect(posts, path).toHaveLength(1);
       const logoutToken = new URLSearchParams(posts[0]!.body).get('logout_token') as string;
       const { payload } = await jwtVerify(logoutToken, jwks, { issuer: env.issuer, audience: clientId });
-      expect(payload).toMatchObject({ sub: user.id, sid: decodeJwt(tokens.id_token as string).sid, events: { 'http://schemas.openid.net/event/backchannel-logout': {} } });
+      expect(payload).toMatchObject({
+        sub: user.id,
+        sid: decodeJwt(tokens.id_token as string).sid,
+        events: { 'http://schemas.openid.net/event/backchannel-logout': {} },
+      });
     }
     const events = await tenantEvents(t, env.tenantId, { type: 'session.revoked', environmentId: env.environmentId });
     expect(events.map((e) => e.data)).toEqual([{ session: res.json().sessions[0] }]);
