@@ -108,20 +108,23 @@ describe('revoking a directory session', () => {
 });
 
 describe('revoking a connected app', () => {
-  it('ends the grant: its refresh token is refused and its access token inactive at once', async () => {
+  it("ends every grant of the user and client (each browser's): refresh tokens refused, access tokens inactive at once", async () => {
     const env = await oidcEnvironment(t);
     const user = await directoryUser(t, env.environmentId);
     const rp = await relyingParty(env.issuer, env.clientId, env.clientSecret);
-    const { tokens } = await codeFlow(t, rp, env.environmentId, { accountId: user.id });
-    // The consent's row, as the sign-in pages write it, pointing at the provider's Grant of the flow.
+    const first = (await codeFlow(t, rp, env.environmentId, { accountId: user.id })).tokens;
+    const second = (await codeFlow(t, rp, env.environmentId, { accountId: user.id })).tokens;
+    // The consent's row, as the sign-in pages write it: it names the provider Grant of the latest consent only.
     await t.pool.query(sql.unsafe`
       INSERT INTO oidc_client_grants (environment_id, client_id, user_id, grant_id, scopes)
       SELECT environment_id, client_id, ${user.id}, grant_id, '{openid}' FROM oidc_payloads
-      WHERE environment_id = ${env.environmentId} AND model = 'RefreshToken'`);
+      WHERE environment_id = ${env.environmentId} AND model = 'RefreshToken' ORDER BY expires_at DESC LIMIT 1`);
     const url = `/v1/tenants/${env.tenantId}/environments/${env.environmentId}/connected-apps/revoke`;
     const res = await t.app.inject({ method: 'POST', url, headers: bearer(token), payload: { clientId: env.clientId, userId: user.id } });
     expect(res.json()).toEqual({ success: true });
-    expect(await oauthError(client.refreshTokenGrant(rp, tokens.refresh_token as string))).toEqual({ error: 'invalid_grant', status: 400 });
-    expect(await client.tokenIntrospection(rp, tokens.access_token)).toEqual({ active: false });
+    for (const tokens of [first, second]) {
+      expect(await oauthError(client.refreshTokenGrant(rp, tokens.refresh_token as string))).toEqual({ error: 'invalid_grant', status: 400 });
+      expect(await client.tokenIntrospection(rp, tokens.access_token)).toEqual({ active: false });
+    }
   });
 });
