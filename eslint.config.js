@@ -19,6 +19,8 @@ export const FAMILY_IMPORTS = {
   'directory/users': ['projects/environment-settings'],
   'events/notification-channels': ['events/webhooks', 'tenants/tenants'],
   'events/webhooks': ['tenants/tenants'],
+  'oidc/client-allowlist': ['projects/environment-settings'],
+  'oidc/clients': ['projects/environment-settings', 'projects/environments'],
   'oidc/connected-apps': ['projects/environment-settings'],
   'oidc/settings': ['projects/environment-settings'],
   'organizations/invitations': ['organizations/organizations'],

@@ -8,8 +8,9 @@ import { createInvitationActivities, type InvitationDeps } from './invitations.t
 import { createImpersonationActivities, type ImpersonationDeps } from './impersonation.ts';
 import { createElevateActivities, type ElevateDeps } from './elevate.ts';
 import { createTrustStoreKeyActivities, type TrustStoreKeyDeps } from './trust-store-keys.ts';
+import { createOidcCleanupActivities, type OidcCleanupDeps } from './oidc-cleanup.ts';
 
-export type ActivityDeps = DeliveryDeps & DomainDeps & InvitationDeps & ImpersonationDeps & DirectorySyncDeps & TrustStoreKeyDeps & ElevateDeps;
+export type ActivityDeps = DeliveryDeps & DomainDeps & InvitationDeps & ImpersonationDeps & DirectorySyncDeps & TrustStoreKeyDeps & ElevateDeps & OidcCleanupDeps;
 
 export function createActivities(deps: ActivityDeps): Activities {
   // An integrity violation fails the same way on every attempt: thrown as a non-retryable DatabaseRefusal.
@@ -21,5 +22,6 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createDirectorySyncActivities(deps),
     ...createTrustStoreKeyActivities(deps),
     ...createElevateActivities(deps),
+    ...createOidcCleanupActivities(deps),
   });
 }

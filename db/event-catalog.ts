@@ -6,6 +6,8 @@ import { z } from 'zod';
 import type { EventTypeEntry } from './shared/event-type-entry.ts';
 import { API_SECRET_EVENTS } from './access/api-secrets/events.ts';
 import { DIRECTORY_EVENTS } from './directory/events.ts';
+import { PASSWORD_EVENTS } from './directory/passwords/events.ts';
+import { SIGN_IN_EVENTS } from './oidc/sign-in/events.ts';
 import { DIRECTORY_SYNC_EVENTS } from './directory/sync/events.ts';
 import { HRIS_EVENTS } from './provisioning/hris/events.ts';
 import { ELEVATE_EVENTS } from './access/elevate/events.ts';
@@ -27,10 +29,14 @@ import { TRUST_STORE_EVENTS } from './mcp/trust-store/events.ts';
 import { PROVISIONING_TOKEN_EVENTS } from './provisioning/provisioning-tokens/events.ts';
 import { OIDC_SIGNING_KEY_EVENTS } from './oidc/keys/events.ts';
 import { OIDC_PROVIDER_EVENTS } from './oidc/provider/events.ts';
+import { OIDC_CLIENT_EVENTS } from './oidc/clients/events.ts';
+import { OIDC_CLIENT_ALLOWLIST_EVENTS } from './oidc/client-allowlist/events.ts';
 import { CLAIM_MAPPING_EVENTS } from './oidc/claim-mappings/events.ts';
 import { OIDC_SETTINGS_EVENTS } from './oidc/settings/events.ts';
 import { CONNECTED_APP_EVENTS } from './oidc/connected-apps/events.ts';
 import { DIRECTORY_SESSION_EVENTS } from './directory/sessions/events.ts';
+import { OIDC_REGISTRATION_EVENTS } from './oidc/registration/events.ts';
+import { OIDC_CLEANUP_EVENTS } from './oidc/cleanup/events.ts';
 
 export type { EventTypeEntry };
 
@@ -58,10 +64,16 @@ export const EVENT_CATALOG = {
   ...PROVISIONING_TOKEN_EVENTS,
   ...OIDC_SIGNING_KEY_EVENTS,
   ...OIDC_PROVIDER_EVENTS,
+  ...OIDC_CLIENT_EVENTS,
+  ...OIDC_CLIENT_ALLOWLIST_EVENTS,
   ...CLAIM_MAPPING_EVENTS,
   ...OIDC_SETTINGS_EVENTS,
   ...CONNECTED_APP_EVENTS,
   ...DIRECTORY_SESSION_EVENTS,
+  ...PASSWORD_EVENTS,
+  ...SIGN_IN_EVENTS,
+  ...OIDC_REGISTRATION_EVENTS,
+  ...OIDC_CLEANUP_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

@@ -130,6 +130,17 @@ export const CONFIG_REFERENCE = {
     default: '5m',
     meaning: 'how often the sweeper restarts the process of any pending row (invitation, domain, delivery, grant, key…) whose process failed or is missing',
   },
+  OIDC_CLEANUP_INTERVAL_SECONDS: {
+    section: 'Processes and Temporal',
+    default: '300',
+    meaning:
+      "seconds between two rounds of the OIDC clean-up process (expired provider records, old password links and directory sessions, signing keys' retirement)",
+  },
+  OIDC_CLEANUP_ROUNDS_PER_RUN: {
+    section: 'Processes and Temporal',
+    default: '24',
+    meaning: 'rounds one run of the OIDC clean-up process makes before it starts its next run and ends, which keeps its workflow history short',
+  },
   WEBHOOK_RETRY_SCHEDULE: {
     section: 'Webhooks and notifications',
     default: '0,5s,5m,30m,2h,5h,10h,10h',

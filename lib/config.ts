@@ -119,6 +119,8 @@ export const configSchema = z
     WEBHOOK_MAX_ENDPOINTS_PER_TENANT: positiveInt.default(50),
     WEBHOOK_MAX_PENDING_PER_ENDPOINT: positiveInt.default(1000),
     WEBHOOK_MAX_PENDING_PER_TENANT: positiveInt.default(10_000),
+    OIDC_CLEANUP_INTERVAL_SECONDS: positiveInt.default(300),
+    OIDC_CLEANUP_ROUNDS_PER_RUN: positiveInt.max(1000, 'must be at most 1000').default(24),
     PROCESS_SWEEP_INTERVAL: duration.refine((ms) => ms > 0, 'must be a positive duration such as 5m').prefault('5m'),
     DNS_SERVERS: dnsServers.optional(),
     DOMAIN_VERIFICATION_INTERVALS: schedule
@@ -201,6 +203,8 @@ export const configSchema = z
         },
       },
       processSweepIntervalMs: env.PROCESS_SWEEP_INTERVAL,
+      /** The deployment's OIDC clean-up process: the pause between two rounds, and the rounds of one run (then it continues as new). */
+      oidcCleanup: { intervalMs: env.OIDC_CLEANUP_INTERVAL_SECONDS * 1000, rounds: env.OIDC_CLEANUP_ROUNDS_PER_RUN },
       dnsServers: env.DNS_SERVERS ?? [],
       /** How long a rotated-out environment API secret keeps working when the rotation does not say. */
       apiSecretRotationGraceMs: env.API_SECRET_ROTATION_GRACE,

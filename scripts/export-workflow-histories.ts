@@ -52,6 +52,8 @@ const verifiesAt = new Map<string, number>(); // domain id → the check that fi
 const responses = new Map<string, Record<number, [number, number?]>>();
 /** Deliveries of a batch: id → what its first attempt gets. */
 const batches = new Map<string, { deliveryId: string; statusCode: number; retryAfterMs?: number }[]>();
+/** OIDC clean-up batches left: each call takes one, `more` while some remain. */
+let oidcBatches = 0;
 /** Per environment, when its pending lifecycle changes are due. */
 const lifecycleChanges = new Map<string, number[]>();
 
@@ -124,6 +126,12 @@ const activities: Activities = {
     elevateGrants.delete(grantId);
     return Promise.resolve({ outcome: 'expired' as const });
   },
+  cleanUpOidc: () => {
+    oidcBatches = Math.max(0, oidcBatches - 1);
+    return Promise.resolve({ payloads: 1000, passwordLinks: 0, sessions: 0, keysRetired: 0, keysDeleted: 0, more: oidcBatches > 0 });
+  },
+  // The real one enqueues the next run's start in the outbox.
+  continueOidcCleanup: () => Promise.resolve(),
 };
 
 /** Who and what each process is about: the query its definition names, answered as createProcessScopeQueries(pool).scopeOf would. */
@@ -192,6 +200,8 @@ function scenarios(): Scenario[] {
   // Revoked while active.
   const revokedElevateGrantId = randomUUID();
   elevateGrants.set(revokedElevateGrantId, Date.now() + 60_000);
+  // A backlog of two batches in the first round, then a quiet second round; the run then continues as a new one.
+  oidcBatches = 2;
 
   return [
     {
@@ -290,6 +300,11 @@ function scenarios(): Scenario[] {
         await gateway.signal('elevate-grant', processId, 'elevate-grant', { revoked: true });
       },
       result: 'revoked',
+    },
+    {
+      fixture: 'oidc-cleanup-rounds',
+      start: start('oidc-cleanup', 'iam', null, { intervalMs: 300, rounds: 2 }),
+      result: 'continued',
     },
   ];
 }

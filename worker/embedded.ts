@@ -1,6 +1,7 @@
 // The embedded shape of the processes (`npm start`): DBOS in this process, and the event dispatcher.
 import type { DatabasePool } from 'slonik';
 import { createActivities } from '../activities/index.ts';
+import { createOidcCleanupSingletonQueries } from '../db/oidc/cleanup/singleton.ts';
 import type { Config } from '../lib/config.ts';
 import type { LookupFn } from '../lib/outbound/ssrf-guard.ts';
 import type { Activities } from '../workflows/activities.ts';
@@ -34,9 +35,12 @@ export async function startEmbeddedProcesses(deps: {
     disableAfterMs: config.webhooks.disableAfterMs,
     baseUrls: config.providers,
     dnsServers: config.dnsServers,
+    oidcCleanup: config.oidcCleanup,
     lookup: deps.lookup,
   });
   const engine = await startEmbeddedEngine({ databaseUrl: deps.databaseUrl, activities: deps.wrapActivities ? deps.wrapActivities(activities) : activities });
+  // The deployment's singleton processes start at boot (a no-op while they run).
+  await createOidcCleanupSingletonQueries(deps.pool).enqueueStart(config.oidcCleanup);
   const dispatcher = await startDispatcher({
     pool: deps.pool,
     databaseUrl: deps.databaseUrl,
@@ -52,6 +56,7 @@ export async function startEmbeddedProcesses(deps: {
     gateway: engine.gateway,
     scheduleMs: config.webhooks.scheduleMs,
     domains: config.domains,
+    oidcCleanup: config.oidcCleanup,
     intervalMs: config.processSweepIntervalMs,
     onError: deps.onError,
   });

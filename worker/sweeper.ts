@@ -10,7 +10,7 @@
 import type { DatabasePool } from 'slonik';
 import { createProcessOutboxQueries, processId } from '../db/processes/outbox.ts';
 import { createSweepQueries } from '../db/processes/sweep.ts';
-import type { ProcessKind } from '../lib/processes/contracts.ts';
+import type { OidcCleanupInput, ProcessKind } from '../lib/processes/contracts.ts';
 import type { PlannedStart, SweepSettings } from '../workflows/definition.ts';
 import { processes } from '../workflows/index.ts';
 import type { ProcessGateway } from '../workflows/port.ts';
@@ -31,6 +31,7 @@ export function startSweeper(deps: {
   gateway: ProcessGateway;
   scheduleMs: number[];
   domains: { verificationIntervalsMs: number[]; verificationGiveUpMs: number };
+  oidcCleanup?: OidcCleanupInput;
   intervalMs: number;
   graceMs?: number;
   onError: (error: unknown) => void;
@@ -39,7 +40,7 @@ export function startSweeper(deps: {
   const grace = deps.graceMs ?? GRACE_MS;
   const log = deps.log ?? ((message: string) => console.warn(message));
   const status = async (kind: ProcessKind, entityId: string) => (await deps.gateway.describe(processId(kind, entityId))).status;
-  const settings: SweepSettings = { scheduleMs: deps.scheduleMs, domains: deps.domains };
+  const settings: SweepSettings = { scheduleMs: deps.scheduleMs, domains: deps.domains, oidcCleanup: deps.oidcCleanup };
 
   const sweep = async () => {
     const queries = createSweepQueries(deps.pool);

@@ -4,6 +4,7 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { DatabasePool } from 'slonik';
 import { createActivities } from '../activities/index.ts';
+import { createOidcCleanupSingletonQueries } from '../db/oidc/cleanup/singleton.ts';
 import { createProcessScopeQueries } from '../db/processes/scopes.ts';
 import type { Config } from '../lib/config.ts';
 import { temporalConnectionOptions } from '../lib/temporal-connection.ts';
@@ -54,6 +55,7 @@ export async function startTemporalProcesses(deps: {
     disableAfterMs: config.webhooks.disableAfterMs,
     baseUrls: config.providers,
     dnsServers: config.dnsServers,
+    oidcCleanup: config.oidcCleanup,
     progress: temporalActivityProgress,
   });
   const tlsAndKey = temporalConnectionOptions(config);
@@ -79,6 +81,8 @@ export async function startTemporalProcesses(deps: {
     scopeOf: createProcessScopeQueries(pool).scopeOf,
     ...tlsAndKey,
   });
+  // The deployment's singleton processes start at boot (a no-op while they run).
+  await createOidcCleanupSingletonQueries(pool).enqueueStart(config.oidcCleanup);
   const dispatcher = await startDispatcher({
     pool,
     databaseUrl: deps.databaseUrl,
@@ -95,6 +99,7 @@ export async function startTemporalProcesses(deps: {
     gateway,
     scheduleMs: config.webhooks.scheduleMs,
     domains: config.domains,
+    oidcCleanup: config.oidcCleanup,
     intervalMs: config.processSweepIntervalMs,
     onError: (error) => deps.onError(error, 'process sweep failed'),
     log: deps.log,

@@ -1,5 +1,6 @@
 // The signatures of every activity a process may run. Implementations live in activities/ (side effects);
 // processes see only these types.
+import type { OidcCleanupInput } from '../lib/processes/contracts.ts';
 
 /** What one attempt got (absent when no attempt was sent): the status code of the answer, or the error when there was none. */
 export interface AttemptGot {
@@ -71,4 +72,23 @@ export interface Activities {
    * `settled` when it is no longer open, `waiting` with its current end (ms) when not due yet.
    */
   expireElevateGrant(input: { grantId: string }): Promise<{ outcome: 'expired' | 'settled' } | { outcome: 'waiting'; until: number }>;
+
+  /**
+   * One batch of the OIDC clean-up, across environments: deletes expired provider records, password links expired a
+   * day ago, directory sessions ended 30 days ago and keys retired past their grace period, and retires due retiring
+   * keys (oidc_signing_key.retired). `more` when a table had more rows than one batch takes.
+   */
+  cleanUpOidc(input: { batchSize?: number }): Promise<OidcCleanupCounts & { more: boolean }>;
+
+  /** Starts (through the outbox, due after the configured interval) the next run of the OIDC clean-up process. */
+  continueOidcCleanup(input: OidcCleanupInput): Promise<void>;
+}
+
+/** What one batch of the OIDC clean-up removed or retired. */
+export interface OidcCleanupCounts {
+  payloads: number;
+  passwordLinks: number;
+  sessions: number;
+  keysRetired: number;
+  keysDeleted: number;
 }

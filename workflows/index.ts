@@ -11,6 +11,7 @@ import { elevateGrantProcess, elevateRequestProcess } from './elevate.ts';
 import { impersonationExpiryProcess } from './impersonation-expiry.ts';
 import { invitationExpiryProcess } from './invitation-expiry.ts';
 import type { ActivityName } from './port.ts';
+import { oidcCleanupProcess } from './oidc-cleanup.ts';
 import { trustStoreKeyRetirementProcess } from './trust-store-key-retirement.ts';
 
 export { RESTARTED_WHEN_COMPLETED } from '../lib/processes/contracts.ts';
@@ -25,6 +26,7 @@ export const processes = {
   'trust-store-key-retirement': trustStoreKeyRetirementProcess,
   'elevate-request': elevateRequestProcess,
   'elevate-grant': elevateGrantProcess,
+  'oidc-cleanup': oidcCleanupProcess,
 } satisfies { [K in ProcessKind]: ProcessDefinition<K> };
 
 /** The definition of `kind`, typed by it. */

@@ -88,6 +88,12 @@ export const TAGS = [
       'the pinned tool manifest of each MCP server, verification (proof of possession, tools/list) and runtime resolution with an environment API secret (purpose mcp).',
   },
   {
+    name: 'OIDC clients',
+    description:
+      'Relying parties of the environment’s OpenID provider (client secrets adoc_… shown once, at register and rotate), Agent Sign-In ' +
+      'clients, and the client allowlist that limits which clients may sign the environment’s users in.',
+  },
+  {
     name: 'Environment settings',
     description:
       'How the environment’s OpenID provider shapes tokens and sessions: JWT claim mappings (extra claims from user fields, attributes or ' +

@@ -27,6 +27,7 @@ import apiSecrets from './access/api-secrets/index.ts';
 import rbac from './access/rbac/index.ts';
 import directoryUsers from './directory/users/index.ts';
 import directoryGroups from './directory/groups/index.ts';
+import directoryPasswords from './directory/passwords/index.ts';
 import impersonation from './access/impersonation/index.ts';
 import threats from './threats/threats/index.ts';
 import mcpEvents from './threats/mcp-events/index.ts';
@@ -36,9 +37,14 @@ import provisioningTokens from './provisioning/provisioning-tokens/index.ts';
 import scim from './provisioning/scim/index.ts';
 import hris from './provisioning/hris/index.ts';
 import oidcProvider from './oidc/provider/index.ts';
+import oidcClients from './oidc/clients/index.ts';
+import oidcClientAllowlist from './oidc/client-allowlist/index.ts';
 import oidcSettings from './oidc/settings/index.ts';
 import connectedApps from './oidc/connected-apps/index.ts';
 import directorySessions from './directory/sessions/index.ts';
+import oidcSignIn from './oidc/sign-in/index.ts';
+import oidcSigningKeys from './oidc/signing-keys/index.ts';
+import mcpAuthorization from './oidc/mcp-authorization/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -67,6 +73,7 @@ export const FAMILIES: readonly Family[] = [
   rbac,
   directoryUsers,
   directoryGroups,
+  directoryPasswords,
   impersonation,
   threats,
   mcpEvents,
@@ -76,7 +83,12 @@ export const FAMILIES: readonly Family[] = [
   scim,
   hris,
   oidcProvider,
+  oidcClients,
+  oidcClientAllowlist,
   oidcSettings,
   connectedApps,
   directorySessions,
+  oidcSignIn,
+  oidcSigningKeys,
+  mcpAuthorization,
 ];

@@ -1,12 +1,14 @@
 // The provider's storage: every model in oidc_payloads of the environment, except Client, which is read from
 // oidc_clients. Sessions are mirrored into directory_sessions (the directory's view), with the caller's address
 // and user agent taken from the provider's request context.
-import Provider, { type Adapter, type AdapterPayload } from 'oidc-provider';
+import Provider, { type Adapter, type AdapterPayload, type ClientMetadata } from 'oidc-provider';
 import type { DatabasePool } from 'slonik';
 import { createOidcPayloadQueries } from '../../db/oidc/provider/payloads.ts';
 import { createDirectorySessionWriteQueries } from '../../db/oidc/provider/sessions.ts';
 import { createProviderClientQueries } from '../../db/oidc/provider/clients.ts';
 import { clientMetadata } from './client-metadata.ts';
+import { findAgentClient } from './agents.ts';
+import { storeRegisteredClient } from './registration.ts';
 import { recordRevocation } from './revocation-events.ts';
 
 export interface AdapterDeps {
@@ -35,9 +37,11 @@ export function createAdapterFactory(deps: AdapterDeps) {
   const clientAdapter: Adapter = {
     find: async (id) => {
       const row = await clients.findActive(id);
-      return row ? (clientMetadata(row, deps) as AdapterPayload) : undefined;
+      // Not an OIDC client: a verified agent of the trust store (private_key_jwt), or none.
+      return row ? (clientMetadata(row, deps) as AdapterPayload) : ((await findAgentClient(pool, environmentId, id)) as AdapterPayload | undefined);
     },
-    upsert: () => Promise.reject(new Error('OIDC clients are managed through the API')),
+    // Only RFC 7591 registration stores a client through the provider (the API manages the others).
+    upsert: (_id, payload) => storeRegisteredClient(pool, environmentId, deps.masterKey, payload as ClientMetadata),
     findByUid: () => Promise.resolve(undefined),
     findByUserCode: () => Promise.resolve(undefined),
     destroy: () => Promise.reject(new Error('OIDC clients are managed through the API')),

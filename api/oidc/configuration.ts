@@ -12,6 +12,7 @@ import { cookieKeys } from './cookies.ts';
 import { renderError } from './render-error.ts';
 import { allowlistParams } from './allowlist.ts';
 import { logoutSource, postLogoutSuccessSource } from './logout-pages.ts';
+import { registrationFeature } from './registration.ts';
 
 export interface ConfigurationInput {
   pool: DatabasePool;
@@ -93,7 +94,7 @@ export function providerConfiguration(input: ConfigurationInput): Configuration 
       backchannelLogout: { enabled: true },
       dPoP: { enabled: true },
       pushedAuthorizationRequests: { enabled: true },
-      registration: input.registration ?? { enabled: false },
+      registration: input.registration ?? registrationFeature(snapshot.dynamicRegistration === true),
       resourceIndicators: {
         enabled: true,
         defaultResource: () => undefined,

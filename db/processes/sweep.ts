@@ -5,6 +5,7 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { SweepQuery, SweepRows } from '../../lib/processes/lookups.ts';
+import { createOidcCleanupSingletonQueries } from '../oidc/cleanup/singleton.ts';
 
 const Invitation = z.object({ id: z.uuid(), expiresAt: z.number() });
 const ElevateRequest = z.object({ id: z.uuid(), tenantId: z.uuid(), createdAt: z.number(), expiresAt: z.number(), escalate: z.boolean() });
@@ -115,5 +116,8 @@ export function createSweepQueries(db: CommonQueryMethods): { [Q in SweepQuery]:
           AND ${noOutboxEntry(sql.fragment`'directory-sync:' || e.id`)}
         LIMIT ${limit}`)),
     ],
+
+    /** The deployment's OIDC clean-up, unless a start of it waits in the outbox (it has no row to age). */
+    oidcCleanup: () => createOidcCleanupSingletonQueries(db).sweepRow(),
   } satisfies { [Q in SweepQuery]: (graceMs: number, limit: number) => Promise<SweepRows[Q][]> };
 }

@@ -92,6 +92,13 @@ export interface ElevateGrantMessage {
   revoked?: boolean;
 }
 
+export interface OidcCleanupInput {
+  /** The pause between two rounds of clean-up (OIDC_CLEANUP_INTERVAL_SECONDS), in ms. */
+  intervalMs: number;
+  /** Rounds per run before the run ends and its next run is started (default ROUNDS_PER_RUN in workflows/oidc-cleanup.ts). */
+  rounds?: number;
+}
+
 /**
  * Every process kind, with its input and its topics (each topic's message type). A process's id is
  * `<kind>:<entityId>` (processId in db/processes/outbox.ts, through which every process is started and signalled).
@@ -106,6 +113,7 @@ export interface ProcessContracts {
   'trust-store-key-retirement': { input: TrustStoreKeyRetirementInput; topics: NoTopics };
   'elevate-request': { input: ElevateRequestInput; topics: { 'elevate-request': ElevateRequestMessage } };
   'elevate-grant': { input: ElevateGrantInput; topics: { 'elevate-grant': ElevateGrantMessage } };
+  'oidc-cleanup': { input: OidcCleanupInput; topics: NoTopics };
 }
 
 export type ProcessKind = keyof ProcessContracts;
@@ -127,7 +135,7 @@ export type Topic = TopicOf<ProcessKind>;
  * Kinds whose process ends when it has nothing left to do: a start of one that completed begins a new run (on both
  * engines), where any other completed process id stays done.
  */
-export const RESTARTED_WHEN_COMPLETED: readonly ProcessKind[] = ['directory-sync'];
+export const RESTARTED_WHEN_COMPLETED: readonly ProcessKind[] = ['directory-sync', 'oidc-cleanup'];
 
 /** Who and what a process is about (ids only), for the search attributes and the details of its Temporal workflow. */
 export interface ProcessScope {

@@ -12,6 +12,8 @@ export interface SweepRows {
   retiringKeys: { id: string; tenantId: string; retiresAt: number };
   pendingDeliveries: { id: string; tenantId: string; batchId: string | null; attemptCount: number; nextDelayMs: number };
   pendingDirectorySyncs: { id: string; tenantId: string };
+  /** The deployment's one OIDC clean-up process (its entity id), when no start of it waits in the outbox. */
+  oidcCleanup: { id: string };
 }
 export type SweepQuery = keyof SweepRows;
 

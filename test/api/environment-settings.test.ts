@@ -1,8 +1,4 @@
-import { createPublicKey } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
-import { compactVerify, CompactSign } from 'jose';
-import { sql } from 'slonik';
-import { z } from 'zod';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { tenantEvents } from '../helpers/events.ts';
@@ -126,53 +122,7 @@ describe('enterprise SSO metadata', () => {
   });
 });
 
-describe('SDK config', () => {
-  it('gives the client id, the current public key, endpoints and environment variables, warning about missing setup', async () => {
-    const { project } = (
-      await t.app.inject({ method: 'POST', url: `/v1/tenants/${t.credentials.tenantId}/projects`, headers: bearer(token), payload: { name: 'Fresh' } })
-    ).json();
-    const fresh = `/v1/tenants/${t.credentials.tenantId}/environments/${project.environments[0].id}`;
-    const res = await t.app.inject({ method: 'GET', url: `${fresh}/sdk-config`, headers: bearer(token) });
-    expect(res.statusCode).toBe(200);
-    const config = res.json();
-    const clientId = await t.pool.oneFirst(
-      sql.type(z.object({ clientId: z.string() }))`SELECT client_id AS "clientId" FROM environments WHERE id = ${project.environments[0].id}`,
-    );
-    expect(clientId).toMatch(/^env_[0-9a-f]{32}$/);
-    const b = 'https://iam.example.com';
-    expect(config).toEqual({
-      clientId,
-      publicKey: expect.stringMatching(/^-----BEGIN PUBLIC KEY-----\n[\s\S]+\n-----END PUBLIC KEY-----$/),
-      endpoints: {
-        issuer: b,
-        jwks: `${b}/.well-known/jwks.json`,
-        token: `${b}/v1/oauth/token`,
-        authorize: `${b}/v1/oauth/authorize`,
-        userinfo: `${b}/v1/userinfo`,
-        sso: `${b}/v1/sso/${project.environments[0].id}`,
-      },
-      envVars: { IAM_CLIENT_ID: clientId, IAM_ENVIRONMENT_ID: project.environments[0].id, IAM_ISSUER_URL: b, IAM_JWKS_URL: `${b}/.well-known/jwks.json` },
-      warnings: [
-        `No redirect URI is set: users have nowhere to return after signing in (PUT ${fresh}/redirect-uris).`,
-        `No sign-in connection is configured: users cannot sign in (POST ${fresh}/connections).`,
-      ],
-    });
-    // The key is the one signing now: what it signs verifies with the published PEM.
-    const { key, kid } = t.keys.current();
-    const jws = await new CompactSign(new TextEncoder().encode('hello')).setProtectedHeader({ alg: 'ES256', kid }).sign(key);
-    expect(new TextDecoder().decode((await compactVerify(jws, createPublicKey(config.publicKey))).payload)).toBe('hello');
-    const other = (await t.app.inject({ method: 'GET', url: `${base}/sdk-config`, headers: bearer(token) })).json();
-    expect(other.clientId).not.toBe(clientId);
-  });
-
-  it('has no warnings once a redirect URI and a connection are set', async () => {
-    await putUris({ successRedirectUri: 'https://app.example.com/cb' });
-    await t.app.inject({ method: 'POST', url: `${base}/connections`, headers: bearer(token), payload: { providerId: 'email_password', formPayload: '{}' } });
-    const config = (await get('/sdk-config')).json();
-    expect(config.warnings).toEqual([]);
-    expect(config.envVars.IAM_REDIRECT_URI).toBe('https://app.example.com/cb');
-  });
-});
+// The SDK config (GET …/sdk-config) is tested in test/api/sdk-config.test.ts.
 
 describe('environment settings access', () => {
   it("needs environments scopes and hides other organizations' environments", async () => {

@@ -41,6 +41,9 @@ const ALLOWLIST: Record<string, string> = {
   'GET /.well-known/authzen-configuration': 'public: AuthZEN PDP metadata of the whole service',
   'POST /v1/oauth/introspect': 'authenticates its caller itself; a token of an unreachable environment is {active:false} (test/api/oauth-introspect.test.ts)',
   'POST /v1/mcp/events': 'MCP runtime: the environment API secret selects the environment (tested in test/api/mcp-events.test.ts)',
+  'GET /v1/oidc/{issuerEnvironmentId}/protected-resources/{entryId}': 'public: RFC 9728 metadata of an MCP server (test/api/oidc-mcp-metadata.test.ts)',
+  'GET /.well-known/oauth-protected-resource/v1/oidc/{issuerEnvironmentId}/protected-resources/{entryId}':
+    'public: RFC 9728 metadata of an MCP server (test/api/oidc-mcp-metadata.test.ts)',
   'GET /v1/mcp/trust-store/resolve': 'trust-store runtime: the environment API secret selects the environment (tested in test/api/trust-store-resolve.test.ts)',
   'GET /v1/scim/v2/ServiceProviderConfig': SCIM_REASON,
   'GET /v1/scim/v2/ResourceTypes': SCIM_REASON,
@@ -149,6 +152,8 @@ beforeAll(async () => {
   ids.serviceAccountId = (await create(`${o}/service-accounts`, { name: 'A robot' })).serviceAccount.id;
   ids.memberId = (await call(ours, 'GET', `${o}/members`)).body.members[0].id;
   ids.secretId = (await create(`${tn}/environments/${ids.environmentId}/api-secrets`, { name: 'A secret', purposes: ['authzen'] })).apiSecret.id;
+  const oidcClients = `${tn}/environments/${ids.environmentId}/oidc/clients`;
+  ids.clientId = (await create(oidcClients, { clientName: 'Isolated', redirectUris: ['https://isolated.example.com/cb'] })).client.clientId;
   ids.tokenId = (await create(`${tn}/environments/${ids.environmentId}/provisioning-tokens`, { name: 'A token', kind: 'scim' })).provisioningToken.id;
   const rbac = `${tn}/environments/${ids.environmentId}/rbac`;
   ids.type = (await create(`${rbac}/resource-types`, { key: 'todo', actions: [{ name: 'read' }] })).resourceType.key;

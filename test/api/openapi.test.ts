@@ -45,6 +45,9 @@ interface Document {
 const PUBLIC = new Set(['GET /v1/health', 'GET /v1/openapi', 'GET /.well-known/jwks.json', 'POST /v1/oauth/token', 'GET /.well-known/authzen-configuration']);
 // Slack's interactivity requests carry no credential of ours: the channel's signing secret signs them.
 PUBLIC.add('POST /v1/integrations/slack/interactivity/{channelId}');
+// RFC 9728 metadata of an MCP server: what an MCP client reads before it has any token.
+PUBLIC.add('GET /v1/oidc/{issuerEnvironmentId}/protected-resources/{entryId}');
+PUBLIC.add('GET /.well-known/oauth-protected-resource/v1/oidc/{issuerEnvironmentId}/protected-resources/{entryId}');
 // Reads the caller's own user, or joins with an invitation code (the code is the authorization), so any valid
 // token will do: bearer required, no particular scope.
 const ANY_SCOPE = new Set(['GET /v1/userinfo', 'POST /v1/tenants/join', 'POST /v1/organizations/invitations/accept', 'POST /v1/organizations/join']);

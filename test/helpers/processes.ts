@@ -137,6 +137,7 @@ export async function sweepOnce(t: TestAppWithProcesses): Promise<{ started: num
     gateway: t.processes.gateway,
     scheduleMs: [0],
     domains: { verificationIntervalsMs: [3_600_000], verificationGiveUpMs: 86_400_000 },
+    oidcCleanup: t.config.oidcCleanup,
     intervalMs: 3_600_000,
     graceMs: 0,
     onError: () => {},

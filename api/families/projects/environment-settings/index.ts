@@ -6,11 +6,11 @@ import { createEnvironmentSettingsService } from './service.ts';
 
 export default defineFamily({
   name: 'projects/environment-settings',
-  register: (app, { pool, keys, masterKey, config }) =>
+  register: (app, { pool, masterKey, config }) =>
     environmentSettingRoutes(
       app,
       createConnectionService({ pool, masterKey, allowPrivateNetworkTargets: config.allowPrivateNetworkTargets }),
-      createEnvironmentSettingsService({ pool, keys, publicBaseUrl: config.publicBaseUrl, allowPrivateNetworkTargets: config.allowPrivateNetworkTargets }),
+      createEnvironmentSettingsService({ pool, publicBaseUrl: config.publicBaseUrl, allowPrivateNetworkTargets: config.allowPrivateNetworkTargets }),
       createAuthzenSettingsService(pool),
     ),
 });

@@ -11,6 +11,7 @@ import {
   EnvironmentRedirectUrisResponse,
   EnvironmentScopeParams,
   EnvironmentSdkConfig,
+  SdkConfigQuery,
   ResolveSamlMetadataBody,
   SamlIdpMetadataResponse,
   SaveConnectionBody,
@@ -154,13 +155,14 @@ export function environmentSettingRoutes(app: App, connections: ConnectionServic
     schema: {
       tags,
       operationId: 'getEnvironmentSdkConfig',
-      summary: 'What an SDK needs to use this environment: client id, endpoints, environment variables, missing setup',
+      summary: 'What an SDK needs to sign users in with this environment: issuer, endpoints, client id, environment variables, missing setup',
       description:
-        'Returns the client id, endpoints and environment variables an SDK needs for this environment, and warnings about setup still missing. It never contains secrets.',
+        'Returns the issuer of the environment’s OpenID provider ({PUBLIC_BASE_URL}/v1/oidc/{environmentId}) and its endpoints, the OIDC client id (`?clientId=` if it is a client of the environment, else the first active client, else null), the environment variables to set (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_REDIRECT_URI) and warnings about setup still missing. It never contains secrets.',
       security: read,
       params,
+      querystring: SdkConfigQuery,
       response: { 200: EnvironmentSdkConfig, ...errorResponses(404) },
     },
-    handler: (r) => settings.sdkConfig(callerOf(r, 'environment')),
+    handler: (r) => settings.sdkConfig(callerOf(r, 'environment'), r.query.clientId),
   });
 }

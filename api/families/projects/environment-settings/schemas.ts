@@ -113,14 +113,18 @@ export const EnterpriseSsoMetadataResponse = z.object({ metadata: EnterpriseSsoM
 
 export const EnvironmentSdkConfig = z
   .looseObject({
-    clientId: z.string().nullable(),
-    publicKey: z.string().optional().describe('PEM (SPKI) of the key currently signing tokens; prefer the jwks endpoint, keys rotate'),
-    endpoints: z.record(z.string(), z.string()).optional(),
-    envVars: z.record(z.string(), z.string()).nullable().optional(),
+    clientId: z.string().nullable().describe('The OIDC client id to use; null when the environment has no client'),
+    publicKey: z.string().optional().describe('Not given by this service: the provider publishes its keys, which rotate, at `endpoints.jwks`'),
+    endpoints: z.record(z.string(), z.string()).optional().describe('issuer, discovery and the OpenID provider’s endpoints'),
+    envVars: z.record(z.string(), z.string()).nullable().optional().describe('OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_REDIRECT_URI (the client’s first)'),
     warnings: z.array(z.string()).optional().describe('Setup still missing before users can sign in'),
   })
   .meta({ id: 'EnvironmentSdkConfig' });
 export type EnvironmentSdkConfig = z.infer<typeof EnvironmentSdkConfig>;
+
+export const SdkConfigQuery = z.strictObject({
+  clientId: z.string().min(1).max(200).optional().describe('The OIDC client to configure; the first active client of the environment when absent'),
+});
 
 const subjectIdentifier = z
   .enum(SUBJECT_IDENTIFIERS)

@@ -1,0 +1,123 @@
+// The rules of the first sign-in: a directory user and password (argon2id, timing-safe for unknown users), and
+// consent recorded both as the provider's Grant and as a connected app (oidc_client_grants). Every sign-in, failure
+// and consent is audited with its event; a failure's reason goes to the event, never to the page.
+import type { DatabasePool } from 'slonik';
+import type Provider from 'oidc-provider';
+import { effectiveSessionConfig } from '../../../../lib/oidc/session-config.ts';
+import { verifyPassword } from '../../../../lib/passwords.ts';
+import { createSignInQueries, type SignInClient } from '../../../../db/oidc/sign-in/queries.ts';
+import { tenantOfEnvironment } from '../../../../db/directory/passwords/environment.ts';
+import { recordChange, type RequestOrigin } from '../../../../db/shared/changes.ts';
+import type { EventOf } from '../../../../db/event-catalog.ts';
+
+export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
+type Grant = InstanceType<Provider['Grant']>;
+
+/** What a consent prompt asks for that the session's grant lacks (oidc-provider's prompt details). */
+export interface Missing {
+  scopes: string[];
+  claims: string[];
+  resources: Record<string, string[]>;
+}
+
+export const missingOf = (interaction: Interaction): Missing => {
+  const d = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+  return { scopes: d.missingOIDCScope ?? [], claims: d.missingOIDCClaims ?? [], resources: d.missingResourceScopes ?? {} };
+};
+
+const unique = (values: string[]) => [...new Set(values.filter((v) => v !== ''))];
+/** Every scope a Grant holds: its OpenID scopes and the scopes of each resource. */
+const scopesOf = (grant: Grant) => unique([...grant.getOIDCScope().split(' '), ...Object.values(grant.resources ?? {}).flatMap((s) => s.split(' '))]);
+
+export const clientIdOf = (interaction: Interaction) => String(interaction.params.client_id);
+
+export function createSignInService(pool: DatabasePool) {
+  const record = async (environmentId: string, origin: RequestOrigin, userId: string | null, action: string, event: EventOf) =>
+    pool.transaction(async (trx) =>
+      recordChange(trx, {
+        actor: { type: 'user', id: userId },
+        origin,
+        action,
+        resource: { type: 'user', id: userId },
+        scope: { tenantId: await tenantOfEnvironment(trx, environmentId), environmentId },
+        event,
+      }),
+    );
+
+  return {
+    client: (environmentId: string, clientId: string): Promise<SignInClient | null> => createSignInQueries(pool, environmentId).findClient(clientId),
+
+    /** Whether the login page offers "keep me signed in" (session config `rememberMe`, default true). */
+    rememberMe: async (environmentId: string) => effectiveSessionConfig(await createSignInQueries(pool, environmentId).sessionConfig()).rememberMe,
+
+    userName: (environmentId: string, userId: string) => createSignInQueries(pool, environmentId).userName(userId),
+
+    /**
+     * The user `login` names if `password` is theirs and they are active, or null. Unknown users, users without a
+     * password and inactive users cost one argon2id verification too, and fail with the same answer.
+     */
+    login: async (environmentId: string, clientId: string, login: string, password: string, remember: boolean, origin: RequestOrigin) => {
+      const user = await createSignInQueries(pool, environmentId).findByLogin(login);
+      const matches = await verifyPassword(user?.hash, password);
+      const reason = !user ? 'unknown_user' : !matches ? 'wrong_password' : !user.active ? 'inactive' : null;
+      const ip = origin.ip ?? null;
+      if (reason || !user) {
+        const userId = user?.id ?? null;
+        await record(environmentId, origin, userId, 'user.sign_in_failed', {
+          type: 'user.sign_in_failed',
+          data: { userId, login: login.slice(0, 256), clientId, reason: reason ?? 'unknown_user', ip },
+        });
+        return null;
+      }
+      const amr = ['pwd'];
+      await record(environmentId, origin, user.id, 'user.signed_in', { type: 'user.signed_in', data: { userId: user.id, clientId, amr, ip, remember } });
+      return { accountId: user.id, amr, remember };
+    },
+
+    /**
+     * The grant of an earlier consent of this user to this client (a connected app not revoked) when it still holds
+     * everything the prompt asks for, so the consent page is skipped; else null.
+     */
+    remembered: async (provider: Provider, environmentId: string, interaction: Interaction): Promise<string | null> => {
+      const accountId = interaction.session?.accountId;
+      const missing = missingOf(interaction);
+      if (!accountId || missing.claims.length > 0) return null;
+      const row = await createSignInQueries(pool, environmentId).findClientGrant(clientIdOf(interaction), accountId);
+      if (!row?.grantId || row.revokedAt !== null) return null;
+      const grant = await provider.Grant.find(row.grantId);
+      if (!grant || grant.accountId !== accountId || grant.clientId !== clientIdOf(interaction)) return null;
+      const held = new Set(scopesOf(grant));
+      const asked = [...missing.scopes, ...Object.values(missing.resources).flat()];
+      return asked.every((s) => held.has(s)) ? row.grantId : null;
+    },
+
+    /** Grants what the prompt asks for (the session's grant, or a new one), records the connected app and the event. */
+    consent: async (provider: Provider, environmentId: string, interaction: Interaction, origin: RequestOrigin) => {
+      const accountId = interaction.session!.accountId;
+      const clientId = clientIdOf(interaction);
+      const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
+      const grant = existing ?? new provider.Grant({ accountId, clientId });
+      const missing = missingOf(interaction);
+      if (missing.scopes.length) grant.addOIDCScope(missing.scopes.join(' '));
+      if (missing.claims.length) grant.addOIDCClaims(missing.claims);
+      for (const [resource, scopes] of Object.entries(missing.resources)) grant.addResourceScope(resource, scopes.join(' '));
+      const grantId = await grant.save();
+      const scopes = scopesOf(grant);
+      await pool.transaction(async (trx) => {
+        await createSignInQueries(trx, environmentId).upsertClientGrant(clientId, accountId, grantId, scopes);
+        await recordChange(trx, {
+          actor: { type: 'user', id: accountId },
+          origin,
+          action: 'user.consented',
+          resource: { type: 'user', id: accountId },
+          scope: { tenantId: await tenantOfEnvironment(trx, environmentId), environmentId },
+          after: { clientId, scopes, grantId },
+          event: { type: 'user.consented', data: { userId: accountId, clientId, scopes, grantId } },
+        });
+      });
+      return grantId;
+    },
+  };
+}
+
+export type SignInService = ReturnType<typeof createSignInService>;

@@ -1,0 +1,63 @@
+// What the sign-in pages read and write in one environment: the user a login names (by userName or email,
+// case-insensitively, as the directory finds them) with its password hash, the client the pages show, the
+// environment's remember-me setting, and the consent a user gave a client (connected apps, oidc_client_grants).
+import { sql, type CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
+import { nullableTimestamp, uuid } from '../../shared/rows.ts';
+
+const SignInUser = z.object({ id: uuid, userName: z.string(), active: z.boolean(), hash: z.string().nullable() });
+export type SignInUser = z.infer<typeof SignInUser>;
+
+export const SignInClient = z.object({
+  clientId: z.string(),
+  name: z.string(),
+  logoUri: z.string().nullable(),
+  clientUri: z.string().nullable(),
+  policyUri: z.string().nullable(),
+  tosUri: z.string().nullable(),
+});
+export type SignInClient = z.infer<typeof SignInClient>;
+
+const ClientGrant = z.object({ grantId: z.string().nullable(), scopes: z.array(z.string()), revokedAt: nullableTimestamp });
+const SessionConfig = z.object({ config: z.record(z.string(), z.unknown()) });
+
+/** Queries of one environment's sign-in: every statement is bound to `environmentId`. */
+export function createSignInQueries(db: CommonQueryMethods, environmentId: string) {
+  return {
+    /** The user whose userName, or else one of whose emails, is `login` (case-insensitively), with its password hash. */
+    findByLogin: (login: string) =>
+      db.maybeOne(sql.type(SignInUser)`
+        SELECT u.id, u.user_name AS "userName", u.active, p.hash
+        FROM users u LEFT JOIN user_passwords p ON p.user_id = u.id AND p.environment_id = ${environmentId}
+        WHERE u.environment_id = ${environmentId}
+          AND (lower(u.user_name) = lower(${login})
+            OR u.id IN (SELECT user_id FROM user_emails WHERE environment_id = ${environmentId} AND email = lower(${login})))
+        ORDER BY lower(u.user_name) = lower(${login}) DESC, u.created_at LIMIT 1`),
+
+    userName: (userId: string) =>
+      db.maybeOneFirst(
+        sql.type(z.object({ userName: z.string() }))`SELECT user_name AS "userName" FROM users WHERE environment_id = ${environmentId} AND id = ${userId}`,
+      ),
+
+    findClient: (clientId: string) =>
+      db.maybeOne(sql.type(SignInClient)`
+        SELECT client_id AS "clientId", name, logo_uri AS "logoUri", client_uri AS "clientUri", policy_uri AS "policyUri", tos_uri AS "tosUri"
+        FROM oidc_clients WHERE environment_id = ${environmentId} AND client_id = ${clientId}`),
+
+    sessionConfig: () => db.maybeOneFirst(sql.type(SessionConfig)`SELECT session_config AS config FROM oidc_settings WHERE environment_id = ${environmentId}`),
+
+    findClientGrant: (clientId: string, userId: string) =>
+      db.maybeOne(sql.type(ClientGrant)`
+        SELECT grant_id AS "grantId", scopes, to_char(revoked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "revokedAt"
+        FROM oidc_client_grants WHERE environment_id = ${environmentId} AND client_id = ${clientId} AND user_id = ${userId}`),
+
+    /** Records the user's consent to the client: the scopes granted, now, under the provider Grant `grantId`. */
+    upsertClientGrant: (clientId: string, userId: string, grantId: string, scopes: string[]) =>
+      db.one(sql.type(z.object({ id: uuid }))`
+        INSERT INTO oidc_client_grants (environment_id, client_id, user_id, grant_id, scopes)
+        VALUES (${environmentId}, ${clientId}, ${userId}, ${grantId}, ${sql.array(scopes, 'text')})
+        ON CONFLICT (environment_id, client_id, user_id) DO UPDATE
+          SET grant_id = EXCLUDED.grant_id, scopes = EXCLUDED.scopes, consented_at = now(), revoked_at = NULL, updated_at = now()
+        RETURNING id`),
+  };
+}
