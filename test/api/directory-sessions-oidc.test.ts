@@ -10,6 +10,7 @@ import { bearer } from '../helpers/app.ts';
 import { tenantEvents } from '../helpers/events.ts';
 import { codeFlow, createOidcClient, directoryUser, oidcEnvironment, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { codeFlowThroughPages, setPassword } from '../helpers/sign-in.ts';
 
 let t: OidcTestApp;
 let receiver: Receiver;
@@ -104,6 +105,36 @@ describe('revoking a directory session', () => {
     for (const tokens of [first, second]) {
       expect(await oauthError(client.refreshTokenGrant(rp, tokens.refresh_token as string))).toEqual({ error: 'invalid_grant', status: 400 });
     }
+  });
+});
+
+describe('revoking a directory session signed in through the pages', () => {
+  it("ends that browser's tokens only, when another browser reuses the same consent (grant)", async () => {
+    const env = await oidcEnvironment(t);
+    const rp = await relyingParty(env.issuer, env.clientId, env.clientSecret);
+    const user = await directoryUser(t, env.environmentId);
+    await setPassword(t, token, env.tenantId, env.environmentId, user.id, 'correct horse battery');
+    const signIn = { userName: user.userName, password: 'correct horse battery' };
+    const scope = { scope: 'openid profile offline_access', prompt: 'consent' };
+    const laptop = await codeFlowThroughPages(rp, signIn, scope);
+    // The second browser's sign-in reuses the consent the first one gave: no consent page, the same provider Grant.
+    const phone = await codeFlowThroughPages(rp, signIn, { scope: 'openid profile' });
+    expect(phone.pages.map((p) => p.kind)).toEqual(['login']);
+    const grantIds = await t.pool.anyFirst(sql.unsafe`
+      SELECT DISTINCT grant_id FROM oidc_payloads WHERE environment_id = ${env.environmentId} AND model = 'AccessToken'`);
+    expect(grantIds).toHaveLength(1);
+
+    const base = `/v1/tenants/${env.tenantId}/environments/${env.environmentId}/directory/users/${user.id}/sessions`;
+    const sessions = (await t.app.inject({ method: 'GET', url: base, headers: bearer(token) })).json().sessions;
+    expect(sessions).toHaveLength(2);
+    const laptopSession = sessions[1];
+    const res = await t.app.inject({ method: 'DELETE', url: `${base}/${laptopSession.id}`, headers: bearer(token) });
+    expect(res.json().sessions).toEqual([expect.objectContaining({ id: laptopSession.id, active: false })]);
+
+    expect(await oauthError(client.refreshTokenGrant(rp, laptop.tokens.refresh_token!))).toEqual({ error: 'invalid_grant', status: 400 });
+    expect(await client.tokenIntrospection(rp, laptop.tokens.access_token)).toEqual({ active: false });
+    // offline_access needs prompt=consent, so the phone has an access token only: it stays active.
+    expect(await client.tokenIntrospection(rp, phone.tokens.access_token)).toMatchObject({ active: true, sub: user.id });
   });
 });
 

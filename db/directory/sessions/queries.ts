@@ -50,11 +50,15 @@ export function createDirectorySessionQueries(db: CommonQueryMethods, environmen
       db.maybeOneFirst(sql.type(z.object({ payload: ProviderSession }))`
         SELECT payload FROM oidc_payloads WHERE environment_id = ${environmentId} AND model = 'Session' AND uid = ${sessionUid}`),
 
-    /** Deletes the provider's Session record and the codes and tokens of the grants it holds (the grants stay: consent is kept). */
+    /**
+     * Deletes the provider's Session record and the codes and tokens issued through it under the grants it holds. A
+     * grant may serve other sessions too (a remembered consent): their tokens, and the grants (the consents), stay.
+     */
     deleteProviderRecords: (sessionUid: string, grantIds: string[]) =>
       db.query(sql.unsafe`
         DELETE FROM oidc_payloads WHERE environment_id = ${environmentId} AND (
           (model = 'Session' AND uid = ${sessionUid}) OR
-          (grant_id = ANY(${sql.array(grantIds, 'text')}) AND model IN ('AccessToken', 'RefreshToken', 'AuthorizationCode')))`),
+          (grant_id = ANY(${sql.array(grantIds, 'text')}) AND model IN ('AccessToken', 'RefreshToken', 'AuthorizationCode')
+            AND coalesce(payload->>'sessionUid', ${sessionUid}) = ${sessionUid}))`),
   };
 }
