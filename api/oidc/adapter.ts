@@ -34,6 +34,8 @@ export function createAdapterFactory(deps: AdapterDeps) {
   const sessions = createDirectorySessionWriteQueries(pool, environmentId);
   const clients = createProviderClientQueries(pool, environmentId);
 
+  // Clients are written by the management API; RFC 7591 registration (MCP authorization) implements upsert/destroy
+  // here when it enables `features.registration` through the `extend` hook of ./providers.ts.
   const clientAdapter: Adapter = {
     find: async (id) => {
       const row = await clients.findActive(id);

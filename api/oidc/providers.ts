@@ -7,6 +7,9 @@ import { createModelCache } from '../access/models.ts';
 import { createProviderSnapshotQueries } from '../../db/oidc/provider/snapshot.ts';
 import { providerConfiguration, type ConfigurationInput } from './configuration.ts';
 import { loadKeyRing, providerJwks } from './keys.ts';
+import { conformTokenErrors } from './rfc-errors.ts';
+import { forgetSessions } from './remember-me.ts';
+import { effectiveSessionConfig } from '../../lib/oidc/session-config.ts';
 import type { OidcProviders } from './types.ts';
 
 export class UnknownEnvironmentError extends Error {}
@@ -18,6 +21,8 @@ export interface OidcProvidersDeps {
   allowPrivateNetworkTargets: boolean;
   /** How many environments' Providers one instance keeps (OIDC_PROVIDER_CACHE_SIZE). */
   max: number;
+  /** The provider's own server errors (it answers them with a 500 `server_error`). */
+  onError?: (error: unknown, environmentId: string) => void;
   /** A hook for features decided elsewhere (RFC 7591 registration, MCP authorization). */
   extend?: (environmentId: string, input: ConfigurationInput) => Partial<ConfigurationInput>;
 }
@@ -46,6 +51,9 @@ export async function buildProvider(deps: OidcProvidersDeps, environmentId: stri
   const provider = new Provider(issuer, providerConfiguration(input));
   // The mount hands over the client's address and scheme in X-Forwarded-* (api/families/oidc/provider/mount.ts).
   provider.proxy = true;
+  conformTokenErrors(provider);
+  if (!effectiveSessionConfig(snapshot.sessionConfig).rememberMe) forgetSessions(provider);
+  provider.on('server_error', (_ctx, error) => deps.onError?.(error, environmentId));
   return provider;
 }
 

@@ -125,6 +125,26 @@ describe('sessions', () => {
   });
 });
 
+describe('remember me', () => {
+  const sessionCookie = (jar: CookieJar) => jar.received.filter((line) => line.startsWith('_session=')).at(-1) as string;
+
+  it('keeps the session cookie past the browser by default, when the user asks for it', async () => {
+    const s = await signedIn();
+    expect(sessionCookie(s.jar)).toMatch(/; expires=/i);
+  });
+
+  it('makes every session end with the browser when the environment turns it off', async () => {
+    const env = await oidcEnvironment(t);
+    await t.pool.query(sql.unsafe`INSERT INTO oidc_settings (environment_id, session_config) VALUES (${env.environmentId}, '{"rememberMe": false}')`);
+    t.app.oidc.evict(env.environmentId);
+    const config = await relyingParty(env.issuer, env.clientId, env.clientSecret);
+    const user = await directoryUser(t, env.environmentId);
+    const jar = new CookieJar();
+    await codeFlow(t, config, env.environmentId, { accountId: user.id, remember: true }, {}, { jar });
+    expect(sessionCookie(jar)).not.toMatch(/; expires=/i);
+  });
+});
+
 describe('the client allowlist', () => {
   it('refuses sign-in to a client outside it with unauthorized_client, once it has entries', async () => {
     const s = await signedIn();

@@ -45,6 +45,8 @@ describe('refresh tokens', () => {
     const a = await signedIn();
     await t.pool.query(sql.unsafe`UPDATE users SET active = false WHERE id = ${a.user.id}`);
     expect(await oauthError(client.refreshTokenGrant(config, a.tokens.refresh_token as string))).toEqual({ error: 'invalid_grant', status: 400 });
+    const userinfo = await fetch(`${env.issuer}/me`, { headers: { authorization: `Bearer ${a.tokens.access_token}` } });
+    expect(userinfo.status).toBe(401);
     const b = await signedIn();
     await t.pool.query(sql.unsafe`DELETE FROM users WHERE id = ${b.user.id}`);
     expect(await oauthError(client.refreshTokenGrant(config, b.tokens.refresh_token as string))).toEqual({ error: 'invalid_grant', status: 400 });

@@ -92,8 +92,11 @@ export async function relyingParty(issuer: string, clientId: string, clientSecre
 /** A minimal cookie jar: every cookie the provider sets, sent back on every request (paths ignored). */
 export class CookieJar {
   readonly cookies = new Map<string, string>();
+  /** Every Set-Cookie line received, attributes included. */
+  readonly received: string[] = [];
   store(response: Response) {
     for (const line of response.headers.getSetCookie()) {
+      this.received.push(line);
       const [pair = ''] = line.split(';');
       const [name = '', ...value] = pair.split('=');
       if (/expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name.trim());
