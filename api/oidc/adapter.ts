@@ -91,7 +91,10 @@ export function createAdapterFactory(deps: AdapterDeps) {
       findByUid: async (uid) => found(await payloads.findByUid(model, uid)),
       findByUserCode: async (userCode) => found(await payloads.findByUserCode(model, userCode)),
       destroy: async (id) => {
-        if (model === 'Session') {
+        // Session.save() destroys the old id when the provider rotates it (resume, partial logout): the same session
+        // (same uid) lives on under the new id, so only a real end of the session revokes the directory's row.
+        const rotated = model === 'Session' && (Provider.ctx?.oidc?.session as { oldId?: string } | undefined)?.oldId === id;
+        if (model === 'Session' && !rotated) {
           const session = await payloads.find(model, id);
           const uid = text(session?.payload.uid);
           if (uid) await sessions.revoke(uid);
