@@ -19,6 +19,7 @@ export interface AdapterDeps {
   idleLifetimeSeconds: number;
 }
 
+const MAX_KNOWN_CLIENTS = 10_000;
 const REVOCABLE = new Set(['AccessToken', 'RefreshToken', 'ClientCredentials']);
 const epoch = (value: unknown) => (typeof value === 'number' ? new Date(value * 1000) : null);
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
@@ -36,11 +37,21 @@ export function createAdapterFactory(deps: AdapterDeps) {
 
   // Clients are written by the management API; RFC 7591 registration (MCP authorization) implements upsert/destroy
   // here when it enables `features.registration` through the `extend` hook of ./providers.ts.
+  // The environment's OIDC clients as read once per Provider: any change to oidc_clients rebuilds the Provider on
+  // every instance (iam_oidc NOTIFY), so a token request neither queries nor decrypts. Agents are not kept: the
+  // trust store changes without that NOTIFY.
+  const known = new Map<string, AdapterPayload>();
   const clientAdapter: Adapter = {
     find: async (id) => {
+      const cached = known.get(id);
+      if (cached) return cached;
       const row = await clients.findActive(id);
       // Not an OIDC client: a verified agent of the trust store (private_key_jwt), or none.
-      return row ? (clientMetadata(row, deps) as AdapterPayload) : ((await findAgentClient(pool, environmentId, id)) as AdapterPayload | undefined);
+      if (!row) return (await findAgentClient(pool, environmentId, id)) as AdapterPayload | undefined;
+      const metadata = clientMetadata(row, deps) as AdapterPayload;
+      if (known.size >= MAX_KNOWN_CLIENTS) known.delete(known.keys().next().value as string);
+      known.set(id, metadata);
+      return metadata;
     },
     // Only RFC 7591 registration stores a client through the provider (the API manages the others).
     upsert: (_id, payload) => storeRegisteredClient(pool, environmentId, deps.masterKey, payload as ClientMetadata),
