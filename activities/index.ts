@@ -10,7 +10,14 @@ import { createElevateActivities, type ElevateDeps } from './elevate.ts';
 import { createTrustStoreKeyActivities, type TrustStoreKeyDeps } from './trust-store-keys.ts';
 import { createOidcCleanupActivities, type OidcCleanupDeps } from './oidc-cleanup.ts';
 
-export type ActivityDeps = DeliveryDeps & DomainDeps & InvitationDeps & ImpersonationDeps & DirectorySyncDeps & TrustStoreKeyDeps & ElevateDeps & OidcCleanupDeps;
+export type ActivityDeps = DeliveryDeps &
+  DomainDeps &
+  InvitationDeps &
+  ImpersonationDeps &
+  DirectorySyncDeps &
+  TrustStoreKeyDeps &
+  ElevateDeps &
+  OidcCleanupDeps;
 
 export function createActivities(deps: ActivityDeps): Activities {
   // An integrity violation fails the same way on every attempt: thrown as a non-retryable DatabaseRefusal.

@@ -15,6 +15,8 @@ export interface OidcCleanupDeps {
 }
 
 export const OIDC_CLEANUP_BATCH = 1000;
+/** How long one step keeps taking batches while tables have more (well within the 2-minute activity timeout). */
+export const OIDC_CLEANUP_BUDGET_MS = 10_000;
 
 export function createOidcCleanupActivities(deps: OidcCleanupDeps): Pick<Activities, 'cleanUpOidc' | 'continueOidcCleanup'> {
   const retire = (limit: number) =>
@@ -38,17 +40,24 @@ export function createOidcCleanupActivities(deps: OidcCleanupDeps): Pick<Activit
     });
 
   return {
-    cleanUpOidc: async ({ batchSize }) => {
+    cleanUpOidc: async ({ batchSize, budgetMs }) => {
       const limit = batchSize ?? OIDC_CLEANUP_BATCH;
+      const until = performance.now() + (budgetMs ?? OIDC_CLEANUP_BUDGET_MS);
       const q = createOidcCleanupQueries(deps.pool);
-      const counts = {
-        payloads: await q.deleteExpiredPayloads(limit),
-        passwordLinks: await q.deleteExpiredPasswordLinks(limit),
-        sessions: await q.deleteEndedSessions(limit),
-        keysRetired: await retire(limit),
-        keysDeleted: await q.deleteRetiredKeys(limit),
-      };
-      return { ...counts, more: Object.values(counts).some((n) => n >= limit) };
+      const counts = { payloads: 0, passwordLinks: 0, sessions: 0, keysRetired: 0, keysDeleted: 0 };
+      // Batches until no table fills one or the budget is spent: a backlog is worked through without one step per batch.
+      for (;;) {
+        const batch = {
+          payloads: await q.deleteExpiredPayloads(limit),
+          passwordLinks: await q.deleteExpiredPasswordLinks(limit),
+          sessions: await q.deleteEndedSessions(limit),
+          keysRetired: await retire(limit),
+          keysDeleted: await q.deleteRetiredKeys(limit),
+        };
+        for (const key of Object.keys(counts) as (keyof typeof counts)[]) counts[key] += batch[key];
+        const more = Object.values(batch).some((n) => n >= limit);
+        if (!more || performance.now() >= until) return { ...counts, more };
+      }
     },
 
     continueOidcCleanup: async (input) => {
@@ -57,4 +66,3 @@ export function createOidcCleanupActivities(deps: OidcCleanupDeps): Pick<Activit
     },
   };
 }
-

@@ -139,7 +139,7 @@ export const CONFIG_REFERENCE = {
   OIDC_CLEANUP_ROUNDS_PER_RUN: {
     section: 'Processes and Temporal',
     default: '24',
-    meaning: 'rounds one run of the OIDC clean-up process makes before it starts its next run and ends, which keeps its workflow history short',
+    meaning: 'rounds one run of the OIDC clean-up process makes before it starts its next run and ends, which keeps its workflow history short (at most 200)',
   },
   WEBHOOK_RETRY_SCHEDULE: {
     section: 'Webhooks and notifications',

@@ -120,7 +120,7 @@ export const configSchema = z
     WEBHOOK_MAX_PENDING_PER_ENDPOINT: positiveInt.default(1000),
     WEBHOOK_MAX_PENDING_PER_TENANT: positiveInt.default(10_000),
     OIDC_CLEANUP_INTERVAL_SECONDS: positiveInt.default(300),
-    OIDC_CLEANUP_ROUNDS_PER_RUN: positiveInt.max(1000, 'must be at most 1000').default(24),
+    OIDC_CLEANUP_ROUNDS_PER_RUN: positiveInt.max(200, 'must be at most 200').default(24),
     PROCESS_SWEEP_INTERVAL: duration.refine((ms) => ms > 0, 'must be a positive duration such as 5m').prefault('5m'),
     DNS_SERVERS: dnsServers.optional(),
     DOMAIN_VERIFICATION_INTERVALS: schedule

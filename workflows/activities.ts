@@ -74,11 +74,12 @@ export interface Activities {
   expireElevateGrant(input: { grantId: string }): Promise<{ outcome: 'expired' | 'settled' } | { outcome: 'waiting'; until: number }>;
 
   /**
-   * One batch of the OIDC clean-up, across environments: deletes expired provider records, password links expired a
-   * day ago, directory sessions ended 30 days ago and keys retired past their grace period, and retires due retiring
-   * keys (oidc_signing_key.retired). `more` when a table had more rows than one batch takes.
+   * The OIDC clean-up, across environments, in batches of `batchSize` rows per table (each its own transaction) for at
+   * most `budgetMs`: deletes expired provider records, password links expired a day ago, directory sessions ended 30
+   * days ago and keys retired past their grace period, and retires due retiring keys (oidc_signing_key.retired).
+   * `more` when the last batch of a table was full.
    */
-  cleanUpOidc(input: { batchSize?: number }): Promise<OidcCleanupCounts & { more: boolean }>;
+  cleanUpOidc(input: { batchSize?: number; budgetMs?: number }): Promise<OidcCleanupCounts & { more: boolean }>;
 
   /** Starts (through the outbox, due after the configured interval) the next run of the OIDC clean-up process. */
   continueOidcCleanup(input: OidcCleanupInput): Promise<void>;

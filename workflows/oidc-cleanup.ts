@@ -14,13 +14,13 @@ export type { OidcCleanupInput } from '../lib/processes/contracts.ts';
 export const DEFAULT_INTERVAL_MS = 300_000;
 /** Rounds per run (two hours at the default interval of 5 min). */
 export const ROUNDS_PER_RUN = 24;
-/** Batches per round at most: a larger backlog waits for the next round, so one round's history stays short. */
-export const MAX_BATCHES_PER_ROUND = 20;
+/** Steps per round at most (each works up to 10 s): a larger backlog waits for the next round, so one round's history stays short. */
+export const MAX_STEPS_PER_ROUND = 20;
 
 export async function oidcCleanup(ctx: ProcessContext, input: OidcCleanupInput): Promise<'continued'> {
   const rounds = input.rounds ?? ROUNDS_PER_RUN;
   for (let round = 1; round <= rounds; round++) {
-    for (let batch = 0; batch < MAX_BATCHES_PER_ROUND; batch++) {
+    for (let step = 0; step < MAX_STEPS_PER_ROUND; step++) {
       const result = await ctx.run('cleanUpOidc', {}, INFRASTRUCTURE_RETRY);
       if (!result.more) break;
     }
@@ -35,7 +35,7 @@ export const oidcCleanupProcess = defineProcess('oidc-cleanup', {
   logic: oidcCleanup,
   activities: {
     cleanUpOidc: {
-      summary: () => 'delete expired OIDC records and retire due signing keys (one batch)',
+      summary: () => 'delete expired OIDC records and retire due signing keys',
       outcome: (o) =>
         `${o.payloads} provider records, ${o.passwordLinks} password links, ${o.sessions} sessions deleted; ` +
         `${o.keysRetired} keys retired, ${o.keysDeleted} deleted${o.more ? '; more to do' : ''}`,

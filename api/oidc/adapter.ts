@@ -19,6 +19,7 @@ export interface AdapterDeps {
   idleLifetimeSeconds: number;
 }
 
+const MAX_KNOWN_CLIENTS = 10_000;
 const REVOCABLE = new Set(['AccessToken', 'RefreshToken', 'ClientCredentials']);
 const epoch = (value: unknown) => (typeof value === 'number' ? new Date(value * 1000) : null);
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
@@ -35,12 +36,21 @@ export function createAdapterFactory(deps: AdapterDeps) {
   const clients = createProviderClientQueries(pool, environmentId);
 
   // Clients are written by the management API, and by RFC 7591 registration through `upsert` (./registration.ts,
-  // open where oidc_settings.dynamic_registration says so: ./configuration.ts). A client id not in oidc_clients may
-  // be a verified agent of the trust store (./agents.ts, private_key_jwt).
+  // open where oidc_settings.dynamic_registration says so: ./configuration.ts). The environment's OIDC clients as
+  // read once per Provider: any change to oidc_clients rebuilds the Provider on every instance (iam_oidc NOTIFY), so
+  // a token request neither queries nor decrypts. Agents are not kept: the trust store changes without that NOTIFY.
+  const known = new Map<string, AdapterPayload>();
   const clientAdapter: Adapter = {
     find: async (id) => {
+      const cached = known.get(id);
+      if (cached) return cached;
       const row = await clients.findActive(id);
-      return row ? (clientMetadata(row, deps) as AdapterPayload) : ((await findAgentClient(pool, environmentId, id)) as AdapterPayload | undefined);
+      // Not an OIDC client: a verified agent of the trust store (./agents.ts, private_key_jwt), or none.
+      if (!row) return (await findAgentClient(pool, environmentId, id)) as AdapterPayload | undefined;
+      const metadata = clientMetadata(row, deps) as AdapterPayload;
+      if (known.size >= MAX_KNOWN_CLIENTS) known.delete(known.keys().next().value as string);
+      known.set(id, metadata);
+      return metadata;
     },
     upsert: (_id, payload) => storeRegisteredClient(pool, { tenantId: deps.tenantId, environmentId }, deps.masterKey, payload as ClientMetadata),
     findByUid: () => Promise.resolve(undefined),
@@ -90,7 +100,10 @@ export function createAdapterFactory(deps: AdapterDeps) {
       findByUid: async (uid) => found(await payloads.findByUid(model, uid)),
       findByUserCode: async (userCode) => found(await payloads.findByUserCode(model, userCode)),
       destroy: async (id) => {
-        if (model === 'Session') {
+        // Session.save() destroys the old id when the provider rotates it (resume, partial logout): the same session
+        // (same uid) lives on under the new id, so only a real end of the session revokes the directory's row.
+        const rotated = model === 'Session' && (Provider.ctx?.oidc?.session as { oldId?: string } | undefined)?.oldId === id;
+        if (model === 'Session' && !rotated) {
           const session = await payloads.find(model, id);
           const uid = text(session?.payload.uid);
           if (uid) await sessions.revoke(uid);

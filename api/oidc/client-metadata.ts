@@ -27,7 +27,8 @@ export function clientMetadata(row: OidcClientRow, deps: { masterKey: Buffer }):
     post_logout_redirect_uris: row.postLogoutRedirectUris,
     grant_types: grantTypes,
     response_types: signsIn ? row.responseTypes : [],
-    scope: row.scopes.filter((s) => OPENID_SCOPES.has(s) && !(row.agentSignIn && s === 'offline_access')).join(' '),
+    // No OpenID scope at all (API scopes only) is `openid` alone: an empty scope would let the client ask for any.
+    scope: row.scopes.filter((s) => OPENID_SCOPES.has(s) && !(row.agentSignIn && s === 'offline_access')).join(' ') || 'openid',
     token_endpoint_auth_method: row.tokenEndpointAuthMethod,
     id_token_signed_response_alg: row.idTokenSignedResponseAlg,
     backchannel_logout_uri: row.backchannelLogoutUri,

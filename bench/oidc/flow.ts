@@ -12,7 +12,13 @@ export interface FlowTarget {
 }
 
 const b64url = (bytes: Buffer) => bytes.toString('base64url');
-const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescapeHtml = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /** The first form of a page: where it posts, and its fields with the user's credentials filled in. */
 export function firstForm(page: string, target: FlowTarget): { action: string; fields: URLSearchParams } {

@@ -20,7 +20,13 @@ export async function runFlows(
 ): Promise<{ perSecond: number; flows: number; errors: number; firstError?: string } | { skipped: string }> {
   const { environmentId } = service.credentials;
   const userName = `bench-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  const user = await createUserQueries(service.pool).insertVerifiedUser({ environmentId, userName, displayName: 'Bench', email: userName, managementScopes: [] });
+  const user = await createUserQueries(service.pool).insertVerifiedUser({
+    environmentId,
+    userName,
+    displayName: 'Bench',
+    email: userName,
+    managementScopes: [],
+  });
   await service.pool.query(sql.unsafe`
     INSERT INTO user_passwords (user_id, environment_id, hash) VALUES (${user.id}, ${environmentId}, ${await hash(PASSWORD)})`);
   const target: FlowTarget = { issuer, client, redirectUri: REDIRECT_URI, userName, password: PASSWORD };

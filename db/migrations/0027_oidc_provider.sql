@@ -93,6 +93,8 @@ CREATE INDEX oidc_payloads__uid ON oidc_payloads (environment_id, model, uid) WH
 CREATE INDEX oidc_payloads__user_code ON oidc_payloads (environment_id, model, user_code) WHERE user_code IS NOT NULL;
 CREATE INDEX oidc_payloads__account ON oidc_payloads (environment_id, model, account_id) WHERE account_id IS NOT NULL;
 CREATE INDEX oidc_payloads__expires ON oidc_payloads (expires_at) WHERE expires_at IS NOT NULL;
+-- Deleting a client deletes what the provider issued to it.
+CREATE INDEX oidc_payloads__client ON oidc_payloads (environment_id, client_id) WHERE client_id IS NOT NULL;
 
 -- Per-environment provider settings. `session_config` is the SPEC's free-form session config (the keys the service
 -- reads are documented in docs/oidc.md); `dynamic_registration` opens RFC 7591 registration (MCP clients).
@@ -171,6 +173,7 @@ CREATE TABLE directory_sessions (
   CONSTRAINT directory_sessions__environment_uid UNIQUE (environment_id, session_uid)
 );
 CREATE INDEX directory_sessions__environment_user ON directory_sessions (environment_id, user_id, created_at);
+CREATE INDEX directory_sessions__expires ON directory_sessions (expires_at) WHERE expires_at IS NOT NULL;
 
 -- Directory passwords (argon2id PHC strings), apart from `users` so a password change does not touch the access
 -- model (users_model trigger) and never reaches a user response.
@@ -194,3 +197,4 @@ CREATE TABLE password_links (
   CONSTRAINT password_links__token_hash UNIQUE (token_hash)
 );
 CREATE INDEX password_links__environment_user ON password_links (environment_id, user_id);
+CREATE INDEX password_links__expires ON password_links (expires_at);

@@ -47,7 +47,8 @@ async function grant(clientId: string, userId: string, grantId: string) {
     INSERT INTO oidc_client_grants (environment_id, client_id, user_id, grant_id, scopes)
     VALUES (${environmentId}, ${clientId}, ${userId}, ${grantId}, ${sql.array(['openid', 'profile'], 'text')})`);
   for (const [model, id, grantColumn] of [
-    ['Grant', grantId, null],
+    // The adapter gives a Grant its own id as grant_id.
+    ['Grant', grantId, grantId],
     ['AccessToken', `at-${grantId}`, grantId],
     ['RefreshToken', `rt-${grantId}`, grantId],
     ['AuthorizationCode', `code-${grantId}`, grantId],

@@ -26,7 +26,7 @@ beforeEach(async () => {
 });
 afterAll(() => t.close());
 
-const call = (method: 'GET' | 'POST' | 'DELETE', path: string, payload?: object, auth = token) =>
+const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, payload?: object, auth = token) =>
   t.app.inject({ method, url: `${base}${path}`, headers: bearer(auth), ...(payload ? { payload } : {}) });
 
 const user = async (userName: string): Promise<string> => (await call('POST', '/directory/users', { userName })).json().user.id;
@@ -86,6 +86,12 @@ describe('directory sessions', () => {
     });
     await t.pool.query(sql.unsafe`UPDATE directory_sessions SET expires_at = now() - interval '1 second' WHERE id = ${older}`);
     expect((await call('GET', `/directory/users/${ada}/sessions`)).json().sessions[1]).toMatchObject({ id: older, active: false, revokedAt: null });
+    // Idle longer than the environment's idle lifetime (3 days by default): the provider no longer reuses it.
+    const idle = await session(ada, 'u4', ['crm']);
+    await t.pool.query(sql.unsafe`UPDATE directory_sessions SET last_active_at = now() - interval '3 days 1 minute' WHERE id = ${idle}`);
+    expect((await call('GET', `/directory/users/${ada}/sessions`)).json().sessions[0]).toMatchObject({ id: idle, active: false });
+    await call('PATCH', '/settings/session', { idleLifetimeSeconds: 4 * 86_400 });
+    expect((await call('GET', `/directory/users/${ada}/sessions`)).json().sessions[0]).toMatchObject({ id: idle, active: true });
     const unknown = await call('GET', `/directory/users/${crypto.randomUUID()}/sessions`);
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().code).toBe('user.not_found');

@@ -1,10 +1,12 @@
 // The deployment's OIDC clean-up process, on both engines: started at boot, it deletes the provider's expired records,
 // password links expired over a day ago, directory sessions ended over 30 days ago and signing keys retired over
 // 7 days ago, and retires due retiring keys (one event each); each run starts its next run through the outbox and
-// ends (continue-as-new), it survives a restart, and the sweeper starts it when its start was lost.
+// ends (continue-as-new), it survives a restart, and the sweeper starts it when its start was lost. A user sees an expired
+// session listed as inactive until 30 days after it ended.
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer } from '../helpers/app.ts';
 import { newEnvironments } from '../helpers/fixtures.ts';
 import { tenantEvents } from '../helpers/events.ts';
 import { ENGINES, startTestAppWithProcesses, sweepOnce, type TestAppWithProcesses } from '../helpers/processes.ts';
@@ -54,7 +56,10 @@ const nextRunWaiting = (ms = 0) =>
 describe.each(ENGINES)('OIDC clean-up process (%s)', (engine) => {
   beforeAll(async () => {
     t = await startTestAppWithProcesses({ engine, env: { OIDC_CLEANUP_INTERVAL_SECONDS: '1', OIDC_CLEANUP_ROUNDS_PER_RUN: '2' } });
-    ({ tenantId, environmentIds: [environmentId = ''] } = await newEnvironments(t));
+    ({
+      tenantId,
+      environmentIds: [environmentId = ''],
+    } = await newEnvironments(t));
     userId = await t.pool.oneFirst(sql.type(Id)`
       INSERT INTO users (environment_id, user_name, emails, attributes) VALUES (${environmentId}, 'ada', '[]', '{}') RETURNING id`);
     processId = `oidc-cleanup:${await t.pool.oneFirst(sql.type(z.object({ db: z.string() }))`SELECT current_database()::text AS db`)}`;
@@ -86,6 +91,31 @@ describe.each(ENGINES)('OIDC clean-up process (%s)', (engine) => {
     expect(await exists('directory_sessions', recentlyExpired)).toBe(true);
     expect(await exists('directory_sessions', active)).toBe(true);
     expect(await keyStatus(recentlyRetired)).toBe('retired');
+  });
+
+  it("leaves an expired session in the user's list as inactive, and removes it 30 days after it ended", async () => {
+    const sessionsUrl = `/v1/tenants/${tenantId}/environments/${environmentId}/directory/users/${userId}/sessions`;
+    const listed = async () => {
+      const res = await t.app.inject({ method: 'GET', url: sessionsUrl, headers: bearer(await t.token()) });
+      expect(res.statusCode).toBe(200);
+      return new Map((res.json().sessions as { id: string; active: boolean }[]).map((s) => [s.id, s.active]));
+    };
+    const ended = await session(-31 * DAY);
+    const expired = await session(-DAY);
+    const active = await session(3_600_000);
+    await expect.poll(async () => (await listed()).has(ended), POLL).toBe(false);
+    const sessions = await listed();
+    expect(sessions.get(expired)).toBe(false);
+    expect(sessions.get(active)).toBe(true);
+  });
+
+  it('works through a backlog larger than one batch', async () => {
+    const backlog = 2500;
+    await t.pool.query(sql.unsafe`
+      INSERT INTO oidc_payloads (environment_id, model, id, payload, expires_at)
+      SELECT ${environmentId}, 'ClientCredentials', 'backlog-' || n, '{}', now() - interval '1 minute' FROM generate_series(1, ${backlog}) n`);
+    const left = () => t.pool.oneFirst(sql.type(Count)`SELECT count(*)::int AS n FROM oidc_payloads WHERE id LIKE 'backlog-%'`);
+    await expect.poll(left, POLL).toBe(0);
   });
 
   it('retires a retiring key once its retirement time has passed, with one event from the system', async () => {

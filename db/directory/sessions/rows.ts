@@ -14,7 +14,7 @@ export const DirectorySession = z
     lastActiveAt: isoTimestamp,
     expiresAt: nullableTimestamp,
     revokedAt: nullableTimestamp,
-    active: z.boolean().describe('Neither revoked nor past expiresAt'),
+    active: z.boolean().describe("Neither revoked, nor past expiresAt, nor idle longer than the environment's idleLifetimeSeconds"),
   })
   .meta({ id: 'DirectorySession' });
 export type DirectorySession = z.infer<typeof DirectorySession>;

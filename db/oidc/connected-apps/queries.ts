@@ -51,9 +51,15 @@ export function createConnectedAppQueries(db: CommonQueryMethods, environmentId:
         WHERE environment_id = ${environmentId} AND client_id = ${clientId} AND user_id = ${userId} AND revoked_at IS NULL
         RETURNING id, grant_id AS "grantId"`),
 
-    /** Deletes every provider record of a grant: the Grant itself and the codes and tokens issued under it. */
-    deleteGrantRecords: (grantId: string) =>
+    /**
+     * Deletes every provider record of the user's grants of the client: each Grant (the one the consent row names and
+     * any other, from another browser) with the codes and tokens issued under it.
+     */
+    deleteGrantRecords: (clientId: string, userId: string, grantId: string | null) =>
       db.query(sql.unsafe`
-        DELETE FROM oidc_payloads WHERE environment_id = ${environmentId} AND (grant_id = ${grantId} OR (model = 'Grant' AND id = ${grantId}))`),
+        DELETE FROM oidc_payloads WHERE environment_id = ${environmentId} AND grant_id IN (
+          SELECT id FROM oidc_payloads
+          WHERE environment_id = ${environmentId} AND model = 'Grant' AND client_id = ${clientId} AND account_id = ${userId}
+          UNION ALL SELECT ${grantId}::text)`),
   };
 }

@@ -5,6 +5,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DatabasePool } from 'slonik';
 import { createDirectorySessionQueries, type LockedSession } from '../../../../db/directory/sessions/queries.ts';
 import { createDirectoryUserQueries } from '../../../../db/directory/users/queries.ts';
+import { createOidcSettingsQueries } from '../../../../db/oidc/settings/queries.ts';
+import { effectiveSessionConfig } from '../../../../lib/oidc/session-config.ts';
 import { notFound, orNotFound } from '../../../errors.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import type { OidcProviders } from '../../../oidc/types.ts';
@@ -54,7 +56,9 @@ export function createDirectorySessionService(pool: DatabasePool, oidc: OidcProv
   return {
     list: async (caller: EnvironmentCaller, userId: string) => {
       await userOf(caller, userId);
-      return { sessions: await createDirectorySessionQueries(pool, caller.scope.environmentId).listOfUser(userId) };
+      const { environmentId } = caller.scope;
+      const { idleLifetimeSeconds } = effectiveSessionConfig(await createOidcSettingsQueries(pool, environmentId).sessionConfig());
+      return { sessions: await createDirectorySessionQueries(pool, environmentId).listOfUser(userId, idleLifetimeSeconds) };
     },
     revokeOne: (caller: EnvironmentCaller, userId: string, sessionId: string) => revoke(caller, userId, sessionId),
     revokeAll: (caller: EnvironmentCaller, userId: string) => revoke(caller, userId),

@@ -31,7 +31,7 @@ export function createConnectedAppService(pool: DatabasePool) {
         if (!grant) throw noGrant(body);
         // Revoked before: its records went then, and a second revocation records nothing.
         if (!revoked) return { success: true as const };
-        if (revoked.grantId) await apps.deleteGrantRecords(revoked.grantId);
+        await apps.deleteGrantRecords(body.clientId, body.userId, revoked.grantId);
         await record(trx, caller, {
           action: 'connected_app.revoke',
           resource: { type: 'oidc_client_grant', id: grant.id },
