@@ -9,12 +9,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { bearer } from '../helpers/app.ts';
 import { newEnvironments } from '../helpers/fixtures.ts';
 import { directoryUser, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 import { setPassword, signInThroughPages } from '../helpers/sign-in.ts';
 import { startProtectedMcpServer, type ProtectedMcpServer } from '../helpers/mcp-protected-server.ts';
 import { TestOAuthClientProvider } from '../helpers/mcp-oauth-client.ts';
+import { seedAgent } from '../helpers/oidc-agents.ts';
 import { seedTrustStore } from '../helpers/trust-store-seed.ts';
 
 let t: OidcTestApp;
@@ -118,6 +120,24 @@ describe('the MCP SDK against a server protected by this service', () => {
       SELECT dynamically_registered AS dynamic, name FROM oidc_clients
       WHERE environment_id = ${environmentId} AND client_id = ${(provider.information as { client_id: string }).client_id}`);
     expect(registered).toEqual({ dynamic: true, name: 'MCP SDK test client' });
+  });
+
+  it('lets an agent of the trust store call tools with the SDK’s PrivateKeyJwtProvider (client credentials, private_key_jwt)', async () => {
+    const agent = await seedAgent(t, environmentId, { allowedTools: ['whoami'] });
+    const { calls, fetchFn } = recordingFetch();
+    const authProvider = new PrivateKeyJwtProvider({ clientId: agent.subject, privateKey: agent.privateJwk, algorithm: 'ES256', expectedIssuer: issuer });
+    const mcp = new Client({ name: 'agent', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(server.url), { authProvider, fetch: fetchFn }));
+    expect(calls.slice(0, 4)).toEqual([
+      `POST ${server.url} → 401`,
+      `GET ${metadataUrl} → 200`,
+      `GET ${t.baseUrl}/.well-known/oauth-authorization-server/v1/oidc/${environmentId} → 200`,
+      `POST ${issuer}/token → 200`,
+    ]);
+    expect(decodeJwt(authProvider.tokens()!.access_token)).toMatchObject({ aud: server.url, sub: agent.subject, client_id: agent.subject });
+    const result = await mcp.callTool({ name: 'whoami', arguments: {} });
+    expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toEqual({ sub: agent.subject, clientId: agent.subject });
+    await mcp.close();
   });
 
   it('is answered 401 with resource_metadata pointing at this service for a token that does not verify', async () => {

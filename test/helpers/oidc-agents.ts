@@ -12,6 +12,8 @@ export interface SeededAgent {
   entryId: string;
   kid: string;
   privateKey: CryptoKey;
+  /** The private key as a JWK (for clients that take one, like the MCP SDK's PrivateKeyJwtProvider). */
+  privateJwk: Record<string, unknown>;
   alg: 'ES256' | 'EdDSA' | 'RS256';
 }
 
@@ -24,7 +26,7 @@ export async function addAgentKey(t: TestApp, environmentId: string, entryId: st
     INSERT INTO trust_store_keys (entry_id, environment_id, kid, jwk, alg, status, retires_at, revoked_at)
     VALUES (${entryId}, ${environmentId}, ${kid}, ${sql.jsonb(jwk)}, ${alg}, ${status},
       ${status === 'retiring' ? sql.fragment`now() + interval '1 hour'` : null}, ${status === 'revoked' ? sql.fragment`now()` : null})`);
-  return { kid, privateKey: pair.privateKey, alg };
+  return { kid, privateKey: pair.privateKey, privateJwk: pair.privateJwk, alg };
 }
 
 /** A verified agent (unless `status` says otherwise) with one active ES256 key. */
