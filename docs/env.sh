@@ -15,6 +15,10 @@
 #                                       /v1/tenants/$TENANT/environments/$ENVIRONMENT
 #   eventually 'COMMANDS'               runs the commands until they succeed (every 0.2 s, for at most 15 s) and
 #                                       prints their output: for what a durable process does after a request
+#   sign_in URL USERNAME PASSWORD       what a browser does with an authorization URL of an environment's provider:
+#                                       follows it to the login page, signs in, allows on the consent page (each
+#                                       form with its CSRF token, cookies kept); prints the URL it is sent back to
+#                                       (the client's redirect URI with a code, or an error)
 # Needs curl and jq.
 
 API=${API:-http://127.0.0.1:8080}
@@ -61,4 +65,37 @@ eventually() {
     sleep 0.2
   done
   eval "$1"
+}
+
+sign_in() {
+  local jar next=$1 out page form csrf logins=0
+  local -a fields=()
+  jar=$(mktemp)
+  for _ in $(seq 1 12); do
+    if [[ $next != "$API/v1/oidc/"* ]]; then
+      rm -f "$jar"
+      printf '%s\n' "$next"
+      return 0
+    fi
+    out=$(curl -sS -c "$jar" -b "$jar" -w '\n@redirect@%{redirect_url}' "${fields[@]}" "$next")
+    fields=()
+    if [ -n "${out##*@redirect@}" ]; then
+      next=${out##*@redirect@}
+      continue
+    fi
+    page=${out%@redirect@*}
+    csrf=$(grep -o 'name="csrf" value="[^"]*"' <<<"$page" | head -1 | cut -d'"' -f4)
+    form=$(grep -o '<form method="post" action="[^"]*"' <<<"$page" | head -1 | cut -d'"' -f4 | sed 's/&amp;/\&/g')
+    if [ -z "$form" ]; then break; fi
+    fields=(--data-urlencode "csrf=$csrf")
+    if grep -q 'name="password"' <<<"$page"; then
+      if [ "$logins" -gt 0 ]; then break; fi # the login page again: the sign-in was refused
+      logins=1
+      fields+=(--data-urlencode "userName=$2" --data-urlencode "password=$3")
+    fi
+    next=$API$form
+  done
+  rm -f "$jar"
+  echo "sign_in: the sign-in did not complete at $next" >&2
+  return 1
 }
