@@ -111,6 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     publicBaseUrl: config.publicBaseUrl,
     allowPrivateNetworkTargets: config.allowPrivateNetworkTargets,
     max: config.oidcProviderCacheSize,
+    trustStores,
     onError: (e, environmentId) => app.log.error({ err: e, environmentId }, 'OpenID provider error'),
   });
   app.decorate('oidc', oidc);

@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 import type { ResolvableEntry } from '../../db/mcp/trust-store/resolve.ts';
 
 export interface ResolvedEntry {
+  kind: ResolvableEntry['kind'];
+  status: ResolvableEntry['status'];
   /** The JSON answer of GET /v1/mcp/trust-store/resolve for this subject. */
   body: string;
   /** A strong ETag: the entry's version (updated_at), its keys' states and the answer itself. */
@@ -33,7 +35,7 @@ export function compileTrustStore(entries: readonly ResolvableEntry[], now = Dat
     });
     const version = JSON.stringify([entry.id, entry.updatedAt, keys.map((k) => [k.id, k.status, k.updatedAt]), body]);
     const etag = `"${createHash('sha256').update(version).digest('base64url').slice(0, 32)}"`;
-    snapshot.set(entry.subject, { body, etag, until: retiring.length ? Math.min(...retiring) : null });
+    snapshot.set(entry.subject, { kind: entry.kind, status: entry.status, body, etag, until: retiring.length ? Math.min(...retiring) : null });
   }
   return snapshot;
 }

@@ -5,7 +5,6 @@ import type { JWK } from 'jose';
 import type { DatabasePool } from 'slonik';
 import { effectiveSessionConfig } from '../../lib/oidc/session-config.ts';
 import type { ProviderSnapshot } from '../../db/oidc/provider/snapshot.ts';
-import { createProviderResourceQueries } from '../../db/oidc/provider/resources.ts';
 import { createAdapterFactory } from './adapter.ts';
 import { accountTokenClaims, createFindAccount, SCOPE_CLAIMS } from './accounts.ts';
 import { cookieKeys } from './cookies.ts';
@@ -24,6 +23,8 @@ export interface ConfigurationInput {
   issuerPath: string;
   /** ALLOW_PRIVATE_NETWORK_TARGETS: back-channel logout and client JWKS may then reach private addresses. */
   allowPrivateNetworkTargets: boolean;
+  /** Resource indicators (RFC 8707): whether `subject` is an MCP server of the trust store, neither suspended nor revoked. */
+  isMcpServer: (subject: string) => Promise<boolean>;
   /** RFC 7591 registration, enabled by the MCP authorization work (oidc_settings.dynamic_registration). */
   registration?: NonNullable<Configuration['features']>['registration'];
 }
@@ -35,7 +36,6 @@ export function providerConfiguration(input: ConfigurationInput): Configuration 
   const { pool, environmentId, snapshot } = input;
   const session = effectiveSessionConfig(snapshot.sessionConfig);
   const mappings = snapshot.claimMappings;
-  const resources = createProviderResourceQueries(pool, environmentId);
   return {
     adapter: createAdapterFactory({
       pool,
@@ -100,7 +100,7 @@ export function providerConfiguration(input: ConfigurationInput): Configuration 
         defaultResource: () => undefined,
         useGrantedResource: () => true,
         getResourceServerInfo: async (ctx, resourceIndicator) => {
-          if (!(await resources.isMcpServer(resourceIndicator))) throw new errors.InvalidTarget('resource is not a registered MCP server of this environment');
+          if (!(await input.isMcpServer(resourceIndicator))) throw new errors.InvalidTarget('resource is not a registered MCP server of this environment');
           // At the token endpoint of a code or refresh grant no scope is sent: the scopes granted for the resource count.
           const granted = ctx.oidc.entities.Grant?.getResourceScope(resourceIndicator) ?? '';
           const requested = typeof ctx.oidc.params?.scope === 'string' ? ctx.oidc.params.scope : granted;

@@ -3,7 +3,8 @@
 // and dropped when an `iam_oidc` NOTIFY names the environment (api/app.ts).
 import Provider from 'oidc-provider';
 import type { DatabasePool } from 'slonik';
-import { createModelCache } from '../access/models.ts';
+import { createModelCache, type ModelCache } from '../access/models.ts';
+import type { TrustStoreSnapshot } from '../access/trust-stores.ts';
 import { createProviderSnapshotQueries } from '../../db/oidc/provider/snapshot.ts';
 import { providerConfiguration, type ConfigurationInput } from './configuration.ts';
 import { loadKeyRing, providerJwks } from './keys.ts';
@@ -21,6 +22,8 @@ export interface OidcProvidersDeps {
   allowPrivateNetworkTargets: boolean;
   /** How many environments' Providers one instance keeps (OIDC_PROVIDER_CACHE_SIZE). */
   max: number;
+  /** Each environment's trust store, kept current by the iam_models NOTIFY: its MCP servers are the resources. */
+  trustStores: ModelCache<TrustStoreSnapshot>;
   /** The provider's own server errors (it answers them with a 500 `server_error`). */
   onError?: (error: unknown, environmentId: string) => void;
   /** A hook for features decided elsewhere (RFC 7591 registration, MCP authorization). */
@@ -46,6 +49,10 @@ export async function buildProvider(deps: OidcProvidersDeps, environmentId: stri
     jwks: providerJwks(keys, masterKey),
     issuerPath: new URL(issuer).pathname,
     allowPrivateNetworkTargets: deps.allowPrivateNetworkTargets,
+    isMcpServer: async (subject) => {
+      const entry = (await deps.trustStores.get(environmentId)).get(subject);
+      return entry?.kind === 'mcp_server' && entry.status !== 'revoked' && entry.status !== 'suspended';
+    },
   };
   const input = { ...base, ...deps.extend?.(environmentId, base) };
   const provider = new Provider(issuer, providerConfiguration(input));

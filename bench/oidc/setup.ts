@@ -8,6 +8,8 @@ import { startBenchApp } from '../app.ts';
 
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
 export const PASSWORD = 'correct horse battery staple';
+/** The API the client-credentials tokens are for (RFC 8707): an MCP server of the environment's trust store. */
+export const RESOURCE = 'https://api.bench.example/mcp';
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -32,6 +34,9 @@ export async function startOidcBenchService(databaseUrl: string) {
     VALUES (${environmentId}, ${clientId}, 'bench:oidc', ${sql.array([REDIRECT_URI], 'text')},
       ${sql.array(['authorization_code', 'refresh_token', 'client_credentials'], 'text')},
       ${sql.array(['openid', 'profile', 'email', 'offline_access'], 'text')}, 'client_secret_basic', true, ${encrypt(service.masterKey, clientSecret)})`);
+  await service.pool.query(sql.unsafe`
+    INSERT INTO trust_store_entries (environment_id, kind, subject, name, status, verified_at)
+    VALUES (${environmentId}, 'mcp_server', ${RESOURCE}, 'bench:oidc API', 'verified', now())`);
   return { service, baseUrl, environmentId, issuer: `${baseUrl}/v1/oidc/${environmentId}`, client: { id: clientId, secret: clientSecret } };
 }
 
