@@ -3,6 +3,7 @@ import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 
 const Payload = z.object({ payload: z.record(z.string(), z.unknown()), consumedAt: z.string().nullable() });
+const ModelPayload = Payload.extend({ model: z.string() });
 
 export interface PayloadRecord {
   payload: Record<string, unknown>;
@@ -31,6 +32,11 @@ export function createOidcPayloadQueries(db: CommonQueryMethods, environmentId: 
           expires_at = EXCLUDED.expires_at`),
 
     find: (model: string, id: string) => one(sql.fragment`model = ${model} AND id = ${id}`),
+    /** The live records of `id` in any of `models` (a token looked up in each of its kinds at once). */
+    findAmong: (models: readonly string[], id: string) =>
+      db.any(sql.type(ModelPayload)`
+        SELECT model, payload, consumed_at AS "consumedAt" FROM oidc_payloads
+        WHERE environment_id = ${environmentId} AND model = ANY(${sql.array([...models], 'text')}) AND id = ${id} AND ${live}`),
     findByUid: (model: string, uid: string) => one(sql.fragment`model = ${model} AND uid = ${uid}`),
     findByUserCode: (model: string, userCode: string) => one(sql.fragment`model = ${model} AND user_code = ${userCode}`),
 
