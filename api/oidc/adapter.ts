@@ -111,12 +111,12 @@ export function createAdapterFactory(deps: AdapterDeps) {
         if (model === 'RefreshToken' && typeof p.sessionUid === 'string') await sessions.touch(p.sessionUid);
       },
       find: async (id) => {
-        const payload = found(await (REVOCABLE.has(model) ? findTokenRow(model, id) : payloads.find(model, id)));
-        // A session unused for longer than the idle lifetime (or revoked) is not reused: the user signs in again.
-        if (model === 'Session' && payload && typeof payload.uid === 'string' && (await sessions.isEnded(payload.uid, deps.idleLifetimeSeconds))) {
-          return undefined;
+        if (model === 'Session') {
+          // A session unused for longer than the idle lifetime (or revoked) is not reused: the user signs in again.
+          const session = await payloads.findSession(id, deps.idleLifetimeSeconds);
+          return session && !(session.ended && typeof session.payload.uid === 'string') ? found(session) : undefined;
         }
-        return payload;
+        return found(await (REVOCABLE.has(model) ? findTokenRow(model, id) : payloads.find(model, id)));
       },
       findByUid: async (uid) => found(await payloads.findByUid(model, uid)),
       findByUserCode: async (userCode) => found(await payloads.findByUserCode(model, userCode)),

@@ -4,6 +4,7 @@ import { z } from 'zod';
 
 const Payload = z.object({ payload: z.record(z.string(), z.unknown()), consumedAt: z.string().nullable() });
 const ModelPayload = Payload.extend({ model: z.string() });
+const SessionPayload = Payload.extend({ ended: z.boolean() });
 
 export interface PayloadRecord {
   payload: Record<string, unknown>;
@@ -37,6 +38,18 @@ export function createOidcPayloadQueries(db: CommonQueryMethods, environmentId: 
       db.any(sql.type(ModelPayload)`
         SELECT model, payload, consumed_at AS "consumedAt" FROM oidc_payloads
         WHERE environment_id = ${environmentId} AND model = ANY(${sql.array([...models], 'text')}) AND id = ${id} AND ${live}`),
+    /**
+     * A Session record with whether the directory ended it: revoked, or idle longer than `idleSeconds` (its
+     * directory_sessions row; none means not ended). One statement for what the provider reads on every authorization.
+     */
+    findSession: (id: string, idleSeconds: number) =>
+      db.maybeOne(sql.type(SessionPayload)`
+        SELECT p.payload, p.consumed_at AS "consumedAt",
+          coalesce(d.revoked_at IS NOT NULL OR d.last_active_at < now() - make_interval(secs => ${idleSeconds}), false) AS ended
+        FROM oidc_payloads p
+        LEFT JOIN directory_sessions d ON d.environment_id = p.environment_id AND d.session_uid = p.payload->>'uid'
+        WHERE p.environment_id = ${environmentId} AND p.model = 'Session' AND p.id = ${id}
+          AND (p.expires_at IS NULL OR p.expires_at > now())`),
     findByUid: (model: string, uid: string) => one(sql.fragment`model = ${model} AND uid = ${uid}`),
     findByUserCode: (model: string, userCode: string) => one(sql.fragment`model = ${model} AND user_code = ${userCode}`),
 

@@ -1,6 +1,5 @@
 // The directory's view of the provider's sessions (directory_sessions), written as the provider saves them.
 import { sql, type CommonQueryMethods } from 'slonik';
-import { z } from 'zod';
 
 export interface SessionUpsert {
   sessionUid: string;
@@ -34,11 +33,5 @@ export function createDirectorySessionWriteQueries(db: CommonQueryMethods, envir
       db.query(sql.unsafe`
         UPDATE directory_sessions SET revoked_at = now()
         WHERE environment_id = ${environmentId} AND session_uid = ${sessionUid} AND revoked_at IS NULL`),
-
-    /** Whether the session was revoked or has been idle longer than `idleSeconds`. */
-    isEnded: async (sessionUid: string, idleSeconds: number) =>
-      (await db.maybeOneFirst(sql.type(z.object({ ended: z.boolean() }))`
-        SELECT revoked_at IS NOT NULL OR last_active_at < now() - make_interval(secs => ${idleSeconds}) AS ended
-        FROM directory_sessions WHERE environment_id = ${environmentId} AND session_uid = ${sessionUid}`)) ?? false,
   };
 }

@@ -89,7 +89,10 @@ export function createSignInService(pool: DatabasePool) {
         return null;
       }
       const amr = ['pwd'];
-      await record(environmentId, tenantId, origin, user.id, 'user.signed_in', { type: 'user.signed_in', data: { userId: user.id, clientId, amr, ip, remember } });
+      await record(environmentId, tenantId, origin, user.id, 'user.signed_in', {
+        type: 'user.signed_in',
+        data: { userId: user.id, clientId, amr, ip, remember },
+      });
       return { accountId: user.id, amr, remember };
     },
 
