@@ -87,7 +87,7 @@ export function createAdapterFactory(deps: AdapterDeps) {
     return {
       upsert: async (id, payload, expiresIn) => {
         const p = payload as Record<string, unknown>;
-        await payloads.upsert(model, id, {
+        const record = {
           payload: p,
           grantId: model === 'Grant' ? id : text(p.grantId),
           uid: text(p.uid),
@@ -95,18 +95,24 @@ export function createAdapterFactory(deps: AdapterDeps) {
           accountId: text(p.accountId),
           clientId: text(p.clientId),
           expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : epoch(p.exp),
-        });
+        };
         if (model === 'Session' && typeof p.accountId === 'string' && typeof p.uid === 'string') {
+          // The record and the directory's row in one statement.
           const request = currentRequest();
-          await sessions.upsert({
-            sessionUid: p.uid,
-            userId: p.accountId,
-            factors: Array.isArray(p.amr) ? (p.amr as string[]) : [],
-            clientIds: Object.keys((p.authorizations as object | undefined) ?? {}),
-            expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : epoch(p.exp),
-            ip: request?.ip ?? null,
-            userAgent: request?.userAgent ?? null,
-          });
+          await sessions.upsert(
+            {
+              sessionUid: p.uid,
+              userId: p.accountId,
+              factors: Array.isArray(p.amr) ? (p.amr as string[]) : [],
+              clientIds: Object.keys((p.authorizations as object | undefined) ?? {}),
+              expiresAt: record.expiresAt,
+              ip: request?.ip ?? null,
+              userAgent: request?.userAgent ?? null,
+            },
+            { model, id, payload: record },
+          );
+        } else {
+          await payloads.upsert(model, id, record);
         }
         if (model === 'RefreshToken' && typeof p.sessionUid === 'string') await sessions.touch(p.sessionUid);
       },

@@ -16,6 +16,15 @@ export interface PayloadRecord {
   expiresAt: Date | null;
 }
 
+/** The upsert of one record, as a fragment (a statement may carry it in a CTE: ./sessions.ts). */
+export const payloadUpsert = (environmentId: string, model: string, id: string, r: PayloadRecord) => sql.fragment`
+  INSERT INTO oidc_payloads (environment_id, model, id, payload, grant_id, uid, user_code, account_id, client_id, expires_at)
+  VALUES (${environmentId}, ${model}, ${id}, ${sql.jsonb(r.payload as never)}, ${r.grantId}, ${r.uid}, ${r.userCode},
+    ${r.accountId}, ${r.clientId}, ${r.expiresAt ? sql.timestamp(r.expiresAt) : null})
+  ON CONFLICT (environment_id, model, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
+    uid = EXCLUDED.uid, user_code = EXCLUDED.user_code, account_id = EXCLUDED.account_id, client_id = EXCLUDED.client_id,
+    expires_at = EXCLUDED.expires_at`;
+
 export function createOidcPayloadQueries(db: CommonQueryMethods, environmentId: string) {
   const live = sql.fragment`(expires_at IS NULL OR expires_at > now())`;
   const one = (where: ReturnType<typeof sql.fragment>) =>
@@ -23,14 +32,7 @@ export function createOidcPayloadQueries(db: CommonQueryMethods, environmentId: 
       SELECT payload, consumed_at AS "consumedAt" FROM oidc_payloads
       WHERE environment_id = ${environmentId} AND ${where} AND ${live}`);
   return {
-    upsert: (model: string, id: string, r: PayloadRecord) =>
-      db.query(sql.unsafe`
-        INSERT INTO oidc_payloads (environment_id, model, id, payload, grant_id, uid, user_code, account_id, client_id, expires_at)
-        VALUES (${environmentId}, ${model}, ${id}, ${sql.jsonb(r.payload as never)}, ${r.grantId}, ${r.uid}, ${r.userCode},
-          ${r.accountId}, ${r.clientId}, ${r.expiresAt ? sql.timestamp(r.expiresAt) : null})
-        ON CONFLICT (environment_id, model, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
-          uid = EXCLUDED.uid, user_code = EXCLUDED.user_code, account_id = EXCLUDED.account_id, client_id = EXCLUDED.client_id,
-          expires_at = EXCLUDED.expires_at`),
+    upsert: (model: string, id: string, r: PayloadRecord) => db.query(sql.unsafe`${payloadUpsert(environmentId, model, id, r)}`),
 
     find: (model: string, id: string) => one(sql.fragment`model = ${model} AND id = ${id}`),
     /** The live records of `id` in any of `models` (a token looked up in each of its kinds at once). */

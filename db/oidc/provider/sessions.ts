@@ -1,5 +1,6 @@
 // The directory's view of the provider's sessions (directory_sessions), written as the provider saves them.
 import { sql, type CommonQueryMethods } from 'slonik';
+import { payloadUpsert, type PayloadRecord } from './payloads.ts';
 
 export interface SessionUpsert {
   sessionUid: string;
@@ -13,8 +14,10 @@ export interface SessionUpsert {
 
 export function createDirectorySessionWriteQueries(db: CommonQueryMethods, environmentId: string) {
   return {
-    upsert: (s: SessionUpsert) =>
+    /** `record`: the provider's Session record, saved in the same statement (one round trip, one commit). */
+    upsert: (s: SessionUpsert, record?: { model: string; id: string; payload: PayloadRecord }) =>
       db.query(sql.unsafe`
+        ${record ? sql.fragment`WITH saved AS (${payloadUpsert(environmentId, record.model, record.id, record.payload)} RETURNING 1)` : sql.fragment``}
         INSERT INTO directory_sessions (environment_id, user_id, session_uid, ip, user_agent, factors, client_ids, expires_at)
         SELECT ${environmentId}, u.id, ${s.sessionUid}, ${s.ip}, ${s.userAgent}, ${sql.array(s.factors, 'text')},
           ${sql.array(s.clientIds, 'text')}, ${s.expiresAt ? sql.timestamp(s.expiresAt) : null}
