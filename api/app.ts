@@ -44,7 +44,10 @@ export const REDACTED_PATHS = ['req.headers.authorization', '*.clientSecret', '*
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** A POST that changes nothing (AuthZEN decisions): it answers without waiting for this instance's notifications. */
+    /**
+     * A POST that changes nothing an instance caches (AuthZEN decisions, the OIDC sign-in forms: no NOTIFY on the
+     * listener's channels): it answers without waiting for this instance's notifications.
+     */
     readOnly?: boolean;
   }
 }

@@ -21,6 +21,8 @@ export interface AdapterDeps {
 
 const MAX_KNOWN_CLIENTS = 10_000;
 const REVOCABLE = new Set(['AccessToken', 'RefreshToken', 'ClientCredentials']);
+const TOKEN_MODELS = [...REVOCABLE];
+type FoundRow = { payload: Record<string, unknown>; consumedAt: string | null };
 const epoch = (value: unknown) => (typeof value === 'number' ? new Date(value * 1000) : null);
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 
@@ -40,6 +42,25 @@ export function createAdapterFactory(deps: AdapterDeps) {
   // read once per Provider: any change to oidc_clients rebuilds the Provider on every instance (iam_oidc NOTIFY), so
   // a token request neither queries nor decrypts. Agents are not kept: the trust store changes without that NOTIFY.
   const known = new Map<string, AdapterPayload>();
+
+  // Introspection and revocation look a token up in each token model at once (oidc-provider's findToken): the
+  // lookups of one id that one request starts together share one statement. Only while it runs, so a later
+  // lookup in the same request (after a write) reads afresh.
+  const tokenLookups = new WeakMap<object, Map<string, Promise<readonly (FoundRow & { model: string })[]>>>();
+  const findTokenRow = async (model: string, id: string): Promise<FoundRow | null> => {
+    const ctx = Provider.ctx;
+    if (!ctx) return payloads.find(model, id);
+    let running = tokenLookups.get(ctx);
+    if (!running) tokenLookups.set(ctx, (running = new Map()));
+    let lookup = running.get(id);
+    if (!lookup) {
+      const started = payloads.findAmong(TOKEN_MODELS, id);
+      running.set(id, (lookup = started));
+      const done = () => void (running.get(id) === started && running.delete(id));
+      started.then(done, done);
+    }
+    return (await lookup).find((row) => row.model === model) ?? null;
+  };
   const clientAdapter: Adapter = {
     find: async (id) => {
       const cached = known.get(id);
@@ -61,12 +82,12 @@ export function createAdapterFactory(deps: AdapterDeps) {
   };
 
   const modelAdapter = (model: string): Adapter => {
-    const found = (row: { payload: Record<string, unknown>; consumedAt: string | null } | null) =>
+    const found = (row: FoundRow | null) =>
       row ? ({ ...row.payload, ...(row.consumedAt ? { consumed: Math.floor(Date.parse(row.consumedAt) / 1000) } : {}) } as AdapterPayload) : undefined;
     return {
       upsert: async (id, payload, expiresIn) => {
         const p = payload as Record<string, unknown>;
-        await payloads.upsert(model, id, {
+        const record = {
           payload: p,
           grantId: model === 'Grant' ? id : text(p.grantId),
           uid: text(p.uid),
@@ -74,28 +95,34 @@ export function createAdapterFactory(deps: AdapterDeps) {
           accountId: text(p.accountId),
           clientId: text(p.clientId),
           expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : epoch(p.exp),
-        });
+        };
         if (model === 'Session' && typeof p.accountId === 'string' && typeof p.uid === 'string') {
+          // The record and the directory's row in one statement.
           const request = currentRequest();
-          await sessions.upsert({
-            sessionUid: p.uid,
-            userId: p.accountId,
-            factors: Array.isArray(p.amr) ? (p.amr as string[]) : [],
-            clientIds: Object.keys((p.authorizations as object | undefined) ?? {}),
-            expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : epoch(p.exp),
-            ip: request?.ip ?? null,
-            userAgent: request?.userAgent ?? null,
-          });
+          await sessions.upsert(
+            {
+              sessionUid: p.uid,
+              userId: p.accountId,
+              factors: Array.isArray(p.amr) ? (p.amr as string[]) : [],
+              clientIds: Object.keys((p.authorizations as object | undefined) ?? {}),
+              expiresAt: record.expiresAt,
+              ip: request?.ip ?? null,
+              userAgent: request?.userAgent ?? null,
+            },
+            { model, id, payload: record },
+          );
+        } else {
+          await payloads.upsert(model, id, record);
         }
         if (model === 'RefreshToken' && typeof p.sessionUid === 'string') await sessions.touch(p.sessionUid);
       },
       find: async (id) => {
-        const payload = found(await payloads.find(model, id));
-        // A session unused for longer than the idle lifetime (or revoked) is not reused: the user signs in again.
-        if (model === 'Session' && payload && typeof payload.uid === 'string' && (await sessions.isEnded(payload.uid, deps.idleLifetimeSeconds))) {
-          return undefined;
+        if (model === 'Session') {
+          // A session unused for longer than the idle lifetime (or revoked) is not reused: the user signs in again.
+          const session = await payloads.findSession(id, deps.idleLifetimeSeconds);
+          return session && !(session.ended && typeof session.payload.uid === 'string') ? found(session) : undefined;
         }
-        return payload;
+        return found(await (REVOCABLE.has(model) ? findTokenRow(model, id) : payloads.find(model, id)));
       },
       findByUid: async (uid) => found(await payloads.findByUid(model, uid)),
       findByUserCode: async (userCode) => found(await payloads.findByUserCode(model, userCode)),

@@ -5,7 +5,7 @@ import Provider from 'oidc-provider';
 import type { DatabasePool } from 'slonik';
 import { createModelCache, type ModelCache } from '../access/models.ts';
 import type { TrustStoreSnapshot } from '../access/trust-stores.ts';
-import { createProviderSnapshotQueries } from '../../db/oidc/provider/snapshot.ts';
+import { createProviderSnapshotQueries, type ProviderSnapshot } from '../../db/oidc/provider/snapshot.ts';
 import { providerConfiguration, type ConfigurationInput } from './configuration.ts';
 import { loadKeyRing, providerJwks } from './keys.ts';
 import { conformTokenErrors } from './rfc-errors.ts';
@@ -14,6 +14,10 @@ import { effectiveSessionConfig } from '../../lib/oidc/session-config.ts';
 import type { OidcProviders } from './types.ts';
 
 export class UnknownEnvironmentError extends Error {}
+
+const snapshots = new WeakMap<Provider, ProviderSnapshot>();
+/** What the Provider was built from (settings, tenant): rebuilt with it on every change, so no page reads it again. */
+export const snapshotOf = (provider: Provider): ProviderSnapshot | undefined => snapshots.get(provider);
 
 export interface OidcProvidersDeps {
   pool: DatabasePool;
@@ -61,6 +65,7 @@ export async function buildProvider(deps: OidcProvidersDeps, environmentId: stri
   conformTokenErrors(provider);
   if (!effectiveSessionConfig(snapshot.sessionConfig).rememberMe) forgetSessions(provider);
   provider.on('server_error', (_ctx, error) => deps.onError?.(error, environmentId));
+  snapshots.set(provider, snapshot);
   return provider;
 }
 

@@ -1,6 +1,6 @@
 // The directory's view of the provider's sessions (directory_sessions), written as the provider saves them.
 import { sql, type CommonQueryMethods } from 'slonik';
-import { z } from 'zod';
+import { payloadUpsert, type PayloadRecord } from './payloads.ts';
 
 export interface SessionUpsert {
   sessionUid: string;
@@ -14,8 +14,10 @@ export interface SessionUpsert {
 
 export function createDirectorySessionWriteQueries(db: CommonQueryMethods, environmentId: string) {
   return {
-    upsert: (s: SessionUpsert) =>
+    /** `record`: the provider's Session record, saved in the same statement (one round trip, one commit). */
+    upsert: (s: SessionUpsert, record?: { model: string; id: string; payload: PayloadRecord }) =>
       db.query(sql.unsafe`
+        ${record ? sql.fragment`WITH saved AS (${payloadUpsert(environmentId, record.model, record.id, record.payload)} RETURNING 1)` : sql.fragment``}
         INSERT INTO directory_sessions (environment_id, user_id, session_uid, ip, user_agent, factors, client_ids, expires_at)
         SELECT ${environmentId}, u.id, ${s.sessionUid}, ${s.ip}, ${s.userAgent}, ${sql.array(s.factors, 'text')},
           ${sql.array(s.clientIds, 'text')}, ${s.expiresAt ? sql.timestamp(s.expiresAt) : null}
@@ -34,11 +36,5 @@ export function createDirectorySessionWriteQueries(db: CommonQueryMethods, envir
       db.query(sql.unsafe`
         UPDATE directory_sessions SET revoked_at = now()
         WHERE environment_id = ${environmentId} AND session_uid = ${sessionUid} AND revoked_at IS NULL`),
-
-    /** Whether the session was revoked or has been idle longer than `idleSeconds`. */
-    isEnded: async (sessionUid: string, idleSeconds: number) =>
-      (await db.maybeOneFirst(sql.type(z.object({ ended: z.boolean() }))`
-        SELECT revoked_at IS NOT NULL OR last_active_at < now() - make_interval(secs => ${idleSeconds}) AS ended
-        FROM directory_sessions WHERE environment_id = ${environmentId} AND session_uid = ${sessionUid}`)) ?? false,
   };
 }

@@ -28,7 +28,9 @@ const field = (r: Req, name: string) => (typeof r.body?.[name] === 'string' ? (r
 
 export function signInRoutes(app: App, deps: { oidc: OidcProviders; csrf: Csrf; signIn: SignInService; basePath: string }) {
   const { oidc, csrf, signIn } = deps;
-  const config = { public: true };
+  // readOnly: nothing these pages write is cached by an instance (no NOTIFY of the API's listener), so a POST
+  // answers without the listener's sync round trip (api/app.ts).
+  const config = { public: true, readOnly: true };
   const schema = { hide: true };
   const base = '/v1/oidc/:envId/interaction/:uid';
   const urlOf = (environmentId: string, uid: string, step = '') => `${deps.basePath}/v1/oidc/${environmentId}/interaction/${uid}${step}`;
@@ -53,9 +55,9 @@ export function signInRoutes(app: App, deps: { oidc: OidcProviders; csrf: Csrf; 
     return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
   }
 
-  async function showLogin(r: Req, reply: FastifyReply, interaction: Interaction, status = 200, error?: string, userName?: string) {
+  async function showLogin(r: Req, reply: FastifyReply, provider: Provider, interaction: Interaction, status = 200, error?: string, userName?: string) {
     const { envId, uid } = r.params;
-    const client = await signIn.client(envId, clientIdOf(interaction));
+    const client = await signIn.client(provider, envId, clientIdOf(interaction));
     return sendPage(
       reply,
       status,
@@ -64,7 +66,7 @@ export function signInRoutes(app: App, deps: { oidc: OidcProviders; csrf: Csrf; 
         abort: urlOf(envId, uid, '/abort'),
         csrf: csrf.tokenOf(envId, uid),
         clientName: client?.name ?? clientIdOf(interaction),
-        rememberMe: await signIn.rememberMe(envId),
+        rememberMe: await signIn.rememberMe(provider, envId),
         error,
         userName,
       }),
@@ -76,7 +78,7 @@ export function signInRoutes(app: App, deps: { oidc: OidcProviders; csrf: Csrf; 
     const remembered = await signIn.remembered(provider, envId, interaction);
     if (remembered) return finish(r, reply, provider, { consent: { grantId: remembered } });
     const clientId = clientIdOf(interaction);
-    const client = await signIn.client(envId, clientId);
+    const client = await signIn.client(provider, envId, clientId);
     const missing = missingOf(interaction);
     return sendPage(
       reply,
@@ -111,7 +113,7 @@ export function signInRoutes(app: App, deps: { oidc: OidcProviders; csrf: Csrf; 
     const found = await interactionOf(r, reply);
     if (!found) return sendPage(reply, 400, expired);
     const { provider, interaction } = found;
-    if (interaction.prompt.name === 'login') return showLogin(r, reply, interaction);
+    if (interaction.prompt.name === 'login') return showLogin(r, reply, provider, interaction);
     if (interaction.prompt.name === 'consent' && interaction.session) return showConsent(r, reply, provider, interaction);
     return sendPage(reply, 400, expired);
   });
@@ -122,9 +124,9 @@ export function signInRoutes(app: App, deps: { oidc: OidcProviders; csrf: Csrf; 
     const { provider, interaction } = found;
     if (interaction.prompt.name !== 'login') return sendPage(reply, 400, expired);
     const userName = field(r, 'userName').trim();
-    const remember = (await signIn.rememberMe(r.params.envId)) && field(r, 'remember') !== '';
-    const login = await signIn.login(r.params.envId, clientIdOf(interaction), userName, field(r, 'password'), remember, originOf(r));
-    if (!login) return showLogin(r, reply, interaction, 401, WRONG, userName);
+    const remember = (await signIn.rememberMe(provider, r.params.envId)) && field(r, 'remember') !== '';
+    const login = await signIn.login(provider, r.params.envId, clientIdOf(interaction), userName, field(r, 'password'), remember, originOf(r));
+    if (!login) return showLogin(r, reply, provider, interaction, 401, WRONG, userName);
     return finish(r, reply, provider, { login });
   });
 

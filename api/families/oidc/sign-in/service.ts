@@ -4,6 +4,7 @@
 import type { DatabasePool } from 'slonik';
 import type Provider from 'oidc-provider';
 import { effectiveSessionConfig } from '../../../../lib/oidc/session-config.ts';
+import { snapshotOf } from '../../../oidc/providers.ts';
 import { verifyPassword } from '../../../../lib/passwords.ts';
 import { createSignInQueries, type SignInClient } from '../../../../db/oidc/sign-in/queries.ts';
 import { tenantOfEnvironment } from '../../../../db/directory/passwords/environment.ts';
@@ -32,23 +33,40 @@ const scopesOf = (grant: Grant) => unique([...grant.getOIDCScope().split(' '), .
 export const clientIdOf = (interaction: Interaction) => String(interaction.params.client_id);
 
 export function createSignInService(pool: DatabasePool) {
-  const record = async (environmentId: string, origin: RequestOrigin, userId: string | null, action: string, event: EventOf) =>
+  // The tenant comes with the Provider's snapshot when there is one (no query).
+  const record = async (environmentId: string, tenantId: string | undefined, origin: RequestOrigin, userId: string | null, action: string, event: EventOf) =>
     pool.transaction(async (trx) =>
       recordChange(trx, {
         actor: { type: 'user', id: userId },
         origin,
         action,
         resource: { type: 'user', id: userId },
-        scope: { tenantId: await tenantOfEnvironment(trx, environmentId), environmentId },
+        scope: { tenantId: tenantId ?? (await tenantOfEnvironment(trx, environmentId)), environmentId },
         event,
       }),
     );
 
   return {
-    client: (environmentId: string, clientId: string): Promise<SignInClient | null> => createSignInQueries(pool, environmentId).findClient(clientId),
+    /** The client the pages show, as the Provider holds it (read once per Provider), else as stored. */
+    client: async (provider: Provider, environmentId: string, clientId: string): Promise<SignInClient | null> => {
+      const client = await provider.Client.find(clientId).catch(() => undefined);
+      if (!client) return createSignInQueries(pool, environmentId).findClient(clientId);
+      const text = (value: unknown) => (typeof value === 'string' ? value : null);
+      return {
+        clientId,
+        name: text(client.clientName) ?? clientId,
+        logoUri: text(client.logoUri),
+        clientUri: text(client.clientUri),
+        policyUri: text(client.policyUri),
+        tosUri: text(client.tosUri),
+      };
+    },
 
-    /** Whether the login page offers "keep me signed in" (session config `rememberMe`, default true). */
-    rememberMe: async (environmentId: string) => effectiveSessionConfig(await createSignInQueries(pool, environmentId).sessionConfig()).rememberMe,
+    /** Whether the login page offers "keep me signed in" (session config `rememberMe`, default true), as the Provider was built with it. */
+    rememberMe: async (provider: Provider, environmentId: string) => {
+      const snapshot = snapshotOf(provider);
+      return effectiveSessionConfig(snapshot ? snapshot.sessionConfig : await createSignInQueries(pool, environmentId).sessionConfig()).rememberMe;
+    },
 
     userName: (environmentId: string, userId: string) => createSignInQueries(pool, environmentId).userName(userId),
 
@@ -56,21 +74,25 @@ export function createSignInService(pool: DatabasePool) {
      * The user `login` names if `password` is theirs and they are active, or null. Unknown users, users without a
      * password and inactive users cost one argon2id verification too, and fail with the same answer.
      */
-    login: async (environmentId: string, clientId: string, login: string, password: string, remember: boolean, origin: RequestOrigin) => {
+    login: async (provider: Provider, environmentId: string, clientId: string, login: string, password: string, remember: boolean, origin: RequestOrigin) => {
+      const tenantId = snapshotOf(provider)?.tenantId;
       const user = await createSignInQueries(pool, environmentId).findByLogin(login);
       const matches = await verifyPassword(user?.hash, password);
       const reason = !user ? 'unknown_user' : !matches ? 'wrong_password' : !user.active ? 'inactive' : null;
       const ip = origin.ip ?? null;
       if (reason || !user) {
         const userId = user?.id ?? null;
-        await record(environmentId, origin, userId, 'user.sign_in_failed', {
+        await record(environmentId, tenantId, origin, userId, 'user.sign_in_failed', {
           type: 'user.sign_in_failed',
           data: { userId, login: login.slice(0, 256), clientId, reason: reason ?? 'unknown_user', ip },
         });
         return null;
       }
       const amr = ['pwd'];
-      await record(environmentId, origin, user.id, 'user.signed_in', { type: 'user.signed_in', data: { userId: user.id, clientId, amr, ip, remember } });
+      await record(environmentId, tenantId, origin, user.id, 'user.signed_in', {
+        type: 'user.signed_in',
+        data: { userId: user.id, clientId, amr, ip, remember },
+      });
       return { accountId: user.id, amr, remember };
     },
 
@@ -110,7 +132,7 @@ export function createSignInService(pool: DatabasePool) {
           origin,
           action: 'user.consented',
           resource: { type: 'user', id: accountId },
-          scope: { tenantId: await tenantOfEnvironment(trx, environmentId), environmentId },
+          scope: { tenantId: snapshotOf(provider)?.tenantId ?? (await tenantOfEnvironment(trx, environmentId)), environmentId },
           after: { clientId, scopes, grantId },
           event: { type: 'user.consented', data: { userId: accountId, clientId, scopes, grantId } },
         });
