@@ -57,6 +57,14 @@ export async function listen(url: string, handlers: Record<string, (payload: str
     retry = setTimeout(() => connect().catch(schedule), 1000);
   };
 
+  // One query at a time on the LISTEN connection: pg refuses overlapping queries on a client from version 9.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serially = <T>(run: () => Promise<T>): Promise<T> => {
+    const result = queue.then(run);
+    queue = result.catch(() => {});
+    return result;
+  };
+
   await connect();
   return {
     sync: async (timeoutMs = 2000) => {
@@ -69,7 +77,7 @@ export async function listen(url: string, handlers: Record<string, (payload: str
         timer = setTimeout(() => resolve(false), timeoutMs);
       });
       try {
-        await c.query('SELECT pg_notify($1, $2)', [markerChannel, marker]);
+        await serially(() => c.query('SELECT pg_notify($1, $2)', [markerChannel, marker]));
         return await arrived;
       } catch {
         return false;
