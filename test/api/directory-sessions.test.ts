@@ -3,28 +3,22 @@
 // revoked and records `session.revoked` per session. Sessions and provider records are written with SQL, as the
 // provider's adapter writes them.
 import { sql } from 'slonik';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { bearer, type TestApp } from '../helpers/app.ts';
+import { environmentPerTest } from '../helpers/environment-per-test.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
-import { newEnvironments, otherOrganization } from '../helpers/fixtures.ts';
+import { otherOrganization } from '../helpers/fixtures.ts';
 
 let t: TestApp;
 let token: string;
 let tenantId: string;
 let environmentId: string;
 let base: string;
-beforeAll(async () => {
-  t = await startTestApp();
-  token = await t.token();
+const env = environmentPerTest();
+beforeEach(() => {
+  ({ t, token, tenantId, environmentId } = env);
+  base = env.base;
 });
-beforeEach(async () => {
-  ({
-    tenantId,
-    environmentIds: [environmentId],
-  } = (await newEnvironments(t, token)) as { tenantId: string; environmentIds: [string] });
-  base = `/v1/tenants/${tenantId}/environments/${environmentId}`;
-});
-afterAll(() => t.close());
 
 const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, payload?: object, auth = token) =>
   t.app.inject({ method, url: `${base}${path}`, headers: bearer(auth), ...(payload ? { payload } : {}) });

@@ -1,27 +1,21 @@
 // An environment's token settings: JWT claim mappings (exact shapes, every validation rule naming its field, 409 on
 // a duplicate claim, events and audit) and the session config (defaults, replace, merge, bounds, events).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { bearer, type TestApp } from '../helpers/app.ts';
+import { environmentPerTest } from '../helpers/environment-per-test.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
-import { newEnvironments, otherOrganization } from '../helpers/fixtures.ts';
+import { otherOrganization } from '../helpers/fixtures.ts';
 
 let t: TestApp;
 let token: string;
 let tenantId: string;
 let environmentId: string;
 let base: string;
-beforeAll(async () => {
-  t = await startTestApp();
-  token = await t.token();
+const env = environmentPerTest();
+beforeEach(() => {
+  ({ t, token, tenantId, environmentId } = env);
+  base = `${env.base}/settings`;
 });
-beforeEach(async () => {
-  ({
-    tenantId,
-    environmentIds: [environmentId],
-  } = (await newEnvironments(t, token)) as { tenantId: string; environmentIds: [string] });
-  base = `/v1/tenants/${tenantId}/environments/${environmentId}/settings`;
-});
-afterAll(() => t.close());
 
 const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, payload?: unknown, auth = token) =>
   t.app.inject({ method, url: `${base}${path}`, headers: bearer(auth), ...(payload === undefined ? {} : { payload: payload as object }) });
