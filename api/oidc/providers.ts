@@ -17,7 +17,12 @@ export class UnknownEnvironmentError extends Error {}
 
 const snapshots = new WeakMap<Provider, ProviderSnapshot>();
 /** What the Provider was built from (settings, tenant): rebuilt with it on every change, so no page reads it again. */
-export const snapshotOf = (provider: Provider): ProviderSnapshot | undefined => snapshots.get(provider);
+/** What the environment's Provider was built from (every Provider of ./providers.ts has one). */
+export const snapshotOf = (provider: Provider): ProviderSnapshot => {
+  const snapshot = snapshots.get(provider);
+  if (!snapshot) throw new Error('a Provider not built by buildProvider');
+  return snapshot;
+};
 
 export interface OidcProvidersDeps {
   pool: DatabasePool;

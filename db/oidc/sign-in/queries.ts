@@ -1,6 +1,6 @@
 // What the sign-in pages read and write in one environment: the user a login names (by userName or email,
-// case-insensitively, as the directory finds them) with its password hash, the client the pages show, the
-// environment's remember-me setting, and the consent a user gave a client (connected apps, oidc_client_grants).
+// case-insensitively, as the directory finds them) with its password hash, and the consent a user gave a client
+// (connected apps, oidc_client_grants).
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { nullableTimestamp, uuid } from '../../shared/rows.ts';
@@ -8,18 +8,17 @@ import { nullableTimestamp, uuid } from '../../shared/rows.ts';
 const SignInUser = z.object({ id: uuid, userName: z.string(), active: z.boolean(), hash: z.string().nullable() });
 export type SignInUser = z.infer<typeof SignInUser>;
 
-export const SignInClient = z.object({
-  clientId: z.string(),
-  name: z.string(),
-  logoUri: z.string().nullable(),
-  clientUri: z.string().nullable(),
-  policyUri: z.string().nullable(),
-  tosUri: z.string().nullable(),
-});
-export type SignInClient = z.infer<typeof SignInClient>;
+/** The client as the sign-in pages show it. */
+export interface SignInClient {
+  clientId: string;
+  name: string;
+  logoUri: string | null;
+  clientUri: string | null;
+  policyUri: string | null;
+  tosUri: string | null;
+}
 
 const ClientGrant = z.object({ grantId: z.string().nullable(), scopes: z.array(z.string()), revokedAt: nullableTimestamp });
-const SessionConfig = z.object({ config: z.record(z.string(), z.unknown()) });
 
 /** Queries of one environment's sign-in: every statement is bound to `environmentId`. */
 export function createSignInQueries(db: CommonQueryMethods, environmentId: string) {
@@ -38,13 +37,6 @@ export function createSignInQueries(db: CommonQueryMethods, environmentId: strin
       db.maybeOneFirst(
         sql.type(z.object({ userName: z.string() }))`SELECT user_name AS "userName" FROM users WHERE environment_id = ${environmentId} AND id = ${userId}`,
       ),
-
-    findClient: (clientId: string) =>
-      db.maybeOne(sql.type(SignInClient)`
-        SELECT client_id AS "clientId", name, logo_uri AS "logoUri", client_uri AS "clientUri", policy_uri AS "policyUri", tos_uri AS "tosUri"
-        FROM oidc_clients WHERE environment_id = ${environmentId} AND client_id = ${clientId}`),
-
-    sessionConfig: () => db.maybeOneFirst(sql.type(SessionConfig)`SELECT session_config AS config FROM oidc_settings WHERE environment_id = ${environmentId}`),
 
     findClientGrant: (clientId: string, userId: string) =>
       db.maybeOne(sql.type(ClientGrant)`

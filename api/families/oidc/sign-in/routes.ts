@@ -66,7 +66,7 @@ export function signInRoutes(app: App, deps: { oidc: OidcProviders; csrf: Csrf; 
         abort: urlOf(envId, uid, '/abort'),
         csrf: csrf.tokenOf(envId, uid),
         clientName: client?.name ?? clientIdOf(interaction),
-        rememberMe: await signIn.rememberMe(provider, envId),
+        rememberMe: signIn.rememberMe(provider),
         error,
         userName,
       }),
@@ -124,7 +124,7 @@ export function signInRoutes(app: App, deps: { oidc: OidcProviders; csrf: Csrf; 
     const { provider, interaction } = found;
     if (interaction.prompt.name !== 'login') return sendPage(reply, 400, expired);
     const userName = field(r, 'userName').trim();
-    const remember = (await signIn.rememberMe(provider, r.params.envId)) && field(r, 'remember') !== '';
+    const remember = signIn.rememberMe(provider) && field(r, 'remember') !== '';
     const login = await signIn.login(provider, r.params.envId, clientIdOf(interaction), userName, field(r, 'password'), remember, originOf(r));
     if (!login) return showLogin(r, reply, provider, interaction, 401, WRONG, userName);
     return finish(r, reply, provider, { login });

@@ -7,7 +7,6 @@ import { effectiveSessionConfig } from '../../../../lib/oidc/session-config.ts';
 import { snapshotOf } from '../../../oidc/providers.ts';
 import { verifyPassword } from '../../../../lib/passwords.ts';
 import { createSignInQueries, type SignInClient } from '../../../../db/oidc/sign-in/queries.ts';
-import { tenantOfEnvironment } from '../../../../db/directory/passwords/environment.ts';
 import { recordChange, type RequestOrigin } from '../../../../db/shared/changes.ts';
 import type { EventOf } from '../../../../db/event-catalog.ts';
 
@@ -33,24 +32,24 @@ const scopesOf = (grant: Grant) => unique([...grant.getOIDCScope().split(' '), .
 export const clientIdOf = (interaction: Interaction) => String(interaction.params.client_id);
 
 export function createSignInService(pool: DatabasePool) {
-  // The tenant comes with the Provider's snapshot when there is one (no query).
-  const record = async (environmentId: string, tenantId: string | undefined, origin: RequestOrigin, userId: string | null, action: string, event: EventOf) =>
+  // The tenant comes with the Provider's snapshot (no query).
+  const record = async (environmentId: string, tenantId: string, origin: RequestOrigin, userId: string | null, action: string, event: EventOf) =>
     pool.transaction(async (trx) =>
       recordChange(trx, {
         actor: { type: 'user', id: userId },
         origin,
         action,
         resource: { type: 'user', id: userId },
-        scope: { tenantId: tenantId ?? (await tenantOfEnvironment(trx, environmentId)), environmentId },
+        scope: { tenantId, environmentId },
         event,
       }),
     );
 
   return {
-    /** The client the pages show, as the Provider holds it (read once per Provider), else as stored. */
+    /** The client the pages show, as the Provider holds it (read once per Provider). */
     client: async (provider: Provider, environmentId: string, clientId: string): Promise<SignInClient | null> => {
       const client = await provider.Client.find(clientId).catch(() => undefined);
-      if (!client) return createSignInQueries(pool, environmentId).findClient(clientId);
+      if (!client) return null;
       const text = (value: unknown) => (typeof value === 'string' ? value : null);
       return {
         clientId,
@@ -63,10 +62,7 @@ export function createSignInService(pool: DatabasePool) {
     },
 
     /** Whether the login page offers "keep me signed in" (session config `rememberMe`, default true), as the Provider was built with it. */
-    rememberMe: async (provider: Provider, environmentId: string) => {
-      const snapshot = snapshotOf(provider);
-      return effectiveSessionConfig(snapshot ? snapshot.sessionConfig : await createSignInQueries(pool, environmentId).sessionConfig()).rememberMe;
-    },
+    rememberMe: (provider: Provider) => effectiveSessionConfig(snapshotOf(provider).sessionConfig).rememberMe,
 
     userName: (environmentId: string, userId: string) => createSignInQueries(pool, environmentId).userName(userId),
 
@@ -75,7 +71,7 @@ export function createSignInService(pool: DatabasePool) {
      * password and inactive users cost one argon2id verification too, and fail with the same answer.
      */
     login: async (provider: Provider, environmentId: string, clientId: string, login: string, password: string, remember: boolean, origin: RequestOrigin) => {
-      const tenantId = snapshotOf(provider)?.tenantId;
+      const { tenantId } = snapshotOf(provider);
       const user = await createSignInQueries(pool, environmentId).findByLogin(login);
       const matches = await verifyPassword(user?.hash, password);
       const reason = !user ? 'unknown_user' : !matches ? 'wrong_password' : !user.active ? 'inactive' : null;
@@ -132,7 +128,7 @@ export function createSignInService(pool: DatabasePool) {
           origin,
           action: 'user.consented',
           resource: { type: 'user', id: accountId },
-          scope: { tenantId: snapshotOf(provider)?.tenantId ?? (await tenantOfEnvironment(trx, environmentId)), environmentId },
+          scope: { tenantId: snapshotOf(provider).tenantId, environmentId },
           after: { clientId, scopes, grantId },
           event: { type: 'user.consented', data: { userId: accountId, clientId, scopes, grantId } },
         });
