@@ -2,7 +2,8 @@
 // (a) client-credentials tokens/s through the service's token endpoint against a bare Fastify route that checks the
 // client secret and signs the same claims with jose (ES256); (b) full authorization-code flows/s over HTTP without a
 // browser (authorize → login page → POST login → consent → code → token; bench/oidc/flow.ts) against argon2id
-// verifies/s alone at the same cost and concurrency; (c) introspection p99 at half its measured max rate.
+// verifies/s alone at the same cost and concurrency; (c) introspection p99 at half its measured max rate, the requests
+// evenly spaced (bench/paced-load.ts), beside the bare token route at the same rate.
 // autocannon and the flows run in child processes, so the load never shares the event loop it measures.
 // BENCH_DURATION (s per load, default 4), BENCH_CONNECTIONS (default 50), BENCH_HALF_CONNECTIONS (default 10),
 // BENCH_FLOWS_IN_FLIGHT (default 8) tune it.
@@ -28,20 +29,34 @@ const loader = startLoadWorker();
 const flowWorker = startFlowWorker();
 const cleanups: (() => Promise<unknown>)[] = [loader.close, flowWorker.close];
 
-// otherCpu: cores used meanwhile by processes other than this one and its Postgres (load from elsewhere).
-async function load(url: string, headers: Record<string, string>, body: string, overallRate?: number) {
-  const connections = overallRate ? HALF_CONNECTIONS : CONNECTIONS;
-  const options = { url, method: 'POST' as const, headers: { 'content-type': FORM, ...headers }, body, connections };
-  if (!overallRate) await loader.run({ ...options, duration: WARMUP });
-  const before = { ours: treeCpuSeconds(process.pid), machine: machineBusySeconds(), at: performance.now() };
-  const r = await loader.run({ ...options, duration: DURATION, ...(overallRate ? { overallRate } : {}) });
+/** Cores used over `seconds` since `before` by processes other than this one, its Postgres and the load generator. */
+const cpuSince = (before: { ours: number; machine: number; at: number }) => {
   const seconds = (performance.now() - before.at) / 1000;
   const ours = treeCpuSeconds(process.pid) - before.ours;
   const otherCpu = Math.max(0, Math.round(((machineBusySeconds() - before.machine - ours) / seconds) * 100) / 100);
   // Cores used by this process, its Postgres and the load generator: well under 2 means the run was starved.
-  const cpu = Math.round((ours / seconds) * 100) / 100;
+  return { cpu: Math.round((ours / seconds) * 100) / 100, otherCpu };
+};
+const mark = () => ({ ours: treeCpuSeconds(process.pid), machine: machineBusySeconds(), at: performance.now() });
+
+/** The maximum rate: autocannon, CONNECTIONS connections, after a warm-up. */
+async function load(url: string, headers: Record<string, string>, body: string) {
+  const options = { url, method: 'POST' as const, headers: { 'content-type': FORM, ...headers }, body, connections: CONNECTIONS };
+  await loader.run({ ...options, duration: WARMUP });
+  const before = mark();
+  const r = await loader.run({ ...options, duration: DURATION });
   if (r.errors || r.timeouts || r.non2xx) throw new Error(`${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
-  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, cpu, otherCpu };
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, ...cpuSince(before) };
+}
+
+/** Latencies at a fixed rate, evenly spaced, from HALF_CONNECTIONS connections as a gateway's pool would send them. */
+async function paced(url: string, headers: Record<string, string>, body: string, rate: number) {
+  const options = { url, method: 'POST' as const, headers: { 'content-type': FORM, ...headers }, body, connections: HALF_CONNECTIONS, rate };
+  await loader.paced({ ...options, duration: WARMUP });
+  const before = mark();
+  const r = await loader.paced({ ...options, duration: DURATION });
+  if (r.errors || r.non2xx) throw new Error(`${url}: ${r.errors} errors, ${r.non2xx} non-2xx`);
+  return { ...r, ...cpuSince(before) };
 }
 type Load = Awaited<ReturnType<typeof load>>;
 const best = (a: Load, b: Load) => (a.rps >= b.rps ? a : b);
@@ -78,7 +93,10 @@ try {
   // (c) Introspection: its max rate, then p99 at half of it from a gateway-sized pool of connections.
   const introspectionUrl = `${issuer}/token/introspection`;
   const introspectionMax = await load(introspectionUrl, auth, introspectionBody);
-  const half = await load(introspectionUrl, auth, introspectionBody, Math.round(introspectionMax.rps / 2));
+  const halfRate = Math.round(introspectionMax.rps / 2);
+  const half = await paced(introspectionUrl, auth, introspectionBody, halfRate);
+  // The bare token route at the same rate: what the machine and the load generator alone add to a p99.
+  const bareHalf = await paced(`${baseUrl(bare)}/token`, auth, grant, halfRate);
 
   // (b) Flows against argon2id verifies alone, the same number in flight.
   const argon2 = await argon2VerifiesPerSecond(FLOWS_IN_FLIGHT, DURATION);
@@ -111,9 +129,10 @@ try {
         ]
       : ['(b) authorization-code flows over HTTP', `SKIPPED: ${flows.skipped}`, `ratio >= ${TARGETS.flows}`, ''],
     ['(c) introspection, max rate', `${introspectionMax.rps} req/s, p99 ${introspectionMax.p99} ms`, '', ''],
+    [`    bare token route at ${halfRate}/s`, `p50 ${bareHalf.p50} ms, p99 ${bareHalf.p99} ms`, '', ''],
     [
-      `(c) at half rate (${Math.round(introspectionMax.rps / 2)}/s, ${HALF_CONNECTIONS} conn.)`,
-      `p50 ${half.p50} ms, p99 ${half.p99} ms`,
+      `(c) at half rate (${halfRate}/s, ${HALF_CONNECTIONS} conn., paced)`,
+      `p50 ${half.p50} ms, p99 ${half.p99} ms, max ${half.max} ms`,
       `p99 <= ${TARGETS.introspectionP99} ms`,
       verdict(half.p99 <= TARGETS.introspectionP99),
     ],
@@ -124,7 +143,7 @@ try {
   }
   if (otherCpu > 0.1) console.log(`WARNING: other processes used ${otherCpu} cores during the load runs; throughput figures are unreliable.`);
   console.log(
-    `\nRESULT ${JSON.stringify({ bench: 'oidc', tokenBase, tokens, tokenRatio, opaqueTokens, argon2: argon2.perSecond, flows, flowRatio, introspectionMax, half, otherCpu, targets: TARGETS })}`,
+    `\nRESULT ${JSON.stringify({ bench: 'oidc', tokenBase, tokens, tokenRatio, opaqueTokens, argon2: argon2.perSecond, flows, flowRatio, introspectionMax, half, bareHalf, otherCpu, targets: TARGETS })}`,
   );
 } finally {
   for (const cleanup of cleanups.reverse()) await cleanup().catch((e: unknown) => console.error('cleanup failed:', e));

@@ -82,6 +82,7 @@ try {
     await app.listen({ port: 0, host: '127.0.0.1' });
     cleanups.push(() => app.close());
     results.memory = await load(`${baseUrl(app)}/oidc/token`);
+    results.memoryOpaque = await load(`${baseUrl(app)}/oidc/token`, 'grant_type=client_credentials');
   }
 
   if (only.includes('mounted')) {

@@ -1,0 +1,69 @@
+// Latency at a given rate, open loop: requests leave at evenly spaced moments (rate per second) over a pool of
+// keep-alive connections, whether or not earlier ones have answered, and each latency runs from the moment the request
+// was handed to the pool (a request waiting for a free connection counts that wait). autocannon's `overallRate` is no
+// use for this: each connection sends its whole per-second quota at once and then idles until the next second, so
+// "half load" is full load for half of each second, and its coordinated-omission correction at a 1 ms expected interval
+// adds synthetic samples to every answer slower than 1 ms.
+import { Pool } from 'undici';
+
+export type PacedOptions = {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  connections: number;
+  rate: number;
+  duration: number;
+};
+export type PacedResult = { rps: number; p50: number; p99: number; max: number; errors: number; non2xx: number };
+
+const round = (ms: number) => Math.round(ms * 100) / 100;
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
+
+export async function pacedLoad(options: PacedOptions): Promise<PacedResult> {
+  const url = new URL(options.url);
+  const pool = new Pool(url.origin, { connections: options.connections, pipelining: 1 });
+  const total = Math.floor(options.rate * options.duration);
+  const interval = 1000 / options.rate;
+  const latencies: number[] = [];
+  let errors = 0;
+  let non2xx = 0;
+  const send = () => {
+    const sent = performance.now();
+    return pool
+      .request({ path: url.pathname + url.search, method: options.method, headers: options.headers, body: options.body })
+      .then(async (res) => {
+        await res.body.dump();
+        latencies.push(performance.now() - sent);
+        if (res.statusCode < 200 || res.statusCode >= 300) non2xx++;
+      })
+      .catch(() => void errors++);
+  };
+  const pending: Promise<void>[] = [];
+  const started = performance.now();
+  await new Promise<void>((resolve) => {
+    let due = 0;
+    const tick = () => {
+      const now = performance.now();
+      while (due < total && started + due * interval <= now) {
+        pending.push(send());
+        due++;
+      }
+      if (due < total) setTimeout(tick, Math.max(0, started + due * interval - performance.now()));
+      else resolve();
+    };
+    tick();
+  });
+  await Promise.all(pending);
+  const seconds = (performance.now() - started) / 1000;
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  return {
+    rps: Math.round(latencies.length / seconds),
+    p50: round(percentile(latencies, 50)),
+    p99: round(percentile(latencies, 99)),
+    max: round(latencies.at(-1) ?? 0),
+    errors,
+    non2xx,
+  };
+}
