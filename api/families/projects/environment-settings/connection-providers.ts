@@ -2,6 +2,7 @@
 // (a JSON object sent as a string), which of its fields are secrets (sealed at rest, never returned), and
 // what enterprise SSO metadata it has. Add a provider here and it is accepted, validated and documented.
 import { z } from 'zod';
+import { MAPPED_FIELDS } from '../../../../lib/sso/mapping.ts';
 
 export type Protocol = 'oidc' | 'oauth2' | 'saml';
 
@@ -29,7 +30,6 @@ const scopes = z
 // Sign-in through the connection (api/sso): which claim or attribute fills which user field, and whether an unknown
 // upstream user is created (`jit`, the default) or refused unless a directory user is linked (`link_only`).
 const claimName = z.string().trim().min(1, 'must not be empty').max(512);
-const MAPPED_FIELDS = ['email', 'userName', 'displayName', 'givenName', 'familyName', 'nickName', 'locale', 'title'] as const;
 const mapping = z
   .strictObject(Object.fromEntries(MAPPED_FIELDS.map((f) => [f, claimName.optional()])) as Record<(typeof MAPPED_FIELDS)[number], z.ZodOptional<typeof claimName>>)
   .optional()
