@@ -38,9 +38,11 @@ export function createSsoQueries(db: CommonQueryMethods, environmentId: string) 
 
     /** Marks the state used; false when it was used already or has expired (single use, atomically). */
     consumeState: async (id: string) =>
-      (await db.query(sql.unsafe`
+      (
+        await db.query(sql.unsafe`
         UPDATE sso_states SET consumed_at = now()
-        WHERE environment_id = ${environmentId} AND id = ${id} AND consumed_at IS NULL AND expires_at > now()`)).rowCount === 1,
+        WHERE environment_id = ${environmentId} AND id = ${id} AND consumed_at IS NULL AND expires_at > now()`)
+      ).rowCount === 1,
 
     /** Drops states and assertion ids past their lifetime (called on each new round trip). */
     purgeExpired: async () => {
@@ -50,10 +52,12 @@ export function createSsoQueries(db: CommonQueryMethods, environmentId: string) 
 
     /** Records an accepted assertion id until `expiresAt`; false when it was accepted before (a replay). */
     recordAssertion: async (connectionId: string, assertionId: string, expiresAt: string) =>
-      (await db.query(sql.unsafe`
+      (
+        await db.query(sql.unsafe`
         INSERT INTO saml_assertion_ids (environment_id, connection_id, assertion_id, expires_at)
         VALUES (${environmentId}, ${connectionId}, ${assertionId}, ${expiresAt}::timestamptz)
-        ON CONFLICT (connection_id, assertion_id) DO NOTHING`)).rowCount === 1,
+        ON CONFLICT (connection_id, assertion_id) DO NOTHING`)
+      ).rowCount === 1,
 
     findIdentity: (connectionId: string, subject: string) =>
       db.maybeOne(sql.type(UserIdentity)`
@@ -90,7 +94,8 @@ export function createSsoQueries(db: CommonQueryMethods, environmentId: string) 
     userNameTaken: (userName: string) =>
       db.exists(sql.unsafe`SELECT 1 FROM users WHERE environment_id = ${environmentId} AND lower(user_name) = lower(${userName})`),
 
-    findSpKey: () => db.maybeOne(sql.type(SpKey)`
+    findSpKey: () =>
+      db.maybeOne(sql.type(SpKey)`
       SELECT private_key_encrypted AS "privateKeyEncrypted", certificate FROM sso_sp_keys WHERE environment_id = ${environmentId}`),
 
     /** Stores the key pair unless another instance stored one first; returns the one that is stored. */

@@ -84,7 +84,8 @@ async function withFetch<T>(options: UpstreamOptions, run: (fetch: GuardedFetch)
   }
 }
 
-const scopesOf = (app: UpstreamApp) => (app.scopes?.length ? app.scopes : app.providerId === 'github' ? ['read:user', 'user:email'] : ['openid', 'email', 'profile']);
+const scopesOf = (app: UpstreamApp) =>
+  app.scopes?.length ? app.scopes : app.providerId === 'github' ? ['read:user', 'user:email'] : ['openid', 'email', 'profile'];
 
 /** A new round trip's secrets: state, nonce and PKCE verifier. */
 export const newRoundTrip = (redirectUri: string): RoundTrip => ({

@@ -31,7 +31,9 @@ const scopes = z
 // upstream user is created (`jit`, the default) or refused unless a directory user is linked (`link_only`).
 const claimName = z.string().trim().min(1, 'must not be empty').max(512);
 const mapping = z
-  .strictObject(Object.fromEntries(MAPPED_FIELDS.map((f) => [f, claimName.optional()])) as Record<(typeof MAPPED_FIELDS)[number], z.ZodOptional<typeof claimName>>)
+  .strictObject(
+    Object.fromEntries(MAPPED_FIELDS.map((f) => [f, claimName.optional()])) as Record<(typeof MAPPED_FIELDS)[number], z.ZodOptional<typeof claimName>>,
+  )
   .optional()
   .describe(`User field → upstream claim or attribute name (${MAPPED_FIELDS.join(', ')})`);
 const provisioning = z.enum(['jit', 'link_only']).optional().describe('jit (default): create unknown users; link_only: sign in existing users only');
