@@ -59,6 +59,10 @@ export function createSsoQueries(db: CommonQueryMethods, environmentId: string) 
         ON CONFLICT (connection_id, assertion_id) DO NOTHING`)
       ).rowCount === 1,
 
+    assertionSeen: (connectionId: string, assertionId: string) =>
+      db.exists(sql.unsafe`
+        SELECT 1 FROM saml_assertion_ids WHERE environment_id = ${environmentId} AND connection_id = ${connectionId} AND assertion_id = ${assertionId}`),
+
     findIdentity: (connectionId: string, subject: string) =>
       db.maybeOne(sql.type(UserIdentity)`
         SELECT ${identityColumns} FROM user_identities

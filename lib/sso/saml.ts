@@ -102,17 +102,8 @@ export async function verifySamlResponse(settings: SamlSpSettings, samlResponse:
   if (!facts.id) throw new SamlRefusal('invalid_response', 'the assertion has no ID');
   if (settings.requestId === null && profile.inResponseTo) throw new SamlRefusal('state_unknown', 'a solicited response reached the ACS without its state');
   const expiry = facts.notOnOrAfter && !Number.isNaN(Date.parse(facts.notOnOrAfter)) ? Date.parse(facts.notOnOrAfter) : Date.now() + 10 * 60_000;
-  const {
-    issuer: _issuer,
-    nameID: _n,
-    nameIDFormat: _f,
-    sessionIndex: _s,
-    inResponseTo: _i,
-    getAssertion: _a,
-    getAssertionXml: _x,
-    getSamlResponseXml: _r,
-    ...attributes
-  } = profile;
+  const PROFILE_FIELDS = new Set(['issuer', 'nameID', 'nameIDFormat', 'nameQualifier', 'spNameQualifier', 'sessionIndex', 'inResponseTo', 'attributes']);
+  const attributes = Object.fromEntries(Object.entries(profile).filter(([k, v]) => !PROFILE_FIELDS.has(k) && typeof v !== 'function'));
   return {
     nameId: profile.nameID,
     assertionId: facts.id,
