@@ -64,7 +64,8 @@ export function failureOf(error: unknown): SamlFailure {
   const message = error instanceof Error ? error.message : String(error);
   if (/signature/i.test(message)) return 'tampered';
   if (/audience/i.test(message)) return 'wrong_audience';
-  if (/expired|not yet valid|too old/i.test(message)) return 'expired';
+  // node-saml says "No valid subject confirmation…" when every SubjectConfirmationData is outside its time window.
+  if (/expired|not yet valid|too old|no valid subject confirmation/i.test(message)) return 'expired';
   if (/InResponseTo/i.test(message)) return 'state_unknown';
   if (/SAML provider returned/i.test(message)) return 'upstream_error';
   return 'invalid_response';

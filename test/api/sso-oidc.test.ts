@@ -82,7 +82,7 @@ describe('SSO through an upstream OpenID provider', () => {
       })
     ).json().user;
     expect(user).toMatchObject({ userName: up.email, displayName: `User ${up.email}`, emails: [{ value: up.email, type: 'work' }], active: true });
-    expect((await eventsOf('directory.user.created')).map((e) => e.data.user.id)).toEqual([userId]);
+    expect((await eventsOf('directory.user.created')).map((e) => (e.data.user as { id: string }).id)).toEqual([userId]);
     expect((await eventsOf('user.linked')).map((e) => e.data)).toEqual([
       { userId, connectionId: up.connectionId, providerId: 'oidc', subject: up.user.id, email: up.email, via: 'jit' },
     ]);
