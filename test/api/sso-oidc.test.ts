@@ -5,9 +5,10 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { bearer } from '../helpers/app.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
 import { CookieJar, directoryUser, oidcEnvironment, REDIRECT_URI, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
-import { signInThroughPages } from '../helpers/sign-in.ts';
+import { setPassword, signInThroughPages } from '../helpers/sign-in.ts';
 import { UPSTREAM_PASSWORD, upstreamOidc } from '../helpers/upstream-oidc.ts';
 
 let t: OidcTestApp;
@@ -147,5 +148,50 @@ describe('SSO through an upstream OpenID provider', () => {
     expect(await res.text()).toContain('There is no account for you here yet.');
     expect(await counts()).toEqual(before);
     expect((await eventsOf('user.sign_in_failed')).map((e) => e.data.reason)).toEqual(['provisioning_refused']);
+  });
+
+  it('refuses a deactivated user, an unverified email another user has, a cancel upstream and an expired state', async () => {
+    const up = await upstreamOidc(t, token, down);
+    // The user cancels on the upstream's consent page (before any consent of theirs): the upstream answers access_denied.
+    const downJar = new CookieJar();
+    const { at } = await interaction(downJar);
+    const start = await downJar.fetch(`${at}/sso/${up.connectionId}`);
+    const cancelled = await signInThroughPages(start.headers.get('location')!, { userName: up.email, password: UPSTREAM_PASSWORD, consent: 'cancel' });
+    expect(cancelled.callback.searchParams.get('error')).toBe('access_denied');
+    expect((await downJar.fetch(cancelled.callback)).status).toBe(400);
+
+    const users = `/v1/tenants/${down.tenantId}/environments/${down.environmentId}/directory/users`;
+    const { claims } = await ssoSignIn(up.connectionId, up.email);
+    const deactivated = await t.app.inject({ method: 'POST', url: `${users}/${claims.sub}/deactivate`, headers: bearer(token) });
+    expect(deactivated.statusCode).toBe(200);
+    const leg = await upstreamLeg(new CookieJar(), new CookieJar(), up.connectionId, up.email);
+    const inactive = await fetch(leg.callback, { redirect: 'manual' });
+    expect(inactive.status).toBe(400);
+    expect(await inactive.text()).toContain('This account cannot sign in.');
+
+    // An upstream user whose email is not verified there, while a downstream user has that email.
+    const upUsers = `/v1/tenants/${down.tenantId}/environments/${up.environmentId}/directory/users`;
+    const email = `unverified-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const created = await t.app.inject({ method: 'POST', url: upUsers, headers: bearer(token), payload: { userName: email, emails: [{ value: email }] } });
+    await setPassword(t, token, down.tenantId, up.environmentId, created.json().user.id, UPSTREAM_PASSWORD);
+    const holder = await directoryUser(t, down.environmentId, email);
+    const conflict = await fetch((await upstreamLeg(new CookieJar(), new CookieJar(), up.connectionId, email)).callback, { redirect: 'manual' });
+    expect(conflict.status).toBe(400);
+    expect(await conflict.text()).toContain('An account with your email exists already.');
+
+    const late = await upstreamLeg(new CookieJar(), new CookieJar(), up.connectionId, up.email);
+    await t.pool.query(sql.unsafe`UPDATE sso_states SET expires_at = now() - interval '1 second' WHERE id = ${late.callback.searchParams.get('state')}`);
+    const before = await counts();
+    expect((await fetch(late.callback, { redirect: 'manual' })).status).toBe(400);
+    expect(await counts()).toEqual(before);
+
+    const failed = await eventsOf('user.sign_in_failed');
+    expect(failed.map((e) => [e.data.reason, e.data.userId])).toEqual([
+      ['upstream_error', null],
+      ['inactive', claims.sub],
+      ['email_conflict', holder.id],
+      ['expired', null],
+    ]);
+    expect(failed.every((e) => e.data.connectionId === up.connectionId && e.data.clientId === down.clientId)).toBe(true);
   });
 });
