@@ -5,7 +5,7 @@ import * as client from 'openid-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
 import { tenantEvents } from '../helpers/events.ts';
-import { CookieJar, oidcEnvironment, REDIRECT_URI, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
+import { CookieJar, directoryUser, oidcEnvironment, REDIRECT_URI, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 import { postForm, signInThroughPages } from '../helpers/sign-in.ts';
 import { samlIdp } from '../helpers/saml-idp.ts';
 import { saveConnection } from '../helpers/upstream-oidc.ts';
@@ -106,6 +106,42 @@ describe('two SAML connections', () => {
     const claims = (await client.authorizationCodeGrant(rp, back.callback, checks)).claims()!;
     expect((await eventsOf('user.signed_in')).map((e) => [e.data.userId, e.data.connectionId])).toEqual([[claims.sub, secondId]]);
     expect((await eventsOf('user.sign_in_failed')).map((e) => e.data.reason)).toEqual(['state_unknown']);
+  });
+});
+
+describe('SAML emails', () => {
+  /** An SP-initiated sign-in through `connectionId` answered for `nameId`: the ACS's answer. */
+  async function answer(idp: ReturnType<typeof samlIdp>, connectionId: string, nameId: string) {
+    const rp = await relyingParty(down.issuer, down.clientId, null);
+    const jar = new CookieJar();
+    const url = client.buildAuthorizationUrl(rp, {
+      redirect_uri: REDIRECT_URI,
+      scope: 'openid',
+      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+    });
+    const at = new URL((await jar.fetch(url)).headers.get('location')!, url).href;
+    const request = idp.readRedirect((await jar.fetch(`${at}/sso/${connectionId}`)).headers.get('location')!);
+    const response = await idp.response(await metadataOf('/saml/metadata'), { nameId, inResponseTo: request.requestId, attributes: { mail: nameId } });
+    return postForm(jar, sso('/saml/acs'), { SAMLResponse: response, RelayState: request.relayState! });
+  }
+
+  it('links the user with the asserted email, unless the connection does not trust the IdP with emails', async () => {
+    const idp = samlIdp();
+    const connectionId = await saveConnection(t, token, down.tenantId, down.environmentId, 'saml', { metadataXml: idp.metadataXml });
+    const existing = await directoryUser(t, down.environmentId);
+    expect((await answer(idp, connectionId, existing.emails[0]!.value)).status).toBe(303);
+    expect((await eventsOf('user.linked')).map((e) => [e.data.userId, e.data.via])).toEqual([[existing.id, 'email']]);
+
+    // Another environment, so its connection is the only SAML one there and the provider-level URLs reach it.
+    const untrusting = samlIdp();
+    down = await oidcEnvironment(t, { tokenEndpointAuthMethod: 'none' });
+    const untrustingId = await saveConnection(t, token, down.tenantId, down.environmentId, 'saml', { metadataXml: untrusting.metadataXml, trustEmail: false });
+    const holder = await directoryUser(t, down.environmentId);
+    const refused = await answer(untrusting, untrustingId, holder.emails[0]!.value);
+    expect(refused.status).toBe(400);
+    expect((await eventsOf('user.sign_in_failed')).map((e) => [e.data.reason, e.data.userId])).toEqual([['email_conflict', holder.id]]);
+    expect(await eventsOf('user.linked')).toEqual([]);
   });
 });
 
