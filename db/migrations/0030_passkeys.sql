@@ -7,7 +7,7 @@ CREATE TABLE user_passkeys (
   environment_id uuid NOT NULL REFERENCES environments (id) ON DELETE CASCADE,
   user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
   -- base64url, as authenticators and browsers send it (`rawId`).
-  credential_id text NOT NULL CHECK (credential_id ~ '^[A-Za-z0-9_-]{1,1366}$'),
+  credential_id text NOT NULL CHECK (credential_id ~ '^[A-Za-z0-9_-]+$' AND char_length(credential_id) <= 1366),
   -- The COSE public key the authenticator attested; never returned by the API.
   public_key bytea NOT NULL,
   counter bigint NOT NULL DEFAULT 0 CHECK (counter >= 0),

@@ -24,7 +24,7 @@ const ip = z.string().nullable();
 export const PASSKEY_EVENTS = {
   'user.passkey_added': {
     description: 'A directory user registered a passkey (a WebAuthn credential) on the environment’s sign-in pages.',
-    data: z.looseObject({ ...passkey, deviceType: z.enum(PASSKEY_DEVICE_TYPES), backedUp: z.boolean(), aaguid: uuid.nullable() }),
+    data: z.looseObject({ ...passkey, deviceType: z.enum(PASSKEY_DEVICE_TYPES), backedUp: z.boolean(), aaguid: z.guid().nullable() }),
   },
   'user.passkey_renamed': {
     description: 'A directory user’s passkey was renamed through the directory API.',

@@ -14,7 +14,7 @@ export const Passkey = z
       .describe('`multiDevice`: a synced passkey (it may be backed up and used on other devices); `singleDevice`: bound to one authenticator'),
     backedUp: z.boolean().describe('Whether the authenticator said the credential is backed up (synced), as of its last use'),
     transports: z.array(z.string()).describe('How the browser may reach the authenticator (`internal`, `hybrid`, `usb`, `nfc`, `ble`…)'),
-    aaguid: uuid.nullable().describe('The authenticator model’s AAGUID, when it gave one (all zeros are stored as null)'),
+    aaguid: z.guid().nullable().describe('The authenticator model’s AAGUID, when it gave one (all zeros are stored as null)'),
     createdAt: isoTimestamp,
     lastUsedAt: nullableTimestamp,
   })
