@@ -3,7 +3,7 @@
 // (node:crypto), authenticator data with the UP/UV/AT flags and the attested credential data (COSE key), a `none`
 // attestation object in CBOR, and ES256 signatures over authenticatorData ‖ SHA-256(clientDataJSON).
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { encodeCBOR } from '@levischuck/tiny-cbor';
+import { encodeCBOR, type CBORType } from '@levischuck/tiny-cbor';
 import type {
   AuthenticationResponseJSON,
   PublicKeyCredentialCreationOptionsJSON,
@@ -60,7 +60,7 @@ const b64u = (data: Uint8Array) => Buffer.from(data).toString('base64url');
 function coseKey(publicKey: KeyObject): Uint8Array {
   const jwk = publicKey.export({ format: 'jwk' });
   return encodeCBOR(
-    new Map<number, number | Uint8Array>([
+    new Map<number, CBORType>([
       [1, 2],
       [3, -7],
       [-1, 1],
@@ -109,9 +109,9 @@ export class SoftAuthenticator {
     const attested = Buffer.concat([Buffer.from(this.options.aaguid.replaceAll('-', ''), 'hex'), idLength, id, coseKey(publicKey)]);
     const authData = this.authenticatorData(rpId, this.flags(FLAG_AT), credential.counter, attested);
     const attestationObject = encodeCBOR(
-      new Map<string, string | Uint8Array | Map<string, never>>([
+      new Map<string, CBORType>([
         ['fmt', 'none'],
-        ['attStmt', new Map()],
+        ['attStmt', new Map<string, CBORType>()],
         ['authData', authData],
       ]),
     );
