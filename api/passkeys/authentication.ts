@@ -44,9 +44,12 @@ export function createAuthenticationCeremony(pool: DatabasePool, rp: RelyingPart
      * passkeys (404 `user.not_found` for an unknown user); with null, it is empty: the browser offers the
      * discoverable passkeys it holds for the RP (conditional UI, `mediation: 'conditional'`).
      */
-    authenticationOptions: async (env: PasskeyEnvironment, userId: string | null): Promise<{ challengeId: string; options: PublicKeyCredentialRequestOptionsJSON }> => {
+    authenticationOptions: async (
+      env: PasskeyEnvironment,
+      userId: string | null,
+    ): Promise<{ challengeId: string; options: PublicKeyCredentialRequestOptionsJSON }> => {
       const queries = createPasskeyQueries(pool, env.environmentId);
-      if (userId !== null && !(await queries.ceremonyUser(userId))) throw notFound('user', userId);
+      if (userId !== null && !(await queries.ceremonyUser(userId, env.tenantId))) throw notFound('user', userId);
       const allowed = userId === null ? [] : await queries.credentialsOfUser(userId);
       const options = await generateAuthenticationOptions({
         rpID: rp.id,

@@ -19,7 +19,13 @@ export type Consumed = { ok: true; challenge: Challenge } | { ok: false; reason:
  * was used or has expired, `challenge_mismatch` when there is no such challenge here (another environment's, another
  * purpose's or another user's).
  */
-export async function consumeChallenge(db: CommonQueryMethods, environmentId: string, challengeId: string, purpose: ChallengePurpose, userId?: string): Promise<Consumed> {
+export async function consumeChallenge(
+  db: CommonQueryMethods,
+  environmentId: string,
+  challengeId: string,
+  purpose: ChallengePurpose,
+  userId?: string,
+): Promise<Consumed> {
   if (typeof challengeId !== 'string' || !UUID.test(challengeId)) return { ok: false, reason: 'challenge_mismatch' };
   const queries = createChallengeQueries(db, environmentId);
   const challenge = await queries.consume(challengeId, purpose, userId);

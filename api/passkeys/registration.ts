@@ -31,7 +31,7 @@ const nameFor = (proposed: string | undefined, aaguid: string | null) => {
 export function createRegistrationCeremony(pool: DatabasePool, rp: RelyingParty) {
   /** The user, who must exist (404 `user.not_found`) and be active (403 `passkey.user_inactive`). */
   const activeUser = async (env: PasskeyEnvironment, userId: string) => {
-    const user = await createPasskeyQueries(pool, env.environmentId).ceremonyUser(userId);
+    const user = await createPasskeyQueries(pool, env.environmentId).ceremonyUser(userId, env.tenantId);
     if (!user) throw notFound('user', userId);
     if (!user.active) throw new ApiError(403, 'passkey.user_inactive', `User ${userId} is deactivated and cannot register a passkey.`);
     return user;
@@ -81,14 +81,18 @@ export function createRegistrationCeremony(pool: DatabasePool, rp: RelyingParty)
         });
         return { ok: false, reason };
       };
-      const user = await createPasskeyQueries(pool, env.environmentId).ceremonyUser(userId);
+      const user = await createPasskeyQueries(pool, env.environmentId).ceremonyUser(userId, env.tenantId);
       if (!user) throw notFound('user', userId);
       const consumed = await consumeChallenge(pool, env.environmentId, challengeId, 'registration', userId);
       if (!consumed.ok) return refuse(consumed.reason);
       if (!user.active) return refuse('user_inactive');
       const parsed = registrationResponseOf(response);
       if (!parsed) return refuse('verification_failed');
-      const problem = clientDataProblem(parsed.response.clientDataJSON, { type: 'webauthn.create', challenge: consumed.challenge.challenge, origin: rp.origin });
+      const problem = clientDataProblem(parsed.response.clientDataJSON, {
+        type: 'webauthn.create',
+        challenge: consumed.challenge.challenge,
+        origin: rp.origin,
+      });
       if (problem) return refuse(problem);
 
       const verified = await verifyRegistrationResponse({

@@ -4,7 +4,11 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { z } from 'zod';
 
-const base64url = (max: number) => z.string().regex(/^[A-Za-z0-9_-]+$/).max(max);
+const base64url = (max: number) =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .max(max);
 /** Credential ids are at most 1023 bytes (WebAuthn Level 3). */
 const credentialId = base64url(1366);
 const TRANSPORTS = ['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb'] as const;

@@ -6,7 +6,14 @@ import { uuid } from '../shared/rows.ts';
 import { PASSKEY_DEVICE_TYPES } from './rows.ts';
 
 /** Why a registration ceremony was refused. */
-export const REGISTRATION_REFUSALS = ['expired', 'challenge_mismatch', 'origin_mismatch', 'user_inactive', 'already_registered', 'verification_failed'] as const;
+export const REGISTRATION_REFUSALS = [
+  'expired',
+  'challenge_mismatch',
+  'origin_mismatch',
+  'user_inactive',
+  'already_registered',
+  'verification_failed',
+] as const;
 /** Why a sign-in with a passkey was refused (`counter_regressed` has its own event). */
 export const AUTHENTICATION_REFUSALS = [
   'unknown_credential',

@@ -26,11 +26,11 @@ export interface NewPasskey {
 
 export function createPasskeyQueries(db: CommonQueryMethods, environmentId: string) {
   return {
-    /** The user a ceremony is for, with the environment's name (the relying party's name browsers show). */
-    ceremonyUser: (userId: string) =>
+    /** The user a ceremony is for, with the name of the environment (of `tenantId`): the relying party's name browsers show. */
+    ceremonyUser: (userId: string, tenantId: string) =>
       db.maybeOne(sql.type(CeremonyUser)`
         SELECT u.user_name AS "userName", u.display_name AS "displayName", u.active, e.name AS "environmentName"
-        FROM users u JOIN environments e ON e.id = u.environment_id
+        FROM users u JOIN environments e ON e.id = u.environment_id AND e.tenant_id = ${tenantId}
         WHERE u.environment_id = ${environmentId} AND u.id = ${userId}`),
 
     /** One page of the user's passkeys, oldest first. */

@@ -118,25 +118,37 @@ describe('registration', () => {
     const userId = await newUser();
     const authenticator = new SoftAuthenticator({ origin: ORIGIN });
     const cases: [string, () => Promise<unknown>][] = [
-      ['origin_mismatch', async () => {
-        const { challengeId, options } = await passkeys.registrationOptions(env, userId);
-        return passkeys.verifyRegistration(env, userId, challengeId, authenticator.create(options, { origin: 'https://evil.example' }));
-      }],
-      ['challenge_mismatch', async () => {
-        const first = await passkeys.registrationOptions(env, userId);
-        const second = await passkeys.registrationOptions(env, userId);
-        return passkeys.verifyRegistration(env, userId, second.challengeId, authenticator.create(first.options));
-      }],
-      ['challenge_mismatch', async () => {
-        const someoneElse = await newUser();
-        const { challengeId, options } = await passkeys.registrationOptions(env, someoneElse);
-        return passkeys.verifyRegistration(env, userId, challengeId, authenticator.create(options));
-      }],
-      ['verification_failed', async () => {
-        const { challengeId, options } = await passkeys.registrationOptions(env, userId);
-        const response = authenticator.create(options);
-        return passkeys.verifyRegistration(env, userId, challengeId, { ...response, response: { ...response.response, attestationObject: 'AAAA' } });
-      }],
+      [
+        'origin_mismatch',
+        async () => {
+          const { challengeId, options } = await passkeys.registrationOptions(env, userId);
+          return passkeys.verifyRegistration(env, userId, challengeId, authenticator.create(options, { origin: 'https://evil.example' }));
+        },
+      ],
+      [
+        'challenge_mismatch',
+        async () => {
+          const first = await passkeys.registrationOptions(env, userId);
+          const second = await passkeys.registrationOptions(env, userId);
+          return passkeys.verifyRegistration(env, userId, second.challengeId, authenticator.create(first.options));
+        },
+      ],
+      [
+        'challenge_mismatch',
+        async () => {
+          const someoneElse = await newUser();
+          const { challengeId, options } = await passkeys.registrationOptions(env, someoneElse);
+          return passkeys.verifyRegistration(env, userId, challengeId, authenticator.create(options));
+        },
+      ],
+      [
+        'verification_failed',
+        async () => {
+          const { challengeId, options } = await passkeys.registrationOptions(env, userId);
+          const response = authenticator.create(options);
+          return passkeys.verifyRegistration(env, userId, challengeId, { ...response, response: { ...response.response, attestationObject: 'AAAA' } });
+        },
+      ],
     ];
     for (const [reason, attempt] of cases) expect(await attempt(), reason).toEqual({ ok: false, reason });
     expect((await stored(env.environmentId)).count).toBe(0);
@@ -196,37 +208,62 @@ describe('sign-in', () => {
     const { userId, authenticator, passkey } = await registered(new SoftAuthenticator({ origin: ORIGIN, initialCounter: 10 }));
     const before = await stored(env.environmentId);
     const cases: [string, () => Promise<unknown>][] = [
-      ['challenge_mismatch', async () => {
-        const first = await passkeys.authenticationOptions(env, userId);
-        const second = await passkeys.authenticationOptions(env, userId);
-        return passkeys.verifyAuthentication(env, second.challengeId, authenticator.get(first.options));
-      }],
-      ['origin_mismatch', async () => {
-        const { challengeId, options } = await passkeys.authenticationOptions(env, userId);
-        return passkeys.verifyAuthentication(env, challengeId, authenticator.get(options, { origin: 'https://id.example.test.evil.example' }));
-      }],
-      ['challenge_mismatch', async () => {
-        const theirs = await passkeys.authenticationOptions(other, null);
-        return passkeys.verifyAuthentication(env, theirs.challengeId, authenticator.get(theirs.options));
-      }],
-      ['challenge_mismatch', async () => {
-        // A registration challenge is not a sign-in challenge.
-        const registration = await passkeys.registrationOptions(env, userId);
-        return passkeys.verifyAuthentication(env, registration.challengeId, authenticator.get({ challenge: registration.options.challenge, rpId: 'id.example.test' }));
-      }],
-      ['unknown_credential', async () => {
-        const stranger = new SoftAuthenticator({ origin: ORIGIN });
-        stranger.create((await passkeys.registrationOptions(env, userId)).options);
-        const { challengeId, options } = await passkeys.authenticationOptions(env, null);
-        return passkeys.verifyAuthentication(env, challengeId, stranger.get(options));
-      }],
-      ['verification_failed', async () => {
-        const { challengeId, options } = await passkeys.authenticationOptions(env, userId);
-        const response = authenticator.get(options);
-        const signature = Buffer.from(response.response.signature, 'base64url');
-        signature[signature.length - 1]! ^= 1;
-        return passkeys.verifyAuthentication(env, challengeId, { ...response, response: { ...response.response, signature: signature.toString('base64url') } });
-      }],
+      [
+        'challenge_mismatch',
+        async () => {
+          const first = await passkeys.authenticationOptions(env, userId);
+          const second = await passkeys.authenticationOptions(env, userId);
+          return passkeys.verifyAuthentication(env, second.challengeId, authenticator.get(first.options));
+        },
+      ],
+      [
+        'origin_mismatch',
+        async () => {
+          const { challengeId, options } = await passkeys.authenticationOptions(env, userId);
+          return passkeys.verifyAuthentication(env, challengeId, authenticator.get(options, { origin: 'https://id.example.test.evil.example' }));
+        },
+      ],
+      [
+        'challenge_mismatch',
+        async () => {
+          const theirs = await passkeys.authenticationOptions(other, null);
+          return passkeys.verifyAuthentication(env, theirs.challengeId, authenticator.get(theirs.options));
+        },
+      ],
+      [
+        'challenge_mismatch',
+        async () => {
+          // A registration challenge is not a sign-in challenge.
+          const registration = await passkeys.registrationOptions(env, userId);
+          return passkeys.verifyAuthentication(
+            env,
+            registration.challengeId,
+            authenticator.get({ challenge: registration.options.challenge, rpId: 'id.example.test' }),
+          );
+        },
+      ],
+      [
+        'unknown_credential',
+        async () => {
+          const stranger = new SoftAuthenticator({ origin: ORIGIN });
+          stranger.create((await passkeys.registrationOptions(env, userId)).options);
+          const { challengeId, options } = await passkeys.authenticationOptions(env, null);
+          return passkeys.verifyAuthentication(env, challengeId, stranger.get(options));
+        },
+      ],
+      [
+        'verification_failed',
+        async () => {
+          const { challengeId, options } = await passkeys.authenticationOptions(env, userId);
+          const response = authenticator.get(options);
+          const signature = Buffer.from(response.response.signature, 'base64url');
+          signature[signature.length - 1]! ^= 1;
+          return passkeys.verifyAuthentication(env, challengeId, {
+            ...response,
+            response: { ...response.response, signature: signature.toString('base64url') },
+          });
+        },
+      ],
     ];
     for (const [reason, attempt] of cases) expect(await attempt(), reason).toEqual({ ok: false, reason });
     expect(await stored(env.environmentId)).toEqual(before);

@@ -90,7 +90,12 @@ export class SoftAuthenticator {
   }
 
   private clientData(type: string, challenge: string, overrides: CeremonyOverrides) {
-    const data = { type: overrides.type ?? type, challenge: overrides.challenge ?? challenge, origin: overrides.origin ?? this.options.origin, crossOrigin: false };
+    const data = {
+      type: overrides.type ?? type,
+      challenge: overrides.challenge ?? challenge,
+      origin: overrides.origin ?? this.options.origin,
+      crossOrigin: false,
+    };
     return Buffer.from(JSON.stringify(data), 'utf8');
   }
 
@@ -98,7 +103,8 @@ export class SoftAuthenticator {
   create(options: PublicKeyCredentialCreationOptionsJSON, overrides: CeremonyOverrides = {}): RegistrationResponseJSON {
     const rpId = overrides.rpId ?? options.rp.id!;
     const excluded = new Set((options.excludeCredentials ?? []).map((c) => c.id));
-    if (this.credentials.some((c) => c.rpId === rpId && excluded.has(c.id))) throw new Error('InvalidStateError: a credential of this authenticator is excluded');
+    if (this.credentials.some((c) => c.rpId === rpId && excluded.has(c.id)))
+      throw new Error('InvalidStateError: a credential of this authenticator is excluded');
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const id = randomBytes(32);
     const credential: SoftCredential = { id: b64u(id), rpId, userHandle: options.user.id, privateKey, publicKey, counter: this.options.initialCounter };
@@ -133,8 +139,7 @@ export class SoftAuthenticator {
   get(options: PublicKeyCredentialRequestOptionsJSON, overrides: CeremonyOverrides = {}): AuthenticationResponseJSON {
     const rpId = overrides.rpId ?? options.rpId!;
     const allowed = new Set((options.allowCredentials ?? []).map((c) => c.id));
-    const credential =
-      overrides.credential ?? this.credentials.find((c) => c.rpId === rpId && (allowed.size === 0 || allowed.has(c.id)));
+    const credential = overrides.credential ?? this.credentials.find((c) => c.rpId === rpId && (allowed.size === 0 || allowed.has(c.id)));
     if (!credential) throw new Error('NotAllowedError: no credential of this authenticator is allowed');
     // An authenticator with a counter moves it forward on every assertion; one without stays at 0.
     const counter = overrides.counter ?? (credential.counter > 0 ? ++credential.counter : 0);
