@@ -168,7 +168,45 @@ describe('registration', () => {
   });
 });
 
+describe('a credential id', () => {
+  it('is unique per environment: another user registering it here is refused as already_registered, another environment may hold it', async () => {
+    const { authenticator } = await registered();
+    const credentialId = authenticator.credentials[0]!.id;
+    const mallory = await newUser();
+    const here = await passkeys.registrationOptions(env, mallory);
+    const refused = await passkeys.verifyRegistration(env, mallory, here.challengeId, authenticator.create(here.options, { credentialId }));
+    expect(refused).toEqual({ ok: false, reason: 'already_registered' });
+    expect((await stored(env.environmentId)).count).toBe(1);
+    expect((await eventsOf('user.passkey_registration_failed')).map((e) => e.data)).toEqual([{ userId: mallory, reason: 'already_registered', ip: null }]);
+
+    const elsewhere = await newUser(other);
+    const there = await passkeys.registrationOptions(other, elsewhere);
+    const accepted = await passkeys.verifyRegistration(other, elsewhere, there.challengeId, authenticator.create(there.options, { credentialId }));
+    expect(accepted).toMatchObject({ ok: true, passkey: { userId: elsewhere } });
+  });
+});
+
 describe('sign-in', () => {
+  it('refuses a challenge past its five minutes as expired', async () => {
+    const { userId, authenticator } = await registered();
+    const { challengeId, options } = await passkeys.authenticationOptions(env, userId);
+    await t.pool.query(sql.unsafe`UPDATE webauthn_challenges SET expires_at = now() - interval '1 second' WHERE id = ${challengeId}`);
+    expect(await passkeys.verifyAuthentication(env, challengeId, authenticator.get(options))).toEqual({ ok: false, reason: 'expired' });
+    expect((await stored(env.environmentId)).lastUsedAt).toBeNull();
+  });
+
+  it('lets only one of two concurrent verifications of one challenge through', async () => {
+    const { userId, authenticator } = await registered();
+    const { challengeId, options } = await passkeys.authenticationOptions(env, userId);
+    const response = authenticator.get(options);
+    const results = await Promise.all([1, 2, 3].map(() => passkeys.verifyAuthentication(env, challengeId, response)));
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok)).toEqual([
+      { ok: false, reason: 'expired' },
+      { ok: false, reason: 'expired' },
+    ]);
+  });
+
   it('signs a user in with their passkey (identifier first), moving the counter and setting lastUsedAt', async () => {
     const { userId, authenticator, passkey } = await registered(new SoftAuthenticator({ origin: ORIGIN, initialCounter: 1 }));
     const { challengeId, options } = await passkeys.authenticationOptions(env, userId);

@@ -43,6 +43,8 @@ export interface CeremonyOverrides {
   counter?: number;
   /** The credential to assert with (default: the first one the options allow). */
   credential?: SoftCredential;
+  /** Registers under this credential id (a new key), ignoring excludeCredentials: a credential id already in use. */
+  credentialId?: string;
   /** Omits the user handle from an assertion. */
   noUserHandle?: boolean;
 }
@@ -103,10 +105,10 @@ export class SoftAuthenticator {
   create(options: PublicKeyCredentialCreationOptionsJSON, overrides: CeremonyOverrides = {}): RegistrationResponseJSON {
     const rpId = overrides.rpId ?? options.rp.id!;
     const excluded = new Set((options.excludeCredentials ?? []).map((c) => c.id));
-    if (this.credentials.some((c) => c.rpId === rpId && excluded.has(c.id)))
+    if (!overrides.credentialId && this.credentials.some((c) => c.rpId === rpId && excluded.has(c.id)))
       throw new Error('InvalidStateError: a credential of this authenticator is excluded');
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const id = randomBytes(32);
+    const id = overrides.credentialId ? Buffer.from(overrides.credentialId, 'base64url') : randomBytes(32);
     const credential: SoftCredential = { id: b64u(id), rpId, userHandle: options.user.id, privateKey, publicKey, counter: this.options.initialCounter };
     this.credentials.push(credential);
 
