@@ -302,6 +302,19 @@ describe('sign-in', () => {
           });
         },
       ],
+      [
+        'verification_failed',
+        async () => {
+          // Signed for another relying party (another RP id hash in the authenticator data).
+          const { challengeId, options } = await passkeys.authenticationOptions(env, userId);
+          return passkeys.verifyAuthentication(
+            env,
+            challengeId,
+            authenticator.get(options, { rpId: 'evil.example', credential: authenticator.credentials[0] }),
+          );
+        },
+      ],
+      ['verification_failed', async () => passkeys.verifyAuthentication(env, (await passkeys.authenticationOptions(env, userId)).challengeId, { id: 'x' })],
     ];
     for (const [reason, attempt] of cases) expect(await attempt(), reason).toEqual({ ok: false, reason });
     expect(await stored(env.environmentId)).toEqual(before);
@@ -322,12 +335,15 @@ describe('sign-in', () => {
       'challenge_mismatch',
       'unknown_credential',
       'verification_failed',
+      'verification_failed',
+      'verification_failed',
       'expired',
     ]);
-    // The one refusal that got as far as a known passkey names it.
+    // A refusal that got as far as a known passkey names it.
     expect(refusals.find((e) => e.data.reason === 'verification_failed')?.data).toMatchObject({ userId, passkeyId: passkey.id });
+    expect(refusals.at(-2)?.data).toMatchObject({ userId: null, passkeyId: null });
     const audited = await auditEntries(t, { tenantId }, { action: 'user.passkey_sign_in_failed' });
-    expect(audited.filter((a) => a.environmentId === env.environmentId)).toHaveLength(7);
+    expect(audited.filter((a) => a.environmentId === env.environmentId)).toHaveLength(9);
   });
 
   it('refuses a correctly signed assertion whose counter went back, records user.passkey_counter_regressed and keeps the counter', async () => {
