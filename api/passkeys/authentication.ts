@@ -124,7 +124,10 @@ export function createAuthenticationCeremony(pool: DatabasePool, rp: RelyingPart
         await options.onVerified?.(trx, done);
         return done;
       });
-      return result ?? regressed(found, newCounter);
+      if (result) return result;
+      // Another use got there first: the passkey as it is now says whether it was removed meanwhile or moved on.
+      const now = await createPasskeyQueries(pool, env.environmentId).findByCredentialId(found.credentialId);
+      return now ? regressed(now, newCounter) : refuse('unknown_credential');
     },
   };
 }

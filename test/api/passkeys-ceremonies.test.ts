@@ -365,6 +365,17 @@ describe('sign-in', () => {
     ]);
   });
 
+  it('lets only one of two assertions carrying the same counter through, even at the same time', async () => {
+    const { userId, authenticator, passkey } = await registered(new SoftAuthenticator({ origin: ORIGIN, initialCounter: 6 }));
+    const ceremonies = await Promise.all([1, 2].map(() => passkeys.authenticationOptions(env, userId)));
+    const responses = ceremonies.map(({ options }) => authenticator.get(options, { counter: 7 }));
+    const results = await Promise.all(ceremonies.map(({ challengeId }, i) => passkeys.verifyAuthentication(env, challengeId, responses[i])));
+    expect(results.map((r) => (r.ok ? 'ok' : r.reason)).sort()).toEqual(['counter_regressed', 'ok']);
+    expect((await stored(env.environmentId)).counter).toBe(7);
+    const [event] = await eventsOf('user.passkey_counter_regressed');
+    expect(event?.data).toEqual({ userId, passkeyId: passkey.id, storedCounter: 7, receivedCounter: 7, ip: null });
+  });
+
   it('refuses a credential of another user than the challenge names, and a deactivated user', async () => {
     const alice = await registered();
     const bob = await registered();
