@@ -7,6 +7,7 @@ import type { EventTypeEntry } from './shared/event-type-entry.ts';
 import { API_SECRET_EVENTS } from './access/api-secrets/events.ts';
 import { DIRECTORY_EVENTS } from './directory/events.ts';
 import { PASSWORD_EVENTS } from './directory/passwords/events.ts';
+import { PASSKEY_EVENTS } from './passkeys/events.ts';
 import { SIGN_IN_EVENTS } from './oidc/sign-in/events.ts';
 import { DIRECTORY_SYNC_EVENTS } from './directory/sync/events.ts';
 import { HRIS_EVENTS } from './provisioning/hris/events.ts';
@@ -71,6 +72,7 @@ export const EVENT_CATALOG = {
   ...CONNECTED_APP_EVENTS,
   ...DIRECTORY_SESSION_EVENTS,
   ...PASSWORD_EVENTS,
+  ...PASSKEY_EVENTS,
   ...SIGN_IN_EVENTS,
   ...OIDC_REGISTRATION_EVENTS,
   ...OIDC_CLEANUP_EVENTS,

@@ -28,6 +28,7 @@ import rbac from './access/rbac/index.ts';
 import directoryUsers from './directory/users/index.ts';
 import directoryGroups from './directory/groups/index.ts';
 import directoryPasswords from './directory/passwords/index.ts';
+import directoryPasskeys from './directory/passkeys/index.ts';
 import impersonation from './access/impersonation/index.ts';
 import threats from './threats/threats/index.ts';
 import mcpEvents from './threats/mcp-events/index.ts';
@@ -74,6 +75,7 @@ export const FAMILIES: readonly Family[] = [
   directoryUsers,
   directoryGroups,
   directoryPasswords,
+  directoryPasskeys,
   impersonation,
   threats,
   mcpEvents,

@@ -147,6 +147,12 @@ beforeAll(async () => {
     await t.pool.oneFirst(sql.unsafe`
       INSERT INTO directory_sessions (environment_id, user_id, session_uid) VALUES (${ids.environmentId!}, ${ids.userId!}, 'isolated') RETURNING id`),
   );
+  // Passkeys are registered by the user on the sign-in pages.
+  ids.passkeyId = String(
+    await t.pool.oneFirst(sql.unsafe`
+      INSERT INTO user_passkeys (environment_id, user_id, credential_id, public_key, device_type, name)
+      VALUES (${ids.environmentId!}, ${ids.userId!}, 'isolated', '\\x00', 'singleDevice', 'Isolated') RETURNING id`),
+  );
   ids.invitationId = (await create(`${o}/invitations`, { email: 'invitee@example.com' })).invitation.id;
   ids.keyId = (await create(`${o}/keys`, { name: 'A key' })).key.id;
   ids.serviceAccountId = (await create(`${o}/service-accounts`, { name: 'A robot' })).serviceAccount.id;
