@@ -50,6 +50,9 @@ export function createTotpService(pool: DatabasePool, masterKey: Buffer, now: ()
      */
     confirmTotpEnrolment: async (env: MfaEnv, userId: string, factorId: string, code: string): Promise<MfaCheck<{ recoveryCodes: string[] }>> => {
       const outcome = await pool.transaction(async (trx) => {
+        // The user's row serialises confirmation with a new enrolment (which then sees the confirmed factor).
+        if (!(await createDirectoryUserQueries(trx, env.environmentId).findUser(userId, 'update')))
+          return { ok: false as const, reason: 'not_enrolled' as const };
         const factors = createTotpFactorQueries(trx, env.environmentId);
         const pending = await factors.pendingForUpdate(userId, factorId);
         if (!pending) return { ok: false as const, reason: 'not_enrolled' as const };

@@ -32,7 +32,15 @@ export function verifyTotpCode(
 ): number | null {
   const token = code.replace(/\s+/g, '');
   if (!new RegExp(`^\\d{${digits}}$`).test(token)) return null;
-  const delta = TOTP.validate({ token, secret: Secret.fromBase32(secret), algorithm: ALGORITHM, digits, period: TOTP_PERIOD_SECONDS, timestamp: timestampMs, window });
+  const delta = TOTP.validate({
+    token,
+    secret: Secret.fromBase32(secret),
+    algorithm: ALGORITHM,
+    digits,
+    period: TOTP_PERIOD_SECONDS,
+    timestamp: timestampMs,
+    window,
+  });
   return delta === null ? null : totpStep(timestampMs) + delta;
 }
 

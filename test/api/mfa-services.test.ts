@@ -29,8 +29,7 @@ beforeEach(async () => {
 afterAll(() => t.close());
 
 const eventsOf = async (type: string) => (await tenantEvents(t, tenantId, { environmentId: e.environmentId })).filter((ev) => ev.type === type);
-const userName = (userId: string) =>
-  t.pool.oneFirst(sql.type(z.object({ n: z.string() }))`SELECT user_name AS n FROM users WHERE id = ${userId}`);
+const userName = (userId: string) => t.pool.oneFirst(sql.type(z.object({ n: z.string() }))`SELECT user_name AS n FROM users WHERE id = ${userId}`);
 const storedSecret = (factorId: string) =>
   t.pool.oneFirst(sql.type(z.object({ s: z.string() }))`SELECT secret_encrypted AS s FROM user_totp_factors WHERE id = ${factorId}`);
 const storedCodeHashes = (userId: string) =>
@@ -74,7 +73,10 @@ describe('TOTP enrolment', () => {
       replacedFactorId: null,
     });
     expect((await eventsOf('user.mfa_enrolled')).map((ev) => [ev.actor, ev.data])).toEqual([
-      [{ type: 'user', id: userId }, { userId, factor: 'totp', factorId: started.factorId }],
+      [
+        { type: 'user', id: userId },
+        { userId, factor: 'totp', factorId: started.factorId },
+      ],
     ]);
     expect((await eventsOf('user.mfa_failed')).map((ev) => ev.data)).toEqual([
       { userId, factor: 'totp', stage: 'enrolment', reason: 'invalid', ip: '203.0.113.9' },

@@ -38,7 +38,11 @@ describe('…/settings/mfa', () => {
     await e.call('POST', '/roles', { key: 'admin' });
     await e.call('POST', '/roles', { key: 'billing' });
 
-    const saved = await call('PUT', { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], rememberDeviceSeconds: 2592000 }, await t.token('environment-settings:write'));
+    const saved = await call(
+      'PUT',
+      { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], rememberDeviceSeconds: 2592000 },
+      await t.token('environment-settings:write'),
+    );
     expect(saved.statusCode, saved.body).toBe(200);
     const settings = { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], rememberDeviceSeconds: 2592000, updatedAt: expect.stringMatching(/Z$/) };
     expect(saved.json()).toEqual({ settings });
@@ -69,8 +73,14 @@ describe('…/settings/mfa', () => {
     ]);
     const audit = await auditEntries(t, { tenantId }, { action: 'mfa_settings.update', resourceId: e.environmentId });
     expect(audit.map((a) => a.changes)).toEqual([
-      { before: { mode: 'off', requiredRoleKeys: [], rememberDeviceSeconds: null }, after: { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], rememberDeviceSeconds: 2592000 } },
-      { before: { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], rememberDeviceSeconds: 2592000 }, after: { mode: 'required', requiredRoleKeys: [], rememberDeviceSeconds: null } },
+      {
+        before: { mode: 'off', requiredRoleKeys: [], rememberDeviceSeconds: null },
+        after: { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], rememberDeviceSeconds: 2592000 },
+      },
+      {
+        before: { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], rememberDeviceSeconds: 2592000 },
+        after: { mode: 'required', requiredRoleKeys: [], rememberDeviceSeconds: null },
+      },
     ]);
   });
 

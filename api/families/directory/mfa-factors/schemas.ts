@@ -16,7 +16,9 @@ export const MfaFactor = z
 
 export const MfaFactorsResponse = z
   .object({
-    factors: z.array(MfaFactor).describe('The user’s TOTP factor, confirmed or not (at most one each way: never a list that grows). The secret is never shown.'),
+    factors: z
+      .array(MfaFactor)
+      .describe('The user’s TOTP factor, confirmed or not (at most one each way: never a list that grows). The secret is never shown.'),
     recoveryCodesLeft: z.number().int().min(0).describe('How many of the user’s recovery codes are still unused.'),
   })
   .meta({ id: 'MfaFactors' });

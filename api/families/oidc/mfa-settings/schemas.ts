@@ -20,14 +20,18 @@ const requiredRoleKeys = z
       if (keys.indexOf(key) !== i) ctx.addIssue({ code: 'custom', path: [i], message: `${key} is listed twice` });
     });
   })
-  .describe('Keys of RBAC roles whose holders (directly, through a group, or by inheritance) must use a second factor when `mode` is `optional`. Each must be a role of the environment.');
+  .describe(
+    'Keys of RBAC roles whose holders (directly, through a group, or by inheritance) must use a second factor when `mode` is `optional`. Each must be a role of the environment.',
+  );
 const rememberDeviceSeconds = z
   .number()
   .int()
   .min(60)
   .max(MAX_REMEMBER_DEVICE_SECONDS)
   .nullable()
-  .describe(`How long "remember this device" spares a user the second factor on that browser, in seconds (60 to ${MAX_REMEMBER_DEVICE_SECONDS}, 400 days); null: devices are never remembered.`);
+  .describe(
+    `How long "remember this device" spares a user the second factor on that browser, in seconds (60 to ${MAX_REMEMBER_DEVICE_SECONDS}, 400 days); null: devices are never remembered.`,
+  );
 
 export const MfaSettingsBody = z.strictObject({
   mode,
