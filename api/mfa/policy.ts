@@ -3,12 +3,14 @@
 import type { DatabasePool } from 'slonik';
 import { readRememberDevice, rememberDeviceKey, signRememberDevice } from '../../lib/mfa/remember-device.ts';
 import { createMfaRoleQueries } from '../../db/mfa/roles.ts';
+import { createTotpFactorQueries } from '../../db/mfa/totp-factors.ts';
 import { createMfaSettingsQueries, type MfaMode } from '../../db/mfa/settings.ts';
 import { refuse, type MfaEnv } from './context.ts';
 
 export function createMfaPolicyService(pool: DatabasePool, masterKey: Buffer, now: () => number) {
   const key = rememberDeviceKey(masterKey);
   const settingsOf = (env: MfaEnv) => createMfaSettingsQueries(pool, env.environmentId).find();
+  const factorOf = async (env: MfaEnv, userId: string) => (await createTotpFactorQueries(pool, env.environmentId).confirmedOf(userId))?.id ?? null;
 
   return {
     /**
@@ -31,14 +33,16 @@ export function createMfaPolicyService(pool: DatabasePool, masterKey: Buffer, no
       if (seconds === null) return null;
       const issuedAtMs = now();
       const expiresAtMs = issuedAtMs + seconds * 1000;
-      const value = signRememberDevice(key, { environmentId: env.environmentId, userId, issuedAtMs, expiresAtMs });
+      const factorId = await factorOf(env, userId);
+      const value = signRememberDevice(key, { environmentId: env.environmentId, userId, factorId, issuedAtMs, expiresAtMs });
       return { value, expiresAt: new Date(expiresAtMs).toISOString(), maxAgeSeconds: seconds };
     },
 
     /**
      * Whether the cookie's value lets this user skip the second factor here: signed by this service, for this
-     * environment and user, not expired, and younger than the policy's current lifetime (false once the policy no
-     * longer remembers devices). A value that is tampered or names another user or environment emits
+     * environment and user, not expired, younger than the policy's current lifetime (false once the policy no
+     * longer remembers devices), and issued while the user had the authenticator they have now (removing or
+     * replacing it forgets the device). A value that is tampered or names another user or environment emits
      * `user.mfa_failed` (`remember_device`, `invalid`); an expired one is simply false.
      */
     checkRememberDevice: async (env: MfaEnv, userId: string, value: string): Promise<boolean> => {
@@ -49,7 +53,8 @@ export function createMfaPolicyService(pool: DatabasePool, masterKey: Buffer, no
       }
       const seconds = (await settingsOf(env)).rememberDeviceSeconds;
       const at = now();
-      return seconds !== null && device.expiresAtMs > at && device.issuedAtMs + seconds * 1000 > at;
+      if (seconds === null || device.expiresAtMs <= at || device.issuedAtMs + seconds * 1000 <= at) return false;
+      return device.factorId === (await factorOf(env, userId));
     },
   };
 }

@@ -226,13 +226,31 @@ describe('MFA requirement', () => {
     const [payload, mac] = remembered.value.split('.') as [string, string];
     expect(await mfa.checkRememberDevice(env, userId, `${payload}.${mac.slice(0, -4)}AAAA`)).toBe(false);
     const key = rememberDeviceKey(t.masterKey);
-    const expired = signRememberDevice(key, { environmentId: e.environmentId, userId, issuedAtMs: before - 7200_000, expiresAtMs: before - 3600_000 });
+    const expired = signRememberDevice(key, {
+      environmentId: e.environmentId,
+      userId,
+      factorId: null,
+      issuedAtMs: before - 7200_000,
+      expiresAtMs: before - 3600_000,
+    });
     expect(await mfa.checkRememberDevice(env, userId, expired)).toBe(false);
-    const otherEnv = signRememberDevice(key, { environmentId: crypto.randomUUID(), userId, issuedAtMs: before, expiresAtMs: before + 3600_000 });
+    const otherEnv = signRememberDevice(key, {
+      environmentId: crypto.randomUUID(),
+      userId,
+      factorId: null,
+      issuedAtMs: before,
+      expiresAtMs: before + 3600_000,
+    });
     expect(await mfa.checkRememberDevice(env, userId, otherEnv)).toBe(false);
     // A lifetime shortened since: a value older than the new lifetime no longer counts.
     await policy('optional', [], 60);
-    const older = signRememberDevice(key, { environmentId: e.environmentId, userId, issuedAtMs: before - 120_000, expiresAtMs: before + 3600_000 });
+    const older = signRememberDevice(key, {
+      environmentId: e.environmentId,
+      userId,
+      factorId: null,
+      issuedAtMs: before - 120_000,
+      expiresAtMs: before + 3600_000,
+    });
     expect(await mfa.checkRememberDevice(env, userId, older)).toBe(false);
     await policy('optional', [], null);
     expect(await mfa.checkRememberDevice(env, userId, remembered.value)).toBe(false);
@@ -242,5 +260,19 @@ describe('MFA requirement', () => {
       [userId, 'remember_device', 'invalid'],
       [userId, 'remember_device', 'invalid'],
     ]);
+  });
+
+  it('forgets remembered devices once the user’s authenticator is removed or replaced', async () => {
+    await policy('optional', [], 3600);
+    const { userId } = await enrolled();
+    const remembered = await mfa.rememberDeviceToken(env, userId);
+    expect(await mfa.checkRememberDevice(env, userId, remembered!.value)).toBe(true);
+    await t.pool.query(sql.unsafe`DELETE FROM user_totp_factors WHERE user_id = ${userId}`);
+    expect(await mfa.checkRememberDevice(env, userId, remembered!.value)).toBe(false);
+    const started = await mfa.startTotpEnrolment(env, userId);
+    expect((await mfa.confirmTotpEnrolment(env, userId, started.factorId, totpCode(started.secret, Date.now()))).ok).toBe(true);
+    expect(await mfa.checkRememberDevice(env, userId, remembered!.value)).toBe(false);
+    expect(await mfa.checkRememberDevice(env, userId, (await mfa.rememberDeviceToken(env, userId))!.value)).toBe(true);
+    expect(await eventsOf('user.mfa_failed')).toEqual([]);
   });
 });

@@ -28,21 +28,23 @@ describe('remember this device', () => {
   const user = '0b6a3c1e-2222-4a2b-8c3d-000000000002';
   const now = 1_800_000_000_000;
 
-  it('reads back the environment, the user and the times it was signed with', () => {
-    const token = signRememberDevice(key, { environmentId: env, userId: user, issuedAtMs: now, expiresAtMs: now + 3600_000 });
+  it('reads back the environment, the user, the factor and the times it was signed with', () => {
+    const device = { environmentId: env, userId: user, factorId: '0b6a3c1e-3333-4a2b-8c3d-000000000003', issuedAtMs: now, expiresAtMs: now + 3600_000 };
+    const token = signRememberDevice(key, device);
     expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
-    expect(readRememberDevice(key, token)).toEqual({ environmentId: env, userId: user, issuedAtMs: now, expiresAtMs: now + 3600_000 });
+    expect(readRememberDevice(key, token)).toEqual(device);
+    expect(readRememberDevice(key, signRememberDevice(key, { ...device, factorId: null }))).toEqual({ ...device, factorId: null });
   });
 
   it('derives its key from the master key with HKDF (another master key refuses the value)', () => {
-    const token = signRememberDevice(key, { environmentId: env, userId: user, issuedAtMs: now, expiresAtMs: now + 3600_000 });
+    const token = signRememberDevice(key, { environmentId: env, userId: user, factorId: null, issuedAtMs: now, expiresAtMs: now + 3600_000 });
     expect(rememberDeviceKey(Buffer.alloc(32, 7)).equals(key)).toBe(true);
     expect(key.equals(Buffer.alloc(32, 7))).toBe(false);
     expect(readRememberDevice(rememberDeviceKey(Buffer.alloc(32, 8)), token)).toBeNull();
   });
 
   it('refuses a tampered value, a forged payload and garbage', () => {
-    const token = signRememberDevice(key, { environmentId: env, userId: user, issuedAtMs: now, expiresAtMs: now + 3600_000 });
+    const token = signRememberDevice(key, { environmentId: env, userId: user, factorId: null, issuedAtMs: now, expiresAtMs: now + 3600_000 });
     const [payload, mac] = token.split('.') as [string, string];
     const other = Buffer.from(payload, 'base64url').toString().replace(user, env);
     expect(readRememberDevice(key, `${Buffer.from(other).toString('base64url')}.${mac}`)).toBeNull();
