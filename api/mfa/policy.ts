@@ -16,7 +16,8 @@ export function createMfaPolicyService(pool: DatabasePool, masterKey: Buffer, no
     /**
      * What the policy asks of the user: `off` (no second factor offered), `optional` (offered, the user chooses) or
      * `required`. Mode `required` requires it of everyone; mode `optional` requires it of holders of a role in
-     * `requiredRoleKeys` (assigned to the user or one of its groups, or inherited from a role they hold).
+     * `requiredRoleKeys` (assigned to the user or one of its groups, granted by an active elevate grant, or
+     * inherited from a role they hold).
      */
     mfaRequirement: async (env: MfaEnv, userId: string): Promise<MfaMode> => {
       const { mode, requiredRoleKeys } = await settingsOf(env);

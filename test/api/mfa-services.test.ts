@@ -10,6 +10,7 @@ import { rememberDeviceKey, signRememberDevice } from '../../lib/mfa/remember-de
 import { totpCode } from '../../lib/mfa/totp.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
+import { elevateEnvironment } from '../helpers/elevate.ts';
 import { rbacEnvironment, type RbacEnvironment } from '../helpers/rbac.ts';
 
 let t: TestApp;
@@ -207,6 +208,30 @@ describe('MFA requirement', () => {
     expect(await requirements()).toEqual(['optional', 'optional', 'required', 'optional']);
     await policy('required');
     expect(await requirements()).toEqual(['required', 'required', 'required', 'required']);
+  });
+
+  it('counts a role held through an active elevate grant (to the role, or to a group holding it) only while it is active', async () => {
+    const el = await elevateEnvironment(t, await t.token());
+    const elEnv = { tenantId, environmentId: el.environmentId };
+    await t.pool.query(sql.unsafe`
+      INSERT INTO mfa_settings (environment_id, mode, required_role_keys) VALUES (${el.environmentId}, 'optional', ${sql.array(['admin', 'reader'], 'text')})`);
+    const grantOf = async (target: object) => {
+      const policyId = await el.policy({ target });
+      const { id } = (await el.call('POST', '/requests', { policyId, requesterId: el.users.alice, durationSeconds: 600 })).body.request;
+      return (await el.call('POST', `/requests/${id}/approve`, { approverId: el.users.bob })).body.grant.id as string;
+    };
+    const alice = () => mfa.mfaRequirement(elEnv, el.users.alice!);
+    for (const target of [
+      { type: 'role', roleId: el.roles.admin },
+      { type: 'group', groupId: el.groups.admins },
+    ]) {
+      const grantId = await grantOf(target);
+      expect(await alice()).toBe('optional');
+      expect((await el.call('POST', `/grants/${grantId}/activate`, {})).status).toBe(200);
+      expect(await alice()).toBe('required');
+      expect((await el.call('POST', `/grants/${grantId}/revoke`, { reason: 'done' })).status).toBe(200);
+      expect(await alice()).toBe('optional');
+    }
   });
 
   it('remembers a device for the policy’s lifetime: refused when tampered, expired, for another user or environment, or once turned off', async () => {

@@ -21,7 +21,7 @@ const requiredRoleKeys = z
     });
   })
   .describe(
-    'Keys of RBAC roles whose holders (directly, through a group, or by inheritance) must use a second factor when `mode` is `optional`. Each must be a role of the environment.',
+    'Keys of RBAC roles whose holders (directly, through a group, through an active elevate grant, or by inheritance) must use a second factor when `mode` is `optional`. Each must be a role of the environment.',
   );
 const rememberDeviceSeconds = z
   .number()
