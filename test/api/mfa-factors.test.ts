@@ -2,7 +2,10 @@
 // …/mfa-factors/:factorId (the factor and, for an enrolled one, the recovery codes).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMfaService, type MfaEnv, type MfaService } from '../../api/mfa/index.ts';
-import { totpCode } from '../../lib/mfa/totp.ts';
+import { hashRecoveryCode } from '../../lib/mfa/recovery-codes.ts';
+import { totpCode, totpStep } from '../../lib/mfa/totp.ts';
+import { createRecoveryCodeQueries } from '../../db/mfa/recovery-codes.ts';
+import { createTotpFactorQueries } from '../../db/mfa/totp-factors.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
 import { newEnvironments, otherOrganization } from '../helpers/fixtures.ts';
@@ -153,5 +156,26 @@ describe('DELETE …/directory/users/:userId/mfa-factors/:factorId', () => {
     expect(refused.json().code).toBe('directory.user_protected');
     expect((await call('DELETE', url, await t.token('directory:read'))).statusCode).toBe(403);
     expect((await call('DELETE', url)).statusCode).toBe(204);
+  });
+});
+
+describe('MFA queries bound to their environment', () => {
+  it('a factor and the recovery codes of one environment are neither read, used nor deleted through another', async () => {
+    const userId = await newUser();
+    const { factorId, recoveryCodes } = await enrol(userId);
+    const theirs = (await newEnvironments(t, token)).environmentIds[0]!;
+    const factors = createTotpFactorQueries(t.pool, theirs);
+    const codes = createRecoveryCodeQueries(t.pool, theirs);
+    expect(await factors.factorsOf(userId)).toEqual([]);
+    expect(await factors.confirmedOf(userId)).toBeNull();
+    expect(await factors.useStep(factorId, totpStep(Date.now()) + 5)).toBe(false);
+    expect(await factors.remove(userId, factorId)).toBeNull();
+    expect(await codes.use(userId, hashRecoveryCode(recoveryCodes[0]!))).toBe(false);
+    expect(await codes.remaining(userId)).toBe(0);
+    expect(await codes.removeAll(userId)).toBe(0);
+    expect((await call('GET', `${users}/${userId}/mfa-factors`)).json()).toMatchObject({
+      factors: [{ id: factorId, confirmed: true, lastUsedAt: null }],
+      recoveryCodesLeft: 10,
+    });
   });
 });
