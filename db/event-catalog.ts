@@ -38,6 +38,7 @@ import { CONNECTED_APP_EVENTS } from './oidc/connected-apps/events.ts';
 import { DIRECTORY_SESSION_EVENTS } from './directory/sessions/events.ts';
 import { OIDC_REGISTRATION_EVENTS } from './oidc/registration/events.ts';
 import { OIDC_CLEANUP_EVENTS } from './oidc/cleanup/events.ts';
+import { MFA_EVENTS } from './mfa/events.ts';
 
 export type { EventTypeEntry };
 
@@ -76,6 +77,7 @@ export const EVENT_CATALOG = {
   ...SIGN_IN_EVENTS,
   ...OIDC_REGISTRATION_EVENTS,
   ...OIDC_CLEANUP_EVENTS,
+  ...MFA_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

@@ -29,6 +29,7 @@ import directoryUsers from './directory/users/index.ts';
 import directoryGroups from './directory/groups/index.ts';
 import directoryPasswords from './directory/passwords/index.ts';
 import directoryPasskeys from './directory/passkeys/index.ts';
+import directoryMfaFactors from './directory/mfa-factors/index.ts';
 import impersonation from './access/impersonation/index.ts';
 import threats from './threats/threats/index.ts';
 import mcpEvents from './threats/mcp-events/index.ts';
@@ -41,6 +42,7 @@ import oidcProvider from './oidc/provider/index.ts';
 import oidcClients from './oidc/clients/index.ts';
 import oidcClientAllowlist from './oidc/client-allowlist/index.ts';
 import oidcSettings from './oidc/settings/index.ts';
+import oidcMfaSettings from './oidc/mfa-settings/index.ts';
 import connectedApps from './oidc/connected-apps/index.ts';
 import directorySessions from './directory/sessions/index.ts';
 import oidcSignIn from './oidc/sign-in/index.ts';
@@ -76,6 +78,7 @@ export const FAMILIES: readonly Family[] = [
   directoryGroups,
   directoryPasswords,
   directoryPasskeys,
+  directoryMfaFactors,
   impersonation,
   threats,
   mcpEvents,
@@ -88,6 +91,7 @@ export const FAMILIES: readonly Family[] = [
   oidcClients,
   oidcClientAllowlist,
   oidcSettings,
+  oidcMfaSettings,
   connectedApps,
   directorySessions,
   oidcSignIn,
