@@ -7,6 +7,7 @@ import type { EventTypeEntry } from './shared/event-type-entry.ts';
 import { API_SECRET_EVENTS } from './access/api-secrets/events.ts';
 import { DIRECTORY_EVENTS } from './directory/events.ts';
 import { PASSWORD_EVENTS } from './directory/passwords/events.ts';
+import { PASSKEY_EVENTS } from './passkeys/events.ts';
 import { SIGN_IN_EVENTS } from './oidc/sign-in/events.ts';
 import { DIRECTORY_SYNC_EVENTS } from './directory/sync/events.ts';
 import { HRIS_EVENTS } from './provisioning/hris/events.ts';
@@ -37,6 +38,7 @@ import { CONNECTED_APP_EVENTS } from './oidc/connected-apps/events.ts';
 import { DIRECTORY_SESSION_EVENTS } from './directory/sessions/events.ts';
 import { OIDC_REGISTRATION_EVENTS } from './oidc/registration/events.ts';
 import { OIDC_CLEANUP_EVENTS } from './oidc/cleanup/events.ts';
+import { MFA_EVENTS } from './mfa/events.ts';
 import { SSO_EVENTS } from './sso/events.ts';
 
 export type { EventTypeEntry };
@@ -72,9 +74,11 @@ export const EVENT_CATALOG = {
   ...CONNECTED_APP_EVENTS,
   ...DIRECTORY_SESSION_EVENTS,
   ...PASSWORD_EVENTS,
+  ...PASSKEY_EVENTS,
   ...SIGN_IN_EVENTS,
   ...OIDC_REGISTRATION_EVENTS,
   ...OIDC_CLEANUP_EVENTS,
+  ...MFA_EVENTS,
   ...SSO_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 

@@ -28,6 +28,8 @@ import rbac from './access/rbac/index.ts';
 import directoryUsers from './directory/users/index.ts';
 import directoryGroups from './directory/groups/index.ts';
 import directoryPasswords from './directory/passwords/index.ts';
+import directoryPasskeys from './directory/passkeys/index.ts';
+import directoryMfaFactors from './directory/mfa-factors/index.ts';
 import impersonation from './access/impersonation/index.ts';
 import threats from './threats/threats/index.ts';
 import mcpEvents from './threats/mcp-events/index.ts';
@@ -40,6 +42,7 @@ import oidcProvider from './oidc/provider/index.ts';
 import oidcClients from './oidc/clients/index.ts';
 import oidcClientAllowlist from './oidc/client-allowlist/index.ts';
 import oidcSettings from './oidc/settings/index.ts';
+import oidcMfaSettings from './oidc/mfa-settings/index.ts';
 import connectedApps from './oidc/connected-apps/index.ts';
 import directorySessions from './directory/sessions/index.ts';
 import oidcSignIn from './oidc/sign-in/index.ts';
@@ -75,6 +78,8 @@ export const FAMILIES: readonly Family[] = [
   directoryUsers,
   directoryGroups,
   directoryPasswords,
+  directoryPasskeys,
+  directoryMfaFactors,
   impersonation,
   threats,
   mcpEvents,
@@ -87,6 +92,7 @@ export const FAMILIES: readonly Family[] = [
   oidcClients,
   oidcClientAllowlist,
   oidcSettings,
+  oidcMfaSettings,
   connectedApps,
   directorySessions,
   oidcSignIn,

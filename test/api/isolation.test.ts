@@ -5,6 +5,7 @@
 import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeliveryQueries } from '../../db/events/webhooks/deliveries.ts';
+import { createMfaService } from '../../api/mfa/index.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 
@@ -147,6 +148,14 @@ beforeAll(async () => {
     await t.pool.oneFirst(sql.unsafe`
       INSERT INTO directory_sessions (environment_id, user_id, session_uid) VALUES (${ids.environmentId!}, ${ids.userId!}, 'isolated') RETURNING id`),
   );
+  // Passkeys are registered by the user on the sign-in pages.
+  ids.passkeyId = String(
+    await t.pool.oneFirst(sql.unsafe`
+      INSERT INTO user_passkeys (environment_id, user_id, credential_id, public_key, device_type, name)
+      VALUES (${ids.environmentId!}, ${ids.userId!}, 'isolated', '\\x00', 'singleDevice', 'Isolated') RETURNING id`),
+  );
+  // A TOTP factor is enrolled on the sign-in pages: one started through their service.
+  ids.factorId = (await createMfaService(t.pool, t.masterKey).startTotpEnrolment({ tenantId, environmentId: ids.environmentId! }, ids.userId!)).factorId;
   ids.invitationId = (await create(`${o}/invitations`, { email: 'invitee@example.com' })).invitation.id;
   ids.keyId = (await create(`${o}/keys`, { name: 'A key' })).key.id;
   ids.serviceAccountId = (await create(`${o}/service-accounts`, { name: 'A robot' })).serviceAccount.id;

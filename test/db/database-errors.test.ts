@@ -118,6 +118,11 @@ const ANSWERS: Record<keyof typeof UNIQUE_CONSTRAINTS, { detail: string; code: s
     code: 'tenant_domain.already_exists',
     message: 'The domain example.com is already added to this tenant.',
   },
+  user_totp_factors__user_confirmed: {
+    detail: `Key (user_id)=(${SCOPE}) already exists.`,
+    code: 'mfa.already_enrolled',
+    message: 'The user already has a TOTP authenticator: remove it first.',
+  },
 };
 
 const uniqueViolation = (constraint: string, detail: string) =>

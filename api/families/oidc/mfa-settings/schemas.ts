@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { MFA_MODES } from '../../../../db/mfa/settings.ts';
+
+export const MfaSettingsParams = z.strictObject({ tenantId: z.uuid(), environmentId: z.uuid() });
+
+/** 400 days: the longest lifetime browsers keep a cookie. */
+export const MAX_REMEMBER_DEVICE_SECONDS = 400 * 24 * 3600;
+const RoleKey = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'must be 1–100 characters of A–Z, a–z, 0–9, _ . : -');
+
+const mode = z
+  .enum(MFA_MODES)
+  .describe(
+    '`off`: no second factor is offered or asked for. `optional`: users may enrol and are then asked at sign-in; holders of a role in `requiredRoleKeys` must. `required`: every user must (enrolling at sign-in when they have no factor).',
+  );
+const requiredRoleKeys = z
+  .array(RoleKey)
+  .max(100)
+  .superRefine((keys, ctx) => {
+    keys.forEach((key, i) => {
+      if (keys.indexOf(key) !== i) ctx.addIssue({ code: 'custom', path: [i], message: `${key} is listed twice` });
+    });
+  })
+  .describe(
+    'Keys of RBAC roles whose holders (directly, through a group, through an active elevate grant, or by inheritance) must use a second factor when `mode` is `optional`. Each must be a role of the environment.',
+  );
+const rememberDeviceSeconds = z
+  .number()
+  .int()
+  .min(60)
+  .max(MAX_REMEMBER_DEVICE_SECONDS)
+  .nullable()
+  .describe(
+    `How long "remember this device" spares a user the second factor on that browser, in seconds (60 to ${MAX_REMEMBER_DEVICE_SECONDS}, 400 days); null: devices are never remembered.`,
+  );
+
+export const MfaSettingsBody = z.strictObject({
+  mode,
+  requiredRoleKeys: requiredRoleKeys.default([]),
+  rememberDeviceSeconds: rememberDeviceSeconds.default(null),
+});
+export type MfaSettingsBody = z.infer<typeof MfaSettingsBody>;
+
+export const MfaSettingsResponse = z
+  .object({
+    settings: z
+      .object({
+        mode,
+        requiredRoleKeys: z.array(z.string()),
+        rememberDeviceSeconds: z.number().int().nullable(),
+        updatedAt: z.iso.datetime({ offset: true }).nullable().describe('When the policy was last saved; null while the environment has the default (`off`).'),
+      })
+      .meta({ id: 'MfaSettings' }),
+  })
+  .meta({ id: 'MfaSettingsResponse' });

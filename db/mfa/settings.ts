@@ -1,0 +1,39 @@
+// An environment's MFA policy (mfa_settings, 0029): no row is mode `off`, no roles, devices never remembered.
+import { sql, type CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
+import { nullableTimestamp } from '../shared/rows.ts';
+
+export const MFA_MODES = ['off', 'optional', 'required'] as const;
+export type MfaMode = (typeof MFA_MODES)[number];
+
+export const MfaSettings = z.object({
+  mode: z.enum(MFA_MODES),
+  requiredRoleKeys: z.array(z.string()),
+  rememberDeviceSeconds: z.number().int().nullable(),
+  updatedAt: nullableTimestamp,
+});
+export type MfaSettings = z.infer<typeof MfaSettings>;
+export type MfaPolicy = Omit<MfaSettings, 'updatedAt'>;
+
+export const DEFAULT_MFA_SETTINGS: MfaSettings = { mode: 'off', requiredRoleKeys: [], rememberDeviceSeconds: null, updatedAt: null };
+
+const columns = sql.fragment`mode, required_role_keys AS "requiredRoleKeys", remember_device_seconds AS "rememberDeviceSeconds",
+  to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt"`;
+
+/** The MFA policy of one environment: every statement is bound to `environmentId`. */
+export function createMfaSettingsQueries(db: CommonQueryMethods, environmentId: string) {
+  return {
+    find: async (lock = false): Promise<MfaSettings> =>
+      (await db.maybeOne(sql.type(MfaSettings)`
+        SELECT ${columns} FROM mfa_settings WHERE environment_id = ${environmentId} ${lock ? sql.fragment`FOR UPDATE` : sql.fragment``}`)) ??
+      DEFAULT_MFA_SETTINGS,
+
+    save: (policy: MfaPolicy) =>
+      db.one(sql.type(MfaSettings)`
+        INSERT INTO mfa_settings (environment_id, mode, required_role_keys, remember_device_seconds)
+        VALUES (${environmentId}, ${policy.mode}, ${sql.array(policy.requiredRoleKeys, 'text')}, ${policy.rememberDeviceSeconds})
+        ON CONFLICT (environment_id) DO UPDATE SET mode = EXCLUDED.mode, required_role_keys = EXCLUDED.required_role_keys,
+          remember_device_seconds = EXCLUDED.remember_device_seconds, updated_at = now()
+        RETURNING ${columns}`),
+  };
+}
