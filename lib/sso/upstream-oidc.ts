@@ -51,7 +51,7 @@ const GITHUB = {
   token_endpoint: 'https://github.com/login/oauth/access_token',
 };
 
-/** The issuer a preset signs in at; a Microsoft connection without a tenant uses `organizations`' discovery. */
+/** The issuer a preset signs in at; a Microsoft connection without a tenant is multi-tenant (`common`). */
 export function issuerOf(app: UpstreamApp): string {
   if (app.providerId === 'google') return 'https://accounts.google.com';
   if (app.providerId === 'microsoft') return `https://login.microsoftonline.com/${app.tenant ?? 'common'}/v2.0`;
