@@ -9,7 +9,7 @@ import { bearer } from '../helpers/app.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
 import { CookieJar, directoryUser, oidcEnvironment, REDIRECT_URI, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 import { setPassword, signInThroughPages } from '../helpers/sign-in.ts';
-import { UPSTREAM_PASSWORD, upstreamOidc } from '../helpers/upstream-oidc.ts';
+import { saveConnection, UPSTREAM_PASSWORD, upstreamOidc } from '../helpers/upstream-oidc.ts';
 
 let t: OidcTestApp;
 let token: string;
@@ -193,5 +193,27 @@ describe('SSO through an upstream OpenID provider', () => {
       ['expired', null],
     ]);
     expect(failed.every((e) => e.data.connectionId === up.connectionId && e.data.clientId === down.clientId)).toBe(true);
+  });
+
+  it('says the identity provider cannot be reached when its discovery fails, and an unknown connection is not found', async () => {
+    const connectionId = await saveConnection(t, token, down.tenantId, down.environmentId, 'oidc', {
+      issuer: 'http://127.0.0.1:9/nothing',
+      clientId: 'x',
+      clientSecret: 'y',
+    });
+    const jar = new CookieJar();
+    const { at } = await interaction(jar);
+    const unreachable = await jar.fetch(`${at}/sso/${connectionId}`);
+    expect(unreachable.status).toBe(502);
+    expect(await unreachable.text()).toContain('The identity provider could not be reached.');
+    const unknown = await jar.fetch(`${at}/sso/${crypto.randomUUID()}`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain('This sign-in connection does not exist or is not active.');
+    const otherInteraction = await new CookieJar().fetch(`${at}/sso/${connectionId}`);
+    expect(otherInteraction.status).toBe(400);
+    expect(await otherInteraction.text()).toContain('This sign-in expired or is not valid.');
+    expect(
+      await t.pool.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM sso_states WHERE environment_id = ${down.environmentId}`),
+    ).toBe(0);
   });
 });

@@ -30,6 +30,7 @@ const targetOf = (r: FastifyRequest<SpRoute>): SsoTarget | null => {
 
 function answer(reply: FastifyReply, outcome: SsoOutcome) {
   if ('redirect' in outcome) return reply.header('cache-control', 'no-store').redirect(outcome.redirect, 303);
+  if (outcome.page === 'unavailable') reply.log.warn({ reason: outcome.reason }, 'sso: the upstream could not be read');
   return sendPage(reply, outcome.status, pageOf(outcome));
 }
 
