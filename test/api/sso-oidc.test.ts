@@ -9,7 +9,7 @@ import { bearer } from '../helpers/app.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
 import { CookieJar, directoryUser, oidcEnvironment, REDIRECT_URI, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 import { setPassword, signInThroughPages } from '../helpers/sign-in.ts';
-import { saveConnection, UPSTREAM_PASSWORD, upstreamOidc } from '../helpers/upstream-oidc.ts';
+import { saveConnection, scriptedIssuer, UPSTREAM_PASSWORD, upstreamOidc } from '../helpers/upstream-oidc.ts';
 
 let t: OidcTestApp;
 let token: string;
@@ -215,5 +215,35 @@ describe('SSO through an upstream OpenID provider', () => {
     expect(
       await t.pool.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM sso_states WHERE environment_id = ${down.environmentId}`),
     ).toBe(0);
+  });
+
+  it('refuses an ID token not signed by the key the upstream publishes', async () => {
+    const upstream = await scriptedIssuer();
+    try {
+      const connectionId = await saveConnection(t, token, down.tenantId, down.environmentId, 'oidc', {
+        issuer: upstream.issuer,
+        clientId: 'rp',
+        clientSecret: 's',
+      });
+      const signIn = async (forged: boolean) => {
+        const jar = new CookieJar();
+        const { at } = await interaction(jar);
+        const start = new URL((await jar.fetch(`${at}/sso/${connectionId}`)).headers.get('location')!);
+        expect(start.origin + start.pathname).toBe(`${upstream.issuer}/auth`);
+        expect(start.searchParams.get('code_challenge_method')).toBe('S256');
+        upstream.answer('alice', 'rp', start.searchParams.get('nonce')!, forged);
+        const callback = new URL(start.searchParams.get('redirect_uri')!);
+        callback.search = new URLSearchParams({ code: 'c', state: start.searchParams.get('state')! }).toString();
+        return jar.fetch(callback);
+      };
+      const before = await counts();
+      expect((await signIn(true)).status).toBe(400);
+      expect(await counts()).toEqual(before);
+      expect((await signIn(false)).status).toBe(303);
+      expect((await eventsOf('user.sign_in_failed')).map((e) => e.data.reason)).toEqual(['invalid_response']);
+      expect((await eventsOf('user.linked')).map((e) => e.data.subject)).toEqual(['alice']);
+    } finally {
+      await upstream.close();
+    }
   });
 });

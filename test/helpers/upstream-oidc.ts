@@ -1,6 +1,9 @@
 // An upstream OpenID provider for SSO tests: a second environment of the same service, with a confidential client
 // whose redirect URI is the downstream environment's SSO callback, and a directory user (verified email) with a
 // password. The downstream environment gets an `oidc` connection to it through the connections API.
+import http from 'node:http';
+import type net from 'node:net';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { expect } from 'vitest';
 import { bearer } from './app.ts';
 import { createOidcClient, directoryUser, type OidcTestApp } from './oidc.ts';
@@ -37,4 +40,47 @@ export async function upstreamOidc(t: OidcTestApp, token: string, downstream: { 
     ...settings,
   });
   return { environmentId, issuer: t.issuer(environmentId), clientId, user, email, connectionId, callback };
+}
+
+/**
+ * A bare OpenID provider on a local port whose token endpoint answers the ID token a test makes (signed by the key
+ * its JWKS publishes, or by another key to forge one): for what a real provider never sends.
+ */
+export async function scriptedIssuer() {
+  const published = await generateKeyPair('ES256');
+  const forger = await generateKeyPair('ES256');
+  const jwk = { ...(await exportJWK(published.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
+  let idToken: (claims: { aud: string; nonce: string }) => Promise<string> = async () => '';
+  const server = http.createServer(async (req, res) => {
+    const json = (body: object) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (req.url === '/.well-known/openid-configuration') {
+      return json({
+        issuer: base,
+        authorization_endpoint: `${base}/auth`,
+        token_endpoint: `${base}/token`,
+        jwks_uri: `${base}/jwks`,
+        response_types_supported: ['code'],
+        subject_types_supported: ['public'],
+        id_token_signing_alg_values_supported: ['ES256'],
+      });
+    }
+    if (req.url === '/jwks') return json({ keys: [jwk] });
+    if (req.url === '/token') return json({ access_token: 'at', token_type: 'Bearer', id_token: await idToken(pending) });
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+  let pending = { aud: '', nonce: '' };
+  const sign = (key: typeof published.privateKey, claims: object) =>
+    new SignJWT({ ...claims }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer(base).setIssuedAt().setExpirationTime('5m').sign(key);
+  return {
+    issuer: base,
+    /** The next token response's ID token for `sub`, signed by the published key or (`forged`) another. */
+    answer(sub: string, aud: string, nonce: string, forged = false) {
+      pending = { aud, nonce };
+      idToken = (c) =>
+        sign(forged ? forger.privateKey : published.privateKey, { sub, aud: c.aud, nonce: c.nonce, email: `${sub}@example.com`, email_verified: true });
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
