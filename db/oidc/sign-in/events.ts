@@ -7,7 +7,7 @@ import { SSO_FAILURE_REASONS } from '../../sso/events.ts';
 export const SIGN_IN_EVENTS = {
   'user.signed_in': {
     description:
-      'A directory user signed in on the sign-in page of the environment’s OpenID provider, for a client (`amr`: the methods used, `pwd` for a password).',
+      'A directory user signed in on the sign-in page of the environment’s OpenID provider, for a client (`amr`: the methods used, `pwd` for a password, `fed` for SSO through a connection, named by `connectionId`).',
     data: z.looseObject({ userId: uuid, clientId: z.string(), amr: z.array(z.string()), ip: z.string().nullable(), remember: z.boolean() }),
   },
   'user.sign_in_failed': {
