@@ -39,6 +39,7 @@ import { DIRECTORY_SESSION_EVENTS } from './directory/sessions/events.ts';
 import { OIDC_REGISTRATION_EVENTS } from './oidc/registration/events.ts';
 import { OIDC_CLEANUP_EVENTS } from './oidc/cleanup/events.ts';
 import { MFA_EVENTS } from './mfa/events.ts';
+import { SSO_EVENTS } from './sso/events.ts';
 
 export type { EventTypeEntry };
 
@@ -78,6 +79,7 @@ export const EVENT_CATALOG = {
   ...OIDC_REGISTRATION_EVENTS,
   ...OIDC_CLEANUP_EVENTS,
   ...MFA_EVENTS,
+  ...SSO_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

@@ -46,6 +46,7 @@ import oidcMfaSettings from './oidc/mfa-settings/index.ts';
 import connectedApps from './oidc/connected-apps/index.ts';
 import directorySessions from './directory/sessions/index.ts';
 import oidcSignIn from './oidc/sign-in/index.ts';
+import oidcSso from './oidc/sso/index.ts';
 import oidcSigningKeys from './oidc/signing-keys/index.ts';
 import mcpAuthorization from './oidc/mcp-authorization/index.ts';
 
@@ -95,6 +96,7 @@ export const FAMILIES: readonly Family[] = [
   connectedApps,
   directorySessions,
   oidcSignIn,
+  oidcSso,
   oidcSigningKeys,
   mcpAuthorization,
 ];

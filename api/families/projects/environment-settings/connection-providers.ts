@@ -2,6 +2,7 @@
 // (a JSON object sent as a string), which of its fields are secrets (sealed at rest, never returned), and
 // what enterprise SSO metadata it has. Add a provider here and it is accepted, validated and documented.
 import { z } from 'zod';
+import { MAPPED_FIELDS } from '../../../../lib/sso/mapping.ts';
 
 export type Protocol = 'oidc' | 'oauth2' | 'saml';
 
@@ -21,12 +22,23 @@ export interface ConnectionProvider {
 
 const clientId = z.string().trim().min(1, 'must not be empty').max(512);
 const clientSecret = z.string().trim().min(1, 'must not be empty').max(4096);
-const httpsUrl = z.url({ protocol: /^https$/, error: 'must be an https URL' }).max(2048);
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an https URL' }).max(2048);
 const scopes = z
   .array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, 'must be an OAuth scope'))
   .max(50)
   .optional();
-const oauthApp = { clientId, clientSecret, scopes };
+// Sign-in through the connection (api/sso): which claim or attribute fills which user field, and whether an unknown
+// upstream user is created (`jit`, the default) or refused unless a directory user is linked (`link_only`).
+const claimName = z.string().trim().min(1, 'must not be empty').max(512);
+const mapping = z
+  .strictObject(
+    Object.fromEntries(MAPPED_FIELDS.map((f) => [f, claimName.optional()])) as Record<(typeof MAPPED_FIELDS)[number], z.ZodOptional<typeof claimName>>,
+  )
+  .optional()
+  .describe(`User field → upstream claim or attribute name (${MAPPED_FIELDS.join(', ')})`);
+const provisioning = z.enum(['jit', 'link_only']).optional().describe('jit (default): create unknown users; link_only: sign in existing users only');
+const signIn = { mapping, provisioning };
+const oauthApp = { clientId, clientSecret, scopes, ...signIn };
 
 export const CONNECTION_PROVIDERS = {
   email_password: { name: 'Email and password', protocol: null, supportsMetadataUrl: false, shape: {}, secrets: [] },
@@ -52,7 +64,8 @@ export const CONNECTION_PROVIDERS = {
     name: 'OpenID Connect',
     protocol: 'oidc',
     supportsMetadataUrl: true,
-    shape: { issuer: httpsUrl.describe('Its discovery document is <issuer>/.well-known/openid-configuration'), ...oauthApp },
+    // http:// only where ALLOW_PRIVATE_NETWORK_TARGETS=true (checked when saved: connections.ts).
+    shape: { issuer: httpUrl.describe('Its discovery document is <issuer>/.well-known/openid-configuration'), ...oauthApp },
     secrets: ['clientSecret'],
   },
   saml: {
@@ -70,6 +83,10 @@ export const CONNECTION_PROVIDERS = {
         .max(1024 * 1024, 'must be at most 1 MiB')
         .optional(),
       emailAttribute: z.string().trim().min(1).max(512).optional().describe('Assertion attribute holding the email; the NameID when absent'),
+      ...signIn,
+      trustEmail: z.boolean().optional().describe('The IdP vouches for the emails it asserts (default true): a directory user with that email is linked'),
+      allowIdpInitiated: z.boolean().optional().describe('Accept unsolicited responses at the ACS (default false)'),
+      defaultRedirect: httpUrl.optional().describe('Where an IdP-initiated sign-in or the login URL sends the browser (an application that starts a sign-in)'),
     },
     secrets: [],
     check: (value, ctx) => {

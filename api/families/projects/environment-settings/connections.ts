@@ -80,6 +80,12 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
     if (providerId === 'saml' && typeof payload.metadataXml === 'string') parseIdpMetadataAt(payload.metadataXml, 'body.formPayload.metadataXml');
     const field = providerId === 'saml' ? 'metadataUrl' : providerId === 'oidc' ? 'issuer' : undefined;
     const url = field && payload[field];
+    for (const name of ['issuer', 'defaultRedirect']) {
+      const value = payload[name];
+      if (typeof value === 'string' && value.startsWith('http:') && !deps.allowPrivateNetworkTargets) {
+        throw invalidField(`body.formPayload.${name}`, 'must be an https URL', CODE);
+      }
+    }
     if (typeof url === 'string') {
       await checkTargetUrl(url, {
         allowPrivate: deps.allowPrivateNetworkTargets,

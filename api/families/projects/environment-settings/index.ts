@@ -10,7 +10,7 @@ export default defineFamily({
     environmentSettingRoutes(
       app,
       createConnectionService({ pool, masterKey, allowPrivateNetworkTargets: config.allowPrivateNetworkTargets }),
-      createEnvironmentSettingsService({ pool, publicBaseUrl: config.publicBaseUrl, allowPrivateNetworkTargets: config.allowPrivateNetworkTargets }),
+      createEnvironmentSettingsService({ pool, masterKey, publicBaseUrl: config.publicBaseUrl, allowPrivateNetworkTargets: config.allowPrivateNetworkTargets }),
       createAuthzenSettingsService(pool),
     ),
 });

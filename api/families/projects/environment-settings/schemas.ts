@@ -105,6 +105,20 @@ export const EnterpriseSsoMetadata = z
     spEntityId: z.string().nullable(),
     metadataXml: z.string().nullable().describe('SAML service provider metadata (EntityDescriptor) to give the IdP'),
     supportsMetadataUrl: z.boolean().nullable().describe('The connection can be configured from a URL the provider publishes'),
+    connections: z
+      .array(
+        z.object({
+          connectionId: z.uuid(),
+          name: z.string(),
+          acsUrl: z.string().nullable(),
+          callbackUrl: z.string().nullable(),
+          loginUrl: z.string().nullable(),
+          spEntityId: z.string().nullable(),
+          metadataXml: z.string().nullable(),
+        }),
+      )
+      .optional()
+      .describe('With more than one active connection of the provider: each connection with its own URLs (the provider-level ones then sign in with none)'),
   })
   .meta({ id: 'EnterpriseSsoMetadata' });
 export type EnterpriseSsoMetadata = z.infer<typeof EnterpriseSsoMetadata>;

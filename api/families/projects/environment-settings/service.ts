@@ -3,7 +3,9 @@
 import type { DatabasePool } from 'slonik';
 import { createEnvironmentQueries } from '../../../../db/projects/environments/queries.ts';
 import type { EnvironmentRecord } from '../../../../db/projects/projects/rows.ts';
-import type { ProviderId } from './connection-providers.ts';
+import { createConnectionQueries } from '../../../../db/projects/environment-settings/connections.ts';
+import { spKeyOf } from '../../../sso/sp-keys.ts';
+import { providerOf, type ProviderId } from './connection-providers.ts';
 import { sdkConfig } from './sdk-config.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import { scopedEnvironment } from '../environments/service.ts';
@@ -14,6 +16,8 @@ export interface EnvironmentSettingsDeps {
   pool: DatabasePool;
   publicBaseUrl: string;
   allowPrivateNetworkTargets: boolean;
+  /** Seals the environment's SAML SP encryption key. */
+  masterKey: Buffer;
 }
 
 const uris = (e: EnvironmentRecord) => ({ successRedirectUri: e.successRedirectUri, errorRedirectUri: e.errorRedirectUri });
@@ -51,7 +55,15 @@ export function createEnvironmentSettingsService(deps: EnvironmentSettingsDeps) 
       metadata: await resolveIdpMetadata(input, { allowPrivate: deps.allowPrivateNetworkTargets }),
     }),
 
-    ssoMetadata: (caller: EnvironmentCaller, providerId: ProviderId) => ({ metadata: enterpriseSsoMetadata(base, caller.scope.environmentId, providerId) }),
+    ssoMetadata: async (caller: EnvironmentCaller, providerId: ProviderId) => {
+      const { environmentId } = caller.scope;
+      const connections = (await createConnectionQueries(pool, environmentId).findByEnvironment())
+        .filter((c) => c.active && c.providerId === providerId)
+        .map((c) => ({ id: c.id, name: c.name ?? '' }));
+      const saml = providerOf(providerId).protocol === 'saml';
+      const encryptionCertificate = saml ? (await spKeyOf(pool, deps.masterKey, environmentId)).certificatePem : undefined;
+      return { metadata: enterpriseSsoMetadata(base, environmentId, providerId, { encryptionCertificate, connections }) };
+    },
 
     sdkConfig: (caller: EnvironmentCaller, clientId?: string) => sdkConfig(pool, base, caller, clientId),
   };

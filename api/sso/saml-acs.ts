@@ -1,0 +1,70 @@
+// SAML: a response posted to the ACS, solicited (RelayState = a state whose AuthnRequest the response answers) or,
+// where the connection allows it, unsolicited (IdP-initiated: verified, recorded, then sent to the application).
+import type { RequestOrigin } from '../../db/shared/changes.ts';
+import { createSsoQueries } from '../../db/sso/queries.ts';
+import { SamlRefusal, verifySamlResponse } from '../../lib/sso/saml.ts';
+import { urlsOf, type SsoConnection, type SsoTarget } from './connections.ts';
+import { SsoRefusal } from './refusal.ts';
+import type { SignInScope } from './record.ts';
+import type { SignInSteps, SsoOutcome, SsoServiceDeps } from './steps.ts';
+import { samlSettings, trustsEmail } from './upstream.ts';
+
+export function createSamlAcs(deps: SsoServiceDeps, steps: SignInSteps) {
+  const { pool, connection, providerOf, refuse, finish, stateOf, baseScope, identityOf } = steps;
+  const upstream = { allowPrivate: deps.allowPrivateNetworkTargets };
+
+  /** An IdP-initiated response: verified and its id recorded, then sent to the application (no session is made here). */
+  async function unsolicited(scope: SignInScope, c: SsoConnection, replay: (trx: never) => Promise<void>, login: string): Promise<SsoOutcome> {
+    if (c.config.allowIdpInitiated !== true)
+      return refuse(scope, { reason: 'idp_initiated_refused', message: 'the connection does not accept IdP-initiated sign-in' }, login);
+    try {
+      await pool.transaction((trx) => replay(trx as never));
+    } catch (error) {
+      if (error instanceof SsoRefusal) return refuse(scope, error, login);
+      throw error;
+    }
+    const target = typeof c.config.defaultRedirect === 'string' ? c.config.defaultRedirect : null;
+    return target ? { redirect: target } : { status: 400, page: 'start_at_app' };
+  }
+
+  return async (environmentId: string, target: SsoTarget, body: { SAMLResponse?: string; RelayState?: string }, origin: RequestOrigin): Promise<SsoOutcome> => {
+    const provider = await providerOf(environmentId);
+    if (!provider) return { status: 404, page: 'not_found' };
+    const base = baseScope(provider, environmentId, origin);
+    const urls = urlsOf(deps.publicBaseUrl, environmentId, target);
+    const known = body.RelayState ? await createSsoQueries(pool, environmentId).findState(body.RelayState) : null;
+    // A used state goes on to the checks: a response posted again is refused as a replay.
+    const found = known ? await stateOf(environmentId, base, body.RelayState, true) : null;
+    if (found && !found.state) return found.outcome;
+    const state = found?.state ?? null;
+    const scope = found?.scope ?? base;
+    const c = await connection(environmentId, state ? { connectionId: state.connectionId } : target);
+    if (!c || c.protocol !== 'saml')
+      return state ? refuse(scope, { reason: 'state_unknown', message: 'the connection is gone' }) : { status: 404, page: 'not_found' };
+    const connScope = { ...scope, connectionId: c.id };
+    if (state && urls.acs !== state.returnUrl) return refuse(connScope, { reason: 'state_unknown', message: 'the state belongs to another ACS' });
+    if (!body.SAMLResponse) return refuse(connScope, { reason: 'invalid_response', message: 'no SAMLResponse' });
+    let assertion;
+    try {
+      assertion = await verifySamlResponse(
+        await samlSettings({ pool, masterKey: deps.masterKey, ...upstream }, environmentId, c, urls, state?.requestId ?? null),
+        body.SAMLResponse,
+      );
+    } catch (error) {
+      if (error instanceof SamlRefusal) return refuse(connScope, error);
+      throw error;
+    }
+    if (await createSsoQueries(pool, environmentId).assertionSeen(c.id, assertion.assertionId)) {
+      return refuse(connScope, { reason: 'replayed', message: `assertion ${assertion.assertionId} was accepted before` }, assertion.nameId);
+    }
+    const replay = async (trx: Parameters<typeof createSsoQueries>[0]) => {
+      if (!(await createSsoQueries(trx, environmentId).recordAssertion(c.id, assertion.assertionId, assertion.notOnOrAfter))) {
+        throw new SsoRefusal('replayed', `assertion ${assertion.assertionId} was accepted before`);
+      }
+    };
+    if (!state) return unsolicited(connScope, c, replay, assertion.nameId);
+    const identity = identityOf(c, assertion.nameId, { ...assertion.attributes, nameId: assertion.nameId }, 'saml', trustsEmail(c));
+    if (!identity.profile.email && /^[^\s@]+@[^\s@]+$/.test(assertion.nameId)) identity.profile.email = assertion.nameId;
+    return finish(provider, connScope, state, identity, replay);
+  };
+}

@@ -1,0 +1,106 @@
+// The steps every SSO answer shares: finding the connection and the state, refusing (an audit entry and a
+// `user.sign_in_failed` event, nothing else), and finishing the interaction once the user is resolved.
+import type { DatabasePool } from 'slonik';
+import type Provider from 'oidc-provider';
+import type { OidcProviders } from '../oidc/types.ts';
+import { snapshotOf } from '../oidc/providers.ts';
+import type { RequestOrigin } from '../../db/shared/changes.ts';
+import { createSsoQueries } from '../../db/sso/queries.ts';
+import type { SsoState } from '../../db/sso/rows.ts';
+import { mapProfile } from '../../lib/sso/mapping.ts';
+import { findSsoConnection, type SsoConnection, type SsoTarget } from './connections.ts';
+import { SsoRefusal } from './refusal.ts';
+import { recordRefusal, recordSignedIn, SSO_AMR, type SignInScope } from './record.ts';
+import { resolveUser, type UpstreamIdentity } from './resolve-user.ts';
+import { mappingOf, provisioningOf } from './upstream.ts';
+
+export interface SsoServiceDeps {
+  pool: DatabasePool;
+  oidc: OidcProviders;
+  masterKey: Buffer;
+  publicBaseUrl: string;
+  allowPrivateNetworkTargets: boolean;
+}
+
+/** What a route answers: a redirect (303), or a page saying why not. */
+export type SsoOutcome = { redirect: string } | { status: number; page: 'expired' | 'refused' | 'not_found' | 'unavailable' | 'start_at_app'; reason?: string };
+
+type Trx = Parameters<Parameters<DatabasePool['transaction']>[0]>[0];
+
+const refused = (reason: string): SsoOutcome => ({ status: 400, page: 'refused', reason });
+
+export function createSignInSteps(deps: SsoServiceDeps) {
+  const { pool } = deps;
+  const connection = (environmentId: string, target: SsoTarget) => findSsoConnection(pool, deps.masterKey, deps.publicBaseUrl, environmentId, target);
+  const providerOf = (environmentId: string) => deps.oidc.get(environmentId).catch(() => null);
+
+  /** Records the refusal (its own transaction) and says so. */
+  async function refuse(scope: SignInScope, error: { reason: SsoRefusal['reason']; message: string; userId?: string | null }, login = '') {
+    await pool.transaction((trx) => recordRefusal(trx, scope, { reason: error.reason, message: error.message, userId: error.userId ?? null }, login));
+    return refused(error.reason);
+  }
+
+  /** The sign-in's end: in one transaction the state is consumed, the user resolved and the sign-in recorded. */
+  async function finish(provider: Provider, scope: SignInScope, state: SsoState, identity: UpstreamIdentity, before?: (trx: Trx) => Promise<void>) {
+    const interaction = await provider.Interaction.find(state.interactionUid);
+    if (!interaction || interaction.prompt.name !== 'login')
+      return refuse(scope, { reason: 'expired', message: 'the sign-in interaction ended' }, identity.subject);
+    const sso = (db: Parameters<typeof createSsoQueries>[0]) => createSsoQueries(db, scope.environmentId);
+    let userId: string;
+    try {
+      userId = await pool.transaction(async (trx) => {
+        await before?.(trx);
+        if (!(await sso(trx).consumeState(state.id))) throw new SsoRefusal('state_consumed', 'the state was used already or expired');
+        const id = await resolveUser(trx, scope, identity);
+        await recordSignedIn(trx, scope, id);
+        return id;
+      });
+    } catch (error) {
+      if (error instanceof SsoRefusal) return refuse(scope, error, identity.profile.email ?? identity.subject);
+      throw error;
+    }
+    interaction.result = { ...interaction.result, login: { accountId: userId, amr: SSO_AMR, remember: false } };
+    await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+    return { redirect: interaction.returnTo };
+  }
+
+  /** The state a callback names, refused (with its audit entry) when unknown, used or expired. */
+  async function stateOf(environmentId: string, scope: SignInScope, stateId: string | undefined, allowConsumed = false) {
+    const state = stateId ? await createSsoQueries(pool, environmentId).findState(stateId) : null;
+    if (!state) return { outcome: await refuse(scope, { reason: 'state_unknown', message: 'no such state' }) };
+    const interaction = await (await providerOf(environmentId))?.Interaction.find(state.interactionUid);
+    const stated = { ...scope, connectionId: state.connectionId, clientId: interaction ? String(interaction.params.client_id) : '' };
+    if (state.consumedAt && !allowConsumed) return { outcome: await refuse(stated, { reason: 'state_consumed', message: 'the state was used already' }) };
+    if (state.expired) return { outcome: await refuse(stated, { reason: 'expired', message: 'the state expired' }) };
+    return { state, scope: stated };
+  }
+
+  const baseScope = (provider: Provider, environmentId: string, origin: RequestOrigin): SignInScope => ({
+    environmentId,
+    tenantId: snapshotOf(provider).tenantId,
+    origin,
+    clientId: '',
+    connectionId: null,
+  });
+
+  function identityOf(c: SsoConnection, subject: string, claims: Record<string, unknown>, protocol: 'oidc' | 'saml', emailTrusted: boolean): UpstreamIdentity {
+    const mapping = mappingOf(c);
+    return {
+      connectionId: c.id,
+      providerId: c.providerId,
+      subject,
+      profile: mapProfile(
+        claims,
+        protocol,
+        c.protocol === 'saml' && typeof c.config.emailAttribute === 'string' ? { email: c.config.emailAttribute, ...mapping } : mapping,
+      ),
+      emailTrusted,
+      claims,
+      provisioning: provisioningOf(c),
+    };
+  }
+
+  return { pool, connection, providerOf, refuse, finish, stateOf, baseScope, identityOf };
+}
+
+export type SignInSteps = ReturnType<typeof createSignInSteps>;
