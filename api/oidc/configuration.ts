@@ -48,8 +48,9 @@ export function providerConfiguration(input: ConfigurationInput): Configuration 
     jwks: input.jwks as Configuration['jwks'],
     cookies: {
       keys: cookieKeys(input.masterKey, environmentId),
-      long: { signed: true, httpOnly: true, sameSite: 'lax' },
-      short: { signed: true, httpOnly: true, sameSite: 'lax' },
+      // Scoped to the issuer's path: two environments on one host keep separate sessions in one browser.
+      long: { signed: true, httpOnly: true, sameSite: 'lax', path: input.issuerPath },
+      short: { signed: true, httpOnly: true, sameSite: 'lax', path: input.issuerPath },
     },
     // Mapped claims ride with the openid scope, so every ID token carries them.
     claims: { ...SCOPE_CLAIMS, openid: ['sub', 'amr', ...mappings.map((m) => m.claimName)] },

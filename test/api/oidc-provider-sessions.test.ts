@@ -66,6 +66,15 @@ describe('sessions', () => {
     ]);
   });
 
+  it("scopes the provider's cookies to the issuer's path, so two environments on one host keep separate sessions in one browser", async () => {
+    const s = await signedIn();
+    const path = new URL(s.env.issuer).pathname;
+    const session = s.jar.received.filter((line) => /^_session(\.sig)?=/.test(line));
+    expect(session.length).toBeGreaterThan(0);
+    for (const line of session) expect(line).toMatch(new RegExp(`; path=${path}(;|$)`, 'i'));
+    for (const line of s.jar.received) expect(line).not.toMatch(/; path=\/(;|$)/i);
+  });
+
   it('prompt=none returns a code with a live session, login_required without one', async () => {
     const s = await signedIn();
     expect(await silent(s)).toEqual({ code: expect.any(String), state: 'silent', iss: s.env.issuer });
