@@ -1,6 +1,7 @@
 import formbody from '@fastify/formbody';
 import { defineFamily } from '../../family.ts';
 import { createCsrf } from './csrf.ts';
+import { createInteractions } from './interaction.ts';
 import { signInRoutes } from './routes.ts';
 import { createSignInService } from './service.ts';
 
@@ -10,6 +11,8 @@ export default defineFamily({
     // The pages' forms post form-encoded bodies; the parser stays inside this family.
     await app.register(formbody);
     const basePath = new URL(config.publicBaseUrl).pathname.replace(/\/$/, '');
-    signInRoutes(app, { oidc, csrf: createCsrf(masterKey), signIn: createSignInService(pool), basePath });
+    const csrf = createCsrf(masterKey);
+    const interactions = createInteractions({ oidc, csrf, basePath });
+    signInRoutes(app, { interactions, signIn: createSignInService(pool, csrf) });
   },
 });
