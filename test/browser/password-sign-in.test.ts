@@ -113,4 +113,27 @@ describeBrowser('password sign-in in Chromium', () => {
     expect((await exchange(page.url())).claims()!.sub).toBe(user.id);
     await context.close();
   });
+
+  it('shows the login page in German, by ui_locales=de and by Accept-Language: de-DE', async () => {
+    const { url } = await setUp();
+    const byParameter = new URL(url);
+    byParameter.searchParams.set('ui_locales', 'de');
+    for (const [target, options] of [
+      [byParameter.href, {}],
+      [url.href, { locale: 'de-DE' }],
+    ] as const) {
+      const context = await browser.newContext(options);
+      const page = await context.newPage();
+      page.setDefaultTimeout(8_000);
+      await page.goto(target);
+      expect(await heading(page)).toBe('Anmelden');
+      expect(await page.getAttribute('html', 'lang')).toBe('de');
+      await page.getByLabel('Benutzername oder E-Mail-Adresse').fill('jemand@example.com');
+      await expectAccessible(page);
+      await page.getByRole('button', { name: 'Weiter' }).click();
+      await expect.poll(() => heading(page)).toBe('Passwort eingeben');
+      await expectAccessible(page);
+      await context.close();
+    }
+  });
 });

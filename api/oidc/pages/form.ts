@@ -19,19 +19,16 @@ export interface FieldOptions {
   extra?: Html;
 }
 
-export const field = (f: FieldOptions) =>
-  html`<label for="${f.id}">${f.label}</label>
-    <input
-      id="${f.id}"
-      name="${f.id}"
-      type="${f.type ?? 'text'}"
-      autocomplete="${f.autocomplete}"
-      required
-      ${f.value !== undefined ? html`value="${f.value}"` : ''}
-      ${f.focus && !f.error ? html`autofocus` : ''}
-      ${f.error ? html`aria-invalid="true" aria-describedby="error"` : ''}
-      ${f.extra ?? ''}
-    />`;
+export const field = (f: FieldOptions) => {
+  const attributes = [
+    html`id="${f.id}" name="${f.id}" type="${f.type ?? 'text'}" autocomplete="${f.autocomplete}" required`,
+    f.value !== undefined ? html` value="${f.value}"` : '',
+    f.focus && !f.error ? html` autofocus` : '',
+    f.error ? html` aria-invalid="true" aria-describedby="error"` : '',
+    f.extra ? html` ${f.extra}` : '',
+  ];
+  return html`<label for="${f.id}">${f.label}</label> <input ${attributes} />`;
+};
 
 /** The cancel form: ends the sign-in with access_denied. */
 export const cancelForm = (abort: string, csrf: string, label: string) =>
