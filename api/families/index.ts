@@ -43,6 +43,7 @@ import oidcSettings from './oidc/settings/index.ts';
 import connectedApps from './oidc/connected-apps/index.ts';
 import directorySessions from './directory/sessions/index.ts';
 import oidcSignIn from './oidc/sign-in/index.ts';
+import oidcSignInSettings from './oidc/sign-in-settings/index.ts';
 import oidcSigningKeys from './oidc/signing-keys/index.ts';
 import mcpAuthorization from './oidc/mcp-authorization/index.ts';
 
@@ -89,6 +90,7 @@ export const FAMILIES: readonly Family[] = [
   connectedApps,
   directorySessions,
   oidcSignIn,
+  oidcSignInSettings,
   oidcSigningKeys,
   mcpAuthorization,
 ];

@@ -1,20 +1,16 @@
 // The page context of a request to an environment's provider: its locale (ui_locales, Accept-Language, the
-// environment's default) and branding, both from the Provider's snapshot (no query).
-import type Provider from 'oidc-provider';
-import { snapshotOf } from '../providers.ts';
+// environment's default) and branding, both from the environment's sign-in settings as its Provider was built with
+// them (no query).
+import type { ProviderSnapshot } from '../../../db/oidc/provider/snapshot.ts';
 import { chooseLocale, messagesOf } from './i18n/index.ts';
 import type { PageContext } from './page.ts';
-import type { Branding } from './branding.ts';
 
-export function brandingOf(provider: Provider | undefined): { branding: Branding; defaultLocale: string | null } {
-  const settings = provider ? snapshotOf(provider).signIn : null;
-  if (!settings) return { branding: {}, defaultLocale: null };
-  const { defaultLocale, displayName, logoUrl, primaryColor, backgroundColor } = settings;
-  return { branding: { displayName, logoUrl, primaryColor, backgroundColor }, defaultLocale };
-}
+export type SignInSettingsSnapshot = ProviderSnapshot['signIn'];
 
-export function pageContextOf(provider: Provider | undefined, uiLocales: unknown, acceptLanguage: string | undefined): PageContext {
-  const { branding, defaultLocale } = brandingOf(provider);
-  const locale = chooseLocale(uiLocales, acceptLanguage, defaultLocale);
+export function pageContextOf(settings: SignInSettingsSnapshot | undefined, uiLocales: unknown, acceptLanguage: string | undefined): PageContext {
+  const locale = chooseLocale(uiLocales, acceptLanguage, settings?.defaultLocale);
+  const branding = settings
+    ? { displayName: settings.displayName, logoUrl: settings.logoUrl, primaryColor: settings.primaryColor, backgroundColor: settings.backgroundColor }
+    : {};
   return { locale, t: messagesOf(locale), branding };
 }

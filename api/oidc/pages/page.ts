@@ -42,6 +42,9 @@ export function renderPage(page: Page, context: PageContext = defaultPageContext
   const nonce = randomBytes(16).toString('base64');
   const { branding } = context;
   const logo = branding.logoUrl ?? null;
+  const name = branding.displayName;
+  const mark = logo ? html`<img src="${logo}" alt="${name ?? ''}" />` : html`<span>${name}</span>`;
+  const brand = logo || name ? html`<div class="brand">${mark}</div>` : '';
   const document = html`<!doctype html>
     <html lang="${context.locale}">
       <head>
@@ -55,13 +58,7 @@ export function renderPage(page: Page, context: PageContext = defaultPageContext
       </head>
       <body>
         <main>
-          ${
-            logo || branding.displayName
-              ? html`<div class="brand">
-                  ${logo ? html`<img src="${logo}" alt="${branding.displayName ?? ''}" />` : html`<span>${branding.displayName}</span>`}
-                </div>`
-              : ''
-          }
+          ${brand}
           <h1>${page.title}</h1>
           ${page.body}
         </main>

@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import type { EventTypeEntry } from '../../shared/event-type-entry.ts';
 import { uuid } from '../../shared/rows.ts';
+import { SignInSettings } from './settings.ts';
+
+const Settings = SignInSettings.loose();
 
 export const SIGN_IN_EVENTS = {
   'user.signed_in': {
@@ -23,5 +26,10 @@ export const SIGN_IN_EVENTS = {
   'user.consented': {
     description: 'A directory user allowed a client the scopes it asked for (a connected app); `grantId` is the provider grant its tokens are issued under.',
     data: z.looseObject({ userId: uuid, clientId: z.string(), scopes: z.array(z.string()), grantId: z.string() }),
+  },
+  'sign_in_settings.updated': {
+    description:
+      "An environment's sign-in page settings (branding, sign-up, default locale) were replaced: `settings` is what is stored now, `previous` what was.",
+    data: z.looseObject({ environmentId: uuid, settings: Settings, previous: Settings }),
   },
 } as const satisfies Record<string, EventTypeEntry>;

@@ -6,6 +6,7 @@ import type Provider from 'oidc-provider';
 import type { OidcProviders } from '../../../oidc/types.ts';
 import { messagePage, sendPage, type Page, type PageContext } from '../../../oidc/pages/page.ts';
 import { pageContextOf } from '../../../oidc/pages/context.ts';
+import { snapshotOf } from '../../../oidc/providers.ts';
 import type { Messages } from '../../../oidc/pages/i18n/index.ts';
 import type { Csrf } from './csrf.ts';
 import type { Interaction } from './service.ts';
@@ -32,7 +33,7 @@ export function createInteractions(deps: { oidc: OidcProviders; csrf: Csrf; base
   const { oidc, csrf } = deps;
   const urlOf = (r: Req, step = '') => `${deps.basePath}/v1/oidc/${r.params.envId}/interaction/${r.params.uid}${step}`;
   const contextOf = (r: FastifyRequest, provider?: Provider, interaction?: Interaction) =>
-    pageContextOf(provider, interaction?.params.ui_locales, r.headers['accept-language']);
+    pageContextOf(provider ? snapshotOf(provider).signIn : null, interaction?.params.ui_locales, r.headers['accept-language']);
   const expired = (t: Messages) => messagePage(t.expiredTitle, t.expiredText);
 
   /** The provider and the interaction the request continues, or null (an unknown or expired one). */
