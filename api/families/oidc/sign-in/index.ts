@@ -4,15 +4,19 @@ import { createCsrf } from './csrf.ts';
 import { createInteractions } from './interaction.ts';
 import { signInRoutes } from './routes.ts';
 import { createSignInService } from './service.ts';
+import { signUpRoutes } from './sign-up-routes.ts';
+import { createSignUpService } from './sign-up.ts';
 
 export default defineFamily({
   name: 'oidc/sign-in',
-  register: async (app, { pool, oidc, masterKey, config }) => {
+  register: async (app, { pool, oidc, masterKey, config, sender }) => {
     // The pages' forms post form-encoded bodies; the parser stays inside this family.
     await app.register(formbody);
     const basePath = new URL(config.publicBaseUrl).pathname.replace(/\/$/, '');
     const csrf = createCsrf(masterKey);
     const interactions = createInteractions({ oidc, csrf, basePath });
-    signInRoutes(app, { interactions, signIn: createSignInService(pool, csrf) });
+    const signIn = createSignInService(pool, csrf);
+    signInRoutes(app, { interactions, signIn });
+    signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log) });
   },
 });

@@ -84,7 +84,7 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf) {
       const { tenantId } = snapshotOf(provider);
       const user = await createSignInQueries(pool, environmentId).findByLogin(login);
       const matches = await verifyPassword(user?.hash, password);
-      const reason = !user ? 'unknown_user' : !matches ? 'wrong_password' : !user.active ? 'inactive' : null;
+      const reason = !user ? 'unknown_user' : !matches ? 'wrong_password' : !user.active ? 'inactive' : user.pendingSignUp ? 'email_unverified' : null;
       const ip = origin.ip ?? null;
       if (reason || !user) {
         const userId = user?.id ?? null;
