@@ -5,6 +5,8 @@ import { createInteractions } from './interaction.ts';
 import { signInRoutes } from './routes.ts';
 import { createSignInService } from './service.ts';
 import { signUpRoutes } from './sign-up-routes.ts';
+import { resetRoutes } from './reset-routes.ts';
+import { createPasswordResetService } from './password-reset.ts';
 import { createSignUpService } from './sign-up.ts';
 
 export default defineFamily({
@@ -18,5 +20,6 @@ export default defineFamily({
     const signIn = createSignInService(pool, csrf);
     signInRoutes(app, { interactions, signIn });
     signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log) });
+    resetRoutes(app, { interactions, signIn, reset: createPasswordResetService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log }) });
   },
 });
