@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty } from '../helpers/browser.ts';
 import { directoryUser, oidcEnvironment, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 import { setPassword } from '../helpers/sign-in.ts';
+import { waitForMessage } from '../helpers/inbox.ts';
 
 const PASSWORD = 'correct horse battery';
 let t: OidcTestApp;
@@ -135,5 +136,51 @@ describeBrowser('password sign-in in Chromium', () => {
       await expectAccessible(page);
       await context.close();
     }
+  });
+
+  it('announces a wrong password and moves the focus to it; "Forgot your password?" sends a link whose page sets a new one', async () => {
+    const { user, url, exchange } = await setUp();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(8_000);
+    await page.goto(url.href);
+    await page.getByLabel('User name or email').fill(user.userName);
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Password', { exact: true }).fill('not the password');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Wrong user name or password.');
+    expect(await focused(page)).toBe('error');
+    expect(await page.getByLabel('Password', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    await expectAccessible(page);
+
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await expect.poll(() => heading(page)).toBe('Reset your password');
+    await expectAccessible(page);
+    await page.getByLabel('User name or email').fill(user.userName);
+    await page.getByRole('button', { name: 'Send link' }).click();
+    await expect.poll(() => heading(page)).toBe('Check your email');
+    await expectAccessible(page);
+    const message = await waitForMessage(t.app, user.userName, 'password_reset');
+    const link = /https?:\/\/\S+\/password\/[A-Za-z0-9_-]{43}/.exec(message.text)![0];
+
+    const linkPage = await context.newPage();
+    await linkPage.goto(link);
+    await expectAccessible(linkPage);
+    await linkPage.getByLabel('New password').fill('a fresh password');
+    await linkPage.getByLabel('Repeat the password').fill('a fresh password');
+    await linkPage.getByRole('button', { name: 'Set password' }).click();
+    await expect.poll(() => heading(linkPage)).toBe('Password set');
+    await linkPage.close();
+
+    await page.getByRole('link', { name: 'Back to sign-in' }).click();
+    await page.getByLabel('User name or email').fill(user.userName);
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Password', { exact: true }).fill('a fresh password');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heading(page)).toBe('Allow access');
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL((u) => u.href.startsWith(rp.callback));
+    expect((await exchange(page.url())).claims()!.sub).toBe(user.id);
+    await context.close();
   });
 });
