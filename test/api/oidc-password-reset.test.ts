@@ -99,6 +99,21 @@ describe('password reset from the sign-in pages', () => {
     const p = await passwordPage(user.userName, 'de');
     const res = await postForm(p.jar, `${p.at}/reset`, { csrf: p.csrf, identifier: user.userName });
     expect(await res.text()).toContain('<title>Prüfen Sie Ihre E-Mails</title>');
-    expect((await waitForMessage(t.app, user.userName, 'password_reset')).subject).toBe('Passwort zurücksetzen');
+    const message = await waitForMessage(t.app, user.userName, 'password_reset');
+    expect(message.subject).toBe('Passwort zurücksetzen');
+    // The link's page follows Accept-Language.
+    const link = /https?:\/\/\S+\/password\/[A-Za-z0-9_-]{43}/.exec(message.text)![0];
+    const page = await fetch(link, { headers: { 'accept-language': 'de-DE,de;q=0.9' } });
+    expect(page.headers.get('content-language')).toBe('de');
+    expect(await page.text()).toContain('<title>Passwort festlegen</title>');
+    const differ = await postForm(new CookieJar(), link, { password: 'ein neues Passwort', confirmation: 'ein anderes' });
+    expect(differ.status).toBe(400);
+    expect(await differ.text()).toContain('<title>Set your password</title>');
+    const french = await fetch(link, {
+      method: 'POST',
+      headers: { 'accept-language': 'fr', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'password=short&confirmation=short',
+    });
+    expect(await french.text()).toContain('Le mot de passe doit comporter au moins 8 caractères.');
   });
 });

@@ -64,6 +64,21 @@ export const en = {
   backToSignIn: 'Back to sign-in',
   resetMailSubject: 'Reset your password',
   resetMailText: 'Open this link to choose a new password: {link}. It can be used once. If you did not ask for it, ignore this message.',
+  linkTitle: 'Set your password',
+  linkChoose: 'Choose a password for {user}.',
+  linkNewPassword: 'New password',
+  linkRepeat: 'Repeat the password',
+  linkSetButton: 'Set password',
+  linkDoneTitle: 'Password set',
+  linkDoneText: 'Your password is set. You can now sign in with it.',
+  linkGoneTitle: 'This link can no longer be used',
+  linkGoneText: 'It has expired or was already used. Ask your administrator for a new one.',
+  linkUnknownTitle: 'This link is not valid',
+  linkUnknownText: 'Check that you opened the whole link, or ask your administrator for a new one.',
+  passwordsDiffer: 'The two passwords differ.',
+  passwordTooShort: 'The password must be at least 8 characters long.',
+  passwordTooLong: 'The password must be at most 256 characters long.',
+  passwordBlank: 'The password must not be only whitespace.',
 };
 
 export type MessageKey = keyof typeof en;
