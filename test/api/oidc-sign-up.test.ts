@@ -151,4 +151,21 @@ describe('sign-up', () => {
     expect(short.status).toBe(400);
     expect(await short.text()).toMatch(/id="password"[^>]*aria-invalid="true"/);
   });
+
+  it('lets the owner of an email take over a sign-up never verified by signing up again (new password, new code)', async () => {
+    await enableSignUp();
+    const email = `typo-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const squatter = await signUp(email);
+    const firstMessage = await waitForMessage(t.app, email, 'sign_up_code');
+    const first = /\b(\d{6})\b/.exec(firstMessage.text)![1]!;
+    const owner = await signUp(email);
+    const secondMessage = await t.app.messages.inbox.waitFor((m) => m.to === email && m.kind === 'sign_up_code' && m !== firstMessage);
+    const second = /\b(\d{6})\b/.exec(secondMessage.text)![1]!;
+    // The first sign-up's code no longer works.
+    expect((await postForm(squatter.jar, `${squatter.at}/verify`, { csrf: squatter.csrf, signUp: squatter.signUp, email, code: first })).status).toBe(400);
+    const right = await postForm(owner.jar, `${owner.at}/verify`, { csrf: owner.csrf, signUp: owner.signUp, email, code: second });
+    expect(right.status).toBe(303);
+    expect((await eventsOf('directory.user.created')).length).toBe(1);
+    expect((await eventsOf('user.signed_up')).length).toBe(1);
+  });
 });

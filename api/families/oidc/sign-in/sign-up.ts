@@ -2,7 +2,8 @@
 // name; a directory user is created (userName = the email, email unverified, no sign-in until verified) and a
 // 6-digit code is sent to the email (stored as SHA-256 of code and row id; 10 minutes, 5 attempts). The right code
 // marks the email verified and signs the user in. An email that already has an account gets a message saying so,
-// and the page is the same: the form tells nobody whether an account exists.
+// and the page is the same: the form tells nobody whether an account exists. Signing up again with the email of a
+// sign-up never verified replaces its password and code (the account is whoever's the email is).
 import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { DatabasePool } from 'slonik';
 import type Provider from 'oidc-provider';
@@ -44,11 +45,24 @@ export function createSignUpService(pool: DatabasePool, sender: MessageSender, l
       const id = randomUUID();
       const email = input.email.toLowerCase();
       const hash = await hashPassword(input.password);
-      if (await createSignInQueries(pool, environmentId).findByLogin(email)) {
+      const existing = await createSignInQueries(pool, environmentId).findByLogin(email);
+      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      const sendCode = () => send({ to: email, subject: t.signUpMailSubject, text: fillText(t.signUpMailText, { code }), environmentId, kind: 'sign_up_code' });
+      if (existing?.pendingSignUp && existing.userName === email) {
+        // A sign-up never verified (someone else's typo, a lost code): whoever receives the new code owns the account.
+        await pool.transaction(async (trx) => {
+          const codes = createSignUpQueries(trx, environmentId);
+          await codes.deleteCodesOf(existing.id);
+          await createPasswordQueries(trx, environmentId).setPassword(existing.id, hash);
+          await codes.insertCode({ id, userId: existing.id, email, codeHash: codeHash(code, id), ttlSeconds: CODE_TTL_SECONDS });
+        });
+        await sendCode();
+        return id;
+      }
+      if (existing) {
         await send({ to: email, subject: t.signUpMailSubject, text: t.signUpExistsMailText, environmentId, kind: 'sign_up_existing_account' });
         return id;
       }
-      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       const created = await pool
         .transaction(async (trx) => {
           const user = await createDirectoryUserQueries(trx, environmentId).insertUser({
@@ -67,7 +81,7 @@ export function createSignUpService(pool: DatabasePool, sender: MessageSender, l
           if ((error as { code?: string }).code === '23505' || /unique/i.test(String((error as Error).message))) return false;
           throw error;
         });
-      if (created) await send({ to: email, subject: t.signUpMailSubject, text: fillText(t.signUpMailText, { code }), environmentId, kind: 'sign_up_code' });
+      if (created) await sendCode();
       return id;
     },
 
