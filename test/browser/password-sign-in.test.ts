@@ -84,6 +84,10 @@ describeBrowser('password sign-in in Chromium', () => {
     // The session is over: the same authorization asks to sign in again.
     await page.goto(url.href);
     expect(await heading(page)).toBe('Sign in');
+    // A logout with no session and nowhere to return to ends on our "signed out" page at once.
+    await page.goto(`${env.issuer}/session/end`);
+    await expect.poll(() => heading(page)).toBe('You are signed out');
+    await expectAccessible(page);
     await context.close();
   });
 

@@ -12,31 +12,31 @@ declare module 'vitest' {
   }
 }
 
-export const chromiumPath = () => process.env.CHROMIUM ?? '/usr/bin/chromium';
-
-function install() {
+function aptInstall() {
   try {
     console.log('Chromium: not found, installing the Debian package (apt-get install -y chromium)');
-    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
-      stdio: 'inherit',
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
   } catch (error) {
     console.log(`Chromium: apt-get install failed: ${(error as Error).message}`);
   }
 }
 
-export default function setup(project: TestProject) {
-  const path = chromiumPath();
-  if (!existsSync(path)) install();
-  if (existsSync(path)) {
-    project.provide('chromium', path);
-    return;
-  }
-  if (process.env.CI !== 'true' && process.env.SKIP_BROWSER_TESTS === '1') {
+/**
+ * The Chromium to use: `CHROMIUM` or /usr/bin/chromium, installed when missing; null (skip) only outside CI with
+ * SKIP_BROWSER_TESTS=1; otherwise a missing browser throws, failing the run.
+ */
+export function resolveChromium(env: NodeJS.ProcessEnv, exists: (path: string) => boolean = existsSync, install: () => void = aptInstall) {
+  const path = env.CHROMIUM ?? '/usr/bin/chromium';
+  if (!exists(path)) install();
+  if (exists(path)) return path;
+  if (env.CI !== 'true' && env.SKIP_BROWSER_TESTS === '1') {
     console.log(`Chromium: not found at ${path}; SKIP_BROWSER_TESTS=1, the browser tests are skipped`);
-    project.provide('chromium', null);
-    return;
+    return null;
   }
   throw new Error(`Chromium is missing at ${path} and could not be installed (set CHROMIUM, or SKIP_BROWSER_TESTS=1 outside CI to skip the browser tests)`);
+}
+
+export default function setup(project: TestProject) {
+  project.provide('chromium', resolveChromium(process.env));
 }
