@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
 import { passwordProblem } from '../../../../lib/passwords.ts';
 import { signUpPage, verifyPage } from '../../../oidc/pages/sign-up.ts';
 import { field, originOf, type Found, type Interactions, type Req, type Route } from './interaction.ts';
-import { BASE, PAGE_ROUTE } from './routes.ts';
+import { BASE, PAGE_ROUTE, WRITING_PAGE_ROUTE } from './routes.ts';
 import { clientIdOf, type SignInService } from './service.ts';
 import type { SignUpService } from './sign-up.ts';
 import type { App } from '../../../types.ts';
@@ -28,7 +28,7 @@ export function signUpRoutes(app: App, deps: { interactions: Interactions; signI
     return found ? ix.send(reply, found, 200, (t) => signUpPage(common(r), t)) : reply;
   });
 
-  app.post<Route>(`${BASE}/sign-up`, PAGE_ROUTE, async (r, reply) => {
+  app.post<Route>(`${BASE}/sign-up`, WRITING_PAGE_ROUTE, async (r, reply) => {
     const found = await allowed(r, reply, await ix.posted(r, reply, 'login'));
     if (!found) return reply;
     const { t } = found.context;
@@ -43,7 +43,7 @@ export function signUpRoutes(app: App, deps: { interactions: Interactions; signI
     return ix.send(reply, found, 200, () => verifyPage({ ...common(r), signUp: id, email: email.toLowerCase() }, t));
   });
 
-  app.post<Route>(`${BASE}/verify`, PAGE_ROUTE, async (r, reply) => {
+  app.post<Route>(`${BASE}/verify`, WRITING_PAGE_ROUTE, async (r, reply) => {
     const found = await allowed(r, reply, await ix.posted(r, reply, 'login'));
     if (!found) return reply;
     const { t } = found.context;
