@@ -28,6 +28,9 @@ import type { OidcProviders } from './oidc/types.ts';
 import type { Family, FamilyDeps } from './families/family.ts';
 import type { SigningKeys } from './access/signing-keys.ts';
 import type { App } from './types.ts';
+import { createInbox, type Inbox } from '../lib/messages/inbox.ts';
+import { createLogSender } from '../lib/messages/log-sender.ts';
+import type { MessageSender } from '../lib/messages/sender.ts';
 
 export interface AppDeps {
   config: Config;
@@ -38,6 +41,8 @@ export interface AppDeps {
   /** Encrypts secrets at rest (webhook signing secrets, provider credentials). */
   masterKey: Buffer;
   logger?: FastifyServerOptions['logger'];
+  /** How messages (sign-up codes, password links) are sent; default: the log sender with its in-process inbox. */
+  sender?: MessageSender;
 }
 
 export const REDACTED_PATHS = ['req.headers.authorization', '*.clientSecret', '*.client_secret', '*.fullToken', '*.invitationCode', '*.password', '*.secret'];
@@ -58,6 +63,8 @@ declare module 'fastify' {
     authenticator: Authenticator;
     /** Each environment's OpenID provider (api/oidc/providers.ts), for the sign-in pages and the tests. */
     oidc: OidcProviders;
+    /** The message sender and the default sender's in-process inbox (lib/messages), for the tests. */
+    messages: { sender: MessageSender; inbox: Inbox };
   }
 }
 
@@ -118,6 +125,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     onError: (e, environmentId) => app.log.error({ err: e, environmentId }, 'OpenID provider error'),
   });
   app.decorate('oidc', oidc);
+  const inbox = createInbox();
+  const sender = deps.sender ?? createLogSender({ log: app.log, inbox });
+  app.decorate('messages', { sender, inbox });
   const listener = await listen(
     deps.databaseUrl,
     {
@@ -167,7 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(openApiPlugin, { publicBaseUrl: config.publicBaseUrl, tokenUrl: `${config.publicBaseUrl}/v1/oauth/token` });
   if (config.rateLimit.enabled) await app.register(rateLimitPlugin, config.rateLimit);
 
-  const familyDeps = { config, pool, keys, masterKey: deps.masterKey, issuer, audience, models, trustStores, oidc };
+  const familyDeps = { config, pool, keys, masterKey: deps.masterKey, issuer, audience, models, trustStores, oidc, sender };
   for (const family of FAMILIES) {
     await app.register(familyPlugin(family), familyDeps);
   }

@@ -16,7 +16,7 @@
 #   eventually 'COMMANDS'               runs the commands until they succeed (every 0.2 s, for at most 15 s) and
 #                                       prints their output: for what a durable process does after a request
 #   sign_in URL USERNAME PASSWORD       what a browser does with an authorization URL of an environment's provider:
-#                                       follows it to the login page, signs in, allows on the consent page (each
+#                                       follows it to the identifier page, then the password page, signs in, allows on the consent page (each
 #                                       form with its CSRF token, cookies kept); prints the URL it is sent back to
 #                                       (the client's redirect URI with a code, or an error)
 # Needs curl and jq.
@@ -89,9 +89,11 @@ sign_in() {
     if [ -z "$form" ]; then break; fi
     fields=(--data-urlencode "csrf=$csrf")
     if grep -q 'name="password"' <<<"$page"; then
-      if [ "$logins" -gt 0 ]; then break; fi # the login page again: the sign-in was refused
+      if [ "$logins" -gt 0 ]; then break; fi # the password page again: the sign-in was refused
       logins=1
-      fields+=(--data-urlencode "userName=$2" --data-urlencode "password=$3")
+      fields+=(--data-urlencode "identifier=$2" --data-urlencode "password=$3")
+    elif grep -q 'name="identifier"' <<<"$page"; then
+      fields+=(--data-urlencode "identifier=$2")
     fi
     next=$API$form
   done

@@ -7,6 +7,7 @@ import type { AccessModel } from '../../lib/authz/compile.ts';
 import type { ModelCache } from '../access/models.ts';
 import type { TrustStoreSnapshot } from '../access/trust-stores.ts';
 import type { OidcProviders } from '../oidc/types.ts';
+import type { MessageSender } from '../../lib/messages/sender.ts';
 
 export interface FamilyDeps {
   config: Config;
@@ -23,6 +24,8 @@ export interface FamilyDeps {
   trustStores: ModelCache<TrustStoreSnapshot>;
   /** Each environment's OpenID provider, rebuilt after an `iam_oidc` NOTIFY names it. */
   oidc: OidcProviders;
+  /** Sends people messages (lib/messages): the log sender and its inbox unless buildApp was given another. */
+  sender: MessageSender;
 }
 
 export interface Family {

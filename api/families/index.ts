@@ -47,6 +47,7 @@ import connectedApps from './oidc/connected-apps/index.ts';
 import directorySessions from './directory/sessions/index.ts';
 import oidcSignIn from './oidc/sign-in/index.ts';
 import oidcSso from './oidc/sso/index.ts';
+import oidcSignInSettings from './oidc/sign-in-settings/index.ts';
 import oidcSigningKeys from './oidc/signing-keys/index.ts';
 import mcpAuthorization from './oidc/mcp-authorization/index.ts';
 
@@ -97,6 +98,7 @@ export const FAMILIES: readonly Family[] = [
   directorySessions,
   oidcSignIn,
   oidcSso,
+  oidcSignInSettings,
   oidcSigningKeys,
   mcpAuthorization,
 ];

@@ -10,7 +10,7 @@ import { accountTokenClaims, createFindAccount, SCOPE_CLAIMS } from './accounts.
 import { cookieKeys } from './cookies.ts';
 import { renderError } from './render-error.ts';
 import { allowlistParams } from './allowlist.ts';
-import { logoutSource, postLogoutSuccessSource } from './logout-pages.ts';
+import { logoutPages } from './logout-pages.ts';
 import { registrationFeature } from './registration.ts';
 
 export interface ConfigurationInput {
@@ -91,7 +91,7 @@ export function providerConfiguration(input: ConfigurationInput): Configuration 
       introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId || client.clientAuthMethod !== 'none' },
       // A client revokes only its own tokens (RFC 7009 2.1).
       revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
-      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
+      rpInitiatedLogout: { enabled: true, ...logoutPages(snapshot.signIn) },
       backchannelLogout: { enabled: true },
       dPoP: { enabled: true },
       pushedAuthorizationRequests: { enabled: true },

@@ -1,22 +1,31 @@
-// The provider's own two small pages of RP-initiated logout (confirm, signed out): plain forms with no script, no
-// style and nothing fetched from elsewhere. The sign-in pages (login, consent) are not the provider's.
+// The provider's two pages of RP-initiated logout (confirm, signed out), rendered like the sign-in pages (same
+// document, CSP with nonce, no form-action: the confirmation redirects to the client's post_logout_redirect_uri),
+// in the locale the request asks for (ui_locales, then Accept-Language).
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import { html, Html } from './pages/html.ts';
+import { renderPage, type Page } from './pages/page.ts';
+import { pageContextOf, type SignInSettingsSnapshot } from './pages/context.ts';
 
-const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-const page = (ctx: KoaContextWithOIDC, title: string, body: string) => {
+const send = (ctx: KoaContextWithOIDC, settings: SignInSettingsSnapshot, page: (t: ReturnType<typeof pageContextOf>['t']) => Page) => {
+  const context = pageContextOf(settings, ctx.oidc?.params?.ui_locales, ctx.get('accept-language'));
+  const { text, headers } = renderPage(page(context.t), context);
+  for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
   ctx.type = 'html';
-  ctx.set('cache-control', 'no-store');
-  ctx.set('content-security-policy', "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
-  ctx.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title></head><body><main><h1>${escape(title)}</h1>${body}</main></body></html>`;
+  ctx.body = text;
 };
 
-/** `form` is the provider's hidden form (id `op.logoutForm`, with its xsrf token). */
-export const logoutSource = (ctx: KoaContextWithOIDC, form: string) =>
-  page(
-    ctx,
-    'Sign out?',
-    `${form}<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button> <button type="submit" form="op.logoutForm">No, stay signed in</button>`,
-  );
+/** The two pages of the environment whose sign-in settings are `settings`. */
+export const logoutPages = (settings: SignInSettingsSnapshot) => ({
+  /** `form` is the provider's hidden form (id `op.logoutForm`, with its xsrf token). */
+  logoutSource: (ctx: KoaContextWithOIDC, form: string) =>
+    send(ctx, settings, (t) => ({
+      title: t.logoutTitle,
+      body: html`${new Html(form)}
+        <div class="actions">
+          <button class="primary" autofocus type="submit" form="op.logoutForm" value="yes" name="logout">${t.logoutYes}</button>
+          <button type="submit" form="op.logoutForm">${t.logoutNo}</button>
+        </div>`,
+    })),
 
-export const postLogoutSuccessSource = (ctx: KoaContextWithOIDC) => page(ctx, 'You are signed out', '<p>You may close this window.</p>');
+  postLogoutSuccessSource: (ctx: KoaContextWithOIDC) => send(ctx, settings, (t) => ({ title: t.signedOutTitle, body: html`<p>${t.signedOutText}</p>` })),
+});

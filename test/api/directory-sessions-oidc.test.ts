@@ -119,7 +119,7 @@ describe('revoking a directory session signed in through the pages', () => {
     const laptop = await codeFlowThroughPages(rp, signIn, scope);
     // The second browser's sign-in reuses the consent the first one gave: no consent page, the same provider Grant.
     const phone = await codeFlowThroughPages(rp, signIn, { scope: 'openid profile' });
-    expect(phone.pages.map((p) => p.kind)).toEqual(['login']);
+    expect(phone.pages.map((p) => p.kind)).toEqual(['login', 'password']);
     const grantIds = await t.pool.anyFirst(sql.unsafe`
       SELECT DISTINCT grant_id FROM oidc_payloads WHERE environment_id = ${env.environmentId} AND model = 'AccessToken'`);
     expect(grantIds).toHaveLength(1);

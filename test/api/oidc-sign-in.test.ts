@@ -58,12 +58,20 @@ async function loginPage(jar = new CookieJar()) {
   return { at, page, body, csrf: inputValue(body, 'csrf')!, jar };
 }
 
+/** The page after the identifier page for `identifier`. */
+async function passwordPage(identifier: string) {
+  const { at, csrf, jar } = await loginPage();
+  const res = await postForm(jar, `${at}/identifier`, { csrf, identifier });
+  return { at, csrf, jar, res, body: await res.text() };
+}
+
 describe('the sign-in pages', () => {
   it('sign a user in with the password set through the API, ask consent, and return a code openid-client exchanges (PKCE)', async () => {
     const user = await newUser();
     const { tokens, pages } = await codeFlowThroughPages(rp, { userName: user.userName, password: PASSWORD });
     expect(pages.map((p) => [p.kind, p.status])).toEqual([
       ['login', 200],
+      ['password', 200],
       ['consent', 200],
     ]);
     const claims = tokens.claims()!;
@@ -142,12 +150,12 @@ describe('the sign-in pages', () => {
     const user = await newUser();
     const { tokens, pages } = await codeFlowThroughPages(rp, { userName: `${user.userName.toUpperCase()}@EXAMPLE.COM`, password: PASSWORD, remember: true });
     expect(tokens.claims()!.sub).toBe(user.id);
-    expect(pages[0]!.body).toContain('Keep me signed in');
+    expect(pages[1]!.body).toContain('Keep me signed in');
     expect((await eventsOf('user.signed_in'))[0]!.data.remember).toBe(true);
 
     await t.pool.query(sql.unsafe`
       INSERT INTO oidc_settings (environment_id, session_config) VALUES (${env.environmentId}, '{"rememberMe": false}')`);
-    await expect.poll(async () => (await loginPage()).body.includes('Keep me signed in')).toBe(false);
+    await expect.poll(async () => (await passwordPage(user.userName)).body.includes('Keep me signed in')).toBe(false);
   });
 
   it('answer a wrong password, an unknown user and an inactive user with the same page, recording why in user.sign_in_failed only', async () => {
@@ -169,11 +177,11 @@ describe('the sign-in pages', () => {
     ] as const;
     const { at, csrf, jar } = await loginPage();
     for (const [userName, password] of attempts) {
-      const res = await postForm(jar, `${at}/login`, { csrf, userName, password });
+      const res = await postForm(jar, `${at}/login`, { csrf, identifier: userName, password });
       expect(res.status).toBe(401);
       const body = await res.text();
-      expect(pageKind(body)).toBe('login');
-      expect(body).toContain(`<p class="error" role="alert">${WRONG}</p>`);
+      expect(pageKind(body)).toBe('password');
+      expect(body).toContain(`<p id="error" class="error" role="alert" tabindex="-1" autofocus>${WRONG}</p>`);
       expect(body).not.toMatch(/inactive|unknown|deactivated/i);
     }
     const failed = await eventsOf('user.sign_in_failed');
@@ -183,7 +191,7 @@ describe('the sign-in pages', () => {
     expect(await eventsOf('user.signed_in')).toEqual([]);
 
     // The same interaction still signs the right password in.
-    const ok = await postForm(jar, `${at}/login`, { csrf, userName: user.userName, password: PASSWORD });
+    const ok = await postForm(jar, `${at}/login`, { csrf, identifier: user.userName, password: PASSWORD });
     expect(ok.status).toBe(303);
     expect((await eventsOf('user.signed_in')).map((e) => e.data.userId)).toEqual([user.id]);
   });
@@ -194,7 +202,7 @@ describe('the sign-in pages', () => {
     const other = await loginPage(); // another interaction (another browser)
     const forms: Record<string, string>[] = [{}, { csrf: 'forged' }, { csrf: other.csrf }, { csrf: `${csrf}x` }];
     for (const fields of forms) {
-      const res = await postForm(jar, `${at}/login`, { ...fields, userName: user.userName, password: PASSWORD });
+      const res = await postForm(jar, `${at}/login`, { ...fields, identifier: user.userName, password: PASSWORD });
       expect(res.status).toBe(403);
       expect(res.headers.get('cache-control')).toBe('no-store');
       expect(await res.text()).toContain('The form was not sent by this sign-in page.');
@@ -210,7 +218,7 @@ describe('the sign-in pages', () => {
     const tampered = `${at.slice(0, -4)}${at.slice(-4) === 'AAAA' ? 'BBBB' : 'AAAA'}`;
     for (const res of [
       await jar.fetch(tampered),
-      await postForm(jar, `${tampered}/login`, { csrf, userName: user.userName, password: PASSWORD }),
+      await postForm(jar, `${tampered}/login`, { csrf, identifier: user.userName, password: PASSWORD }),
       await fetch(at), // no interaction cookie
       await fetch(`${t.baseUrl}/v1/oidc/${crypto.randomUUID()}/interaction/abc`),
       await fetch(`${t.baseUrl}/v1/oidc/not-an-id/interaction/abc`),
@@ -229,7 +237,7 @@ describe('the sign-in pages', () => {
       UPDATE oidc_payloads SET expires_at = now() - interval '1 second',
         payload = jsonb_set(payload, '{exp}', to_jsonb(extract(epoch FROM now())::int - 1))
       WHERE environment_id = ${env.environmentId} AND model = 'Interaction' AND id = ${uid}`);
-    for (const res of [await jar.fetch(at), await postForm(jar, `${at}/login`, { csrf, userName: user.userName, password: PASSWORD })]) {
+    for (const res of [await jar.fetch(at), await postForm(jar, `${at}/login`, { csrf, identifier: user.userName, password: PASSWORD })]) {
       expect(res.status).toBe(400);
       expect(await res.text()).toContain('This sign-in expired');
     }
@@ -239,18 +247,18 @@ describe('the sign-in pages', () => {
   it('remember the consent: a second sign-in (a new browser) skips the consent page, a revoked one asks again', async () => {
     const user = await newUser();
     const first = await codeFlowThroughPages(rp, { userName: user.userName, password: PASSWORD });
-    expect(first.pages.map((p) => p.kind)).toEqual(['login', 'consent']);
+    expect(first.pages.map((p) => p.kind)).toEqual(['login', 'password', 'consent']);
     const second = await codeFlowThroughPages(rp, { userName: user.userName, password: PASSWORD });
-    expect(second.pages.map((p) => p.kind)).toEqual(['login']);
+    expect(second.pages.map((p) => p.kind)).toEqual(['login', 'password']);
     expect(second.tokens.claims()!.sub).toBe(user.id);
     // More scopes than were granted: asked again.
     const wider = await codeFlowThroughPages(rp, { userName: user.userName, password: PASSWORD }, { scope: 'openid profile email phone' });
-    expect(wider.pages.map((p) => p.kind)).toEqual(['login', 'consent']);
-    expect(wider.pages[1]!.body).toContain('(phone)');
+    expect(wider.pages.map((p) => p.kind)).toEqual(['login', 'password', 'consent']);
+    expect(wider.pages[2]!.body).toContain('(phone)');
 
     await t.pool.query(sql.unsafe`UPDATE oidc_client_grants SET revoked_at = now() WHERE environment_id = ${env.environmentId}`);
     const afterRevoke = await codeFlowThroughPages(rp, { userName: user.userName, password: PASSWORD });
-    expect(afterRevoke.pages.map((p) => p.kind)).toEqual(['login', 'consent']);
+    expect(afterRevoke.pages.map((p) => p.kind)).toEqual(['login', 'password', 'consent']);
     expect(await eventsOf('user.consented')).toHaveLength(3);
   });
 

@@ -1,6 +1,7 @@
 // Sign-in through the environment's real pages, over HTTP with a cookie jar, as a browser without JavaScript would:
-// authorize → 303 to the interaction → GET the login page → POST the form (with its CSRF token) → consent page →
-// POST allow → … → the redirect to the client with its code. For tests of anything behind a sign-in.
+// authorize → 303 to the interaction → GET the identifier page → POST the identifier (with the CSRF token) → the
+// password page → POST the password → consent page → POST allow → … → the redirect to the client with its code.
+// For tests of anything behind a sign-in.
 import * as client from 'openid-client';
 import { expect } from 'vitest';
 import { CookieJar, REDIRECT_URI, type OidcTestApp } from './oidc.ts';
@@ -17,7 +18,8 @@ export interface PageVisit {
   url: string;
   status: number;
   body: string;
-  kind: 'login' | 'consent' | 'other';
+  /** login: the identifier page; password: the page after it, with the password form. */
+  kind: 'login' | 'password' | 'consent' | 'other';
   headers: Headers;
 }
 
@@ -30,8 +32,15 @@ const formAction = (body: string, label: string) => {
   }
   throw new Error(`no form with a "${label}" button in ${body}`);
 };
+/** Which sign-in page `body` is, by its forms (so in any locale). */
 export const pageKind = (body: string): PageVisit['kind'] =>
-  body.includes('<title>Sign in</title>') ? 'login' : body.includes('<title>Allow access</title>') ? 'consent' : 'other';
+  /<input id="identifier" name="identifier"/.test(body)
+    ? 'login'
+    : /<input id="password" name="password" type="password" autocomplete="current-password"/.test(body)
+      ? 'password'
+      : /action="[^"]*\/confirm"/.test(body)
+        ? 'consent'
+        : 'other';
 
 /** POSTs a page's form, form-encoded. */
 export const postForm = (jar: CookieJar, url: string, fields: Record<string, string>) =>
@@ -61,7 +70,10 @@ export async function signInThroughPages(url: URL | string, signIn: PageSignIn, 
     const csrf = inputValue(body, 'csrf') ?? '';
     if (visit.kind === 'login') {
       if (pages.filter((p) => p.kind === 'login').length > 1) throw new Error(`sign-in refused: ${body}`);
-      const fields = { csrf, userName: signIn.userName, password: signIn.password, ...(signIn.remember ? { remember: 'yes' } : {}) };
+      response = await postForm(jar, new URL(formAction(body, 'Continue'), at).href, { csrf, identifier: signIn.userName });
+    } else if (visit.kind === 'password') {
+      if (pages.filter((p) => p.kind === 'password').length > 1) throw new Error(`sign-in refused: ${body}`);
+      const fields = { csrf, identifier: signIn.userName, password: signIn.password, ...(signIn.remember ? { remember: 'yes' } : {}) };
       response = await postForm(jar, new URL(formAction(body, 'Sign in'), at).href, fields);
     } else if (visit.kind === 'consent') {
       response = await postForm(jar, new URL(formAction(body, signIn.consent === 'cancel' ? 'Cancel' : 'Allow'), at).href, { csrf });

@@ -1,5 +1,6 @@
 // The consent page: what the client asks for, and allow or cancel.
 import { html } from './html.ts';
+import { fill, type MessageKey, type Messages } from './i18n/index.ts';
 import type { Page } from './page.ts';
 
 export interface ConsentView {
@@ -13,13 +14,13 @@ export interface ConsentView {
   resources: { resource: string; scopes: string[] }[];
 }
 
-const SCOPE_TEXT: Record<string, string> = {
-  openid: 'Know who you are',
-  profile: 'See your name and profile',
-  email: 'See your email address',
-  phone: 'See your phone number',
-  address: 'See your address',
-  offline_access: 'Stay connected when you are not using it',
+const SCOPE_TEXT: Record<string, MessageKey> = {
+  openid: 'scopeOpenid',
+  profile: 'scopeProfile',
+  email: 'scopeEmail',
+  phone: 'scopePhone',
+  address: 'scopeAddress',
+  offline_access: 'scopeOfflineAccess',
 };
 
 /** A link the page may show: http(s) only, never `javascript:`. */
@@ -39,41 +40,41 @@ export const logoUrl = (value: string | null) => {
   return url?.startsWith('https:') ? url : null;
 };
 
-export const consentPage = (v: ConsentView): Page => {
+export const consentPage = (v: ConsentView, t: Messages): Page => {
   const logo = logoUrl(v.client.logoUri);
   const home = safeUrl(v.client.clientUri);
   const policy = safeUrl(v.client.policyUri);
   const tos = safeUrl(v.client.tosUri);
+  const client = html`<strong>${home ? html`<a href="${home}" rel="noopener noreferrer">${v.client.name}</a>` : v.client.name}</strong>`;
   return {
-    title: 'Allow access',
+    title: t.consentTitle,
     imageUrl: logo,
     body: html`<div class="client">
         ${logo ? html`<img src="${logo}" alt="" />` : ''}
-        <p>
-          <strong>${home ? html`<a href="${home}" rel="noopener noreferrer">${v.client.name}</a>` : v.client.name}</strong> wants to access your account
-          <strong>${v.userName}</strong>.
-        </p>
+        <p>${fill(t.consentWants, { client, user: html`<strong>${v.userName}</strong>` })}</p>
       </div>
-      <p>It asks to:</p>
+      <p>${t.consentAsks}</p>
       <ul>
-        ${v.scopes.map((s) => html`<li>${SCOPE_TEXT[s] ?? s} <small>(${s})</small></li>`)}
-        ${v.resources.map((r) => html`<li>Use ${r.resource}${r.scopes.length ? html`: ${r.scopes.join(' ')}` : ''}</li>`)}
+        ${v.scopes.map((s) => html`<li>${SCOPE_TEXT[s] ? t[SCOPE_TEXT[s]] : s} <small>(${s})</small></li>`)}
+        ${v.resources.map((r) => html`<li>${fill(t.useResource, { resource: r.resource })}${r.scopes.length ? html`: ${r.scopes.join(' ')}` : ''}</li>`)}
       </ul>
       ${
         policy || tos
           ? html`<p class="links">
-              ${policy ? html`<a href="${policy}" rel="noopener noreferrer">Privacy policy</a>` : ''}${tos ? html`<a href="${tos}" rel="noopener noreferrer">Terms of service</a>` : ''}
+              ${policy ? html`<a href="${policy}" rel="noopener noreferrer">${t.privacyPolicy}</a>` : ''}${
+                tos ? html`<a href="${tos}" rel="noopener noreferrer">${t.termsOfService}</a>` : ''
+              }
             </p>`
           : ''
       }
       <div class="actions">
         <form method="post" action="${v.action}">
           <input type="hidden" name="csrf" value="${v.csrf}" />
-          <button type="submit">Allow</button>
+          <button class="primary" type="submit">${t.allow}</button>
         </form>
         <form method="post" action="${v.abort}">
           <input type="hidden" name="csrf" value="${v.csrf}" />
-          <button type="submit">Cancel</button>
+          <button type="submit">${t.cancel}</button>
         </form>
       </div>`,
   };

@@ -1,11 +1,14 @@
 // Sending a sign-in page: `Cache-Control: no-store`, and a CSP that loads nothing but the page's own inline style
-// (by nonce) and, on the consent page, the client's logo from its exact URL. No script, no external anything,
-// framing denied. `form-action` is left out on purpose: after a POST the provider redirects to the client's
-// redirect_uri, and Chromium applies form-action to that redirect too.
+// (by nonce) and the images the page shows (the environment's logo, the client's logo) by their exact URLs. No
+// script, no external anything, framing denied. `form-action` is left out on purpose: after a POST the provider
+// redirects to the client's redirect_uri (or post_logout_redirect_uri), and Chromium applies form-action to that
+// redirect too.
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { html, type Html } from './html.ts';
+import { brandStyle, type Branding } from './branding.ts';
 import { STYLE } from './style.ts';
+import { DEFAULT_LOCALE, messagesOf, type Locale, type Messages } from './i18n/index.ts';
 
 export interface Page {
   title: string;
@@ -14,43 +17,70 @@ export interface Page {
   imageUrl?: string | null | undefined;
 }
 
-const csp = (nonce: string, imageUrl?: string | null) =>
+/** Who a page is rendered for: the negotiated locale (its messages) and the environment's branding. */
+export interface PageContext {
+  locale: Locale;
+  t: Messages;
+  branding: Branding;
+}
+
+export const defaultPageContext = (locale: Locale = DEFAULT_LOCALE, branding: Branding = {}): PageContext => ({ locale, t: messagesOf(locale), branding });
+
+const source = (url: string) => url.replace(/[;,\s]/g, encodeURIComponent);
+
+const csp = (nonce: string, images: string[]) =>
   [
     "default-src 'none'",
     `style-src 'nonce-${nonce}'`,
-    `img-src ${imageUrl ? imageUrl.replace(/[;,\s]/g, encodeURIComponent) : "'none'"}`,
+    `img-src ${images.length ? [...new Set(images)].map(source).join(' ') : "'none'"}`,
     "base-uri 'none'",
     "frame-ancestors 'none'",
   ].join('; ');
 
-export function sendPage(reply: FastifyReply, status: number, page: Page) {
+/** The page's document and the headers it must be sent with (for Fastify replies and the provider's Koa pages alike). */
+export function renderPage(page: Page, context: PageContext = defaultPageContext()) {
   const nonce = randomBytes(16).toString('base64');
+  const { branding } = context;
+  const logo = branding.logoUrl ?? null;
+  const name = branding.displayName;
+  const mark = logo ? html`<img src="${logo}" alt="${name ?? ''}" />` : html`<span>${name}</span>`;
+  const brand = logo || name ? html`<div class="brand">${mark}</div>` : '';
   const document = html`<!doctype html>
-    <html lang="en">
+    <html lang="${context.locale}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
         <title>${page.title}</title>
         <style nonce="${nonce}">
-          ${STYLE}
+          ${brandStyle(branding)} ${STYLE}
         </style>
       </head>
       <body>
         <main>
+          ${brand}
           <h1>${page.title}</h1>
           ${page.body}
         </main>
       </body>
     </html> `;
-  return reply
-    .status(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('pragma', 'no-cache')
-    .header('content-security-policy', csp(nonce, page.imageUrl))
-    .header('referrer-policy', 'no-referrer')
-    .send(document.text);
+  const images = [logo, page.imageUrl].filter((u): u is string => !!u);
+  return {
+    text: document.text,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'content-language': context.locale,
+      'cache-control': 'no-store',
+      pragma: 'no-cache',
+      'content-security-policy': csp(nonce, images),
+      'referrer-policy': 'no-referrer',
+    } as Record<string, string>,
+  };
+}
+
+export function sendPage(reply: FastifyReply, status: number, page: Page, context?: PageContext) {
+  const { text, headers } = renderPage(page, context);
+  return reply.status(status).headers(headers).send(text);
 }
 
 /** A page that only says something (an expired sign-in, a used link, a refused form). */

@@ -1,18 +1,33 @@
-// The page of a one-time password link: a form that sets the user's password once.
+// The page of a one-time password link: a form that sets the user's password once, and the pages that say a link
+// is gone or unknown.
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from '../../../lib/passwords.ts';
 import { html } from './html.ts';
-import type { Page } from './page.ts';
+import { fill, type Messages } from './i18n/index.ts';
+import { errorBlock, field } from './form.ts';
+import { messagePage, type Page } from './page.ts';
 
-export const passwordLinkPage = (userName: string, error?: string): Page => ({
-  title: 'Set your password',
-  body: html`<p>Choose a password for <strong>${userName}</strong>.</p>
-    ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+const LENGTHS = html`minlength="${PASSWORD_MIN_LENGTH}" maxlength="${PASSWORD_MAX_LENGTH}"`;
+
+export const passwordLinkPage = (userName: string, t: Messages, error?: string): Page => ({
+  title: t.linkTitle,
+  body: html`<p>${fill(t.linkChoose, { user: html`<strong>${userName}</strong>` })}</p>
+    ${errorBlock(error)}
     <form method="post" action="">
-      <label for="password">New password</label>
-      <input id="password" name="password" type="password" autocomplete="new-password" required minlength="8" maxlength="256" />
-      <label for="confirmation">Repeat the password</label>
-      <input id="confirmation" name="confirmation" type="password" autocomplete="new-password" required minlength="8" maxlength="256" />
-      <button type="submit">Set password</button>
+      ${field({ id: 'password', label: t.linkNewPassword, type: 'password', autocomplete: 'new-password', focus: true, error, extra: LENGTHS })}
+      ${field({ id: 'confirmation', label: t.linkRepeat, type: 'password', autocomplete: 'new-password', extra: LENGTHS })}
+      <button class="primary" type="submit">${t.linkSetButton}</button>
     </form>`,
 });
 
-export const passwordSetPage: Page = { title: 'Password set', body: html`<p>Your password is set. You can now sign in with it.</p>` };
+export const passwordSetPage = (t: Messages): Page => messagePage(t.linkDoneTitle, t.linkDoneText);
+export const linkGonePage = (t: Messages): Page => messagePage(t.linkGoneTitle, t.linkGoneText);
+export const linkUnknownPage = (t: Messages): Page => messagePage(t.linkUnknownTitle, t.linkUnknownText);
+
+/** What is wrong with a new password, in the page's locale (the rules of lib/passwords.ts), or undefined. */
+export function passwordError(password: string, confirmation: unknown, t: Messages): string | undefined {
+  if (passwordProblem(password)) {
+    const length = [...password].length;
+    return length < PASSWORD_MIN_LENGTH ? t.passwordTooShort : length > PASSWORD_MAX_LENGTH ? t.passwordTooLong : t.passwordBlank;
+  }
+  return confirmation === password ? undefined : t.passwordsDiffer;
+}

@@ -17,6 +17,17 @@ const Snapshot = z.object({
   dynamicRegistration: z.boolean().nullable(),
   claimMappings: z.array(ClaimMapping),
   allowlist: z.array(z.string()),
+  /** The environment's sign-in page settings (db/oidc/sign-in/settings.ts), null without a row. */
+  signIn: z
+    .object({
+      displayName: z.string().nullable(),
+      logoUrl: z.string().nullable(),
+      primaryColor: z.string().nullable(),
+      backgroundColor: z.string().nullable(),
+      signUpEnabled: z.boolean(),
+      defaultLocale: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type ProviderSnapshot = z.infer<typeof Snapshot>;
 
@@ -29,7 +40,10 @@ export function createProviderSnapshotQueries(db: CommonQueryMethods, environmen
           coalesce((SELECT jsonb_agg(jsonb_build_object('claimName', m.claim_name, 'source', m.source, 'metadataKey', m.metadata_key,
             'staticValue', m.static_value) ORDER BY m.claim_name)
             FROM jwt_claim_mappings m WHERE m.environment_id = e.id AND m.enabled), '[]') AS "claimMappings",
-          ARRAY(SELECT a.client_id FROM oidc_client_allowlist a WHERE a.environment_id = e.id ORDER BY a.client_id) AS allowlist
+          ARRAY(SELECT a.client_id FROM oidc_client_allowlist a WHERE a.environment_id = e.id ORDER BY a.client_id) AS allowlist,
+          (SELECT jsonb_build_object('displayName', p.display_name, 'logoUrl', p.logo_url, 'primaryColor', p.primary_color,
+            'backgroundColor', p.background_color, 'signUpEnabled', p.sign_up_enabled, 'defaultLocale', p.default_locale)
+            FROM sign_in_settings p WHERE p.environment_id = e.id) AS "signIn"
         FROM environments e LEFT JOIN oidc_settings s ON s.environment_id = e.id
         WHERE e.id = ${environmentId}`),
   };

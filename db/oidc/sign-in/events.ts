@@ -3,6 +3,9 @@ import { z } from 'zod';
 import type { EventTypeEntry } from '../../shared/event-type-entry.ts';
 import { uuid } from '../../shared/rows.ts';
 import { SSO_FAILURE_REASONS } from '../../sso/events.ts';
+import { SignInSettings } from './settings.ts';
+
+const Settings = SignInSettings.loose();
 
 export const SIGN_IN_EVENTS = {
   'user.signed_in': {
@@ -12,17 +15,31 @@ export const SIGN_IN_EVENTS = {
   },
   'user.sign_in_failed': {
     description:
-      'A sign-in on the sign-in page failed. `reason`: `unknown_user` (no user has that userName or email), `wrong_password` (or no password set), `inactive` (the user is deactivated). The page shows the same message for every reason. An SSO sign-in (through a connection: `connectionId`) is refused with `state_unknown`, `state_consumed`, `expired`, `tampered`, `replayed`, `wrong_audience`, `invalid_response`, `upstream_error`, `email_conflict`, `provisioning_refused`, `idp_initiated_refused` or `inactive`.',
+      'A sign-in on the sign-in page failed. `reason`: `unknown_user` (no user has that userName or email), `wrong_password` (or no password set), `inactive` (the user is deactivated), `email_unverified` (a sign-up whose email code was not entered yet). The page shows the same message for every reason. An SSO sign-in (through a connection: `connectionId`) is refused with `state_unknown`, `state_consumed`, `expired`, `tampered`, `replayed`, `wrong_audience`, `invalid_response`, `upstream_error`, `email_conflict`, `provisioning_refused`, `idp_initiated_refused` or `inactive`.',
     data: z.looseObject({
       userId: uuid.nullable(),
       login: z.string(),
       clientId: z.string(),
-      reason: z.enum(['unknown_user', 'wrong_password', 'inactive', ...SSO_FAILURE_REASONS]),
+      reason: z.enum(['unknown_user', 'wrong_password', 'inactive', 'email_unverified', ...SSO_FAILURE_REASONS]),
       ip: z.string().nullable(),
     }),
   },
   'user.consented': {
     description: 'A directory user allowed a client the scopes it asked for (a connected app); `grantId` is the provider grant its tokens are issued under.',
     data: z.looseObject({ userId: uuid, clientId: z.string(), scopes: z.array(z.string()), grantId: z.string() }),
+  },
+  'user.signed_up': {
+    description:
+      'A person created their own directory user on the sign-in page (the environment allows sign-up) and verified their email with the code sent to it; they are signed in.',
+    data: z.looseObject({ userId: uuid, email: z.string(), clientId: z.string() }),
+  },
+  'user.email_verified': {
+    description: 'A directory user proved they receive mail at `email` (the code sent to it was entered); the `email_verified` claim is true from now on.',
+    data: z.looseObject({ userId: uuid, email: z.string(), via: z.enum(['sign_up']) }),
+  },
+  'sign_in_settings.updated': {
+    description:
+      "An environment's sign-in page settings (branding, sign-up, default locale) were replaced: `settings` is what is stored now, `previous` what was.",
+    data: z.looseObject({ environmentId: uuid, settings: Settings, previous: Settings }),
   },
 } as const satisfies Record<string, EventTypeEntry>;

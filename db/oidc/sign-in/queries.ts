@@ -5,7 +5,16 @@ import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { nullableTimestamp, uuid } from '../../shared/rows.ts';
 
-const SignInUser = z.object({ id: uuid, userName: z.string(), active: z.boolean(), hash: z.string().nullable() });
+const SignInUser = z.object({
+  id: uuid,
+  userName: z.string(),
+  active: z.boolean(),
+  hash: z.string().nullable(),
+  /** A sign-up whose email is not verified yet: no sign-in until it is. */
+  pendingSignUp: z.boolean(),
+  /** The user's email that `login` names, else their first one (where a password reset link goes). */
+  email: z.string().nullable(),
+});
 export type SignInUser = z.infer<typeof SignInUser>;
 
 /** The client as the sign-in pages show it. */
@@ -26,7 +35,10 @@ export function createSignInQueries(db: CommonQueryMethods, environmentId: strin
     /** The user whose userName, or else one of whose emails, is `login` (case-insensitively), with its password hash. */
     findByLogin: (login: string) =>
       db.maybeOne(sql.type(SignInUser)`
-        SELECT u.id, u.user_name AS "userName", u.active, p.hash
+        SELECT u.id, u.user_name AS "userName", u.active, p.hash,
+          EXISTS (SELECT 1 FROM sign_up_codes c WHERE c.environment_id = ${environmentId} AND c.user_id = u.id) AS "pendingSignUp",
+          coalesce((SELECT e.email FROM user_emails e WHERE e.environment_id = ${environmentId} AND e.user_id = u.id AND e.email = lower(${login})),
+            (SELECT lower(x->>'value') FROM jsonb_array_elements(u.emails) x LIMIT 1)) AS email
         FROM users u LEFT JOIN user_passwords p ON p.user_id = u.id AND p.environment_id = ${environmentId}
         WHERE u.environment_id = ${environmentId}
           AND (lower(u.user_name) = lower(${login})

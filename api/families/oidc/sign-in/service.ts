@@ -9,6 +9,8 @@ import { verifyPassword } from '../../../../lib/passwords.ts';
 import { createSignInQueries, type SignInClient } from '../../../../db/oidc/sign-in/queries.ts';
 import { recordChange, type RequestOrigin } from '../../../../db/shared/changes.ts';
 import type { EventOf } from '../../../../db/event-catalog.ts';
+import type { Csrf } from './csrf.ts';
+import { factorOffers } from './factors.ts';
 
 export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 type Grant = InstanceType<Provider['Grant']>;
@@ -31,7 +33,7 @@ const scopesOf = (grant: Grant) => unique([...grant.getOIDCScope().split(' '), .
 
 export const clientIdOf = (interaction: Interaction) => String(interaction.params.client_id);
 
-export function createSignInService(pool: DatabasePool) {
+export function createSignInService(pool: DatabasePool, csrf: Csrf) {
   // The tenant comes with the Provider's snapshot (no query).
   const record = async (environmentId: string, tenantId: string, origin: RequestOrigin, userId: string | null, action: string, event: EventOf) =>
     pool.transaction(async (trx) =>
@@ -46,6 +48,14 @@ export function createSignInService(pool: DatabasePool) {
     );
 
   return {
+    csrfOf: csrf.tokenOf,
+
+    /** Whether the environment lets people create their own account (sign_in_settings.sign_up_enabled), as the Provider was built. */
+    signUpEnabled: (provider: Provider) => snapshotOf(provider).signIn?.signUpEnabled ?? false,
+
+    /** The factors the page after the identifier offers: the same lookup and answer shape for known and unknown identifiers. */
+    offers: async (environmentId: string, identifier: string) => factorOffers(await createSignInQueries(pool, environmentId).findByLogin(identifier)),
+
     /** The client the pages show, as the Provider holds it (read once per Provider). */
     client: async (provider: Provider, environmentId: string, clientId: string): Promise<SignInClient | null> => {
       const client = await provider.Client.find(clientId).catch(() => undefined);
@@ -74,7 +84,7 @@ export function createSignInService(pool: DatabasePool) {
       const { tenantId } = snapshotOf(provider);
       const user = await createSignInQueries(pool, environmentId).findByLogin(login);
       const matches = await verifyPassword(user?.hash, password);
-      const reason = !user ? 'unknown_user' : !matches ? 'wrong_password' : !user.active ? 'inactive' : null;
+      const reason = !user ? 'unknown_user' : !matches ? 'wrong_password' : !user.active ? 'inactive' : user.pendingSignUp ? 'email_unverified' : null;
       const ip = origin.ip ?? null;
       if (reason || !user) {
         const userId = user?.id ?? null;

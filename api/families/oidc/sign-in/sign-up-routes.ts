@@ -1,0 +1,57 @@
+// Sign-up pages of an interaction (only where the environment allows sign-up; elsewhere the 400 "start again"
+// page): GET …/sign-up shows the form, POST …/sign-up creates the user and shows the code page, POST …/verify checks
+// the code and, when right, signs the new user in (303 to where the provider resumes).
+import type { FastifyReply } from 'fastify';
+import { passwordProblem } from '../../../../lib/passwords.ts';
+import { signUpPage, verifyPage } from '../../../oidc/pages/sign-up.ts';
+import { field, originOf, type Found, type Interactions, type Req, type Route } from './interaction.ts';
+import { BASE, PAGE_ROUTE, WRITING_PAGE_ROUTE } from './routes.ts';
+import { clientIdOf, type SignInService } from './service.ts';
+import type { SignUpService } from './sign-up.ts';
+import type { App } from '../../../types.ts';
+
+const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
+
+export function signUpRoutes(app: App, deps: { interactions: Interactions; signIn: SignInService; signUp: SignUpService }) {
+  const { interactions: ix, signIn, signUp } = deps;
+  const common = (r: Req) => ({ base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid) });
+
+  /** The interaction, if it is at login and its environment allows sign-up; else null once the 400 page is sent. */
+  const allowed = async (r: Req, reply: FastifyReply, found: Found | null) => {
+    if (found && signIn.signUpEnabled(found.provider)) return found;
+    if (found) await ix.sendExpired(r, reply, found);
+    return null;
+  };
+
+  app.get<Route>(`${BASE}/sign-up`, PAGE_ROUTE, async (r, reply) => {
+    const found = await allowed(r, reply, await ix.shown(r, reply));
+    return found ? ix.send(reply, found, 200, (t) => signUpPage(common(r), t)) : reply;
+  });
+
+  app.post<Route>(`${BASE}/sign-up`, WRITING_PAGE_ROUTE, async (r, reply) => {
+    const found = await allowed(r, reply, await ix.posted(r, reply, 'login'));
+    if (!found) return reply;
+    const { t } = found.context;
+    const email = field(r, 'email').trim();
+    const displayName = field(r, 'displayName').trim().slice(0, 200);
+    const password = field(r, 'password');
+    const refuse = (error: string, errorField: 'email' | 'password') =>
+      ix.send(reply, found, 400, () => signUpPage({ ...common(r), email, displayName, error, errorField }, t));
+    if (email.length > 254 || !EMAIL.test(email)) return refuse(t.emailInvalid, 'email');
+    if (passwordProblem(password)) return refuse(t.passwordInvalid, 'password');
+    const id = await signUp.start(found.provider, r.params.envId, { email, password, displayName: displayName || null }, t, originOf(r));
+    return ix.send(reply, found, 200, () => verifyPage({ ...common(r), signUp: id, email: email.toLowerCase() }, t));
+  });
+
+  app.post<Route>(`${BASE}/verify`, WRITING_PAGE_ROUTE, async (r, reply) => {
+    const found = await allowed(r, reply, await ix.posted(r, reply, 'login'));
+    if (!found) return reply;
+    const { t } = found.context;
+    const id = field(r, 'signUp');
+    const email = field(r, 'email').slice(0, 254);
+    const result = await signUp.verify(found.provider, r.params.envId, id, field(r, 'code'), clientIdOf(found.interaction), originOf(r));
+    if (result.kind === 'verified') return ix.finish(r, reply, found.provider, { login: { accountId: result.userId, amr: ['pwd'], remember: false } });
+    if (result.kind === 'expired') return ix.send(reply, found, 400, () => signUpPage({ ...common(r), email, error: t.codeExpired, errorField: 'email' }, t));
+    return ix.send(reply, found, 400, () => verifyPage({ ...common(r), signUp: id, email, error: t.wrongCode }, t));
+  });
+}

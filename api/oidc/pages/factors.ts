@@ -1,0 +1,41 @@
+// The page after the identifier: every factor the sign-in service offers this identifier (FactorOffer), each as
+// its own form. Today the password; the TOTP, passkey and SSO work add their kinds to FactorOffer and a case to
+// `offerForm`.
+import { html, type Html } from './html.ts';
+import { fill, type Messages } from './i18n/index.ts';
+import { cancelForm, csrfField, errorBlock, field } from './form.ts';
+import type { Page } from './page.ts';
+
+/** A factor the page offers (computed by the sign-in service: api/families/oidc/sign-in/factors.ts). */
+export type FactorOffer = { kind: 'password' };
+
+export interface FactorsView {
+  /** The interaction's URL; each factor posts to `${base}/<its step>`. */
+  base: string;
+  abort: string;
+  csrf: string;
+  identifier: string;
+  offers: FactorOffer[];
+  rememberMe: boolean;
+  error?: string | undefined;
+}
+
+function offerForm(offer: FactorOffer, v: FactorsView, t: Messages, first: boolean): Html {
+  switch (offer.kind) {
+    case 'password':
+      return html`<form method="post" action="${v.base}/login">
+          ${csrfField(v.csrf)}
+          <input type="hidden" name="identifier" value="${v.identifier}" />
+          ${field({ id: 'password', label: t.passwordLabel, type: 'password', autocomplete: 'current-password', focus: first, error: v.error })}
+          ${v.rememberMe ? html`<label class="check"><input type="checkbox" name="remember" value="yes" /> ${t.rememberMe}</label>` : ''}
+          <div class="actions"><button class="primary" type="submit">${t.signInButton}</button></div>
+        </form>
+        <p><a href="${v.base}/reset">${t.forgotPassword}</a></p>`;
+  }
+}
+
+export const factorsPage = (v: FactorsView, t: Messages): Page => ({
+  title: v.offers.length === 1 && v.offers[0]!.kind === 'password' ? t.passwordTitle : t.signInTitle,
+  body: html`<p>${fill(t.signingInAs, { user: html`<strong>${v.identifier}</strong>` })} <a href="${v.base}">${t.otherAccount}</a></p>
+    ${errorBlock(v.error)} ${v.offers.map((offer, i) => offerForm(offer, v, t, i === 0))} ${cancelForm(v.abort, v.csrf, t.cancel)}`,
+});
