@@ -109,18 +109,20 @@ export function createEmailCodeService(deps: {
       const code = recipient ? String(randomInt(0, 1_000_000)).padStart(6, '0') : randomBytes(16).toString('hex');
       const token = randomBytes(32).toString('base64url');
       const issued = await pool.transaction(async (trx) => {
-        const queries = createEmailCodeQueries(trx, s.environmentId);
-        const age = await queries.lockLastSent(s.uid);
-        if (age !== null && age < EMAIL_CODE_RESEND_SECONDS) return false;
-        const { expiresAt } = await queries.replace({
-          id,
-          interactionUid: s.uid,
-          userId: recipient?.id ?? null,
-          login,
-          codeHash: codeHash(code, id),
-          tokenHash: hashSecret(token),
-          ttlSeconds: EMAIL_CODE_TTL_SECONDS,
-        });
+        const row = await createEmailCodeQueries(trx, s.environmentId).replace(
+          {
+            id,
+            interactionUid: s.uid,
+            userId: recipient?.id ?? null,
+            login,
+            codeHash: codeHash(code, id),
+            tokenHash: hashSecret(token),
+            ttlSeconds: EMAIL_CODE_TTL_SECONDS,
+          },
+          EMAIL_CODE_RESEND_SECONDS,
+        );
+        if (!row) return false;
+        const { expiresAt } = row;
         if (recipient) {
           const data = { userId: recipient.id, clientId: s.clientId, email: recipient.email, expiresAt, ip: s.origin.ip ?? null };
           await recordChange(trx, {

@@ -32,21 +32,20 @@ const COLUMNS = sql.fragment`id, user_id AS "userId", login, code_hash AS "codeH
 /** Queries of one environment's sign-in email codes: every statement is bound to `environmentId`. */
 export function createEmailCodeQueries(db: CommonQueryMethods, environmentId: string) {
   return {
-    /** Seconds since the interaction's last issue (null: none yet), with its row locked until the transaction ends. */
-    lockLastSent: (interactionUid: string) =>
-      db.maybeOneFirst(sql.type(z.object({ age: z.number() }))`
-        SELECT extract(epoch FROM now() - sent_at)::float8 AS age FROM sign_in_email_codes
-        WHERE environment_id = ${environmentId} AND interaction_uid = ${interactionUid} FOR UPDATE`),
-
-    /** Stores the interaction's code, replacing the previous one (its attempts and use start over). */
-    replace: (c: NewEmailCode) =>
-      db.one(sql.type(z.object({ expiresAt: z.string() }))`
+    /**
+     * Stores the interaction's code, replacing the previous one (attempts and use start over) unless that one was
+     * sent less than `minIntervalSeconds` ago: then null, nothing changed. One statement, so two requests at once
+     * cannot both replace it.
+     */
+    replace: (c: NewEmailCode, minIntervalSeconds: number) =>
+      db.maybeOne(sql.type(z.object({ expiresAt: z.string() }))`
         INSERT INTO sign_in_email_codes (id, environment_id, interaction_uid, user_id, login, code_hash, token_hash, expires_at)
         VALUES (${c.id}, ${environmentId}, ${c.interactionUid}, ${c.userId}, ${c.login}, ${sql.binary(c.codeHash)}, ${sql.binary(c.tokenHash)},
           now() + make_interval(secs => ${c.ttlSeconds}))
         ON CONFLICT (environment_id, interaction_uid) DO UPDATE SET id = EXCLUDED.id, user_id = EXCLUDED.user_id, login = EXCLUDED.login,
           code_hash = EXCLUDED.code_hash, token_hash = EXCLUDED.token_hash, attempts = 0, expires_at = EXCLUDED.expires_at, used_at = NULL,
           sent_at = now()
+        WHERE sign_in_email_codes.sent_at <= now() - make_interval(secs => ${minIntervalSeconds})
         RETURNING to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "expiresAt"`),
 
     /** The interaction's code, locked for the attempt. */
