@@ -40,6 +40,7 @@ import { OIDC_REGISTRATION_EVENTS } from './oidc/registration/events.ts';
 import { OIDC_CLEANUP_EVENTS } from './oidc/cleanup/events.ts';
 import { MFA_EVENTS } from './mfa/events.ts';
 import { SSO_EVENTS } from './sso/events.ts';
+import { EMAIL_CODE_EVENTS } from './email-codes/events.ts';
 
 export type { EventTypeEntry };
 
@@ -80,6 +81,7 @@ export const EVENT_CATALOG = {
   ...OIDC_CLEANUP_EVENTS,
   ...MFA_EVENTS,
   ...SSO_EVENTS,
+  ...EMAIL_CODE_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

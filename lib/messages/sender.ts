@@ -2,7 +2,7 @@
 // (./log-sender.ts) writes a log line and keeps the message in an in-process inbox; a messaging provider (email,
 // SMS) implements the same interface and is passed to buildApp as `sender`.
 
-export type MessageKind = 'sign_up_code' | 'sign_up_existing_account' | 'password_reset';
+export type MessageKind = 'sign_up_code' | 'sign_up_existing_account' | 'password_reset' | 'sign_in_code';
 
 export interface Message {
   /** The recipient's address (an email address today). */

@@ -25,7 +25,15 @@ afterAll(() => t.close());
 
 const call = (method: 'GET' | 'PUT', payload?: object, auth = token) =>
   t.app.inject({ method, url: path, headers: bearer(auth), ...(payload ? { payload } : {}) });
-const DEFAULTS = { displayName: null, logoUrl: null, primaryColor: null, backgroundColor: null, signUpEnabled: false, defaultLocale: null };
+const DEFAULTS = {
+  displayName: null,
+  logoUrl: null,
+  primaryColor: null,
+  backgroundColor: null,
+  signUpEnabled: false,
+  defaultLocale: null,
+  emailCodeEnabled: false,
+};
 
 async function identifierPage(headers: Record<string, string> = {}) {
   const rp = await relyingParty(env.issuer, env.clientId, null);
@@ -80,6 +88,7 @@ describe('sign-in settings', () => {
       [{ backgroundColor: '#fff' }, 'body.backgroundColor'],
       [{ defaultLocale: 'es' }, 'body.defaultLocale'],
       [{ signUpEnabled: 'yes' }, 'body.signUpEnabled'],
+      [{ emailCodeEnabled: 'yes' }, 'body.emailCodeEnabled'],
       [{ displayName: '' }, 'body.displayName'],
       [{ theme: 'dark' }, 'body.theme'],
     ];

@@ -5,9 +5,10 @@ import { html, type Html } from './html.ts';
 import { fill, type Messages } from './i18n/index.ts';
 import { cancelForm, csrfField, errorBlock, field } from './form.ts';
 import type { Page } from './page.ts';
+import { emailCodeOfferForm } from './email-code.ts';
 
 /** A factor the page offers (computed by the sign-in service: api/families/oidc/sign-in/factors.ts). */
-export type FactorOffer = { kind: 'password' };
+export type FactorOffer = { kind: 'password' } | { kind: 'email_code' };
 
 export interface FactorsView {
   /** The interaction's URL; each factor posts to `${base}/<its step>`. */
@@ -31,6 +32,8 @@ function offerForm(offer: FactorOffer, v: FactorsView, t: Messages, first: boole
           <div class="actions"><button class="primary" type="submit">${t.signInButton}</button></div>
         </form>
         <p><a href="${v.base}/reset">${t.forgotPassword}</a></p>`;
+    case 'email_code':
+      return emailCodeOfferForm(v, t, first);
   }
 }
 

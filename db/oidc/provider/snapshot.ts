@@ -26,6 +26,7 @@ const Snapshot = z.object({
       backgroundColor: z.string().nullable(),
       signUpEnabled: z.boolean(),
       defaultLocale: z.string().nullable(),
+      emailCodeEnabled: z.boolean(),
     })
     .nullable(),
 });
@@ -42,7 +43,8 @@ export function createProviderSnapshotQueries(db: CommonQueryMethods, environmen
             FROM jwt_claim_mappings m WHERE m.environment_id = e.id AND m.enabled), '[]') AS "claimMappings",
           ARRAY(SELECT a.client_id FROM oidc_client_allowlist a WHERE a.environment_id = e.id ORDER BY a.client_id) AS allowlist,
           (SELECT jsonb_build_object('displayName', p.display_name, 'logoUrl', p.logo_url, 'primaryColor', p.primary_color,
-            'backgroundColor', p.background_color, 'signUpEnabled', p.sign_up_enabled, 'defaultLocale', p.default_locale)
+            'backgroundColor', p.background_color, 'signUpEnabled', p.sign_up_enabled, 'defaultLocale', p.default_locale,
+            'emailCodeEnabled', p.email_code_enabled)
             FROM sign_in_settings p WHERE p.environment_id = e.id) AS "signIn"
         FROM environments e LEFT JOIN oidc_settings s ON s.environment_id = e.id
         WHERE e.id = ${environmentId}`),

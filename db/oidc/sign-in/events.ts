@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { EventTypeEntry } from '../../shared/event-type-entry.ts';
 import { uuid } from '../../shared/rows.ts';
 import { SSO_FAILURE_REASONS } from '../../sso/events.ts';
+import { EMAIL_CODE_FAILURE_REASONS } from '../../email-codes/events.ts';
 import { SignInSettings } from './settings.ts';
 
 const Settings = SignInSettings.loose();
@@ -10,17 +11,17 @@ const Settings = SignInSettings.loose();
 export const SIGN_IN_EVENTS = {
   'user.signed_in': {
     description:
-      'A directory user signed in on the sign-in page of the environment’s OpenID provider, for a client (`amr`: the methods used, `pwd` for a password, `fed` for SSO through a connection, named by `connectionId`).',
+      'A directory user signed in on the sign-in page of the environment’s OpenID provider, for a client (`amr`: the methods used, `pwd` for a password, `fed` for SSO through a connection, named by `connectionId`; `otp` and `email` for an emailed code or magic link).',
     data: z.looseObject({ userId: uuid, clientId: z.string(), amr: z.array(z.string()), ip: z.string().nullable(), remember: z.boolean() }),
   },
   'user.sign_in_failed': {
     description:
-      'A sign-in on the sign-in page failed. `reason`: `unknown_user` (no user has that userName or email), `wrong_password` (or no password set), `inactive` (the user is deactivated), `email_unverified` (a sign-up whose email code was not entered yet). The page shows the same message for every reason. An SSO sign-in (through a connection: `connectionId`) is refused with `state_unknown`, `state_consumed`, `expired`, `tampered`, `replayed`, `wrong_audience`, `invalid_response`, `upstream_error`, `email_conflict`, `provisioning_refused`, `idp_initiated_refused` or `inactive`.',
+      'A sign-in on the sign-in page failed. `reason`: `unknown_user` (no user has that userName or email), `wrong_password` (or no password set), `inactive` (the user is deactivated), `email_unverified` (a sign-up whose email code was not entered yet). The page shows the same message for every reason. An SSO sign-in (through a connection: `connectionId`) is refused with `state_unknown`, `state_consumed`, `expired`, `tampered`, `replayed`, `wrong_audience`, `invalid_response`, `upstream_error`, `email_conflict`, `provisioning_refused`, `idp_initiated_refused` or `inactive`. An emailed code or magic link is refused with `wrong_code`, `code_expired`, `code_used` or `code_attempts_exhausted` (or `unknown_user`, `inactive` when the identifier named no user that can receive one).',
     data: z.looseObject({
       userId: uuid.nullable(),
       login: z.string(),
       clientId: z.string(),
-      reason: z.enum(['unknown_user', 'wrong_password', 'inactive', 'email_unverified', ...SSO_FAILURE_REASONS]),
+      reason: z.enum(['unknown_user', 'wrong_password', 'inactive', 'email_unverified', ...SSO_FAILURE_REASONS, ...EMAIL_CODE_FAILURE_REASONS]),
       ip: z.string().nullable(),
     }),
   },

@@ -34,6 +34,10 @@ export const SignInSettingsBody = z
       .nullable()
       .optional()
       .describe('The locale when neither ui_locales nor Accept-Language names a supported one (default en)'),
+    emailCodeEnabled: z
+      .boolean()
+      .optional()
+      .describe('Whether the sign-in page offers “Email me a code”: a one-time code and magic link sent to the user’s email (default false)'),
   })
   .meta({ id: 'SignInSettingsRequest' });
 export type SignInSettingsBody = z.infer<typeof SignInSettingsBody>;
@@ -46,6 +50,7 @@ export const SignInSettingsView = z
     backgroundColor: z.string().nullable(),
     signUpEnabled: z.boolean(),
     defaultLocale: z.enum(['en', 'de', 'fr']).nullable(),
+    emailCodeEnabled: z.boolean(),
     updatedAt: z.string().nullable().describe('When the settings were last saved; null while they are the defaults'),
   })
   .meta({ id: 'SignInSettings' });

@@ -9,8 +9,14 @@ import type { FactorOffer } from '../../../oidc/pages/factors.ts';
 
 export type { FactorOffer };
 
+/** What the environment turns on (its sign-in settings as the Provider was built with them). */
+export interface FactorSettings {
+  emailCodeEnabled?: boolean | undefined;
+}
+
 /** The factor offers for `user` (null: unknown identifier), first offer first. */
-export function factorOffers(user: SignInUser | null): FactorOffer[] {
+export function factorOffers(user: SignInUser | null, settings: FactorSettings = {}): FactorOffer[] {
   void user;
-  return [{ kind: 'password' }];
+  // Offered to every identifier alike: whether a code is really sent is the email code service's business.
+  return [{ kind: 'password' }, ...(settings.emailCodeEnabled ? [{ kind: 'email_code' } as const] : [])];
 }

@@ -8,6 +8,8 @@ import { signUpRoutes } from './sign-up-routes.ts';
 import { resetRoutes } from './reset-routes.ts';
 import { createPasswordResetService } from './password-reset.ts';
 import { createSignUpService } from './sign-up.ts';
+import { emailCodeRoutes } from './email-code-routes.ts';
+import { createEmailCodeService } from '../../../email-codes/service.ts';
 
 export default defineFamily({
   name: 'oidc/sign-in',
@@ -20,6 +22,8 @@ export default defineFamily({
     const signIn = createSignInService(pool, csrf);
     signInRoutes(app, { interactions, signIn });
     signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log) });
+    const emailCodes = createEmailCodeService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log });
+    emailCodeRoutes(app, { oidc, interactions, signIn, emailCodes });
     resetRoutes(app, { interactions, signIn, reset: createPasswordResetService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log }) });
   },
 });

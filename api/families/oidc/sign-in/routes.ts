@@ -42,7 +42,7 @@ export function signInRoutes(app: App, deps: { interactions: Interactions; signI
   }
 
   async function showFactors(r: Req, reply: FastifyReply, found: Found, identifier: string, status = 200, error?: string) {
-    const offers = await signIn.offers(r.params.envId, identifier);
+    const offers = await signIn.offers(r.params.envId, identifier, found.provider);
     return ix.send(reply, found, status, (t) =>
       factorsPage(
         {

@@ -54,7 +54,11 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf) {
     signUpEnabled: (provider: Provider) => snapshotOf(provider).signIn?.signUpEnabled ?? false,
 
     /** The factors the page after the identifier offers: the same lookup and answer shape for known and unknown identifiers. */
-    offers: async (environmentId: string, identifier: string) => factorOffers(await createSignInQueries(pool, environmentId).findByLogin(identifier)),
+    offers: async (environmentId: string, identifier: string, provider?: Provider) =>
+      factorOffers(await createSignInQueries(pool, environmentId).findByLogin(identifier), provider ? (snapshotOf(provider).signIn ?? {}) : {}),
+
+    /** Whether the factors page offers "Email me a code" (sign_in_settings.email_code_enabled), as the Provider was built. */
+    emailCodeEnabled: (provider: Provider) => snapshotOf(provider).signIn?.emailCodeEnabled ?? false,
 
     /** The client the pages show, as the Provider holds it (read once per Provider). */
     client: async (provider: Provider, environmentId: string, clientId: string): Promise<SignInClient | null> => {

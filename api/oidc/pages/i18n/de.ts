@@ -81,4 +81,20 @@ export const de: Messages = {
   passwordTooShort: 'Das Passwort muss mindestens 8 Zeichen lang sein.',
   passwordTooLong: 'Das Passwort darf höchstens 256 Zeichen lang sein.',
   passwordBlank: 'Das Passwort darf nicht nur aus Leerzeichen bestehen.',
+  emailCodeOffer: 'Code per E-Mail senden',
+  emailCodeSent:
+    'Falls ein Konto für {user} existiert, haben wir einen 6-stelligen Code und einen Anmeldelink an dessen E-Mail-Adresse gesendet. Beide gelten 10 Minuten.',
+  emailCodeLabel: 'Code aus der E-Mail',
+  emailCodeResend: 'Neuen Code senden',
+  emailCodeTooSoon: 'Vor weniger als 30 Sekunden wurde ein Code gesendet. Warten Sie einen Moment und fordern Sie dann einen neuen an.',
+  emailCodeGone: 'Dieser Code ist abgelaufen, wurde bereits verwendet oder zu oft versucht. Fordern Sie einen neuen an.',
+  emailLinkElsewhereTitle: 'Kehren Sie zum ersten Tab zurück',
+  emailLinkElsewhereText:
+    'Dieser Link funktioniert nur in dem Browser, in dem Sie die Anmeldung begonnen haben. Kehren Sie zu diesem Tab zurück und geben Sie dort den Code aus der E-Mail ein.',
+  emailLinkGoneTitle: 'Dieser Link kann nicht mehr verwendet werden',
+  emailLinkGoneText:
+    'Er ist abgelaufen, wurde bereits verwendet, oder ein neuerer Code wurde gesendet. Kehren Sie zur Anmeldung zurück und fordern Sie einen neuen Code an.',
+  emailCodeMailSubject: 'Ihr Anmeldecode',
+  emailCodeMailText:
+    'Ihr Anmeldecode lautet {code}. Oder öffnen Sie diesen Link in dem Browser, in dem Sie sich anmelden: {link}. Beide funktionieren einmal und 10 Minuten lang. Falls Sie sich nicht anmelden wollten, ignorieren Sie diese Nachricht.',
 };

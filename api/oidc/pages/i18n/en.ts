@@ -79,6 +79,19 @@ export const en = {
   passwordTooShort: 'The password must be at least 8 characters long.',
   passwordTooLong: 'The password must be at most 256 characters long.',
   passwordBlank: 'The password must not be only whitespace.',
+  emailCodeOffer: 'Email me a code',
+  emailCodeSent: 'If an account exists for {user}, we sent a 6-digit code and a sign-in link to its email address. They work for 10 minutes.',
+  emailCodeLabel: 'Code from the email',
+  emailCodeResend: 'Send a new code',
+  emailCodeTooSoon: 'A code was sent less than 30 seconds ago. Wait a moment, then ask for a new one.',
+  emailCodeGone: 'This code expired, was already used or was tried too often. Ask for a new one.',
+  emailLinkElsewhereTitle: 'Go back to your first tab',
+  emailLinkElsewhereText: 'This link only works in the browser where you started signing in. Go back to that tab and type the code from the email there.',
+  emailLinkGoneTitle: 'This link can no longer be used',
+  emailLinkGoneText: 'It expired, was already used, or a newer code was sent. Go back to the sign-in and ask for a new code.',
+  emailCodeMailSubject: 'Your sign-in code',
+  emailCodeMailText:
+    'Your sign-in code is {code}. Or open this link in the browser where you are signing in: {link}. Both work once, for 10 minutes. If you did not try to sign in, ignore this message.',
 };
 
 export type MessageKey = keyof typeof en;

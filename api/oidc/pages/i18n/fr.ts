@@ -81,4 +81,19 @@ export const fr: Messages = {
   passwordTooShort: 'Le mot de passe doit comporter au moins 8 caractères.',
   passwordTooLong: 'Le mot de passe doit comporter au plus 256 caractères.',
   passwordBlank: 'Le mot de passe ne doit pas être composé uniquement d’espaces.',
+  emailCodeOffer: 'M’envoyer un code par e-mail',
+  emailCodeSent:
+    'Si un compte existe pour {user}, nous avons envoyé un code à 6 chiffres et un lien de connexion à son adresse e-mail. Ils sont valables 10 minutes.',
+  emailCodeLabel: 'Code reçu par e-mail',
+  emailCodeResend: 'Envoyer un nouveau code',
+  emailCodeTooSoon: 'Un code a été envoyé il y a moins de 30 secondes. Patientez un instant, puis demandez-en un nouveau.',
+  emailCodeGone: 'Ce code a expiré, a déjà été utilisé ou a été essayé trop souvent. Demandez-en un nouveau.',
+  emailLinkElsewhereTitle: 'Revenez à votre premier onglet',
+  emailLinkElsewhereText:
+    'Ce lien ne fonctionne que dans le navigateur où vous avez commencé à vous connecter. Revenez à cet onglet et saisissez-y le code reçu par e-mail.',
+  emailLinkGoneTitle: 'Ce lien ne peut plus être utilisé',
+  emailLinkGoneText: 'Il a expiré, a déjà été utilisé, ou un code plus récent a été envoyé. Revenez à la connexion et demandez un nouveau code.',
+  emailCodeMailSubject: 'Votre code de connexion',
+  emailCodeMailText:
+    'Votre code de connexion est {code}. Vous pouvez aussi ouvrir ce lien dans le navigateur où vous vous connectez : {link}. Les deux fonctionnent une seule fois, pendant 10 minutes. Si vous n’avez pas essayé de vous connecter, ignorez ce message.',
 };
