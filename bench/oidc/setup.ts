@@ -21,10 +21,12 @@ const freePort = () =>
     });
   });
 
-export async function startOidcBenchService(databaseUrl: string) {
+/** `beforeListen`: what a bench adds to the app before it listens (a baseline route beside the service's own). */
+export async function startOidcBenchService(databaseUrl: string, beforeListen?: (app: Awaited<ReturnType<typeof startBenchApp>>['app']) => void) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const service = await startBenchApp(databaseUrl, { PUBLIC_BASE_URL: baseUrl });
+  beforeListen?.(service.app);
   await service.app.listen({ port, host: '127.0.0.1' });
   const { environmentId } = service.credentials;
   const clientId = `bench-${crypto.randomUUID()}`;
