@@ -1,7 +1,7 @@
 // Part 1 of bench:sign-in: the static baseline route, registered on the service's own app by the bench only (the
 // product has no such route), and the authorization request each sign-in user starts.
 import { createHash, randomBytes } from 'node:crypto';
-import type { startBenchApp } from '../app.ts';
+import type { App } from '../../api/types.ts';
 import { REDIRECT_URI } from '../oidc/setup.ts';
 
 export const STATIC_PATH = '/bench/static-page';
@@ -10,7 +10,7 @@ export const STATIC_PATH = '/bench/static-page';
  * Registers GET STATIC_PATH on the app: a fixed HTML document, public like the sign-in pages. `setSize` makes it
  * exactly as long as a measured sign-in page (padded in a comment); until then it is empty.
  */
-export function registerStaticPage(app: Awaited<ReturnType<typeof startBenchApp>>['app']) {
+export function registerStaticPage(app: App) {
   let html = '';
   app.get(STATIC_PATH, { config: { public: true, readOnly: true }, schema: { hide: true } }, (_request, reply) =>
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html),
