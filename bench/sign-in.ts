@@ -28,28 +28,52 @@ const TARGETS = { pageP95Ms: 50 };
 const worker = startPageWorker();
 const cleanups: (() => Promise<unknown>)[] = [worker.close];
 
-const mark = () => ({ ours: treeCpuSeconds(process.pid), machine: machineBusySeconds(), at: performance.now() });
-/** Cores other processes of the machine used since `before` (not this one, its Postgres or its load worker). */
-const otherCpuSince = (before: ReturnType<typeof mark>) => {
-  const seconds = (performance.now() - before.at) / 1000;
-  const ours = treeCpuSeconds(process.pid) - before.ours;
-  return Math.max(0, Math.round(((machineBusySeconds() - before.machine - ours) / seconds) * 100) / 100);
+const serviceCpu = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
 };
+const mark = () => ({
+  tree: treeCpuSeconds(process.pid),
+  service: serviceCpu(),
+  load: treeCpuSeconds(worker.pid),
+  machine: machineBusySeconds(),
+  at: performance.now(),
+});
+const cores = (cpuSeconds: number, seconds: number) => Math.round((cpuSeconds / seconds) * 100) / 100;
+/**
+ * Cores used during a run by the service's process (this one: the app, and the factor benches' own calls), Postgres
+ * (the rest of this process tree), the virtual users' process, and other processes of the machine.
+ */
+const cpuSince = (before: ReturnType<typeof mark>) => {
+  const seconds = (performance.now() - before.at) / 1000;
+  const tree = treeCpuSeconds(process.pid) - before.tree;
+  const service = serviceCpu() - before.service;
+  const load = treeCpuSeconds(worker.pid) - before.load;
+  return {
+    service: cores(service, seconds),
+    postgres: cores(Math.max(0, tree - service - load), seconds),
+    load: cores(load, seconds),
+    other: cores(Math.max(0, machineBusySeconds() - before.machine - tree), seconds),
+  };
+};
+type Cpu = ReturnType<typeof cpuSince>;
 let otherCpu = 0;
-async function measured<T>(work: () => Promise<T> | T): Promise<T> {
+async function measured<T extends object>(work: () => Promise<T>): Promise<T & { cpu: Cpu }> {
   const before = mark();
   const result = await work();
-  otherCpu = Math.max(otherCpu, otherCpuSince(before));
-  return result;
+  const cpu = cpuSince(before);
+  otherCpu = Math.max(otherCpu, cpu.other);
+  return { ...result, cpu };
 }
 
-async function pages(options: PageLoadOptions): Promise<PageLoadResult> {
+async function pages(options: PageLoadOptions) {
   await worker.run({ ...options, duration: WARMUP });
   const result = await measured(() => worker.run(options));
   if (result.errors) throw new Error(`${options.kind} page: ${result.errors} errors, the first: ${result.firstError}`);
   return result;
 }
-const lowerP95 = (a: PageLoadResult, b: PageLoadResult) => (a.page.p95 <= b.page.p95 ? a : b);
+type Measured = PageLoadResult & { cpu: Cpu };
+const lowerP95 = (a: Measured, b: Measured) => (a.page.p95 <= b.page.p95 ? a : b);
 
 try {
   const databaseUrl = await startBenchDatabase(cleanups);
@@ -76,7 +100,7 @@ try {
   // Each side's lower p95 of two interleaved runs: on a small machine one run of either can lose a core for a while.
   const staticLoad: PageLoadOptions = { kind: 'static', url: `${baseUrl}${STATIC_PATH}`, users: USERS, duration: DURATION };
   const signInLoad: PageLoadOptions = { kind: 'sign-in', authorizeUrl: authorize, users: USERS, duration: DURATION };
-  const runs: [PageLoadResult, PageLoadResult][] = [];
+  const runs: [Measured, Measured][] = [];
   for (let i = 0; i < 2; i++) runs.push([await pages(staticLoad), await pages(signInLoad)]);
   const staticPages = lowerP95(runs[0]![0], runs[1]![0]);
   const signInPages = lowerP95(runs[0]![1], runs[1]![1]);
@@ -86,16 +110,19 @@ try {
   const totp = await prepareTotp(service, env, TOTP_USERS, 8);
   await totp.service(IN_FLIGHT, WARMUP);
   const totpService = await measured(() => totp.service(IN_FLIGHT, DURATION));
-  const totpRaw = await measured(() => totp.raw(DURATION));
+  const totpRaw = totp.raw(DURATION);
   const passkeys = await preparePasskeys(service, env, PASSKEY_USERS);
   await passkeys.service(IN_FLIGHT, WARMUP);
   const passkeyService = await measured(() => passkeys.service(IN_FLIGHT, DURATION));
-  const es256Raw = await measured(() => passkeys.raw(DURATION));
+  const es256Raw = passkeys.raw(DURATION);
   for (const [name, run] of [['verifyTotp', totpService] as const, ['passkey sign-in', passkeyService] as const]) {
     if (run.failures) throw new Error(`${name}: ${run.failures} failures, the first: ${run.firstFailure}`);
   }
 
   const ms = (l: { p50: number; p95: number }) => `p50 ${l.p50} ms, p95 ${l.p95} ms`;
+  /** CPU milliseconds per unit in the service's process and in Postgres. */
+  const cpuPer = (cpu: Cpu, perSecond: number) =>
+    `${Math.round((cpu.service / perSecond) * 1e4) / 10} ms service + ${Math.round((cpu.postgres / perSecond) * 1e4) / 10} ms Postgres CPU each`;
   const rows: [string, string, string][] = [
     [`baseline: static page (${staticBytes} B, same app)`, `${ms(staticPages.page)}, ${staticPages.requestsPerSecond} req/s`, ''],
     [
@@ -105,14 +132,18 @@ try {
     ],
     ['    its GET /auth (303) before', `${ms(signInPages.authorize!)}; ${signInPages.requestsPerSecond} req/s both`, ''],
     ['    p95 ratio sign-in / static', `${p95Ratio}`, ''],
+    ['    CPU per sign-in page (with its /auth)', cpuPer(signInPages.cpu, signInPages.pagesPerSecond), ''],
+    ['    CPU per static page', cpuPer(staticPages.cpu, staticPages.pagesPerSecond), ''],
     ['baseline: otpauth TOTP.validate alone', `${totpRaw} validations/s (1 thread)`, ''],
     ['(2) verifyTotp (database, replay guard)', `${totpService.perSecond} verifications/s (${IN_FLIGHT} in flight)`, ''],
+    ['    CPU per verifyTotp', cpuPer(totpService.cpu, totpService.perSecond), ''],
     ['baseline: ES256 verify alone (node:crypto)', `${es256Raw} verifies/s (1 thread)`, ''],
     [
       '(2) passkey sign-in (options → get → verify)',
       `${passkeyService.perSecond} sign-ins/s (${IN_FLIGHT} in flight); authenticator ${passkeyService.signMsEach} ms each`,
       '',
     ],
+    ['    CPU per passkey sign-in', cpuPer(passkeyService.cpu, passkeyService.perSecond), ''],
   ];
   console.log(`\nSign-in: ${USERS} concurrent users, ${DURATION} s per load after ${WARMUP} s warm-up; ${os.cpus().length} CPUs`);
   for (const [name, figure, target] of [['', 'measured', 'target'] as const, ...rows]) console.log(`${name.padEnd(50)}${figure.padEnd(70)}${target}`);

@@ -28,5 +28,5 @@ export function startPageWorker() {
       child.once('exit', () => resolve());
       child.kill();
     });
-  return { run, close };
+  return { run, close, pid: child.pid! };
 }
