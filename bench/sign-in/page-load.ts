@@ -23,7 +23,13 @@ const round = (ms: number) => Math.round(ms * 100) / 100;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 export function latencies(list: number[]): Latencies {
   const sorted = [...list].sort((a, b) => a - b);
-  return { n: sorted.length, p50: round(percentile(sorted, 50)), p95: round(percentile(sorted, 95)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? 0) };
+  return {
+    n: sorted.length,
+    p50: round(percentile(sorted, 50)),
+    p95: round(percentile(sorted, 95)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted.at(-1) ?? 0),
+  };
 }
 
 const cookiesOf = (header: string | string[] | undefined) =>

@@ -35,7 +35,11 @@ export function authorizeUrl(issuer: string, clientId: string): string {
     redirect_uri: REDIRECT_URI,
     scope: 'openid profile email',
     state: b64url(randomBytes(12)),
-    code_challenge: b64url(createHash('sha256').update(b64url(randomBytes(32))).digest()),
+    code_challenge: b64url(
+      createHash('sha256')
+        .update(b64url(randomBytes(32)))
+        .digest(),
+    ),
     code_challenge_method: 'S256',
   }))
     url.searchParams.set(k, v);
