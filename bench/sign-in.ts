@@ -122,7 +122,7 @@ try {
   const ms = (l: { p50: number; p95: number }) => `p50 ${l.p50} ms, p95 ${l.p95} ms`;
   /** CPU milliseconds per unit in the service's process and in Postgres. */
   const cpuPer = (cpu: Cpu, perSecond: number) =>
-    `${Math.round((cpu.service / perSecond) * 1e4) / 10} ms service + ${Math.round((cpu.postgres / perSecond) * 1e4) / 10} ms Postgres CPU each`;
+    `${Math.round((cpu.service / perSecond) * 1e5) / 100} ms service + ${Math.round((cpu.postgres / perSecond) * 1e5) / 100} ms Postgres CPU each`;
   const rows: [string, string, string][] = [
     [`baseline: static page (${staticBytes} B, same app)`, `${ms(staticPages.page)}, ${staticPages.requestsPerSecond} req/s`, ''],
     [
