@@ -43,6 +43,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** How messages (sign-up codes, password links) are sent; default: the log sender with its in-process inbox. */
   sender?: MessageSender;
+  /** Benchmarks only: registers what a bench measures beside the service's routes (bench:sign-in's static page) before ready. */
+  extend?: (app: App) => void;
 }
 
 export const REDACTED_PATHS = ['req.headers.authorization', '*.clientSecret', '*.client_secret', '*.fullToken', '*.invitationCode', '*.password', '*.secret'];
@@ -182,6 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await app.register(familyPlugin(family), familyDeps);
   }
 
+  deps.extend?.(app);
   await app.ready();
   return app;
 }

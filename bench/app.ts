@@ -4,12 +4,16 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { assembleApp } from '../api/assemble.ts';
+import type { AppDeps } from '../api/app.ts';
 import type { BootstrapCredentials } from '../api/bootstrap.ts';
 import { loadConfig } from '../lib/config.ts';
 import { createDatabasePool } from '../db/pool.ts';
 
-/** env: extra settings over the service's defaults (e.g. ALLOW_PRIVATE_NETWORK_TARGETS for a local receiver). */
-export async function startBenchApp(databaseUrl: string, env: Record<string, string> = {}) {
+/**
+ * env: extra settings over the service's defaults (e.g. ALLOW_PRIVATE_NETWORK_TARGETS for a local receiver); extend:
+ * routes the bench adds to the app beside the service's own (a baseline served by the same process).
+ */
+export async function startBenchApp(databaseUrl: string, env: Record<string, string> = {}, extend?: AppDeps['extend']) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'iam-bench-data-'));
   const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent', ...env });
   const pool = await createDatabasePool(databaseUrl, { maxPoolSize: config.databasePoolSize });
@@ -17,7 +21,7 @@ export async function startBenchApp(databaseUrl: string, env: Record<string, str
     app,
     masterKey,
     bootstrap: { file },
-  } = await assembleApp(config, pool, databaseUrl);
+  } = await assembleApp(config, pool, databaseUrl, undefined, extend);
   const credentials = JSON.parse(await fs.readFile(file, 'utf8')) as BootstrapCredentials;
 
   const token = async () => {

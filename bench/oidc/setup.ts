@@ -21,10 +21,11 @@ const freePort = () =>
     });
   });
 
-export async function startOidcBenchService(databaseUrl: string) {
+/** `extend`: routes a bench adds to the app beside the service's own (bench/app.ts). */
+export async function startOidcBenchService(databaseUrl: string, extend?: Parameters<typeof startBenchApp>[2]) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const service = await startBenchApp(databaseUrl, { PUBLIC_BASE_URL: baseUrl });
+  const service = await startBenchApp(databaseUrl, { PUBLIC_BASE_URL: baseUrl }, extend);
   await service.app.listen({ port, host: '127.0.0.1' });
   const { environmentId } = service.credentials;
   const clientId = `bench-${crypto.randomUUID()}`;
