@@ -5,9 +5,10 @@ import { html, type Html } from './html.ts';
 import { fill, type Messages } from './i18n/index.ts';
 import { cancelForm, csrfField, errorBlock, field } from './form.ts';
 import type { Page } from './page.ts';
+import { ssoButton } from './sso.ts';
 
 /** A factor the page offers (computed by the sign-in service: api/families/oidc/sign-in/factors.ts). */
-export type FactorOffer = { kind: 'password' };
+export type FactorOffer = { kind: 'password' } | { kind: 'sso'; connectionId: string; name: string; required: boolean };
 
 export interface FactorsView {
   /** The interaction's URL; each factor posts to `${base}/<its step>`. */
@@ -31,6 +32,8 @@ function offerForm(offer: FactorOffer, v: FactorsView, t: Messages, first: boole
           <div class="actions"><button class="primary" type="submit">${t.signInButton}</button></div>
         </form>
         <p><a href="${v.base}/reset">${t.forgotPassword}</a></p>`;
+    case 'sso':
+      return html`${offer.required && !v.error ? html`<p>${fill(t.ssoRequired, { name: offer.name })}</p>` : ''} ${ssoButton(v.base, offer, t, first)}`;
   }
 }
 

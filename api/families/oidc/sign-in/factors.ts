@@ -6,11 +6,18 @@
 // unknown identifier from a known one beyond what the environment's public configuration already says.
 import type { SignInUser } from '../../../../db/oidc/sign-in/queries.ts';
 import type { FactorOffer } from '../../../oidc/pages/factors.ts';
+import type { HomeRealm } from './home-realm.ts';
 
 export type { FactorOffer };
 
-/** The factor offers for `user` (null: unknown identifier), first offer first. */
-export function factorOffers(user: SignInUser | null): FactorOffer[] {
+/**
+ * The factor offers for `user` (null: unknown identifier), first offer first. `realm`: the SSO connection the
+ * identifier's email domain is bound to (home-realm.ts; public configuration, the same for unknown identifiers):
+ * when it is required, it is the only offer.
+ */
+export function factorOffers(user: SignInUser | null, realm: HomeRealm | null = null): FactorOffer[] {
   void user;
-  return [{ kind: 'password' }];
+  if (!realm) return [{ kind: 'password' }];
+  const sso: FactorOffer = { kind: 'sso', ...realm };
+  return realm.required ? [sso] : [{ kind: 'password' }, sso];
 }

@@ -4,6 +4,7 @@ import { createCsrf } from './csrf.ts';
 import { createInteractions } from './interaction.ts';
 import { signInRoutes } from './routes.ts';
 import { createSignInService } from './service.ts';
+import { createHomeRealm } from './home-realm.ts';
 import { signUpRoutes } from './sign-up-routes.ts';
 import { resetRoutes } from './reset-routes.ts';
 import { createPasswordResetService } from './password-reset.ts';
@@ -17,8 +18,9 @@ export default defineFamily({
     const basePath = new URL(config.publicBaseUrl).pathname.replace(/\/$/, '');
     const csrf = createCsrf(masterKey);
     const interactions = createInteractions({ oidc, csrf, basePath });
-    const signIn = createSignInService(pool, csrf);
-    signInRoutes(app, { interactions, signIn });
+    const homeRealm = createHomeRealm(pool);
+    const signIn = createSignInService(pool, csrf, homeRealm);
+    signInRoutes(app, { interactions, signIn, homeRealm });
     signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log) });
     resetRoutes(app, { interactions, signIn, reset: createPasswordResetService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log }) });
   },

@@ -81,4 +81,8 @@ export const de: Messages = {
   passwordTooShort: 'Das Passwort muss mindestens 8 Zeichen lang sein.',
   passwordTooLong: 'Das Passwort darf höchstens 256 Zeichen lang sein.',
   passwordBlank: 'Das Passwort darf nicht nur aus Leerzeichen bestehen.',
+  continueWith: 'Weiter mit {name}',
+  orContinueWith: 'Oder melden Sie sich mit Ihrer Organisation oder einem anderen Konto an:',
+  ssoSection: 'Einmalanmeldung',
+  ssoRequired: 'Ihre Organisation meldet Sie über {name} an. Verwenden Sie statt eines Passworts die Schaltfläche unten.',
 };

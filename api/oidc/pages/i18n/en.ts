@@ -79,6 +79,10 @@ export const en = {
   passwordTooShort: 'The password must be at least 8 characters long.',
   passwordTooLong: 'The password must be at most 256 characters long.',
   passwordBlank: 'The password must not be only whitespace.',
+  continueWith: 'Continue with {name}',
+  orContinueWith: 'Or sign in with your organization or another account:',
+  ssoSection: 'Single sign-on',
+  ssoRequired: 'Your organization signs you in with {name}. Use the button below instead of a password.',
 };
 
 export type MessageKey = keyof typeof en;

@@ -81,4 +81,8 @@ export const fr: Messages = {
   passwordTooShort: 'Le mot de passe doit comporter au moins 8 caractères.',
   passwordTooLong: 'Le mot de passe doit comporter au plus 256 caractères.',
   passwordBlank: 'Le mot de passe ne doit pas être composé uniquement d’espaces.',
+  continueWith: 'Continuer avec {name}',
+  orContinueWith: 'Ou connectez-vous avec votre organisation ou un autre compte :',
+  ssoSection: 'Authentification unique',
+  ssoRequired: 'Votre organisation vous connecte avec {name}. Utilisez le bouton ci-dessous au lieu d’un mot de passe.',
 };
