@@ -31,9 +31,15 @@ const newDomain = () => `acme-${crypto.randomUUID().slice(0, 8)}.com`;
 
 /** A domain of `tenantId` through the API, verified as the DNS check would mark it (`verified`). */
 async function tenantDomain(tenantId: string, domain: string, verified = true) {
-  const res = await t.app.inject({ method: 'POST', url: `/v1/tenants/${tenantId}/domains`, headers: bearer(token), payload: { domain, validationMethod: 'dns_txt' } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/v1/tenants/${tenantId}/domains`,
+    headers: bearer(token),
+    payload: { domain, validationMethod: 'dns_txt' },
+  });
   expect(res.statusCode, res.body).toBe(201);
-  if (verified) await t.pool.query(sql.unsafe`UPDATE tenant_domains SET verified = true, validated_at = now() WHERE tenant_id = ${tenantId} AND domain = ${domain}`);
+  if (verified)
+    await t.pool.query(sql.unsafe`UPDATE tenant_domains SET verified = true, validated_at = now() WHERE tenant_id = ${tenantId} AND domain = ${domain}`);
 }
 
 /** A SAML connection of the environment (no network needed), bound to `domains`. */
@@ -105,7 +111,8 @@ describe('home-realm discovery', () => {
     const unverified = newDomain();
     await tenantDomain(env.tenantId, unverified, false);
     const elsewhere = newDomain();
-    const other = (await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(token), payload: { name: `Other ${elsewhere}` } })).json().tenant as { id: string };
+    const other = (await t.app.inject({ method: 'POST', url: '/v1/tenants', headers: bearer(token), payload: { name: `Other ${elsewhere}` } })).json()
+      .tenant as { id: string };
     await tenantDomain(other.id, elsewhere);
     const unbound = newDomain();
     await tenantDomain(env.tenantId, unbound);
@@ -143,7 +150,9 @@ describe('home-realm discovery', () => {
       const res = await postForm(jar, `${at}/login`, { csrf, identifier, password: PASSWORD });
       expect(res.status, identifier).toBe(403);
       const body = await res.text();
-      expect(body).toContain('<p id="error" class="error" role="alert" tabindex="-1" autofocus>Your organization signs you in with Acme Okta. Use the button below instead of a password.</p>');
+      expect(body).toContain(
+        '<p id="error" class="error" role="alert" tabindex="-1" autofocus>Your organization signs you in with Acme Okta. Use the button below instead of a password.</p>',
+      );
       expect(body).toContain(`action="${new URL(at).pathname}/sso/${connectionId}"`);
       expect(body).toContain('>Continue with Acme Okta</button>');
       expect(pageKind(body)).toBe('other'); // no password form

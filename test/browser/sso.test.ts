@@ -52,7 +52,11 @@ async function newPage() {
 }
 
 /** The downstream consent page, then the relying party's callback: the downstream's ID token claims. */
-async function consentDownstream(page: Page, issuer: string, exchange: (callback: string) => Promise<client.TokenEndpointResponse & client.TokenEndpointResponseHelpers>) {
+async function consentDownstream(
+  page: Page,
+  issuer: string,
+  exchange: (callback: string) => Promise<client.TokenEndpointResponse & client.TokenEndpointResponseHelpers>,
+) {
   await page.waitForURL((u) => u.href.startsWith(issuer) || u.href.startsWith(rp.callback));
   await expect.poll(() => heading(page)).toBe('Allow access');
   await expectAccessible(page);

@@ -27,5 +27,6 @@ export const identifierPage = (v: IdentifierView, t: Messages): Page => ({
       ${csrfField(v.csrf)} ${field({ id: 'identifier', label: t.identifierLabel, autocomplete: 'username', value: v.identifier, focus: true, error: v.error })}
       <div class="actions"><button class="primary" type="submit">${t.continue}</button></div>
     </form>
-    ${v.sso ? ssoButtons(v.sso.base, v.sso.buttons, t) : ''} ${v.signUpUrl ? html`<p>${t.noAccount} <a href="${v.signUpUrl}">${t.createAccount}</a></p>` : ''} ${cancelForm(v.abort, v.csrf, t.cancel)}`,
+    ${v.sso ? ssoButtons(v.sso.base, v.sso.buttons, t) : ''} ${v.signUpUrl ? html`<p>${t.noAccount} <a href="${v.signUpUrl}">${t.createAccount}</a></p>` : ''}
+    ${cancelForm(v.abort, v.csrf, t.cancel)}`,
 });

@@ -3,7 +3,7 @@
 // what enterprise SSO metadata it has. Add a provider here and it is accepted, validated and documented.
 import { z } from 'zod';
 import { MAPPED_FIELDS } from '../../../../lib/sso/mapping.ts';
-import { domainProblem } from '../../tenants/domains/schemas.ts';
+import { domainProblem } from '../../../common/domain-name.ts';
 
 export type Protocol = 'oidc' | 'oauth2' | 'saml';
 
@@ -55,7 +55,7 @@ const domains = z
   )
   .max(100)
   .optional()
-  .describe("Email domains that sign in through this connection (home-realm discovery); each must be a verified domain of the tenant to take effect");
+  .describe('Email domains that sign in through this connection (home-realm discovery); each must be a verified domain of the tenant to take effect');
 const requiredForDomains = z.boolean().optional().describe('Users whose email is at one of `domains` sign in only through this connection (default false)');
 const signIn = { mapping, provisioning, domains, requiredForDomains };
 const oauthApp = { clientId, clientSecret, scopes, ...signIn };
