@@ -9,9 +9,10 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
 import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty } from '../helpers/browser.ts';
-import { oidcEnvironment, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
+import { directoryUser, oidcEnvironment, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 import { saveConnection, UPSTREAM_PASSWORD, upstreamOidc } from '../helpers/upstream-oidc.ts';
 import { startSamlIdpServer } from '../helpers/saml-idp-server.ts';
+import { setPassword } from '../helpers/sign-in.ts';
 
 let t: OidcTestApp;
 let browser: Browser;
@@ -65,6 +66,25 @@ async function consentDownstream(
   return (await exchange(page.url())).claims()!;
 }
 
+/** A verified domain of the environment's tenant, bound to a required SAML connection whose IdP answers for `grace@<domain>`. */
+async function requiredSaml(env: { tenantId: string; environmentId: string }) {
+  const domain = `acme-${crypto.randomUUID().slice(0, 8)}.com`;
+  const email = `grace@${domain}`;
+  const created = await t.app.inject({
+    method: 'POST',
+    url: `/v1/tenants/${env.tenantId}/domains`,
+    headers: bearer(token),
+    payload: { domain, validationMethod: 'dns_txt' },
+  });
+  expect(created.statusCode).toBe(201);
+  // As the DNS check marks a domain whose TXT record it found.
+  await t.pool.query(sql.unsafe`UPDATE tenant_domains SET verified = true, validated_at = now() WHERE tenant_id = ${env.tenantId} AND domain = ${domain}`);
+  const idp = await startSamlIdpServer({ nameId: email, attributes: { givenName: 'Grace', sn: 'Hopper' } });
+  await saveConnection(t, token, env.tenantId, env.environmentId, 'saml', { metadataXml: idp.metadataXml, domains: [domain], requiredForDomains: true });
+  idp.trust(await (await fetch(`${t.baseUrl}/v1/sso/${env.environmentId}/saml/metadata`)).text());
+  return { email, idp };
+}
+
 describeBrowser('SSO in Chromium', () => {
   it('signs in through an upstream environment of this service: its own pages, then back, JIT-provisioned', async () => {
     const { env, url, exchange } = await downstream();
@@ -101,22 +121,8 @@ describeBrowser('SSO in Chromium', () => {
 
   it('sends an email at the tenant’s verified domain straight to its required SAML IdP, and signs in by the posted response', async () => {
     const { env, url, exchange } = await downstream();
-    const domain = `acme-${crypto.randomUUID().slice(0, 8)}.com`;
-    const email = `grace@${domain}`;
-    const created = await t.app.inject({
-      method: 'POST',
-      url: `/v1/tenants/${env.tenantId}/domains`,
-      headers: bearer(token),
-      payload: { domain, validationMethod: 'dns_txt' },
-    });
-    expect(created.statusCode).toBe(201);
-    // As the DNS check marks a domain whose TXT record it found.
-    await t.pool.query(sql.unsafe`UPDATE tenant_domains SET verified = true, validated_at = now() WHERE tenant_id = ${env.tenantId} AND domain = ${domain}`);
-    const idp = await startSamlIdpServer({ nameId: email, attributes: { givenName: 'Grace', sn: 'Hopper' } });
+    const { email, idp } = await requiredSaml(env);
     try {
-      await saveConnection(t, token, env.tenantId, env.environmentId, 'saml', { metadataXml: idp.metadataXml, domains: [domain], requiredForDomains: true });
-      idp.trust(await (await fetch(`${t.baseUrl}/v1/sso/${env.environmentId}/saml/metadata`)).text());
-
       const { context, page } = await newPage();
       await page.goto(url.href);
       await expectAccessible(page);
@@ -130,6 +136,34 @@ describeBrowser('SSO in Chromium', () => {
         headers: bearer(token),
       });
       expect(user.json().user).toMatchObject({ userName: email, displayName: 'Grace Hopper', names: { givenName: 'Grace', familyName: 'Hopper' } });
+      await context.close();
+    } finally {
+      await idp.close();
+    }
+  });
+
+  it('refuses the password of a user name whose email domain requires SSO, and offers the connection instead', async () => {
+    const { env, url, exchange } = await downstream();
+    const { email, idp } = await requiredSaml(env);
+    try {
+      const user = await directoryUser(t, env.environmentId, email);
+      await t.pool.query(sql.unsafe`UPDATE users SET user_name = 'grace' WHERE id = ${user.id}`);
+      await setPassword(t, token, env.tenantId, env.environmentId, user.id, 'correct horse battery');
+      const { context, page } = await newPage();
+      await page.goto(url.href);
+      await page.getByLabel('User name or email').fill('grace');
+      await page.getByRole('button', { name: 'Continue', exact: true }).click();
+      await expect.poll(() => heading(page)).toBe('Enter your password');
+      await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect
+        .poll(() => page.getByRole('alert').textContent())
+        .toBe('Your organization signs you in with SAML. Use the button below instead of a password.');
+      expect(await page.getByLabel('Password', { exact: true }).count()).toBe(0);
+      await expectAccessible(page);
+      await page.getByRole('button', { name: 'Continue with SAML' }).click();
+      const claims = await consentDownstream(page, env.issuer, exchange);
+      expect(claims).toMatchObject({ sub: user.id, amr: ['fed'] });
       await context.close();
     } finally {
       await idp.close();
