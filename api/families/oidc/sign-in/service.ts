@@ -106,13 +106,22 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
       };
       // SSO required for the identifier's email domain (public configuration): no password is looked at.
       const required = await homeRealm?.requiredFor(environmentId, login);
-      if (required) return (await failed('sso_required'), { ssoRequired: required });
+      if (required) {
+        await failed('sso_required');
+        return { ssoRequired: required };
+      }
       const matches = await verifyPassword(user?.hash, password);
       const reason = !user ? 'unknown_user' : !matches ? 'wrong_password' : !user.active ? 'inactive' : user.pendingSignUp ? 'email_unverified' : null;
-      if (reason || !user) return (await failed(reason ?? 'unknown_user'), null);
+      if (reason || !user) {
+        await failed(reason ?? 'unknown_user');
+        return null;
+      }
       // Signed in by user name while their email's domain requires SSO: only the password's holder learns it.
       const usersRealm = await homeRealm?.requiredFor(environmentId, user.email);
-      if (usersRealm) return (await failed('sso_required'), { ssoRequired: usersRealm });
+      if (usersRealm) {
+        await failed('sso_required');
+        return { ssoRequired: usersRealm };
+      }
       const amr = ['pwd'];
       await record(environmentId, tenantId, origin, user.id, 'user.signed_in', {
         type: 'user.signed_in',
