@@ -49,13 +49,14 @@ const samlConnection = (settings: object = {}, name?: string) =>
     return id;
   });
 
-async function identifierPage() {
+async function identifierPage(parameters: Record<string, string> = {}) {
   const jar = new CookieJar();
   const url = client.buildAuthorizationUrl(rp, {
     redirect_uri: REDIRECT_URI,
     scope: 'openid',
     code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
     code_challenge_method: 'S256',
+    ...parameters,
   });
   const authorize = await jar.fetch(url);
   const at = new URL(authorize.headers.get('location')!, url).href;
@@ -85,6 +86,13 @@ describe('the identifier page offers the SSO connections', () => {
       [`${path}/sso/${first}`, 'Continue with Acme Okta'],
       [`${path}/sso/${second}`, 'Continue with Partner &lt;SAML&gt;'],
     ]);
+  });
+
+  it('labels the buttons in the page’s locale', async () => {
+    await samlConnection({}, 'Acme Okta');
+    const { body } = await identifierPage({ ui_locales: 'de' });
+    expect(body).toContain('>Weiter mit Acme Okta</button>');
+    expect(body).toContain('<section aria-label="Einmalanmeldung">');
   });
 
   it('shows no SSO section without SSO connections', async () => {
@@ -169,16 +177,23 @@ describe('home-realm discovery', () => {
     ]);
   });
 
-  it('still accepts a password for an optional binding', async () => {
+  it('still accepts a password for an optional binding, and offers the connection beside it', async () => {
     const domain = newDomain();
     await tenantDomain(env.tenantId, domain);
-    await samlConnection({ domains: [domain] });
+    const connectionId = await samlConnection({ domains: [domain] });
     const user = await directoryUser(t, env.environmentId, `jane@${domain}`);
     await setPassword(t, token, env.tenantId, env.environmentId, user.id, PASSWORD);
     const { at, jar, csrf } = await identifierPage();
+    // A wrong password: the usual answer, the password form again and the connection as another way in.
+    const wrong = await postForm(jar, `${at}/login`, { csrf, identifier: `jane@${domain}`, password: 'wrong password' });
+    expect(wrong.status).toBe(401);
+    const body = await wrong.text();
+    expect(pageKind(body)).toBe('password');
+    expect(body).toContain(`action="${new URL(at).pathname}/sso/${connectionId}"`);
+    expect(body).not.toContain('Your organization signs you in');
     const res = await postForm(jar, `${at}/login`, { csrf, identifier: `jane@${domain}`, password: PASSWORD });
     expect(res.status).toBe(303);
-    expect(await failures()).toEqual([]);
+    expect((await failures()).map((d) => d.reason)).toEqual(['wrong_password']);
   });
 
   it('validates the connection’s domains setting', async () => {
