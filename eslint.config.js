@@ -23,7 +23,7 @@ export const FAMILY_IMPORTS = {
   'oidc/clients': ['projects/environment-settings', 'projects/environments'],
   'oidc/connected-apps': ['projects/environment-settings'],
   'oidc/settings': ['projects/environment-settings'],
-  'oidc/sign-in': ['directory/users'],
+  'oidc/sign-in': ['directory/users', 'projects/environment-settings'],
   'oidc/sign-in-settings': ['projects/environment-settings'],
   'organizations/invitations': ['organizations/organizations'],
   'organizations/members': ['organizations/organizations'],

@@ -2,7 +2,7 @@
 // that the sign-in could not be completed (and, for a few reasons, what the user can do).
 import type { SsoFailureReason } from '../../db/sso/events.ts';
 
-export type SsoRefusalReason = SsoFailureReason | 'inactive';
+export type SsoRefusalReason = SsoFailureReason | 'inactive' | 'sso_required';
 
 export class SsoRefusal extends Error {
   readonly reason: SsoRefusalReason;

@@ -10,6 +10,7 @@ import type { SsoState } from '../../db/sso/rows.ts';
 import { mapProfile } from '../../lib/sso/mapping.ts';
 import { findSsoConnection, type SsoConnection, type SsoTarget } from './connections.ts';
 import { SsoRefusal } from './refusal.ts';
+import { refuseOtherRealm } from './home-realm-guard.ts';
 import { recordRefusal, recordSignedIn, SSO_AMR, type SignInScope } from './record.ts';
 import { resolveUser, type UpstreamIdentity } from './resolve-user.ts';
 import { mappingOf, provisioningOf } from './upstream.ts';
@@ -51,6 +52,7 @@ export function createSignInSteps(deps: SsoServiceDeps) {
       userId = await pool.transaction(async (trx) => {
         await before?.(trx);
         if (!(await sso(trx).consumeState(state.id))) throw new SsoRefusal('state_consumed', 'the state was used already or expired');
+        await refuseOtherRealm(trx, scope.environmentId, identity);
         const id = await resolveUser(trx, scope, identity);
         await recordSignedIn(trx, scope, id);
         return id;

@@ -24,13 +24,18 @@ const time = (date: Date) => {
   return date.getUTCFullYear() < 2050 ? tlv(0x17, Buffer.from(text.slice(2), 'ascii')) : tlv(0x18, Buffer.from(text, 'ascii'));
 };
 const name = (commonName: string) => seq(tlv(0x31, seq(oid('2.5.4.3'), tlv(0x0c, Buffer.from(commonName, 'utf8')))));
+/** `bytes` as a positive DER INTEGER's content: minimal (no leading zero byte unless the next has its top bit set). */
+const positiveInteger = (bytes: Buffer) => {
+  const start = bytes.findIndex((b) => b !== 0);
+  const magnitude = start === -1 ? Buffer.from([1]) : bytes.subarray(start);
+  return magnitude[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), magnitude]) : magnitude;
+};
 const SHA256_RSA = seq(oid('1.2.840.113549.1.1.11'), Buffer.from([0x05, 0x00]));
 
 /** A new 2048-bit RSA key pair and a certificate for it: `{ privateKeyPem, certificatePem }`. */
-export function selfSignedCertificate(commonName: string, validDays = 3650) {
+export function selfSignedCertificate(commonName: string, validDays = 3650, random = randomBytes(16)) {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const serial = randomBytes(16);
-  serial[0]! &= 0x7f; // a positive INTEGER
+  const serial = positiveInteger(random);
   const now = Date.now();
   const tbs = seq(
     tlv(0xa0, tlv(0x02, Buffer.from([2]))),

@@ -47,7 +47,7 @@ const attributeStatement = (attributes: Record<string, string>) =>
         )
         .join('')}</saml:AttributeStatement>`;
 
-export function samlIdp(entityId = `https://idp.example.test/${crypto.randomUUID()}`) {
+export function samlIdp(entityId = `https://idp.example.test/${crypto.randomUUID()}`, ssoUrl = IDP_SSO_URL) {
   const { privateKeyPem, certificatePem } = selfSignedCertificate('test idp');
   const settings = {
     entityID: entityId,
@@ -55,7 +55,7 @@ export function samlIdp(entityId = `https://idp.example.test/${crypto.randomUUID
     signingCert: certificatePem,
     nameIDFormat: [EMAIL_FORMAT],
     wantAuthnRequestsSigned: false,
-    singleSignOnService: [{ Binding: REDIRECT, Location: IDP_SSO_URL }],
+    singleSignOnService: [{ Binding: REDIRECT, Location: ssoUrl }],
   };
   const idp = samlify.IdentityProvider(settings);
   const encryptingIdp = samlify.IdentityProvider({ ...settings, isAssertionEncrypted: true });

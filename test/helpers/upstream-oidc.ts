@@ -25,12 +25,17 @@ export async function saveConnection(t: OidcTestApp, token: string, tenantId: st
 }
 
 /** The upstream environment, its user, and the downstream connection to it (`mapping`/`provisioning` as given). */
-export async function upstreamOidc(t: OidcTestApp, token: string, downstream: { tenantId: string; environmentId: string }, settings: object = {}) {
+export async function upstreamOidc(
+  t: OidcTestApp,
+  token: string,
+  downstream: { tenantId: string; environmentId: string },
+  settings: object = {},
+  email = `up-${crypto.randomUUID().slice(0, 8)}@example.com`,
+) {
   const { environmentIds } = await newEnvironments(t, token);
   const environmentId = environmentIds[0] as string;
   const callback = `${t.baseUrl}/v1/sso/${downstream.environmentId}/oidc/callback`;
   const { clientId, clientSecret } = await createOidcClient(t, environmentId, { redirectUris: [callback], grantTypes: ['authorization_code'] });
-  const email = `up-${crypto.randomUUID().slice(0, 8)}@example.com`;
   const user = await directoryUser(t, environmentId, email);
   await setPassword(t, token, downstream.tenantId, environmentId, user.id, UPSTREAM_PASSWORD);
   const connectionId = await saveConnection(t, token, downstream.tenantId, downstream.environmentId, 'oidc', {

@@ -6,9 +6,10 @@ import { fill, type Messages } from './i18n/index.ts';
 import { cancelForm, csrfField, errorBlock, field } from './form.ts';
 import type { Page } from './page.ts';
 import { emailCodeOfferForm } from './email-code.ts';
+import { ssoButton } from './sso.ts';
 
 /** A factor the page offers (computed by the sign-in service: api/families/oidc/sign-in/factors.ts). */
-export type FactorOffer = { kind: 'password' } | { kind: 'email_code' };
+export type FactorOffer = { kind: 'password' } | { kind: 'email_code' } | { kind: 'sso'; connectionId: string; name: string; required: boolean };
 
 export interface FactorsView {
   /** The interaction's URL; each factor posts to `${base}/<its step>`. */
@@ -34,6 +35,8 @@ function offerForm(offer: FactorOffer, v: FactorsView, t: Messages, first: boole
         <p><a href="${v.base}/reset">${t.forgotPassword}</a></p>`;
     case 'email_code':
       return emailCodeOfferForm(v, t, first);
+    case 'sso':
+      return html`${offer.required && !v.error ? html`<p>${fill(t.ssoRequired, { name: offer.name })}</p>` : ''} ${ssoButton(v.base, offer, t, first)}`;
   }
 }
 

@@ -4,6 +4,7 @@ import { html } from './html.ts';
 import { fill, type Messages } from './i18n/index.ts';
 import { cancelForm, csrfField, errorBlock, field } from './form.ts';
 import type { Page } from './page.ts';
+import { ssoButtons, type SsoButton } from './sso.ts';
 
 export interface IdentifierView {
   action: string;
@@ -14,6 +15,8 @@ export interface IdentifierView {
   error?: string | undefined;
   /** The sign-up page, when the environment allows sign-up. */
   signUpUrl?: string | null | undefined;
+  /** The environment's SSO connections ("Continue with …"), under the interaction's URL `base`. */
+  sso?: { base: string; buttons: SsoButton[] } | undefined;
 }
 
 export const identifierPage = (v: IdentifierView, t: Messages): Page => ({
@@ -24,5 +27,6 @@ export const identifierPage = (v: IdentifierView, t: Messages): Page => ({
       ${csrfField(v.csrf)} ${field({ id: 'identifier', label: t.identifierLabel, autocomplete: 'username', value: v.identifier, focus: true, error: v.error })}
       <div class="actions"><button class="primary" type="submit">${t.continue}</button></div>
     </form>
-    ${v.signUpUrl ? html`<p>${t.noAccount} <a href="${v.signUpUrl}">${t.createAccount}</a></p>` : ''} ${cancelForm(v.abort, v.csrf, t.cancel)}`,
+    ${v.sso ? ssoButtons(v.sso.base, v.sso.buttons, t) : ''} ${v.signUpUrl ? html`<p>${t.noAccount} <a href="${v.signUpUrl}">${t.createAccount}</a></p>` : ''}
+    ${cancelForm(v.abort, v.csrf, t.cancel)}`,
 });

@@ -6,6 +6,7 @@
 // unknown identifier from a known one beyond what the environment's public configuration already says.
 import type { SignInUser } from '../../../../db/oidc/sign-in/queries.ts';
 import type { FactorOffer } from '../../../oidc/pages/factors.ts';
+import type { HomeRealm } from './home-realm.ts';
 
 export type { FactorOffer };
 
@@ -14,9 +15,15 @@ export interface FactorSettings {
   emailCodeEnabled?: boolean | undefined;
 }
 
-/** The factor offers for `user` (null: unknown identifier), first offer first. */
-export function factorOffers(user: SignInUser | null, settings: FactorSettings = {}): FactorOffer[] {
+/**
+ * The factor offers for `user` (null: unknown identifier), first offer first. `realm`: the SSO connection the
+ * identifier's email domain is bound to (home-realm.ts; public configuration, the same for unknown identifiers):
+ * when it is required, it is the only offer. The email code is offered to every identifier alike: whether a code is
+ * really sent is the email code service's business.
+ */
+export function factorOffers(user: SignInUser | null, settings: FactorSettings = {}, realm: HomeRealm | null = null): FactorOffer[] {
   void user;
-  // Offered to every identifier alike: whether a code is really sent is the email code service's business.
-  return [{ kind: 'password' }, ...(settings.emailCodeEnabled ? [{ kind: 'email_code' } as const] : [])];
+  const sso: FactorOffer[] = realm ? [{ kind: 'sso', ...realm }] : [];
+  if (realm?.required) return sso;
+  return [{ kind: 'password' }, ...(settings.emailCodeEnabled ? [{ kind: 'email_code' } as const] : []), ...sso];
 }

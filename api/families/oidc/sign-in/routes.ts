@@ -10,6 +10,8 @@ import { factorsPage } from '../../../oidc/pages/factors.ts';
 import { consentPage } from '../../../oidc/pages/consent.ts';
 import { field, originOf, type Found, type Interactions, type Req, type Route } from './interaction.ts';
 import { clientIdOf, missingOf, type SignInService } from './service.ts';
+import type { HomeRealm, HomeRealmService } from './home-realm.ts';
+import { fillText } from '../../../oidc/pages/i18n/index.ts';
 import type { App } from '../../../types.ts';
 
 // readOnly: nothing these pages write is cached by an instance (no NOTIFY of the API's listener), so a POST
@@ -19,12 +21,13 @@ export const PAGE_ROUTE = { config: { public: true, readOnly: true }, schema: { 
 export const WRITING_PAGE_ROUTE = { config: { public: true }, schema: { hide: true } };
 export const BASE = '/v1/oidc/:envId/interaction/:uid';
 
-export function signInRoutes(app: App, deps: { interactions: Interactions; signIn: SignInService }) {
-  const { interactions: ix, signIn } = deps;
+export function signInRoutes(app: App, deps: { interactions: Interactions; signIn: SignInService; homeRealm: HomeRealmService }) {
+  const { interactions: ix, signIn, homeRealm } = deps;
 
   async function showIdentifier(r: Req, reply: FastifyReply, found: Found, status = 200, error?: string, identifier?: string) {
     const { provider, interaction } = found;
     const client = await signIn.client(provider, r.params.envId, clientIdOf(interaction));
+    const ssoChoices = await homeRealm.choices(r.params.envId);
     return ix.send(reply, found, status, (t) =>
       identifierPage(
         {
@@ -33,6 +36,7 @@ export function signInRoutes(app: App, deps: { interactions: Interactions; signI
           csrf: signIn.csrfOf(r.params.envId, r.params.uid),
           clientName: client?.name ?? clientIdOf(interaction),
           signUpUrl: signIn.signUpEnabled(provider) ? ix.urlOf(r, '/sign-up') : null,
+          sso: { base: ix.urlOf(r), buttons: ssoChoices },
           identifier,
           error,
         },
@@ -41,8 +45,8 @@ export function signInRoutes(app: App, deps: { interactions: Interactions; signI
     );
   }
 
-  async function showFactors(r: Req, reply: FastifyReply, found: Found, identifier: string, status = 200, error?: string) {
-    const offers = await signIn.offers(r.params.envId, identifier, found.provider);
+  async function showFactors(r: Req, reply: FastifyReply, found: Found, identifier: string, status = 200, error?: string, realm?: HomeRealm | null) {
+    const offers = await signIn.offers(r.params.envId, identifier, found.provider, realm ?? (await homeRealm.realmOf(r.params.envId, identifier)));
     return ix.send(reply, found, status, (t) =>
       factorsPage(
         {
@@ -96,6 +100,9 @@ export function signInRoutes(app: App, deps: { interactions: Interactions; signI
     if (!found) return reply;
     const identifier = field(r, 'identifier').trim();
     if (identifier === '' || identifier.length > 256) return showIdentifier(r, reply, found, 400, found.context.t.identifierRequired, identifier);
+    // Home-realm discovery: an email at a domain bound to an SSO connection goes straight to its start.
+    const realm = await homeRealm.realmOf(r.params.envId, identifier);
+    if (realm) return reply.header('cache-control', 'no-store').redirect(ix.urlOf(r, `/sso/${realm.connectionId}`), 303);
     return showFactors(r, reply, found, identifier);
   });
 
@@ -107,6 +114,10 @@ export function signInRoutes(app: App, deps: { interactions: Interactions; signI
     const remember = signIn.rememberMe(provider) && field(r, 'remember') !== '';
     const login = await signIn.login(provider, r.params.envId, clientIdOf(interaction), identifier, field(r, 'password'), remember, originOf(r));
     if (!login) return showFactors(r, reply, found, identifier, 401, found.context.t.wrongCredentials);
+    if ('ssoRequired' in login) {
+      const text = fillText(found.context.t.ssoRequired, { name: login.ssoRequired.name });
+      return showFactors(r, reply, found, identifier, 403, text, login.ssoRequired);
+    }
     return ix.finish(r, reply, provider, { login });
   });
 

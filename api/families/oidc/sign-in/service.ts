@@ -11,6 +11,7 @@ import { recordChange, type RequestOrigin } from '../../../../db/shared/changes.
 import type { EventOf } from '../../../../db/event-catalog.ts';
 import type { Csrf } from './csrf.ts';
 import { factorOffers } from './factors.ts';
+import type { HomeRealm, HomeRealmService } from './home-realm.ts';
 
 export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 type Grant = InstanceType<Provider['Grant']>;
@@ -31,9 +32,11 @@ const unique = (values: string[]) => [...new Set(values.filter((v) => v !== ''))
 /** Every scope a Grant holds: its OpenID scopes and the scopes of each resource. */
 const scopesOf = (grant: Grant) => unique([...grant.getOIDCScope().split(' '), ...Object.values(grant.resources ?? {}).flatMap((s) => s.split(' '))]);
 
+type FailureReason = 'unknown_user' | 'wrong_password' | 'inactive' | 'email_unverified' | 'sso_required';
+
 export const clientIdOf = (interaction: Interaction) => String(interaction.params.client_id);
 
-export function createSignInService(pool: DatabasePool, csrf: Csrf) {
+export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: HomeRealmService) {
   // The tenant comes with the Provider's snapshot (no query).
   const record = async (environmentId: string, tenantId: string, origin: RequestOrigin, userId: string | null, action: string, event: EventOf) =>
     pool.transaction(async (trx) =>
@@ -54,8 +57,8 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf) {
     signUpEnabled: (provider: Provider) => snapshotOf(provider).signIn?.signUpEnabled ?? false,
 
     /** The factors the page after the identifier offers: the same lookup and answer shape for known and unknown identifiers. */
-    offers: async (environmentId: string, identifier: string, provider?: Provider) =>
-      factorOffers(await createSignInQueries(pool, environmentId).findByLogin(identifier), provider ? (snapshotOf(provider).signIn ?? {}) : {}),
+    offers: async (environmentId: string, identifier: string, provider?: Provider, realm: HomeRealm | null = null) =>
+      factorOffers(await createSignInQueries(pool, environmentId).findByLogin(identifier), provider ? (snapshotOf(provider).signIn ?? {}) : {}, realm),
 
     /** Whether the factors page offers "Email me a code" (sign_in_settings.email_code_enabled), as the Provider was built. */
     emailCodeEnabled: (provider: Provider) => snapshotOf(provider).signIn?.emailCodeEnabled ?? false,
@@ -82,21 +85,45 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf) {
 
     /**
      * The user `login` names if `password` is theirs and they are active, or null. Unknown users, users without a
-     * password and inactive users cost one argon2id verification too, and fail with the same answer.
+     * password and inactive users cost one argon2id verification too, and fail with the same answer. `ssoRequired`:
+     * the identifier's (or the user's) email domain must sign in through that SSO connection (home-realm.ts).
      */
-    login: async (provider: Provider, environmentId: string, clientId: string, login: string, password: string, remember: boolean, origin: RequestOrigin) => {
+    login: async (
+      provider: Provider,
+      environmentId: string,
+      clientId: string,
+      login: string,
+      password: string,
+      remember: boolean,
+      origin: RequestOrigin,
+    ): Promise<{ accountId: string; amr: string[]; remember: boolean } | { ssoRequired: HomeRealm } | null> => {
       const { tenantId } = snapshotOf(provider);
       const user = await createSignInQueries(pool, environmentId).findByLogin(login);
-      const matches = await verifyPassword(user?.hash, password);
-      const reason = !user ? 'unknown_user' : !matches ? 'wrong_password' : !user.active ? 'inactive' : user.pendingSignUp ? 'email_unverified' : null;
       const ip = origin.ip ?? null;
-      if (reason || !user) {
+      const failed = async (reason: FailureReason) => {
         const userId = user?.id ?? null;
         await record(environmentId, tenantId, origin, userId, 'user.sign_in_failed', {
           type: 'user.sign_in_failed',
-          data: { userId, login: login.slice(0, 256), clientId, reason: reason ?? 'unknown_user', ip },
+          data: { userId, login: login.slice(0, 256), clientId, reason, ip },
         });
+      };
+      // SSO required for the identifier's email domain (public configuration): no password is looked at.
+      const required = await homeRealm?.requiredFor(environmentId, login);
+      if (required) {
+        await failed('sso_required');
+        return { ssoRequired: required };
+      }
+      const matches = await verifyPassword(user?.hash, password);
+      const reason = !user ? 'unknown_user' : !matches ? 'wrong_password' : !user.active ? 'inactive' : user.pendingSignUp ? 'email_unverified' : null;
+      if (reason || !user) {
+        await failed(reason ?? 'unknown_user');
         return null;
+      }
+      // Signed in by user name while their email's domain requires SSO: only the password's holder learns it.
+      const usersRealm = await homeRealm?.requiredFor(environmentId, user.email);
+      if (usersRealm) {
+        await failed('sso_required');
+        return { ssoRequired: usersRealm };
       }
       const amr = ['pwd'];
       await record(environmentId, tenantId, origin, user.id, 'user.signed_in', {

@@ -10,6 +10,7 @@ const REFUSED: Record<string, Page> = {
   inactive: messagePage('Sign-in not completed', 'This account cannot sign in. Ask your administrator.'),
   email_conflict: messagePage('Sign-in not completed', 'An account with your email exists already. Sign in to it another way, or ask your administrator.'),
   expired: messagePage('This sign-in expired', `This sign-in expired or is not valid. ${AGAIN}`),
+  sso_required: messagePage('Sign-in not completed', `Your organization requires you to sign in with its own sign-in. ${AGAIN} Then enter your work email.`),
 };
 
 export function pageOf(outcome: Exclude<SsoOutcome, { redirect: string }>): Page {

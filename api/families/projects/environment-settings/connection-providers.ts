@@ -3,6 +3,7 @@
 // what enterprise SSO metadata it has. Add a provider here and it is accepted, validated and documented.
 import { z } from 'zod';
 import { MAPPED_FIELDS } from '../../../../lib/sso/mapping.ts';
+import { domainProblem } from '../../../common/domain-name.ts';
 
 export type Protocol = 'oidc' | 'oauth2' | 'saml';
 
@@ -37,7 +38,26 @@ const mapping = z
   .optional()
   .describe(`User field → upstream claim or attribute name (${MAPPED_FIELDS.join(', ')})`);
 const provisioning = z.enum(['jit', 'link_only']).optional().describe('jit (default): create unknown users; link_only: sign in existing users only');
-const signIn = { mapping, provisioning };
+// Home-realm discovery (api/families/oidc/sign-in/home-realm.ts): an email at one of `domains` goes straight to this
+// connection, while the domain is a verified domain of the environment's tenant; `requiredForDomains` refuses
+// passwords (and other factors) for those emails.
+const domains = z
+  .array(
+    z
+      .string()
+      .max(300)
+      .trim()
+      .toLowerCase()
+      .superRefine((v, ctx) => {
+        const problem = domainProblem(v);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+  )
+  .max(100)
+  .optional()
+  .describe('Email domains that sign in through this connection (home-realm discovery); each must be a verified domain of the tenant to take effect');
+const requiredForDomains = z.boolean().optional().describe('Users whose email is at one of `domains` sign in only through this connection (default false)');
+const signIn = { mapping, provisioning, domains, requiredForDomains };
 const oauthApp = { clientId, clientSecret, scopes, ...signIn };
 
 export const CONNECTION_PROVIDERS = {

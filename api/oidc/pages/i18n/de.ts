@@ -97,4 +97,8 @@ export const de: Messages = {
   emailCodeMailSubject: 'Ihr Anmeldecode',
   emailCodeMailText:
     'Ihr Anmeldecode lautet {code}. Oder öffnen Sie diesen Link in dem Browser, in dem Sie sich anmelden: {link}. Beide funktionieren einmal und 10 Minuten lang. Falls Sie sich nicht anmelden wollten, ignorieren Sie diese Nachricht.',
+  continueWith: 'Weiter mit {name}',
+  orContinueWith: 'Oder melden Sie sich mit Ihrer Organisation oder einem anderen Konto an:',
+  ssoSection: 'Einmalanmeldung',
+  ssoRequired: 'Ihre Organisation meldet Sie über {name} an. Verwenden Sie statt eines Passworts die Schaltfläche unten.',
 };

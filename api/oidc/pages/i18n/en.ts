@@ -92,6 +92,10 @@ export const en = {
   emailCodeMailSubject: 'Your sign-in code',
   emailCodeMailText:
     'Your sign-in code is {code}. Or open this link in the browser where you are signing in: {link}. Both work once, for 10 minutes. If you did not try to sign in, ignore this message.',
+  continueWith: 'Continue with {name}',
+  orContinueWith: 'Or sign in with your organization or another account:',
+  ssoSection: 'Single sign-on',
+  ssoRequired: 'Your organization signs you in with {name}. Use the button below instead of a password.',
 };
 
 export type MessageKey = keyof typeof en;

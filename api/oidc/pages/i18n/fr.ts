@@ -96,4 +96,8 @@ export const fr: Messages = {
   emailCodeMailSubject: 'Votre code de connexion',
   emailCodeMailText:
     'Votre code de connexion est {code}. Vous pouvez aussi ouvrir ce lien dans le navigateur où vous vous connectez : {link}. Les deux fonctionnent une seule fois, pendant 10 minutes. Si vous n’avez pas essayé de vous connecter, ignorez ce message.',
+  continueWith: 'Continuer avec {name}',
+  orContinueWith: 'Ou connectez-vous avec votre organisation ou un autre compte :',
+  ssoSection: 'Authentification unique',
+  ssoRequired: 'Votre organisation vous connecte avec {name}. Utilisez le bouton ci-dessous au lieu d’un mot de passe.',
 };
