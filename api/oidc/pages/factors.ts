@@ -5,9 +5,10 @@ import { html, type Html } from './html.ts';
 import { fill, type Messages } from './i18n/index.ts';
 import { cancelForm, csrfField, errorBlock, field } from './form.ts';
 import type { Page } from './page.ts';
+import { passkeyOffer, passkeyScript } from './passkey.ts';
 
 /** A factor the page offers (computed by the sign-in service: api/families/oidc/sign-in/factors.ts). */
-export type FactorOffer = { kind: 'password' };
+export type FactorOffer = { kind: 'password' } | { kind: 'passkey' };
 
 export interface FactorsView {
   /** The interaction's URL; each factor posts to `${base}/<its step>`. */
@@ -31,11 +32,14 @@ function offerForm(offer: FactorOffer, v: FactorsView, t: Messages, first: boole
           <div class="actions"><button class="primary" type="submit">${t.signInButton}</button></div>
         </form>
         <p><a href="${v.base}/reset">${t.forgotPassword}</a></p>`;
+    case 'passkey':
+      return passkeyOffer(v.base, v.csrf, t);
   }
 }
 
 export const factorsPage = (v: FactorsView, t: Messages): Page => ({
-  title: v.offers.length === 1 && v.offers[0]!.kind === 'password' ? t.passwordTitle : t.signInTitle,
+  title: v.offers[0]?.kind === 'password' ? t.passwordTitle : t.signInTitle,
+  script: v.offers.some((o) => o.kind === 'passkey') ? passkeyScript(v.base) : undefined,
   body: html`<p>${fill(t.signingInAs, { user: html`<strong>${v.identifier}</strong>` })} <a href="${v.base}">${t.otherAccount}</a></p>
     ${errorBlock(v.error)} ${v.offers.map((offer, i) => offerForm(offer, v, t, i === 0))} ${cancelForm(v.abort, v.csrf, t.cancel)}`,
 });

@@ -4,6 +4,7 @@ import { html } from './html.ts';
 import { fill, type Messages } from './i18n/index.ts';
 import { cancelForm, csrfField, errorBlock, field } from './form.ts';
 import type { Page } from './page.ts';
+import { passkeyAlert, passkeyAttributes, passkeyScript, type PasskeyEndpoints } from './passkey.ts';
 
 export interface IdentifierView {
   action: string;
@@ -14,15 +15,21 @@ export interface IdentifierView {
   error?: string | undefined;
   /** The sign-up page, when the environment allows sign-up. */
   signUpUrl?: string | null | undefined;
+  /** Conditional UI: the browser offers the passkeys it holds in the field's autofill (./passkey.ts). */
+  passkey?: PasskeyEndpoints | undefined;
 }
 
-export const identifierPage = (v: IdentifierView, t: Messages): Page => ({
-  title: t.signInTitle,
-  body: html`<p>${fill(t.continueTo, { client: html`<strong>${v.clientName}</strong>` })}</p>
-    ${errorBlock(v.error)}
-    <form method="post" action="${v.action}">
-      ${csrfField(v.csrf)} ${field({ id: 'identifier', label: t.identifierLabel, autocomplete: 'username', value: v.identifier, focus: true, error: v.error })}
-      <div class="actions"><button class="primary" type="submit">${t.continue}</button></div>
-    </form>
-    ${v.signUpUrl ? html`<p>${t.noAccount} <a href="${v.signUpUrl}">${t.createAccount}</a></p>` : ''} ${cancelForm(v.abort, v.csrf, t.cancel)}`,
-});
+export function identifierPage(v: IdentifierView, t: Messages): Page {
+  const form = html`<form method="post" action="${v.action}">
+    ${csrfField(v.csrf)}
+    ${field({ id: 'identifier', label: t.identifierLabel, autocomplete: v.passkey ? 'username webauthn' : 'username', value: v.identifier, focus: true, error: v.error })}
+    <div class="actions"><button class="primary" type="submit">${t.continue}</button></div>
+  </form>`;
+  return {
+    title: t.signInTitle,
+    script: v.passkey ? passkeyScript(v.action.replace(/\/identifier$/, '')) : undefined,
+    body: html`<p>${fill(t.continueTo, { client: html`<strong>${v.clientName}</strong>` })}</p>
+      ${errorBlock(v.error)} ${v.passkey ? html`<div ${passkeyAttributes('conditional', v.passkey, t)}>${passkeyAlert} ${form}</div>` : form}
+      ${v.signUpUrl ? html`<p>${t.noAccount} <a href="${v.signUpUrl}">${t.createAccount}</a></p>` : ''} ${cancelForm(v.abort, v.csrf, t.cancel)}`,
+  };
+}

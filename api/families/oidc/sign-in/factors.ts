@@ -12,5 +12,6 @@ export type { FactorOffer };
 /** The factor offers for `user` (null: unknown identifier), first offer first. */
 export function factorOffers(user: SignInUser | null): FactorOffer[] {
   void user;
-  return [{ kind: 'password' }];
+  // A passkey is offered to everyone: the ceremony is discoverable, so an unknown identifier is only told no after it.
+  return [{ kind: 'password' }, { kind: 'passkey' }];
 }

@@ -8,6 +8,8 @@ import { signUpRoutes } from './sign-up-routes.ts';
 import { resetRoutes } from './reset-routes.ts';
 import { createPasswordResetService } from './password-reset.ts';
 import { createSignUpService } from './sign-up.ts';
+import { createPasskeyPages } from './passkey-routes.ts';
+import { createPasskeyCeremonies } from '../../../passkeys/index.ts';
 
 export default defineFamily({
   name: 'oidc/sign-in',
@@ -18,8 +20,10 @@ export default defineFamily({
     const csrf = createCsrf(masterKey);
     const interactions = createInteractions({ oidc, csrf, basePath });
     const signIn = createSignInService(pool, csrf);
-    signInRoutes(app, { interactions, signIn });
-    signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log) });
+    const passkeys = createPasskeyPages({ pool, ceremonies: createPasskeyCeremonies(pool, config.publicBaseUrl), interactions, signIn, csrf });
+    signInRoutes(app, { interactions, signIn, passkeys });
+    passkeys.routes(app);
+    signUpRoutes(app, { interactions, signIn, passkeys, signUp: createSignUpService(pool, sender, app.log) });
     resetRoutes(app, { interactions, signIn, reset: createPasswordResetService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log }) });
   },
 });
