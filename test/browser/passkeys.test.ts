@@ -150,4 +150,19 @@ describeBrowser('passkeys in Chromium', () => {
     await expectAccessible(other.page);
     await context.close();
   });
+
+  it('says so when the browser has no passkey to offer (the ceremony ends without an answer), with the password still there', async () => {
+    const { authorization } = await setUp();
+    const context = await browser.newContext();
+    const { page } = await pageWithAuthenticator(context);
+    await page.goto((await authorization()).url.href);
+    await page.getByLabel('User name or email').fill('nobody@example.com');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heading(page)).toBe('Enter your password');
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('The passkey request was cancelled or timed out. Try again, or use your password.');
+    await expectAccessible(page);
+    expect(await page.getByLabel('Password', { exact: true }).isVisible()).toBe(true);
+    await context.close();
+  });
 });
