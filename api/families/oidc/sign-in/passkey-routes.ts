@@ -18,7 +18,7 @@ import { field, originOf, type Found, type Interactions, type Req, type Route } 
 import { BASE, PAGE_ROUTE } from './routes.ts';
 import { clientIdOf, type SignInService } from './service.ts';
 import type { Csrf } from './csrf.ts';
-import { passkeyRefusal, recordPasskeySignIn } from './passkey-sign-in.ts';
+import { passkeyAmr, passkeyRefusal, recordPasskeySignIn } from './passkey-sign-in.ts';
 import type { App } from '../../../types.ts';
 
 type Login = { accountId: string; amr: string[]; remember: boolean };
@@ -101,8 +101,7 @@ export function createPasskeyPages(deps: PasskeyPageDeps) {
         const { status, message } = passkeyRefusal(result.reason, context.t);
         return refuse(r, reply, status, message, `passkey.${result.reason}`);
       }
-      // A user-verified passkey is two factors in one (something held, and a PIN or biometrics).
-      const login: Login = { accountId: result.userId, amr: result.userVerified ? ['hwk', 'user'] : ['hwk'], remember: false };
+      const login: Login = { accountId: result.userId, amr: passkeyAmr(result.userVerified), remember: false };
       const location = await provider.interactionResult(r.raw, reply.raw, { login }, { mergeWithLastSubmission: true });
       return answer(reply, { location });
     });

@@ -6,6 +6,9 @@ import type { AuthenticationRefusal, PasskeyEnvironment, VerifiedPasskey } from 
 import type { Messages } from '../../../oidc/pages/i18n/index.ts';
 import { recordChange, type RequestOrigin } from '../../../../db/shared/changes.ts';
 
+/** The methods of a passkey sign-in: `hwk` (a key held), plus `user` when the authenticator verified the user (PIN, biometrics): two factors. */
+export const passkeyAmr = (userVerified: boolean) => (userVerified ? ['hwk', 'user'] : ['hwk']);
+
 /** Records the sign-in of a verified passkey (the ceremony's `onVerified`). */
 export const recordPasskeySignIn = async (
   trx: DatabaseTransactionConnection,
@@ -25,7 +28,7 @@ export const recordPasskeySignIn = async (
       data: {
         userId: verified.userId,
         clientId,
-        amr: verified.userVerified ? ['hwk', 'user'] : ['hwk'],
+        amr: passkeyAmr(verified.userVerified),
         ip: origin.ip ?? null,
         remember: false,
         passkeyId: verified.passkeyId,
