@@ -27,10 +27,16 @@ afterAll(async () => {
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 
+// Chromium's virtual authenticator may answer a pending conditional (autofill) request by itself at any moment once
+// it holds a passkey for the site, racing the test's own clicks: pages that sign in with the button turn off
+// passkey autofill, like a browser without it.
+const NO_AUTOFILL = 'PublicKeyCredential.isConditionalMediationAvailable = async () => false;';
+
 /** A page whose browser has a platform authenticator that holds passkeys and verifies the user. */
-async function pageWithAuthenticator(context: BrowserContext) {
+async function pageWithAuthenticator(context: BrowserContext, autofill = true) {
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
+  if (!autofill) await page.addInitScript(NO_AUTOFILL);
   const cdp = await context.newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
@@ -65,8 +71,11 @@ describeBrowser('passkeys in Chromium', () => {
     const context = await browser.newContext();
     const { page, credentials } = await pageWithAuthenticator(context);
 
+    // The identifier page starts a conditional request at once (passkeys in the field's autofill; none yet).
     const first = await authorization();
+    const conditional = page.waitForRequest((request) => request.url().endsWith('/passkey/options'));
     await page.goto(first.url.href);
+    await conditional;
     expect(await heading(page)).toBe('Sign in');
     expect(await page.getByLabel('User name or email').getAttribute('autocomplete')).toBe('username webauthn');
     await expectAccessible(page);
@@ -93,12 +102,9 @@ describeBrowser('passkeys in Chromium', () => {
     await page.getByRole('button', { name: 'Yes, sign me out' }).click();
     await page.waitForURL((u) => u.href.startsWith(rp.signedOut));
 
-    // The identifier page starts a conditional request at once (passkeys in the field's autofill, which headless
-    // Chromium does not show); the name and "Sign in with a passkey" work alongside it.
+    await page.addInitScript(NO_AUTOFILL);
     const second = await authorization();
-    const conditional = page.waitForRequest((request) => request.url().endsWith('/passkey/options'));
     await page.goto(second.url.href);
-    await conditional;
     await page.getByLabel('User name or email').fill(user.userName);
     await page.keyboard.press('Enter');
     await expect.poll(() => heading(page)).toBe('Enter your password');
@@ -135,7 +141,7 @@ describeBrowser('passkeys in Chromium', () => {
 
     // Another browser session whose authenticator still holds the passkey.
     const context = await browser.newContext({ locale: 'fr-FR' });
-    const other = await pageWithAuthenticator(context);
+    const other = await pageWithAuthenticator(context, false);
     await other.addCredential(credential!);
     await other.page.goto((await authorization()).url.href);
     await other.page.getByLabel('Nom d’utilisateur ou e-mail').fill(user.userName);
