@@ -6,7 +6,9 @@ import * as client from 'openid-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPasskeyCeremonies, type PasskeyCeremonies } from '../../api/passkeys/index.ts';
 import { WEBAUTHN_FILE } from '../../api/oidc/pages/passkey-script.ts';
+import { bearer } from '../helpers/app.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
+import { waitForMessage } from '../helpers/inbox.ts';
 import { CookieJar, directoryUser, oidcEnvironment, REDIRECT_URI, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 import { inputValue, pageKind, postForm, setPassword } from '../helpers/sign-in.ts';
 import { SoftAuthenticator } from '../helpers/soft-authenticator.ts';
@@ -276,5 +278,22 @@ describe('creating a passkey after a sign-in', () => {
     const options = await postJson(jar, `${at}/passkey/create/options`, { csrf });
     expect(options.status).toBe(400);
     expect(await options.json()).toMatchObject({ code: 'interaction.expired' });
+  });
+
+  it('offers it after a sign-up too, once the email is verified', async () => {
+    const settings = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/tenants/${env.tenantId}/environments/${env.environmentId}/settings/sign-in`,
+      headers: bearer(token),
+      payload: { signUpEnabled: true },
+    });
+    expect(settings.statusCode).toBe(200);
+    const { at, jar, csrf } = await startSignIn();
+    const email = `new-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const form = await (await postForm(jar, `${at}/sign-up`, { csrf, email, password: PASSWORD })).text();
+    const code = /\b(\d{6})\b/.exec((await waitForMessage(t.app, email, 'sign_up_code')).text)![1]!;
+    const verified = await postForm(jar, `${at}/verify`, { csrf, signUp: inputValue(form, 'signUp')!, email, code });
+    expect(verified.status).toBe(303);
+    expect(verified.headers.get('location')).toBe(`${new URL(at).pathname}/passkey/create`);
   });
 });
