@@ -24,12 +24,15 @@ const freePort = () =>
     });
   });
 
-/** The app on 127.0.0.1 with PUBLIC_BASE_URL its own address, so issuers are reachable as advertised. */
-export async function startOidcApp(env: Record<string, string> = {}): Promise<OidcTestApp> {
+/**
+ * The app on 127.0.0.1 with PUBLIC_BASE_URL its own address, so issuers are reachable as advertised. `host`
+ * `localhost` for passkeys (browsers refuse an IP address as the WebAuthn RP id).
+ */
+export async function startOidcApp(env: Record<string, string> = {}, host: '127.0.0.1' | 'localhost' = '127.0.0.1'): Promise<OidcTestApp> {
   const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const baseUrl = `http://${host}:${port}`;
   const t = await startTestApp({ PUBLIC_BASE_URL: baseUrl, ...env });
-  await t.app.listen({ port, host: '127.0.0.1' });
+  await t.app.listen({ port, host });
   return { ...t, baseUrl, issuer: (environmentId) => `${baseUrl}/v1/oidc/${environmentId}` };
 }
 

@@ -7,9 +7,11 @@ import { cancelForm, csrfField, errorBlock, field } from './form.ts';
 import type { Page } from './page.ts';
 import { emailCodeOfferForm } from './email-code.ts';
 import { ssoButton } from './sso.ts';
+import { passkeyOffer, passkeyScript } from './passkey.ts';
 
 /** A factor the page offers (computed by the sign-in service: api/families/oidc/sign-in/factors.ts). */
-export type FactorOffer = { kind: 'password' } | { kind: 'email_code' } | { kind: 'sso'; connectionId: string; name: string; required: boolean };
+export type FactorOffer =
+  { kind: 'password' } | { kind: 'passkey' } | { kind: 'email_code' } | { kind: 'sso'; connectionId: string; name: string; required: boolean };
 
 export interface FactorsView {
   /** The interaction's URL; each factor posts to `${base}/<its step>`. */
@@ -37,11 +39,14 @@ function offerForm(offer: FactorOffer, v: FactorsView, t: Messages, first: boole
       return emailCodeOfferForm(v, t, first);
     case 'sso':
       return html`${offer.required && !v.error ? html`<p>${fill(t.ssoRequired, { name: offer.name })}</p>` : ''} ${ssoButton(v.base, offer, t, first)}`;
+    case 'passkey':
+      return passkeyOffer(v.base, v.csrf, t);
   }
 }
 
 export const factorsPage = (v: FactorsView, t: Messages): Page => ({
-  title: v.offers.length === 1 && v.offers[0]!.kind === 'password' ? t.passwordTitle : t.signInTitle,
+  title: v.offers[0]?.kind === 'password' ? t.passwordTitle : t.signInTitle,
+  script: v.offers.some((o) => o.kind === 'passkey') ? passkeyScript(v.base) : undefined,
   body: html`<p>${fill(t.signingInAs, { user: html`<strong>${v.identifier}</strong>` })} <a href="${v.base}">${t.otherAccount}</a></p>
     ${errorBlock(v.error)} ${v.offers.map((offer, i) => offerForm(offer, v, t, i === 0))} ${cancelForm(v.abort, v.csrf, t.cancel)}`,
 });

@@ -1,6 +1,6 @@
 // Sending a sign-in page: `Cache-Control: no-store`, and a CSP that loads nothing but the page's own inline style
 // (by nonce) and the images the page shows (the environment's logo, the client's logo) by their exact URLs. No
-// script, no external anything, framing denied. `form-action` is left out on purpose: after a POST the provider
+// script (except a page's own `script`, by nonce, which may fetch this origin), no external anything, framing denied. `form-action` is left out on purpose: after a POST the provider
 // redirects to the client's redirect_uri (or post_logout_redirect_uri), and Chromium applies form-action to that
 // redirect too.
 import { randomBytes } from 'node:crypto';
@@ -15,6 +15,8 @@ export interface Page {
   body: Html;
   /** An image the page shows from elsewhere (the client's logo), allowed by its exact URL. */
   imageUrl?: string | null | undefined;
+  /** A script of this origin the page runs (by nonce; it may fetch this origin only), e.g. the passkey script. */
+  script?: string | undefined;
 }
 
 /** Who a page is rendered for: the negotiated locale (its messages) and the environment's branding. */
@@ -28,10 +30,11 @@ export const defaultPageContext = (locale: Locale = DEFAULT_LOCALE, branding: Br
 
 const source = (url: string) => url.replace(/[;,\s]/g, encodeURIComponent);
 
-const csp = (nonce: string, images: string[]) =>
+const csp = (nonce: string, images: string[], script: boolean) =>
   [
     "default-src 'none'",
     `style-src 'nonce-${nonce}'`,
+    ...(script ? [`script-src 'nonce-${nonce}'`, "connect-src 'self'"] : []),
     `img-src ${images.length ? [...new Set(images)].map(source).join(' ') : "'none'"}`,
     "base-uri 'none'",
     "frame-ancestors 'none'",
@@ -55,6 +58,7 @@ export function renderPage(page: Page, context: PageContext = defaultPageContext
         <style nonce="${nonce}">
           ${brandStyle(branding)} ${STYLE}
         </style>
+        ${page.script ? html`<script nonce="${nonce}" src="${page.script}" defer></script>` : ''}
       </head>
       <body>
         <main>
@@ -72,7 +76,7 @@ export function renderPage(page: Page, context: PageContext = defaultPageContext
       'content-language': context.locale,
       'cache-control': 'no-store',
       pragma: 'no-cache',
-      'content-security-policy': csp(nonce, images),
+      'content-security-policy': csp(nonce, images, !!page.script),
       'referrer-policy': 'no-referrer',
     } as Record<string, string>,
   };

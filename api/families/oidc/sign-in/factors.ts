@@ -18,12 +18,13 @@ export interface FactorSettings {
 /**
  * The factor offers for `user` (null: unknown identifier), first offer first. `realm`: the SSO connection the
  * identifier's email domain is bound to (home-realm.ts; public configuration, the same for unknown identifiers):
- * when it is required, it is the only offer. The email code is offered to every identifier alike: whether a code is
- * really sent is the email code service's business.
+ * when it is required, it is the only offer. A passkey is offered to everyone: the ceremony is discoverable, so an
+ * unknown identifier is only told no after it. The email code is offered to every identifier alike too: whether a
+ * code is really sent is the email code service's business.
  */
 export function factorOffers(user: SignInUser | null, settings: FactorSettings = {}, realm: HomeRealm | null = null): FactorOffer[] {
   void user;
   const sso: FactorOffer[] = realm ? [{ kind: 'sso', ...realm }] : [];
   if (realm?.required) return sso;
-  return [{ kind: 'password' }, ...(settings.emailCodeEnabled ? [{ kind: 'email_code' } as const] : []), ...sso];
+  return [{ kind: 'password' }, { kind: 'passkey' }, ...(settings.emailCodeEnabled ? [{ kind: 'email_code' } as const] : []), ...sso];
 }

@@ -11,6 +11,8 @@ import { createPasswordResetService } from './password-reset.ts';
 import { createSignUpService } from './sign-up.ts';
 import { emailCodeRoutes } from './email-code-routes.ts';
 import { createEmailCodeService } from '../../../email-codes/service.ts';
+import { createPasskeyPages } from './passkey-routes.ts';
+import { createPasskeyCeremonies } from '../../../passkeys/index.ts';
 
 export default defineFamily({
   name: 'oidc/sign-in',
@@ -22,8 +24,10 @@ export default defineFamily({
     const interactions = createInteractions({ oidc, csrf, basePath });
     const homeRealm = createHomeRealm(pool);
     const signIn = createSignInService(pool, csrf, homeRealm);
-    signInRoutes(app, { interactions, signIn, homeRealm });
-    signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log) });
+    const passkeys = createPasskeyPages({ pool, ceremonies: createPasskeyCeremonies(pool, config.publicBaseUrl), interactions, signIn, csrf });
+    signInRoutes(app, { interactions, signIn, homeRealm, passkeys });
+    passkeys.routes(app);
+    signUpRoutes(app, { interactions, signIn, passkeys, signUp: createSignUpService(pool, sender, app.log) });
     const emailCodes = createEmailCodeService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log });
     emailCodeRoutes(app, { oidc, interactions, signIn, emailCodes });
     resetRoutes(app, { interactions, signIn, reset: createPasswordResetService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log }) });

@@ -8,11 +8,13 @@ import type Provider from 'oidc-provider';
 import { identifierPage } from '../../../oidc/pages/identifier.ts';
 import { factorsPage } from '../../../oidc/pages/factors.ts';
 import { consentPage } from '../../../oidc/pages/consent.ts';
+import { signInEndpoints } from '../../../oidc/pages/passkey.ts';
 import { field, originOf, type Found, type Interactions, type Req, type Route } from './interaction.ts';
 import { clientIdOf, missingOf, type SignInService } from './service.ts';
 import type { HomeRealm, HomeRealmService } from './home-realm.ts';
 import { fillText } from '../../../oidc/pages/i18n/index.ts';
 import type { App } from '../../../types.ts';
+import type { PasskeyPages } from './passkey-routes.ts';
 
 // readOnly: nothing these pages write is cached by an instance (no NOTIFY of the API's listener), so a POST
 // answers without the listener's sync round trip (api/app.ts).
@@ -21,8 +23,8 @@ export const PAGE_ROUTE = { config: { public: true, readOnly: true }, schema: { 
 export const WRITING_PAGE_ROUTE = { config: { public: true }, schema: { hide: true } };
 export const BASE = '/v1/oidc/:envId/interaction/:uid';
 
-export function signInRoutes(app: App, deps: { interactions: Interactions; signIn: SignInService; homeRealm: HomeRealmService }) {
-  const { interactions: ix, signIn, homeRealm } = deps;
+export function signInRoutes(app: App, deps: { interactions: Interactions; signIn: SignInService; homeRealm: HomeRealmService; passkeys: PasskeyPages }) {
+  const { interactions: ix, signIn, homeRealm, passkeys } = deps;
 
   async function showIdentifier(r: Req, reply: FastifyReply, found: Found, status = 200, error?: string, identifier?: string) {
     const { provider, interaction } = found;
@@ -37,6 +39,7 @@ export function signInRoutes(app: App, deps: { interactions: Interactions; signI
           clientName: client?.name ?? clientIdOf(interaction),
           signUpUrl: signIn.signUpEnabled(provider) ? ix.urlOf(r, '/sign-up') : null,
           sso: { base: ix.urlOf(r), buttons: ssoChoices },
+          passkey: passkeys.usable ? signInEndpoints(ix.urlOf(r), signIn.csrfOf(r.params.envId, r.params.uid)) : undefined,
           identifier,
           error,
         },
@@ -46,7 +49,9 @@ export function signInRoutes(app: App, deps: { interactions: Interactions; signI
   }
 
   async function showFactors(r: Req, reply: FastifyReply, found: Found, identifier: string, status = 200, error?: string, realm?: HomeRealm | null) {
-    const offers = await signIn.offers(r.params.envId, identifier, found.provider, realm ?? (await homeRealm.realmOf(r.params.envId, identifier)));
+    const offers = (await signIn.offers(r.params.envId, identifier, found.provider, realm ?? (await homeRealm.realmOf(r.params.envId, identifier)))).filter(
+      (o) => o.kind !== 'passkey' || passkeys.usable,
+    );
     return ix.send(reply, found, status, (t) =>
       factorsPage(
         {
@@ -118,7 +123,7 @@ export function signInRoutes(app: App, deps: { interactions: Interactions; signI
       const text = fillText(found.context.t.ssoRequired, { name: login.ssoRequired.name });
       return showFactors(r, reply, found, identifier, 403, text, login.ssoRequired);
     }
-    return ix.finish(r, reply, provider, { login });
+    return passkeys.afterSignIn(r, reply, provider, login);
   });
 
   app.post<Route>(`${BASE}/confirm`, PAGE_ROUTE, async (r, reply) => {

@@ -96,6 +96,20 @@ export const en = {
   orContinueWith: 'Or sign in with your organization or another account:',
   ssoSection: 'Single sign-on',
   ssoRequired: 'Your organization signs you in with {name}. Use the button below instead of a password.',
+  passkeySignIn: 'Sign in with a passkey',
+  passkeyNeedsScript: 'Signing in with a passkey needs JavaScript. Turn it on, or use your password.',
+  passkeyForgot: 'Lost your passkey? Reset your password',
+  passkeyCancelled: 'The passkey request was cancelled or timed out. Try again, or use your password.',
+  passkeyWrongChallenge: 'This passkey answer was not made for this sign-in page. Try again.',
+  passkeyUnknown: 'This passkey is not registered for an account here. Use another passkey or your password.',
+  passkeyFailed: 'Signing in with the passkey did not work. Try again, or use your password.',
+  passkeyCreateTitle: 'Create a passkey for faster sign-in',
+  passkeyCreateText: 'Next time, sign in with your fingerprint, face or screen lock instead of your password.',
+  passkeyCreateButton: 'Create a passkey',
+  passkeyNotNow: 'Not now',
+  passkeyCreateNeedsScript: 'Creating a passkey needs JavaScript.',
+  passkeyCreateFailed: 'The passkey could not be created. Try again, or continue without one.',
+  passkeyAlreadyRegistered: 'This passkey is already registered here.',
 };
 
 export type MessageKey = keyof typeof en;
