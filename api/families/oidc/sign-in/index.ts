@@ -8,6 +8,9 @@ import { signUpRoutes } from './sign-up-routes.ts';
 import { resetRoutes } from './reset-routes.ts';
 import { createPasswordResetService } from './password-reset.ts';
 import { createSignUpService } from './sign-up.ts';
+import { createMfaService } from '../../../mfa/index.ts';
+import { mfaRoutes } from './mfa-routes.ts';
+import { createSecondFactor } from './second-factor.ts';
 
 export default defineFamily({
   name: 'oidc/sign-in',
@@ -18,8 +21,12 @@ export default defineFamily({
     const csrf = createCsrf(masterKey);
     const interactions = createInteractions({ oidc, csrf, basePath });
     const signIn = createSignInService(pool, csrf);
-    signInRoutes(app, { interactions, signIn });
-    signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log) });
+    const mfa = createMfaService(pool, masterKey);
+    const secure = config.publicBaseUrl.startsWith('https:');
+    const second = createSecondFactor({ pool, mfa, interactions, issuerPathOf: (envId) => `${basePath}/v1/oidc/${envId}`, secure });
+    signInRoutes(app, { interactions, signIn, second });
+    mfaRoutes(app, { interactions, signIn, second, mfa, masterKey });
+    signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log), second });
     resetRoutes(app, { interactions, signIn, reset: createPasswordResetService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log }) });
   },
 });

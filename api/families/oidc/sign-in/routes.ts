@@ -10,6 +10,7 @@ import { factorsPage } from '../../../oidc/pages/factors.ts';
 import { consentPage } from '../../../oidc/pages/consent.ts';
 import { field, originOf, type Found, type Interactions, type Req, type Route } from './interaction.ts';
 import { clientIdOf, missingOf, type SignInService } from './service.ts';
+import type { SecondFactor } from './second-factor.ts';
 import type { App } from '../../../types.ts';
 
 // readOnly: nothing these pages write is cached by an instance (no NOTIFY of the API's listener), so a POST
@@ -19,8 +20,8 @@ export const PAGE_ROUTE = { config: { public: true, readOnly: true }, schema: { 
 export const WRITING_PAGE_ROUTE = { config: { public: true }, schema: { hide: true } };
 export const BASE = '/v1/oidc/:envId/interaction/:uid';
 
-export function signInRoutes(app: App, deps: { interactions: Interactions; signIn: SignInService }) {
-  const { interactions: ix, signIn } = deps;
+export function signInRoutes(app: App, deps: { interactions: Interactions; signIn: SignInService; second: SecondFactor }) {
+  const { interactions: ix, signIn, second } = deps;
 
   async function showIdentifier(r: Req, reply: FastifyReply, found: Found, status = 200, error?: string, identifier?: string) {
     const { provider, interaction } = found;
@@ -107,7 +108,7 @@ export function signInRoutes(app: App, deps: { interactions: Interactions; signI
     const remember = signIn.rememberMe(provider) && field(r, 'remember') !== '';
     const login = await signIn.login(provider, r.params.envId, clientIdOf(interaction), identifier, field(r, 'password'), remember, originOf(r));
     if (!login) return showFactors(r, reply, found, identifier, 401, found.context.t.wrongCredentials);
-    return ix.finish(r, reply, provider, { login });
+    return second.afterFirstFactor(r, reply, found, { userId: login.accountId, amr: login.amr, remember: login.remember });
   });
 
   app.post<Route>(`${BASE}/confirm`, PAGE_ROUTE, async (r, reply) => {

@@ -1,0 +1,123 @@
+// The second factor of the sign-in pages. After a first factor succeeds, `afterFirstFactor` decides by the MFA policy
+// (api/mfa), a step-up request (`acr_values` with urn:iam:acr:mfa) or a forced new login of a session that had a
+// second factor, whether the user must also pass TOTP (or a recovery code, or enrol first). If so, the first
+// factor's result waits server-side, bound to the interaction (an `MfaPending` record in oidc_payloads, keyed by the
+// environment and the interaction's uid, expiring with the interaction) and the browser goes to …/interaction/:uid/mfa;
+// nothing about it rides in a form field. Otherwise the step finishes as before.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DatabasePool } from 'slonik';
+import { createOidcPayloadQueries } from '../../../../db/oidc/provider/payloads.ts';
+import { createTotpFactorQueries } from '../../../../db/mfa/totp-factors.ts';
+import { createMfaSettingsQueries } from '../../../../db/mfa/settings.ts';
+import { snapshotOf } from '../../../oidc/providers.ts';
+import { ACR_MFA } from '../../../oidc/mfa-step-up.ts';
+import type { MfaEnv, MfaService } from '../../../mfa/index.ts';
+import { originOf, type Found, type Interactions, type Req } from './interaction.ts';
+
+const MODEL = 'MfaPending';
+
+/** What a first factor established: the user, its amr values (`pwd`, `hwk`, …) and "keep me signed in". */
+export interface FirstFactor {
+  userId: string;
+  amr: string[];
+  remember: boolean;
+}
+
+/** The first factor waiting for the second, and what the second-factor pages did so far. */
+export interface Pending extends FirstFactor {
+  /** The client asked for it, or a new login was forced on a session that had it: a remembered device does not count. */
+  strict: boolean;
+  /** The enrolment in progress on these pages, if the user had no authenticator: its factor id, and its key and URI sealed under the master key (to show them again after a wrong code). */
+  enrolment?: { factorId: string; sealed: string } | null;
+  /** The second factor passed (the enrolment was confirmed; the recovery codes are on screen): only finishing is left. */
+  passed?: boolean;
+}
+
+const splitValues = (value: unknown) => (typeof value === 'string' ? value.split(' ').filter(Boolean) : []);
+export const cookieNameOf = (userId: string) => `iam_mfa_device_${userId.replace(/-/g, '')}`;
+
+function cookieOf(r: FastifyRequest, name: string): string | null {
+  for (const part of (r.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(value.join('='));
+  }
+  return null;
+}
+
+export function createSecondFactor(deps: { pool: DatabasePool; mfa: MfaService; interactions: Interactions; issuerPathOf: (envId: string) => string; secure: boolean }) {
+  const { pool, mfa, interactions: ix } = deps;
+  const store = (envId: string) => createOidcPayloadQueries(pool, envId);
+  const isEnrolled = async (envId: string, userId: string) => (await createTotpFactorQueries(pool, envId).confirmedOf(userId)) !== null;
+  const envOf = (r: Req, found: Found): MfaEnv => ({ tenantId: snapshotOf(found.provider).tenantId, environmentId: r.params.envId, origin: originOf(r) });
+
+  async function save(r: Req, found: Found, pending: Pending) {
+    const exp = typeof found.interaction.exp === 'number' ? new Date(found.interaction.exp * 1000) : new Date(Date.now() + 3600_000);
+    await store(r.params.envId).upsert(MODEL, r.params.uid, {
+      payload: { ...pending },
+      grantId: null,
+      uid: null,
+      userCode: null,
+      accountId: pending.userId,
+      clientId: null,
+      expiresAt: exp,
+    });
+  }
+
+  /** Finishes the login with the first factor's result (and the second's amr and acr when `second`). */
+  async function finish(r: Req, reply: FastifyReply, found: Found, first: FirstFactor, second: boolean) {
+    await store(r.params.envId).destroy(MODEL, r.params.uid);
+    const amr = second ? [...new Set([...first.amr, 'otp', 'mfa'])] : first.amr;
+    const login = { accountId: first.userId, amr, remember: first.remember, ...(second ? { acr: ACR_MFA } : {}) };
+    return ix.finish(r, reply, found.provider, { login });
+  }
+
+  return {
+    envOf,
+    finish,
+    isEnrolled,
+    /** The policy's "remember this device" lifetime, or null (the page then offers no checkbox). */
+    rememberSeconds: async (envId: string) => (await createMfaSettingsQueries(pool, envId).find()).rememberDeviceSeconds,
+    save,
+
+    /** The first factor waiting at this interaction for a second, or null (none, or expired). */
+    pending: async (r: Req): Promise<Pending | null> => {
+      const row = await store(r.params.envId).find(MODEL, r.params.uid);
+      return row ? (row.payload as unknown as Pending) : null;
+    },
+
+    /**
+     * Call after any first factor succeeded (password, email code, SSO): either finishes the login (303 to the
+     * provider) or keeps `first` for this interaction and answers 303 to the second-factor page. A user-verified
+     * passkey is two factors already: its step finishes without calling this.
+     */
+    async afterFirstFactor(r: Req, reply: FastifyReply, found: Found, first: FirstFactor) {
+      const env = envOf(r, found);
+      const { interaction } = found;
+      const stepUp = splitValues(interaction.params.acr_values).includes(ACR_MFA);
+      const reasons = interaction.prompt.reasons;
+      const forced = (reasons.includes('max_age') || reasons.includes('login_prompt')) && interaction.session?.accountId === first.userId;
+      const hadSecond = forced && (interaction.session?.amr ?? []).includes('otp');
+      const strict = stepUp || hadSecond;
+      const requirement = await mfa.mfaRequirement(env, first.userId);
+      const enrolled = await isEnrolled(r.params.envId, first.userId);
+      const asked = strict || requirement === 'required' || (requirement === 'optional' && enrolled);
+      if (!asked) return finish(r, reply, found, first, false);
+      if (!strict) {
+        const remembered = cookieOf(r, cookieNameOf(first.userId));
+        if (remembered && (await mfa.checkRememberDevice(env, first.userId, remembered))) return finish(r, reply, found, first, false);
+      }
+      await save(r, found, { ...first, strict });
+      return reply.header('cache-control', 'no-store').redirect(ix.urlOf(r, '/mfa'), 303);
+    },
+
+    /** Sets the "remember this device" cookie when the policy remembers devices (HttpOnly, SameSite=Lax, the issuer's path). */
+    async rememberDevice(r: Req, reply: FastifyReply, found: Found, userId: string) {
+      const token = await mfa.rememberDeviceToken(envOf(r, found), userId);
+      if (!token) return;
+      const attributes = [`Max-Age=${token.maxAgeSeconds}`, `Path=${deps.issuerPathOf(r.params.envId)}`, 'HttpOnly', 'SameSite=Lax', ...(deps.secure ? ['Secure'] : [])];
+      reply.header('set-cookie', `${cookieNameOf(userId)}=${token.value}; ${attributes.join('; ')}`);
+    },
+  };
+}
+
+export type SecondFactor = ReturnType<typeof createSecondFactor>;
