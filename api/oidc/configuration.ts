@@ -55,7 +55,7 @@ export function providerConfiguration(input: ConfigurationInput): Configuration 
     },
     // Mapped claims ride with the openid scope, so every ID token carries them.
     acrValues: ACR_VALUES,
-    claims: { acr: null, ...SCOPE_CLAIMS, openid: ['sub', 'amr', ...mappings.map((m) => m.claimName)] },
+    claims: { ...SCOPE_CLAIMS, openid: ['sub', 'acr', 'amr', ...mappings.map((m) => m.claimName)] },
     // The scopes' claims go in the ID token too, not only at userinfo.
     conformIdTokenClaims: false,
     scopes: ['openid', 'offline_access', 'profile', 'email', 'phone', 'address'],
