@@ -1,7 +1,7 @@
 // The second factor on the hosted sign-in pages, driven over HTTP: the policy matrix (off, optional, required, by
 // role), TOTP with replay refused, enrolment with the recovery codes shown once, recovery codes used once, "remember
 // this device" (and a tampered cookie ignored), and step-up by acr_values and max_age; the ID token's acr and amr.
-import * as client from 'openid-client';
+import type * as client from 'openid-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMfaService } from '../../api/mfa/index.ts';
 import { totpCode } from '../../lib/mfa/totp.ts';
@@ -28,7 +28,12 @@ afterAll(() => t.close());
 const PASSWORD = 'correct horse battery';
 const ACR_MFA = 'urn:iam:acr:mfa';
 const manage = (method: 'GET' | 'PUT' | 'POST', path: string, payload?: object) =>
-  t.app.inject({ method, url: `/v1/tenants/${env.tenantId}/environments/${env.environmentId}${path}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+  t.app.inject({
+    method,
+    url: `/v1/tenants/${env.tenantId}/environments/${env.environmentId}${path}`,
+    headers: bearer(token),
+    ...(payload ? { payload } : {}),
+  });
 const eventsOf = async (type: string) => (await tenantEvents(t, env.tenantId, { environmentId: env.environmentId })).filter((e) => e.type === type);
 
 async function policy(mode: 'off' | 'optional' | 'required', extra: { requiredRoleKeys?: string[]; rememberDeviceSeconds?: number | null } = {}) {

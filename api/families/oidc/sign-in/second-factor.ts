@@ -44,7 +44,13 @@ function cookieOf(r: FastifyRequest, name: string): string | null {
   return null;
 }
 
-export function createSecondFactor(deps: { pool: DatabasePool; mfa: MfaService; interactions: Interactions; issuerPathOf: (envId: string) => string; secure: boolean }) {
+export function createSecondFactor(deps: {
+  pool: DatabasePool;
+  mfa: MfaService;
+  interactions: Interactions;
+  issuerPathOf: (envId: string) => string;
+  secure: boolean;
+}) {
   const { pool, mfa, interactions: ix } = deps;
   const store = (envId: string) => createOidcPayloadQueries(pool, envId);
   const isEnrolled = async (envId: string, userId: string) => (await createTotpFactorQueries(pool, envId).confirmedOf(userId)) !== null;
@@ -114,7 +120,13 @@ export function createSecondFactor(deps: { pool: DatabasePool; mfa: MfaService; 
     async rememberDevice(r: Req, reply: FastifyReply, found: Found, userId: string) {
       const token = await mfa.rememberDeviceToken(envOf(r, found), userId);
       if (!token) return;
-      const attributes = [`Max-Age=${token.maxAgeSeconds}`, `Path=${deps.issuerPathOf(r.params.envId)}`, 'HttpOnly', 'SameSite=Lax', ...(deps.secure ? ['Secure'] : [])];
+      const attributes = [
+        `Max-Age=${token.maxAgeSeconds}`,
+        `Path=${deps.issuerPathOf(r.params.envId)}`,
+        'HttpOnly',
+        'SameSite=Lax',
+        ...(deps.secure ? ['Secure'] : []),
+      ];
       reply.header('set-cookie', `${cookieNameOf(userId)}=${token.value}; ${attributes.join('; ')}`);
     },
   };
