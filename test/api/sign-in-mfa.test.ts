@@ -110,6 +110,8 @@ describe('the MFA policy on the sign-in pages', () => {
     expect(wrong.body).toContain('That code is not right or has expired.');
     expect(wrong.body).toContain(`<code id="secret">${/<code id="secret">([^<]+)/.exec(enrol.body)![1]}</code>`);
 
+    const reloaded = await a.jar.fetch(enrol.at);
+    expect(await reloaded.text()).toContain(`<code id="secret">${/<code id="secret">([^<]+)/.exec(enrol.body)![1]}</code>`);
     const codes = await submit(a.jar, wrong, 'mfa/enrol', { code: code(secret) });
     expect(codes.kind, codes.body).toBe('codes');
     const recovery = [...codes.body.matchAll(/<li><code>([A-Z0-9-]+)<\/code><\/li>/g)].map((m) => m[1]);

@@ -43,7 +43,8 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
   async function showEnrolment(r: Req, reply: FastifyReply, found: Found, pending: Pending, status = 200, error?: string) {
     let enrolment = pending.enrolment;
     let shown: { secret: string; otpauthUri: string };
-    if (enrolment && status !== 200) {
+    // The enrolment in progress is shown again (a reload, a wrong code): the key the user may have scanned stays valid.
+    if (enrolment) {
       shown = JSON.parse(decrypt(masterKey, enrolment.sealed)) as typeof shown;
     } else {
       const issuer = snapshotOf(found.provider).signIn?.displayName ?? undefined;
