@@ -101,10 +101,10 @@ export const fr: Messages = {
   mfaConfirm: 'Confirmer',
   mfaCodesTitle: 'Enregistrez vos codes de récupération',
   mfaCodesText:
-    'Si vous perdez votre application d’authentification, chacun de ces codes vous connecte une fois. Conservez-les en lieu sûr : ils ne sont affichés que maintenant.',
+    'Si vous perdez votre application d’authentification, chacun de ces codes vous connecte une fois. Conservez-les en lieu sûr : ils ne sont affichés que maintenant.',
   mfaCodesSaved: 'Je les ai enregistrés, continuer',
   mfaWrongCode: 'Ce code est incorrect ou a expiré. Saisissez le code que votre application affiche maintenant.',
   mfaReplayedCode: 'Ce code a déjà été utilisé. Attendez le code suivant dans votre application et saisissez-le.',
   mfaWrongRecovery: 'Ce code de récupération est incorrect.',
-  mfaUsedRecovery: 'Ce code de récupération a déjà été utilisé. Chaque code ne fonctionne qu’une fois : saisissez-en un autre.',
+  mfaUsedRecovery: 'Ce code de récupération a déjà été utilisé. Chaque code ne fonctionne qu’une fois : saisissez-en un autre.',
 };
