@@ -90,6 +90,11 @@ describe('the MFA policy on the sign-in pages', () => {
     const claims = await b.exchange(await toCallback(b.jar, await submit(b.jar, asked, 'mfa/totp', { code: code(user.secret) })));
     expect(claims.amr).toEqual(['pwd', 'otp', 'mfa']);
     expect(claims.acr).toBe(ACR_MFA);
+    const signedIn = (await eventsOf('user.signed_in')).map((e) => e.data);
+    expect(signedIn).toEqual([
+      { userId: plain.id, clientId: env.clientId, amr: ['pwd'], ip: '127.0.0.1', remember: false, secondFactor: null },
+      { userId: user.id, clientId: env.clientId, amr: ['pwd', 'otp', 'mfa'], ip: '127.0.0.1', remember: false, secondFactor: 'totp' },
+    ]);
   });
 
   it('optional with required roles: a holder of the role without an authenticator enrols (QR inline, key as text), sees the recovery codes once, then signs in', async () => {
@@ -137,6 +142,8 @@ describe('the MFA policy on the sign-in pages', () => {
     const enrol = await password(a.jar, a.stop, user.userName, PASSWORD);
     expect(enrol.kind).toBe('enrol');
     expect((await submit(a.jar, { ...enrol, csrf: 'forged' }, 'mfa/enrol', { code: '123456' })).status).toBe(403);
+    // The password alone is no sign-in.
+    expect(await eventsOf('user.signed_in')).toEqual([]);
   });
 });
 
@@ -174,6 +181,7 @@ describe('codes', () => {
     const claims = await a.exchange(await toCallback(a.jar, await submit(a.jar, page, 'mfa/recovery', { recoveryCode: first!.toLowerCase() })));
     expect(claims.amr).toEqual(['pwd', 'otp', 'mfa']);
     expect((await eventsOf('user.recovery_code_used')).map((e) => e.data)).toEqual([{ userId: user.id, remaining: 9 }]);
+    expect((await eventsOf('user.signed_in')).map((e) => e.data.secondFactor)).toEqual(['recovery_code']);
 
     const b = await authorize(rp);
     await password(b.jar, b.stop, user.userName, PASSWORD);
@@ -205,6 +213,10 @@ describe('remember this device', () => {
     const b = await authorize(rp, {}, remembered);
     const claims = await b.exchange(await toCallback(b.jar, await password(b.jar, b.stop, user.userName, PASSWORD)));
     expect(claims.amr).toEqual(['pwd']);
+    expect((await eventsOf('user.signed_in')).map((e) => [e.data.amr, e.data.secondFactor])).toEqual([
+      [['pwd', 'otp', 'mfa'], 'totp'],
+      [['pwd'], 'remember_device'],
+    ]);
 
     const tampered = new CookieJar();
     tampered.cookies.set(name, `${value.slice(0, -2)}xx`);

@@ -23,7 +23,7 @@ export default defineFamily({
     const signIn = createSignInService(pool, csrf);
     const mfa = createMfaService(pool, masterKey);
     const secure = config.publicBaseUrl.startsWith('https:');
-    const second = createSecondFactor({ pool, mfa, interactions, issuerPathOf: (envId) => `${basePath}/v1/oidc/${envId}`, secure });
+    const second = createSecondFactor({ pool, mfa, signIn, interactions, issuerPathOf: (envId) => `${basePath}/v1/oidc/${envId}`, secure });
     signInRoutes(app, { interactions, signIn, second });
     mfaRoutes(app, { interactions, signIn, second, mfa, masterKey });
     signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log), second });

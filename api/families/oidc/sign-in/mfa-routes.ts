@@ -60,7 +60,7 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
   app.get<Route>(`${BASE}/mfa`, PAGE_ROUTE, async (r, reply) => {
     const w = await waiting(r, reply, false);
     if (!w) return reply;
-    if (w.pending.passed) return second.finish(r, reply, w.found, w.pending, true);
+    if (w.pending.passed) return second.finish(r, reply, w.found, w.pending, 'totp');
     if (await second.isEnrolled(r.params.envId, w.pending.userId)) return showChallenge(r, reply, w.found);
     return showEnrolment(r, reply, w.found, w.pending);
   });
@@ -71,7 +71,7 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
     const checked = await mfa.verifyTotp(second.envOf(r, w.found), w.pending.userId, field(r, 'code').replace(/\s/g, ''));
     if (!checked.ok) return showChallenge(r, reply, w.found, 401, codeError(w.found.context.t, checked.reason));
     if (field(r, 'rememberDevice') !== '') await second.rememberDevice(r, reply, w.found, w.pending.userId);
-    return second.finish(r, reply, w.found, w.pending, true);
+    return second.finish(r, reply, w.found, w.pending, 'totp');
   });
 
   app.get<Route>(`${BASE}/mfa/recovery`, PAGE_ROUTE, async (r, reply) => {
@@ -83,7 +83,7 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
     const w = await waiting(r, reply, true);
     if (!w) return reply;
     const used = await mfa.useRecoveryCode(second.envOf(r, w.found), w.pending.userId, field(r, 'recoveryCode'));
-    if (used.ok) return second.finish(r, reply, w.found, w.pending, true);
+    if (used.ok) return second.finish(r, reply, w.found, w.pending, 'recovery_code');
     const error = recoveryError(w.found.context.t, used.reason);
     return ix.send(reply, w.found, 401, (t) => mfaRecoveryPage({ ...common(r), error }, t));
   });
@@ -108,6 +108,6 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
     const w = await waiting(r, reply, true);
     if (!w) return reply;
     if (!w.pending.passed) return ix.sendExpired(r, reply, w.found);
-    return second.finish(r, reply, w.found, w.pending, true);
+    return second.finish(r, reply, w.found, w.pending, 'totp');
   });
 }

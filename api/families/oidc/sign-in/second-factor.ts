@@ -13,6 +13,7 @@ import { snapshotOf } from '../../../oidc/providers.ts';
 import { ACR_MFA } from '../../../oidc/mfa-step-up.ts';
 import type { MfaEnv, MfaService } from '../../../mfa/index.ts';
 import { originOf, type Found, type Interactions, type Req } from './interaction.ts';
+import { clientIdOf, type SignInService } from './service.ts';
 
 const MODEL = 'MfaPending';
 
@@ -21,7 +22,11 @@ export interface FirstFactor {
   userId: string;
   amr: string[];
   remember: boolean;
+  /** The step recorded `user.signed_in` itself (sign-up does, with the new account); else it is recorded when the login finishes. */
+  recorded?: boolean;
 }
+
+export type SecondFactorKind = 'totp' | 'recovery_code' | 'remember_device';
 
 /** The first factor waiting for the second, and what the second-factor pages did so far. */
 export interface Pending extends FirstFactor {
@@ -47,11 +52,12 @@ function cookieOf(r: FastifyRequest, name: string): string | null {
 export function createSecondFactor(deps: {
   pool: DatabasePool;
   mfa: MfaService;
+  signIn: SignInService;
   interactions: Interactions;
   issuerPathOf: (envId: string) => string;
   secure: boolean;
 }) {
-  const { pool, mfa, interactions: ix } = deps;
+  const { pool, mfa, signIn, interactions: ix } = deps;
   const store = (envId: string) => createOidcPayloadQueries(pool, envId);
   const isEnrolled = async (envId: string, userId: string) => (await createTotpFactorQueries(pool, envId).confirmedOf(userId)) !== null;
   const envOf = (r: Req, found: Found): MfaEnv => ({ tenantId: snapshotOf(found.provider).tenantId, environmentId: r.params.envId, origin: originOf(r) });
@@ -69,11 +75,19 @@ export function createSecondFactor(deps: {
     });
   }
 
-  /** Finishes the login with the first factor's result (and the second's amr and acr when `second`). */
-  async function finish(r: Req, reply: FastifyReply, found: Found, first: FirstFactor, second: boolean) {
+  /**
+   * Finishes the login with the first factor's result, and the amr and acr of the second factor that passed (a
+   * remembered device spares it without claiming it), recording `user.signed_in` unless the step did.
+   */
+  async function finish(r: Req, reply: FastifyReply, found: Found, first: FirstFactor, secondFactor: SecondFactorKind | null) {
     await store(r.params.envId).destroy(MODEL, r.params.uid);
-    const amr = second ? [...new Set([...first.amr, 'otp', 'mfa'])] : first.amr;
-    const login = { accountId: first.userId, amr, remember: first.remember, ...(second ? { acr: ACR_MFA } : {}) };
+    const passed = secondFactor === 'totp' || secondFactor === 'recovery_code';
+    const amr = passed ? [...new Set([...first.amr, 'otp', 'mfa'])] : first.amr;
+    if (first.recorded !== true) {
+      const data = { userId: first.userId, clientId: clientIdOf(found.interaction), amr, remember: first.remember, secondFactor };
+      await signIn.signedIn(found.provider, r.params.envId, originOf(r), data);
+    }
+    const login = { accountId: first.userId, amr, remember: first.remember, ...(passed ? { acr: ACR_MFA } : {}) };
     return ix.finish(r, reply, found.provider, { login });
   }
 
@@ -107,10 +121,10 @@ export function createSecondFactor(deps: {
       const requirement = await mfa.mfaRequirement(env, first.userId);
       const enrolled = await isEnrolled(r.params.envId, first.userId);
       const asked = strict || requirement === 'required' || (requirement === 'optional' && enrolled);
-      if (!asked) return finish(r, reply, found, first, false);
+      if (!asked) return finish(r, reply, found, first, null);
       if (!strict) {
         const remembered = cookieOf(r, cookieNameOf(first.userId));
-        if (remembered && (await mfa.checkRememberDevice(env, first.userId, remembered))) return finish(r, reply, found, first, false);
+        if (remembered && (await mfa.checkRememberDevice(env, first.userId, remembered))) return finish(r, reply, found, first, 'remember_device');
       }
       await save(r, found, { ...first, strict });
       return reply.header('cache-control', 'no-store').redirect(ix.urlOf(r, '/mfa'), 303);

@@ -51,7 +51,7 @@ export function signUpRoutes(app: App, deps: { interactions: Interactions; signI
     const id = field(r, 'signUp');
     const email = field(r, 'email').slice(0, 254);
     const result = await signUp.verify(found.provider, r.params.envId, id, field(r, 'code'), clientIdOf(found.interaction), originOf(r));
-    if (result.kind === 'verified') return second.afterFirstFactor(r, reply, found, { userId: result.userId, amr: ['pwd'], remember: false });
+    if (result.kind === 'verified') return second.afterFirstFactor(r, reply, found, { userId: result.userId, amr: ['pwd'], remember: false, recorded: true });
     if (result.kind === 'expired') return ix.send(reply, found, 400, () => signUpPage({ ...common(r), email, error: t.codeExpired, errorField: 'email' }, t));
     return ix.send(reply, found, 400, () => verifyPage({ ...common(r), signUp: id, email, error: t.wrongCode }, t));
   });
