@@ -8,7 +8,8 @@ import { totpCode } from '../../lib/mfa/totp.ts';
 import { bearer } from '../helpers/app.ts';
 import { tenantEvents } from '../helpers/events.ts';
 import { CookieJar, oidcEnvironment, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
-import { setPassword } from '../helpers/sign-in.ts';
+import { inputValue, setPassword } from '../helpers/sign-in.ts';
+import { waitForMessage } from '../helpers/inbox.ts';
 import { authorize, follow, password, submit, toCallback } from '../helpers/mfa-sign-in.ts';
 
 let t: OidcTestApp;
@@ -145,6 +146,17 @@ describe('the MFA policy on the sign-in pages', () => {
     // The password alone is no sign-in.
     expect(await eventsOf('user.signed_in')).toEqual([]);
   });
+
+  it('required: a person who signs up enrols an authenticator right after verifying their email', async () => {
+    await policy('required');
+    expect((await manage('PUT', '/settings/sign-in', { signUpEnabled: true })).statusCode).toBe(200);
+    const email = `new-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const a = await authorize(rp);
+    const verify = await submit(a.jar, a.stop, 'sign-up', { email, displayName: 'Grace', password: 'a brand new password' });
+    const sent = /\b(\d{6})\b/.exec((await waitForMessage(t.app, email, 'sign_up_code')).text)![1]!;
+    const enrol = await submit(a.jar, verify, 'verify', { signUp: inputValue(verify.body, 'signUp')!, email, code: sent });
+    expect(enrol.kind, enrol.body).toBe('enrol');
+  });
 });
 
 describe('codes', () => {
@@ -248,6 +260,12 @@ describe('step-up', () => {
     // Reached: the next request for it passes silently.
     const again = await authorize(rp, { acr_values: ACR_MFA, prompt: 'none' }, a.jar);
     expect(again.stop.callback?.searchParams.get('code')).toBeTruthy();
+  });
+
+  it('step-up for a user without an authenticator enrols one, whatever the policy', async () => {
+    const user = await newUser();
+    const a = await authorize(rp, { acr_values: ACR_MFA });
+    expect((await password(a.jar, a.stop, user.userName, PASSWORD)).kind).toBe('enrol');
   });
 
   it('max_age forcing a new login asks again for the second factor the session had, even on a remembered device', async () => {
