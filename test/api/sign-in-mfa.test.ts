@@ -234,7 +234,12 @@ describe('remember this device', () => {
     tampered.cookies.set(name, `${value.slice(0, -2)}xx`);
     const c = await authorize(rp, {}, tampered);
     expect((await password(c.jar, c.stop, user.userName, PASSWORD)).kind).toBe('mfa');
+    const garbled = new CookieJar();
+    garbled.cookies.set(name, '%E0%A4%A');
+    const d = await authorize(rp, {}, garbled);
+    expect((await password(d.jar, d.stop, user.userName, PASSWORD)).kind).toBe('mfa');
     expect((await eventsOf('user.mfa_failed')).map((e) => e.data)).toEqual([
+      expect.objectContaining({ userId: user.id, factor: 'remember_device', reason: 'invalid' }),
       expect.objectContaining({ userId: user.id, factor: 'remember_device', reason: 'invalid' }),
     ]);
   });

@@ -41,10 +41,11 @@ export interface Pending extends FirstFactor {
 const splitValues = (value: unknown) => (typeof value === 'string' ? value.split(' ').filter(Boolean) : []);
 export const cookieNameOf = (userId: string) => `iam_mfa_device_${userId.replace(/-/g, '')}`;
 
+/** The raw value of cookie `name` (the remembered-device value is base64url and a dot: nothing to decode). */
 function cookieOf(r: FastifyRequest, name: string): string | null {
   for (const part of (r.headers.cookie ?? '').split(';')) {
     const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
+    if (key === name) return value.join('=');
   }
   return null;
 }
