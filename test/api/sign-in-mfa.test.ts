@@ -181,6 +181,28 @@ describe('codes', () => {
     expect(claims.acr).toBe(ACR_MFA);
   });
 
+  it('after 5 wrong codes the waiting password is dropped: the person starts again from the password', async () => {
+    await policy('required');
+    const user = await enrolledUser();
+    const right = code(user.secret);
+    const wrongCode = right === '000000' ? '111111' : '000000';
+    const a = await authorize(rp);
+    let stop = await password(a.jar, a.stop, user.userName, PASSWORD);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const answer = await submit(a.jar, stop, i % 2 ? 'mfa/recovery' : 'mfa/totp', i % 2 ? { recoveryCode: 'AAAA-BBBB-CCCC-DDDD' } : { code: wrongCode });
+      statuses.push(answer.status);
+      if (answer.status === 401) stop = answer;
+      else expect(answer.body).toContain('<h1>Too many wrong codes</h1>');
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 429]);
+    expect((await submit(a.jar, stop, 'mfa/totp', { code: right })).status).toBe(400);
+    expect((await a.jar.fetch(`${a.stop.at}/mfa`)).status).toBe(400);
+    const again = await password(a.jar, a.stop, user.userName, PASSWORD);
+    expect(again.kind).toBe('mfa');
+    await a.exchange(await toCallback(a.jar, await submit(a.jar, again, 'mfa/totp', { code: right })));
+  });
+
   it('a recovery code signs in once; used again it is refused with its own message', async () => {
     await policy('required');
     const user = await enrolledUser();

@@ -2,12 +2,13 @@
 // (./second-factor.ts), which keeps the first factor server-side for the interaction. GET …/mfa shows the TOTP
 // challenge, or the enrolment when the user has no authenticator; POST …/mfa/totp, …/mfa/recovery and …/mfa/enrol
 // check a code (the api/mfa services audit each failure; the page says what went wrong, in the interaction's
-// locale, and nothing changes); POST …/mfa/done finishes after the recovery codes were shown. Every POST is checked
+// locale, and nothing changes; after MAX_MFA_FAILURES wrong codes the sign-in starts again); POST …/mfa/done finishes after the recovery codes were shown. Every POST is checked
 // against the interaction's CSRF token; without a waiting first factor every page is the 400 "start again" page.
 import type { FastifyReply } from 'fastify';
 import { decrypt, encrypt } from '../../../../lib/crypto.ts';
 import { totpQrSvg } from '../../../../lib/mfa/totp.ts';
 import { snapshotOf } from '../../../oidc/providers.ts';
+import { messagePage } from '../../../oidc/pages/page.ts';
 import { mfaChallengePage, mfaRecoveryPage } from '../../../oidc/pages/mfa-challenge.ts';
 import { mfaEnrolPage, mfaRecoveryCodesPage } from '../../../oidc/pages/mfa-enrol.ts';
 import type { MfaFailureReason, MfaService } from '../../../mfa/index.ts';
@@ -34,6 +35,9 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
     await ix.sendExpired(r, reply, found);
     return null;
   }
+
+  /** After too many wrong codes: the first factor is dropped, the person starts again. */
+  const tooMany = (reply: FastifyReply, found: Found) => ix.send(reply, found, 429, (t) => messagePage(t.mfaTooManyTitle, t.mfaTooManyText));
 
   async function showChallenge(r: Req, reply: FastifyReply, found: Found, status = 200, error?: string) {
     const rememberDevice = (await second.rememberSeconds(r.params.envId)) !== null;
@@ -69,7 +73,10 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
     const w = await waiting(r, reply, true);
     if (!w) return reply;
     const checked = await mfa.verifyTotp(second.envOf(r, w.found), w.pending.userId, field(r, 'code').replace(/\s/g, ''));
-    if (!checked.ok) return showChallenge(r, reply, w.found, 401, codeError(w.found.context.t, checked.reason));
+    if (!checked.ok) {
+      if (!(await second.failed(r))) return tooMany(reply, w.found);
+      return showChallenge(r, reply, w.found, 401, codeError(w.found.context.t, checked.reason));
+    }
     if (field(r, 'rememberDevice') !== '') await second.rememberDevice(r, reply, w.found, w.pending.userId);
     return second.finish(r, reply, w.found, w.pending, 'totp');
   });
@@ -84,6 +91,7 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
     if (!w) return reply;
     const used = await mfa.useRecoveryCode(second.envOf(r, w.found), w.pending.userId, field(r, 'recoveryCode'));
     if (used.ok) return second.finish(r, reply, w.found, w.pending, 'recovery_code');
+    if (!(await second.failed(r))) return tooMany(reply, w.found);
     const error = recoveryError(w.found.context.t, used.reason);
     return ix.send(reply, w.found, 401, (t) => mfaRecoveryPage({ ...common(r), error }, t));
   });
@@ -98,6 +106,7 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
     if (!confirmed.ok) {
       // The enrolment was replaced or removed meanwhile: start a new one.
       if (confirmed.reason === 'not_enrolled') return showEnrolment(r, reply, found, { ...pending, enrolment: null });
+      if (!(await second.failed(r))) return tooMany(reply, found);
       return showEnrolment(r, reply, found, pending, 401, found.context.t.mfaWrongCode);
     }
     await second.save(r, found, { ...pending, enrolment: null, passed: true });

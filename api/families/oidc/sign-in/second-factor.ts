@@ -7,6 +7,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DatabasePool } from 'slonik';
 import { createOidcPayloadQueries } from '../../../../db/oidc/provider/payloads.ts';
+import { createMfaPendingQueries, MFA_PENDING_MODEL } from '../../../../db/oidc/sign-in/mfa-pending.ts';
 import { createTotpFactorQueries } from '../../../../db/mfa/totp-factors.ts';
 import { createMfaSettingsQueries } from '../../../../db/mfa/settings.ts';
 import { snapshotOf } from '../../../oidc/providers.ts';
@@ -15,7 +16,8 @@ import type { MfaEnv, MfaService } from '../../../mfa/index.ts';
 import { originOf, type Found, type Interactions, type Req } from './interaction.ts';
 import { clientIdOf, type SignInService } from './service.ts';
 
-const MODEL = 'MfaPending';
+/** Wrong codes an interaction's first factor survives; then the sign-in starts again (the first factor too). */
+export const MAX_MFA_FAILURES = 5;
 
 /** What a first factor established: the user, its amr values (`pwd`, `hwk`, …) and "keep me signed in". */
 export interface FirstFactor {
@@ -36,6 +38,8 @@ export interface Pending extends FirstFactor {
   enrolment?: { factorId: string; sealed: string } | null;
   /** The second factor passed (the enrolment was confirmed; the recovery codes are on screen): only finishing is left. */
   passed?: boolean;
+  /** Wrong codes so far (counted in the database: ../../../../db/oidc/sign-in/mfa-pending.ts). */
+  failures?: number;
 }
 
 const splitValues = (value: unknown) => (typeof value === 'string' ? value.split(' ').filter(Boolean) : []);
@@ -65,7 +69,7 @@ export function createSecondFactor(deps: {
 
   async function save(r: Req, found: Found, pending: Pending) {
     const exp = typeof found.interaction.exp === 'number' ? new Date(found.interaction.exp * 1000) : new Date(Date.now() + 3600_000);
-    await store(r.params.envId).upsert(MODEL, r.params.uid, {
+    await store(r.params.envId).upsert(MFA_PENDING_MODEL, r.params.uid, {
       payload: { ...pending },
       grantId: null,
       uid: null,
@@ -81,7 +85,7 @@ export function createSecondFactor(deps: {
    * remembered device spares it without claiming it), recording `user.signed_in` unless the step did.
    */
   async function finish(r: Req, reply: FastifyReply, found: Found, first: FirstFactor, secondFactor: SecondFactorKind | null) {
-    await store(r.params.envId).destroy(MODEL, r.params.uid);
+    await store(r.params.envId).destroy(MFA_PENDING_MODEL, r.params.uid);
     const passed = secondFactor === 'totp' || secondFactor === 'recovery_code';
     const amr = passed ? [...new Set([...first.amr, 'otp', 'mfa'])] : first.amr;
     if (first.recorded !== true) {
@@ -100,9 +104,20 @@ export function createSecondFactor(deps: {
     rememberSeconds: async (envId: string) => (await createMfaSettingsQueries(pool, envId).find()).rememberDeviceSeconds,
     save,
 
+    /**
+     * Counts a wrong code: true while the interaction may try again; false after MAX_MFA_FAILURES, when the
+     * waiting first factor is dropped (the person signs in again from the start).
+     */
+    failed: async (r: Req): Promise<boolean> => {
+      const failures = await createMfaPendingQueries(pool, r.params.envId).countFailure(r.params.uid);
+      if (failures !== null && failures < MAX_MFA_FAILURES) return true;
+      await store(r.params.envId).destroy(MFA_PENDING_MODEL, r.params.uid);
+      return false;
+    },
+
     /** The first factor waiting at this interaction for a second, or null (none, or expired). */
     pending: async (r: Req): Promise<Pending | null> => {
-      const row = await store(r.params.envId).find(MODEL, r.params.uid);
+      const row = await store(r.params.envId).find(MFA_PENDING_MODEL, r.params.uid);
       return row ? (row.payload as unknown as Pending) : null;
     },
 

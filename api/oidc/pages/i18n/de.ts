@@ -107,4 +107,6 @@ export const de: Messages = {
   mfaReplayedCode: 'Dieser Code wurde bereits verwendet. Warten Sie auf den nächsten Code in Ihrer App und geben Sie ihn ein.',
   mfaWrongRecovery: 'Dieser Wiederherstellungscode ist falsch.',
   mfaUsedRecovery: 'Dieser Wiederherstellungscode wurde bereits verwendet. Jeder Code funktioniert nur einmal: Geben Sie einen anderen ein.',
+  mfaTooManyTitle: 'Zu viele falsche Codes',
+  mfaTooManyText: 'Zu Ihrer Sicherheit wurde diese Anmeldung abgebrochen. Kehren Sie zur Anwendung zurück und melden Sie sich erneut an.',
 };

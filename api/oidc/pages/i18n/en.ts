@@ -103,6 +103,8 @@ export const en = {
   mfaReplayedCode: 'That code was already used. Wait for the next code in your app and enter it.',
   mfaWrongRecovery: 'That recovery code is not right.',
   mfaUsedRecovery: 'That recovery code was already used. Each code works once: enter another one.',
+  mfaTooManyTitle: 'Too many wrong codes',
+  mfaTooManyText: 'For your security this sign-in was stopped. Go back to the application and sign in again.',
 };
 
 export type MessageKey = keyof typeof en;

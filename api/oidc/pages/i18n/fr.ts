@@ -107,4 +107,6 @@ export const fr: Messages = {
   mfaReplayedCode: 'Ce code a déjà été utilisé. Attendez le code suivant dans votre application et saisissez-le.',
   mfaWrongRecovery: 'Ce code de récupération est incorrect.',
   mfaUsedRecovery: 'Ce code de récupération a déjà été utilisé. Chaque code ne fonctionne qu’une fois : saisissez-en un autre.',
+  mfaTooManyTitle: 'Trop de codes incorrects',
+  mfaTooManyText: 'Pour votre sécurité, cette connexion a été interrompue. Revenez à l’application et connectez-vous à nouveau.',
 };
