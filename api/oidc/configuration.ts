@@ -12,6 +12,7 @@ import { renderError } from './render-error.ts';
 import { allowlistParams } from './allowlist.ts';
 import { logoutPages } from './logout-pages.ts';
 import { registrationFeature } from './registration.ts';
+import { ACR_VALUES, stepUpPolicy } from './mfa-step-up.ts';
 
 export interface ConfigurationInput {
   pool: DatabasePool;
@@ -53,7 +54,8 @@ export function providerConfiguration(input: ConfigurationInput): Configuration 
       short: { signed: true, httpOnly: true, sameSite: 'lax', path: input.issuerPath },
     },
     // Mapped claims ride with the openid scope, so every ID token carries them.
-    claims: { ...SCOPE_CLAIMS, openid: ['sub', 'amr', ...mappings.map((m) => m.claimName)] },
+    acrValues: ACR_VALUES,
+    claims: { ...SCOPE_CLAIMS, openid: ['sub', 'acr', 'amr', ...mappings.map((m) => m.claimName)] },
     // The scopes' claims go in the ID token too, not only at userinfo.
     conformIdTokenClaims: false,
     scopes: ['openid', 'offline_access', 'profile', 'email', 'phone', 'address'],
@@ -141,6 +143,7 @@ export function providerConfiguration(input: ConfigurationInput): Configuration 
     interactions: {
       // The sign-in pages (login, consent) live at {issuer}/interaction/{uid}; this service never renders dev pages.
       url: (_ctx: KoaContextWithOIDC, interaction) => `${input.issuerPath}/interaction/${interaction.uid}`,
+      policy: stepUpPolicy(),
     },
     renderError,
     // oidc-provider refuses special-use addresses on its outbound calls itself; the operator may allow them.

@@ -11,7 +11,7 @@ const Settings = SignInSettings.loose();
 export const SIGN_IN_EVENTS = {
   'user.signed_in': {
     description:
-      'A directory user signed in on the sign-in page of the environment’s OpenID provider, for a client (`amr`: the methods used, `pwd` for a password, `fed` for SSO through a connection, named by `connectionId`; `otp` and `email` for an emailed code or magic link).',
+      'A directory user signed in on the sign-in page of the environment’s OpenID provider, for a client (`amr`: the methods used, `pwd` for a password, `fed` for SSO through a connection, named by `connectionId`; `otp` and `email` for an emailed code or magic link; `hwk` and `user` for a user-verified passkey, named by `passkeyId`; `otp` and `mfa` added after a second factor, named by `secondFactor`: `totp` or `recovery_code`, or `remember_device` when a remembered device spared it, which adds nothing to `amr`). Recorded when the sign-in finishes, after any second factor.',
     data: z.looseObject({ userId: uuid, clientId: z.string(), amr: z.array(z.string()), ip: z.string().nullable(), remember: z.boolean() }),
   },
   'user.sign_in_failed': {

@@ -10,10 +10,10 @@ import { sendPage } from '../../../oidc/pages/page.ts';
 import { pageContextOf } from '../../../oidc/pages/context.ts';
 import { snapshotOf } from '../../../oidc/providers.ts';
 import type { OidcProviders } from '../../../oidc/types.ts';
-import { field, originOf, type Found, type Interactions, type Req, type Route } from './interaction.ts';
-import { BASE, PAGE_ROUTE } from './routes.ts';
+import { BASE, field, originOf, PAGE_ROUTE, type Found, type Interactions, type Req, type Route } from './interaction.ts';
 import { clientIdOf, type SignInService } from './service.ts';
 import type { App } from '../../../types.ts';
+import type { SecondFactor } from './second-factor.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -21,8 +21,11 @@ interface LinkRoute extends Route {
   Params: Route['Params'] & { token: string };
 }
 
-export function emailCodeRoutes(app: App, deps: { oidc: OidcProviders; interactions: Interactions; signIn: SignInService; emailCodes: EmailCodeService }) {
-  const { interactions: ix, signIn, emailCodes } = deps;
+export function emailCodeRoutes(
+  app: App,
+  deps: { oidc: OidcProviders; interactions: Interactions; signIn: SignInService; emailCodes: EmailCodeService; second: SecondFactor },
+) {
+  const { interactions: ix, signIn, emailCodes, second } = deps;
   const signInOf = (r: Req, found: Found): EmailCodeSignIn => ({
     provider: found.provider,
     environmentId: r.params.envId,
@@ -44,9 +47,10 @@ export function emailCodeRoutes(app: App, deps: { oidc: OidcProviders; interacti
       emailCodePage({ base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid), identifier, error }, t),
     );
 
-  // MFA: the second-factor hook (afterFirstFactor) goes here once it exists; today a right code finishes the login.
+  // A right code is a first factor: the second factor follows where the policy asks for one. The code's own
+  // transaction recorded `user.signed_in`.
   const finish = (r: Req, reply: FastifyReply, found: Found, result: Extract<VerifyResult, { kind: 'signed_in' }>) =>
-    ix.finish(r, reply, found.provider, { login: { accountId: result.userId, amr: result.amr, remember: false } });
+    second.afterFirstFactor(r, reply, found, { userId: result.userId, amr: result.amr, remember: false, recorded: true });
 
   app.post<Route>(`${BASE}/email-code/send`, PAGE_ROUTE, async (r, reply) => {
     const found = await allowed(r, reply);

@@ -13,6 +13,9 @@ import { emailCodeRoutes } from './email-code-routes.ts';
 import { createEmailCodeService } from '../../../email-codes/service.ts';
 import { createPasskeyPages } from './passkey-routes.ts';
 import { createPasskeyCeremonies } from '../../../passkeys/index.ts';
+import { createMfaService } from '../../../mfa/index.ts';
+import { mfaRoutes } from './mfa-routes.ts';
+import { createSecondFactor } from './second-factor.ts';
 
 export default defineFamily({
   name: 'oidc/sign-in',
@@ -25,11 +28,24 @@ export default defineFamily({
     const homeRealm = createHomeRealm(pool);
     const signIn = createSignInService(pool, csrf, homeRealm);
     const passkeys = createPasskeyPages({ pool, ceremonies: createPasskeyCeremonies(pool, config.publicBaseUrl), interactions, signIn, csrf });
-    signInRoutes(app, { interactions, signIn, homeRealm, passkeys });
+    const mfa = createMfaService(pool, masterKey);
+    const secure = config.publicBaseUrl.startsWith('https:');
+    // After the second factor (or without one), the "create a passkey" step, then back to the client.
+    const second = createSecondFactor({
+      pool,
+      mfa,
+      signIn,
+      interactions,
+      issuerPathOf: (envId) => `${basePath}/v1/oidc/${envId}`,
+      secure,
+      complete: passkeys.afterSignIn,
+    });
+    signInRoutes(app, { interactions, signIn, homeRealm, second, passkeys });
     passkeys.routes(app);
-    signUpRoutes(app, { interactions, signIn, passkeys, signUp: createSignUpService(pool, sender, app.log) });
+    mfaRoutes(app, { interactions, signIn, second, mfa, masterKey });
+    signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log), second });
     const emailCodes = createEmailCodeService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log });
-    emailCodeRoutes(app, { oidc, interactions, signIn, emailCodes });
+    emailCodeRoutes(app, { oidc, interactions, signIn, emailCodes, second });
     resetRoutes(app, { interactions, signIn, reset: createPasswordResetService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log }) });
   },
 });

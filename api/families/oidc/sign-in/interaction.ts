@@ -17,6 +17,16 @@ export interface Route {
 }
 export type Req = FastifyRequest<Route>;
 
+// readOnly: nothing these pages write is cached by an instance (no NOTIFY of the API's listener), so a POST
+// answers without the listener's sync round trip (api/app.ts).
+export const PAGE_ROUTE = { config: { public: true, readOnly: true }, schema: { hide: true } };
+/** A page whose POST changes a directory user (sign-up, verification): it answers once this instance saw its NOTIFYs. */
+export const WRITING_PAGE_ROUTE = { config: { public: true }, schema: { hide: true } };
+export const BASE = '/v1/oidc/:envId/interaction/:uid';
+
+/** A finished login as the provider takes it (`interactionResult`'s `login`). */
+export type Login = { accountId: string; amr: string[]; remember: boolean; acr?: string };
+
 /** A found interaction with the page context of the request. */
 export interface Found {
   provider: Provider;

@@ -14,14 +14,11 @@ import { snapshotOf } from '../../../oidc/providers.ts';
 import { passkeyCreatePage } from '../../../oidc/pages/passkey.ts';
 import { WEBAUTHN_FILE, WEBAUTHN_SCRIPT } from '../../../oidc/pages/passkey-script.ts';
 import { createPasskeyQueries } from '../../../../db/passkeys/queries.ts';
-import { field, originOf, type Found, type Interactions, type Req, type Route } from './interaction.ts';
-import { BASE, PAGE_ROUTE } from './routes.ts';
+import { BASE, field, originOf, PAGE_ROUTE, type Found, type Interactions, type Login, type Req, type Route } from './interaction.ts';
 import { clientIdOf, type SignInService } from './service.ts';
 import type { Csrf } from './csrf.ts';
 import { passkeyAmr, passkeyRefusal, recordPasskeySignIn } from './passkey-sign-in.ts';
 import type { App } from '../../../types.ts';
-
-type Login = { accountId: string; amr: string[]; remember: boolean };
 
 export interface PasskeyPageDeps {
   pool: DatabasePool;

@@ -1,8 +1,7 @@
 // "Forgot your password?" of an interaction at login: GET …/reset shows the form, POST …/reset sends the link (if
 // an account matches) and shows the same "check your email" page either way.
 import { resetPage, resetSentPage } from '../../../oidc/pages/reset.ts';
-import { field, originOf, type Interactions, type Route } from './interaction.ts';
-import { BASE, PAGE_ROUTE } from './routes.ts';
+import { BASE, field, originOf, PAGE_ROUTE, type Interactions, type Route } from './interaction.ts';
 import type { SignInService } from './service.ts';
 import type { PasswordResetService } from './password-reset.ts';
 import type { App } from '../../../types.ts';

@@ -9,22 +9,19 @@ import { identifierPage } from '../../../oidc/pages/identifier.ts';
 import { factorsPage } from '../../../oidc/pages/factors.ts';
 import { consentPage } from '../../../oidc/pages/consent.ts';
 import { signInEndpoints } from '../../../oidc/pages/passkey.ts';
-import { field, originOf, type Found, type Interactions, type Req, type Route } from './interaction.ts';
+import { BASE, field, originOf, PAGE_ROUTE, type Found, type Interactions, type Req, type Route } from './interaction.ts';
 import { clientIdOf, missingOf, type SignInService } from './service.ts';
 import type { HomeRealm, HomeRealmService } from './home-realm.ts';
 import { fillText } from '../../../oidc/pages/i18n/index.ts';
+import type { SecondFactor } from './second-factor.ts';
 import type { App } from '../../../types.ts';
 import type { PasskeyPages } from './passkey-routes.ts';
 
-// readOnly: nothing these pages write is cached by an instance (no NOTIFY of the API's listener), so a POST
-// answers without the listener's sync round trip (api/app.ts).
-export const PAGE_ROUTE = { config: { public: true, readOnly: true }, schema: { hide: true } };
-/** A page whose POST changes a directory user (sign-up, verification): it answers once this instance saw its NOTIFYs. */
-export const WRITING_PAGE_ROUTE = { config: { public: true }, schema: { hide: true } };
-export const BASE = '/v1/oidc/:envId/interaction/:uid';
-
-export function signInRoutes(app: App, deps: { interactions: Interactions; signIn: SignInService; homeRealm: HomeRealmService; passkeys: PasskeyPages }) {
-  const { interactions: ix, signIn, homeRealm, passkeys } = deps;
+export function signInRoutes(
+  app: App,
+  deps: { interactions: Interactions; signIn: SignInService; homeRealm: HomeRealmService; second: SecondFactor; passkeys: PasskeyPages },
+) {
+  const { interactions: ix, signIn, homeRealm, second, passkeys } = deps;
 
   async function showIdentifier(r: Req, reply: FastifyReply, found: Found, status = 200, error?: string, identifier?: string) {
     const { provider, interaction } = found;
@@ -123,7 +120,7 @@ export function signInRoutes(app: App, deps: { interactions: Interactions; signI
       const text = fillText(found.context.t.ssoRequired, { name: login.ssoRequired.name });
       return showFactors(r, reply, found, identifier, 403, text, login.ssoRequired);
     }
-    return passkeys.afterSignIn(r, reply, provider, login);
+    return second.afterFirstFactor(r, reply, found, { userId: login.accountId, amr: login.amr, remember: login.remember });
   });
 
   app.post<Route>(`${BASE}/confirm`, PAGE_ROUTE, async (r, reply) => {

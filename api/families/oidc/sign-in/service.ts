@@ -84,9 +84,10 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
     userName: (environmentId: string, userId: string) => createSignInQueries(pool, environmentId).userName(userId),
 
     /**
-     * The user `login` names if `password` is theirs and they are active, or null. Unknown users, users without a
-     * password and inactive users cost one argon2id verification too, and fail with the same answer. `ssoRequired`:
-     * the identifier's (or the user's) email domain must sign in through that SSO connection (home-realm.ts).
+     * The user `login` names if `password` is theirs and they are active, or null (recorded as `user.sign_in_failed`).
+     * Unknown users, users without a password and inactive users cost one argon2id verification too, and fail with
+     * the same answer. `ssoRequired`: the identifier's (or the user's) email domain must sign in through that SSO
+     * connection (home-realm.ts).
      */
     login: async (
       provider: Provider,
@@ -125,13 +126,21 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
         await failed('sso_required');
         return { ssoRequired: usersRealm };
       }
-      const amr = ['pwd'];
-      await record(environmentId, tenantId, origin, user.id, 'user.signed_in', {
-        type: 'user.signed_in',
-        data: { userId: user.id, clientId, amr, ip, remember },
-      });
-      return { accountId: user.id, amr, remember };
+      // `user.signed_in` is recorded when the login finishes, after any second factor (./second-factor.ts).
+      return { accountId: user.id, amr: ['pwd'], remember };
     },
+
+    /** Records `user.signed_in` (`secondFactor`: what passed after the first factor, if anything). */
+    signedIn: async (
+      provider: Provider,
+      environmentId: string,
+      origin: RequestOrigin,
+      data: { userId: string; clientId: string; amr: string[]; remember: boolean; secondFactor: 'totp' | 'recovery_code' | 'remember_device' | null },
+    ) =>
+      record(environmentId, snapshotOf(provider).tenantId, origin, data.userId, 'user.signed_in', {
+        type: 'user.signed_in',
+        data: { ...data, ip: origin.ip ?? null },
+      }),
 
     /**
      * The grant of an earlier consent of this user to this client (a connected app not revoked) when it still holds

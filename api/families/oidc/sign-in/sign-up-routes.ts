@@ -4,17 +4,16 @@
 import type { FastifyReply } from 'fastify';
 import { passwordProblem } from '../../../../lib/passwords.ts';
 import { signUpPage, verifyPage } from '../../../oidc/pages/sign-up.ts';
-import { field, originOf, type Found, type Interactions, type Req, type Route } from './interaction.ts';
-import { BASE, PAGE_ROUTE, WRITING_PAGE_ROUTE } from './routes.ts';
+import { BASE, field, originOf, PAGE_ROUTE, WRITING_PAGE_ROUTE, type Found, type Interactions, type Req, type Route } from './interaction.ts';
 import { clientIdOf, type SignInService } from './service.ts';
 import type { SignUpService } from './sign-up.ts';
+import type { SecondFactor } from './second-factor.ts';
 import type { App } from '../../../types.ts';
-import type { PasskeyPages } from './passkey-routes.ts';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 
-export function signUpRoutes(app: App, deps: { interactions: Interactions; signIn: SignInService; signUp: SignUpService; passkeys: PasskeyPages }) {
-  const { interactions: ix, signIn, signUp, passkeys } = deps;
+export function signUpRoutes(app: App, deps: { interactions: Interactions; signIn: SignInService; signUp: SignUpService; second: SecondFactor }) {
+  const { interactions: ix, signIn, signUp, second } = deps;
   const common = (r: Req) => ({ base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid) });
 
   /** The interaction, if it is at login and its environment allows sign-up; else null once the 400 page is sent. */
@@ -51,7 +50,7 @@ export function signUpRoutes(app: App, deps: { interactions: Interactions; signI
     const id = field(r, 'signUp');
     const email = field(r, 'email').slice(0, 254);
     const result = await signUp.verify(found.provider, r.params.envId, id, field(r, 'code'), clientIdOf(found.interaction), originOf(r));
-    if (result.kind === 'verified') return passkeys.afterSignIn(r, reply, found.provider, { accountId: result.userId, amr: ['pwd'], remember: false });
+    if (result.kind === 'verified') return second.afterFirstFactor(r, reply, found, { userId: result.userId, amr: ['pwd'], remember: false, recorded: true });
     if (result.kind === 'expired') return ix.send(reply, found, 400, () => signUpPage({ ...common(r), email, error: t.codeExpired, errorField: 'email' }, t));
     return ix.send(reply, found, 400, () => verifyPage({ ...common(r), signUp: id, email, error: t.wrongCode }, t));
   });

@@ -1,0 +1,167 @@
+// The second factor of the sign-in pages. After a first factor succeeds, `afterFirstFactor` decides by the MFA policy
+// (api/mfa), a step-up request (`acr_values` with urn:iam:acr:mfa) or a forced new login of a session that had a
+// second factor, whether the user must also pass TOTP (or a recovery code, or enrol first). If so, the first
+// factor's result waits server-side, bound to the interaction (an `MfaPending` record in oidc_payloads, keyed by the
+// environment and the interaction's uid, expiring with the interaction) and the browser goes to …/interaction/:uid/mfa;
+// nothing about it rides in a form field. Otherwise the step finishes as before.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DatabasePool } from 'slonik';
+import { createOidcPayloadQueries } from '../../../../db/oidc/provider/payloads.ts';
+import { createMfaPendingQueries, MFA_PENDING_MODEL } from '../../../../db/oidc/sign-in/mfa-pending.ts';
+import { createTotpFactorQueries } from '../../../../db/mfa/totp-factors.ts';
+import { createMfaSettingsQueries } from '../../../../db/mfa/settings.ts';
+import { snapshotOf } from '../../../oidc/providers.ts';
+import { ACR_MFA } from '../../../oidc/mfa-step-up.ts';
+import type { MfaEnv, MfaService } from '../../../mfa/index.ts';
+import { originOf, type Found, type Interactions, type Login, type Req } from './interaction.ts';
+import { clientIdOf, type SignInService } from './service.ts';
+
+/** Wrong codes an interaction's first factor survives; then the sign-in starts again (the first factor too). */
+export const MAX_MFA_FAILURES = 5;
+
+/** What a first factor established: the user, its amr values (`pwd`, `hwk`, …) and "keep me signed in". */
+export interface FirstFactor {
+  userId: string;
+  amr: string[];
+  remember: boolean;
+  /** The step recorded `user.signed_in` itself (sign-up does, with the new account); else it is recorded when the login finishes. */
+  recorded?: boolean;
+}
+
+export type SecondFactorKind = 'totp' | 'recovery_code' | 'remember_device';
+
+/** The first factor waiting for the second, and what the second-factor pages did so far. */
+export interface Pending extends FirstFactor {
+  /** The client asked for it, or a new login was forced on a session that had it: a remembered device does not count. */
+  strict: boolean;
+  /** The enrolment in progress on these pages, if the user had no authenticator: its factor id, and its key and URI sealed under the master key (to show them again after a wrong code). */
+  enrolment?: { factorId: string; sealed: string } | null;
+  /** The second factor passed (the enrolment was confirmed; the recovery codes are on screen): only finishing is left. */
+  passed?: boolean;
+  /** Wrong codes so far (counted in the database: ../../../../db/oidc/sign-in/mfa-pending.ts). */
+  failures?: number;
+}
+
+const splitValues = (value: unknown) => (typeof value === 'string' ? value.split(' ').filter(Boolean) : []);
+export const cookieNameOf = (userId: string) => `iam_mfa_device_${userId.replace(/-/g, '')}`;
+
+/** The raw value of cookie `name` (the remembered-device value is base64url and a dot: nothing to decode). */
+function cookieOf(r: FastifyRequest, name: string): string | null {
+  for (const part of (r.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return null;
+}
+
+export function createSecondFactor(deps: {
+  pool: DatabasePool;
+  mfa: MfaService;
+  signIn: SignInService;
+  interactions: Interactions;
+  issuerPathOf: (envId: string) => string;
+  secure: boolean;
+  /** What finishing the login does (the "create a passkey" step, then the client); by default back to the client. */
+  complete?: (r: Req, reply: FastifyReply, provider: Found['provider'], login: Login) => Promise<unknown>;
+}) {
+  const { pool, mfa, signIn, interactions: ix } = deps;
+  const store = (envId: string) => createOidcPayloadQueries(pool, envId);
+  const isEnrolled = async (envId: string, userId: string) => (await createTotpFactorQueries(pool, envId).confirmedOf(userId)) !== null;
+  const envOf = (r: Req, found: Found): MfaEnv => ({ tenantId: snapshotOf(found.provider).tenantId, environmentId: r.params.envId, origin: originOf(r) });
+
+  async function save(r: Req, found: Found, pending: Pending) {
+    const exp = typeof found.interaction.exp === 'number' ? new Date(found.interaction.exp * 1000) : new Date(Date.now() + 3600_000);
+    await store(r.params.envId).upsert(MFA_PENDING_MODEL, r.params.uid, {
+      payload: { ...pending },
+      grantId: null,
+      uid: null,
+      userCode: null,
+      accountId: pending.userId,
+      clientId: null,
+      expiresAt: exp,
+    });
+  }
+
+  /**
+   * Finishes the login with the first factor's result, and the amr and acr of the second factor that passed (a
+   * remembered device spares it without claiming it), recording `user.signed_in` unless the step did.
+   */
+  async function finish(r: Req, reply: FastifyReply, found: Found, first: FirstFactor, secondFactor: SecondFactorKind | null) {
+    await store(r.params.envId).destroy(MFA_PENDING_MODEL, r.params.uid);
+    const passed = secondFactor === 'totp' || secondFactor === 'recovery_code';
+    const amr = passed ? [...new Set([...first.amr, 'otp', 'mfa'])] : first.amr;
+    if (first.recorded !== true) {
+      const data = { userId: first.userId, clientId: clientIdOf(found.interaction), amr, remember: first.remember, secondFactor };
+      await signIn.signedIn(found.provider, r.params.envId, originOf(r), data);
+    }
+    const login: Login = { accountId: first.userId, amr, remember: first.remember, ...(passed ? { acr: ACR_MFA } : {}) };
+    return deps.complete ? deps.complete(r, reply, found.provider, login) : ix.finish(r, reply, found.provider, { login });
+  }
+
+  return {
+    envOf,
+    finish,
+    isEnrolled,
+    /** The policy's "remember this device" lifetime, or null (the page then offers no checkbox). */
+    rememberSeconds: async (envId: string) => (await createMfaSettingsQueries(pool, envId).find()).rememberDeviceSeconds,
+    save,
+
+    /**
+     * Counts a wrong code: true while the interaction may try again; false after MAX_MFA_FAILURES, when the
+     * waiting first factor is dropped (the person signs in again from the start).
+     */
+    failed: async (r: Req): Promise<boolean> => {
+      const failures = await createMfaPendingQueries(pool, r.params.envId).countFailure(r.params.uid);
+      if (failures !== null && failures < MAX_MFA_FAILURES) return true;
+      await store(r.params.envId).destroy(MFA_PENDING_MODEL, r.params.uid);
+      return false;
+    },
+
+    /** The first factor waiting at this interaction for a second, or null (none, or expired). */
+    pending: async (r: Req): Promise<Pending | null> => {
+      const row = await store(r.params.envId).find(MFA_PENDING_MODEL, r.params.uid);
+      return row ? (row.payload as unknown as Pending) : null;
+    },
+
+    /**
+     * Call after any first factor succeeded (password, email code, SSO): either finishes the login (303 to the
+     * provider) or keeps `first` for this interaction and answers 303 to the second-factor page. A user-verified
+     * passkey is two factors already: its step finishes without calling this.
+     */
+    async afterFirstFactor(r: Req, reply: FastifyReply, found: Found, first: FirstFactor) {
+      const env = envOf(r, found);
+      const { interaction } = found;
+      const stepUp = splitValues(interaction.params.acr_values).includes(ACR_MFA);
+      const reasons = interaction.prompt.reasons;
+      const forced = (reasons.includes('max_age') || reasons.includes('login_prompt')) && interaction.session?.accountId === first.userId;
+      const hadSecond = forced && (interaction.session?.amr ?? []).includes('otp');
+      const strict = stepUp || hadSecond;
+      const requirement = await mfa.mfaRequirement(env, first.userId);
+      const enrolled = await isEnrolled(r.params.envId, first.userId);
+      const asked = strict || requirement === 'required' || (requirement === 'optional' && enrolled);
+      if (!asked) return finish(r, reply, found, first, null);
+      if (!strict) {
+        const remembered = cookieOf(r, cookieNameOf(first.userId));
+        if (remembered && (await mfa.checkRememberDevice(env, first.userId, remembered))) return finish(r, reply, found, first, 'remember_device');
+      }
+      await save(r, found, { ...first, strict });
+      return reply.header('cache-control', 'no-store').redirect(ix.urlOf(r, '/mfa'), 303);
+    },
+
+    /** Sets the "remember this device" cookie when the policy remembers devices (HttpOnly, SameSite=Lax, the issuer's path). */
+    async rememberDevice(r: Req, reply: FastifyReply, found: Found, userId: string) {
+      const token = await mfa.rememberDeviceToken(envOf(r, found), userId);
+      if (!token) return;
+      const attributes = [
+        `Max-Age=${token.maxAgeSeconds}`,
+        `Path=${deps.issuerPathOf(r.params.envId)}`,
+        'HttpOnly',
+        'SameSite=Lax',
+        ...(deps.secure ? ['Secure'] : []),
+      ];
+      reply.header('set-cookie', `${cookieNameOf(userId)}=${token.value}; ${attributes.join('; ')}`);
+    },
+  };
+}
+
+export type SecondFactor = ReturnType<typeof createSecondFactor>;
