@@ -45,7 +45,8 @@ function offerForm(offer: FactorOffer, v: FactorsView, t: Messages, first: boole
 }
 
 export const factorsPage = (v: FactorsView, t: Messages): Page => ({
-  title: v.offers[0]?.kind === 'password' ? t.passwordTitle : t.signInTitle,
+  // "Enter your password" while the password is the page's only form (a passkey is a button beside it); else "Sign in".
+  title: v.offers[0]?.kind === 'password' && v.offers.every((o) => o.kind === 'password' || o.kind === 'passkey') ? t.passwordTitle : t.signInTitle,
   script: v.offers.some((o) => o.kind === 'passkey') ? passkeyScript(v.base) : undefined,
   body: html`<p>${fill(t.signingInAs, { user: html`<strong>${v.identifier}</strong>` })} <a href="${v.base}">${t.otherAccount}</a></p>
     ${errorBlock(v.error)} ${v.offers.map((offer, i) => offerForm(offer, v, t, i === 0))} ${cancelForm(v.abort, v.csrf, t.cancel)}`,
