@@ -22,9 +22,10 @@ const freePort = () =>
   });
 
 /** `extend`: routes a bench adds to the app beside the service's own (bench/app.ts). */
-export async function startOidcBenchService(databaseUrl: string, extend?: Parameters<typeof startBenchApp>[2]) {
+/** `host`: the name in PUBLIC_BASE_URL (passkeys need a domain name such as `localhost`, not an IP address). */
+export async function startOidcBenchService(databaseUrl: string, extend?: Parameters<typeof startBenchApp>[2], host = '127.0.0.1') {
   const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const baseUrl = `http://${host}:${port}`;
   const service = await startBenchApp(databaseUrl, { PUBLIC_BASE_URL: baseUrl }, extend);
   await service.app.listen({ port, host: '127.0.0.1' });
   const { environmentId } = service.credentials;
