@@ -12,7 +12,6 @@ import { createEmailCodeQueries, type EmailCode } from '../../db/email-codes/que
 import type { EmailCodeFailureReason } from '../../db/email-codes/events.ts';
 import { createSignInQueries } from '../../db/oidc/sign-in/queries.ts';
 import { recordChange, type RequestOrigin } from '../../db/shared/changes.ts';
-import type { EventOf } from '../../db/event-catalog.ts';
 import { issuerOf, snapshotOf } from '../oidc/providers.ts';
 import { fillText, type Messages } from '../oidc/pages/i18n/index.ts';
 
@@ -81,18 +80,7 @@ export function createEmailCodeService(deps: {
         return { kind: 'gone' };
       }
       await queries.markUsed(row.id);
-      const event: EventOf = {
-        type: 'user.signed_in',
-        data: { userId: row.userId, clientId: s.clientId, amr: EMAIL_CODE_AMR, ip: s.origin.ip ?? null, remember: false },
-      };
-      await recordChange(trx, {
-        actor: { type: 'user', id: row.userId },
-        origin: s.origin,
-        action: 'user.signed_in',
-        resource: { type: 'user', id: row.userId },
-        scope: scopeOf(s),
-        event,
-      });
+      // `user.signed_in` is recorded when the login finishes, after any second factor (sign-in/second-factor.ts).
       return { kind: 'signed_in', userId: row.userId, amr: EMAIL_CODE_AMR };
     });
 

@@ -99,7 +99,7 @@ describe('email code sign-in', () => {
     const tokens = await complete(f, await enter(f, ` ${codeOf(message.text)} `));
     expect(tokens.claims()).toMatchObject({ sub: user.id, amr: ['otp', 'email'] });
     expect((await eventsOf('user.signed_in')).map((e) => e.data)).toEqual([
-      { userId: user.id, clientId: env.clientId, amr: ['otp', 'email'], ip: '127.0.0.1', remember: false },
+      { userId: user.id, clientId: env.clientId, amr: ['otp', 'email'], ip: '127.0.0.1', remember: false, secondFactor: null },
     ]);
 
     const german = await factors(user.userName, { ui_locales: 'de' });

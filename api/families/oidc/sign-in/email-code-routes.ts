@@ -47,10 +47,10 @@ export function emailCodeRoutes(
       emailCodePage({ base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid), identifier, error }, t),
     );
 
-  // A right code is a first factor: the second factor follows where the policy asks for one. The code's own
-  // transaction recorded `user.signed_in`.
+  // A right code is a first factor: the second factor follows where the policy asks for one, and `user.signed_in`
+  // is recorded once the login finishes.
   const finish = (r: Req, reply: FastifyReply, found: Found, result: Extract<VerifyResult, { kind: 'signed_in' }>) =>
-    second.afterFirstFactor(r, reply, found, { userId: result.userId, amr: result.amr, remember: false, recorded: true });
+    second.afterFirstFactor(r, reply, found, { userId: result.userId, amr: result.amr, remember: false });
 
   app.post<Route>(`${BASE}/email-code/send`, PAGE_ROUTE, async (r, reply) => {
     const found = await allowed(r, reply);
