@@ -7,7 +7,7 @@ import { effectiveSessionConfig } from '../../lib/oidc/session-config.ts';
 import type { ProviderSnapshot } from '../../db/oidc/provider/snapshot.ts';
 import { createAdapterFactory } from './adapter.ts';
 import { accountTokenClaims, createFindAccount, SCOPE_CLAIMS } from './accounts.ts';
-import { cookieKeys } from './cookies.ts';
+import { cookieKeys, cookieSigner } from './cookies.ts';
 import { renderError } from './render-error.ts';
 import { allowlistParams } from './allowlist.ts';
 import { logoutPages } from './logout-pages.ts';
@@ -48,7 +48,7 @@ export function providerConfiguration(input: ConfigurationInput): Configuration 
     findAccount: createFindAccount(pool, environmentId, mappings),
     jwks: input.jwks as Configuration['jwks'],
     cookies: {
-      keys: cookieKeys(input.masterKey, environmentId),
+      keys: cookieSigner(cookieKeys(input.masterKey, environmentId)),
       // Scoped to the issuer's path: two environments on one host keep separate sessions in one browser.
       long: { signed: true, httpOnly: true, sameSite: 'lax', path: input.issuerPath },
       short: { signed: true, httpOnly: true, sameSite: 'lax', path: input.issuerPath },

@@ -1,10 +1,11 @@
 // The sign-in forms' CSRF token: an HMAC of the environment and the interaction uid under a key derived from the
 // master key. It needs no storage, is bound to one interaction (a token of another interaction or environment does
 // not pass), and a cross-site page cannot learn it, since it only appears in the pages this origin serves.
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, hkdfSync, timingSafeEqual } from 'node:crypto';
 
 export function createCsrf(masterKey: Buffer) {
-  const key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'iam oidc sign-in csrf v1', 32));
+  // A KeyObject: on Node 24 an HMAC under a Buffer key costs ~9 times one under a KeyObject.
+  const key = createSecretKey(Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'iam oidc sign-in csrf v1', 32)));
   const tokenOf = (environmentId: string, uid: string) => createHmac('sha256', key).update(`${environmentId}\n${uid}`).digest('base64url');
   return {
     tokenOf,
