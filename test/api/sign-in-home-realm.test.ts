@@ -88,6 +88,12 @@ describe('the identifier page offers the SSO connections', () => {
     ]);
   });
 
+  it('shows a connection saved after the provider was built on the next page (the snapshot is rebuilt)', async () => {
+    expect((await identifierPage()).body).not.toContain('/sso/');
+    const added = await samlConnection();
+    expect((await identifierPage()).body).toContain(`/sso/${added}"`);
+  });
+
   it('labels the buttons in the page’s locale', async () => {
     await samlConnection({}, 'Acme Okta');
     const { body } = await identifierPage({ ui_locales: 'de' });

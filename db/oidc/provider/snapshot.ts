@@ -1,5 +1,6 @@
 // What building an environment's Provider reads, in one go: that the environment exists, its settings, its
-// enabled claim mappings and its client allowlist.
+// enabled claim mappings, its client allowlist and its active connections (the identifier page's SSO buttons, read
+// here rather than on every page: a change to a connection rebuilds the Provider through `iam_oidc`, migration 0037).
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 
@@ -29,6 +30,8 @@ const Snapshot = z.object({
       emailCodeEnabled: z.boolean(),
     })
     .nullable(),
+  /** The active sign-in connections, in rank order (the sign-in pages pick the SSO ones). */
+  connections: z.array(z.object({ id: z.uuid(), providerId: z.string(), name: z.string().nullable() })),
 });
 export type ProviderSnapshot = z.infer<typeof Snapshot>;
 
@@ -45,7 +48,10 @@ export function createProviderSnapshotQueries(db: CommonQueryMethods, environmen
           (SELECT jsonb_build_object('displayName', p.display_name, 'logoUrl', p.logo_url, 'primaryColor', p.primary_color,
             'backgroundColor', p.background_color, 'signUpEnabled', p.sign_up_enabled, 'defaultLocale', p.default_locale,
             'emailCodeEnabled', p.email_code_enabled)
-            FROM sign_in_settings p WHERE p.environment_id = e.id) AS "signIn"
+            FROM sign_in_settings p WHERE p.environment_id = e.id) AS "signIn",
+          coalesce((SELECT jsonb_agg(jsonb_build_object('id', c.id, 'providerId', c.provider_id, 'name', c.name)
+            ORDER BY c.rank, c.created_at, c.id)
+            FROM environment_connections c WHERE c.environment_id = e.id AND c.active), '[]') AS "connections"
         FROM environments e LEFT JOIN oidc_settings s ON s.environment_id = e.id
         WHERE e.id = ${environmentId}`),
   };

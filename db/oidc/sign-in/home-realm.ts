@@ -1,26 +1,16 @@
-// Home-realm discovery's reads in one environment: the active SSO connections the identifier page offers (rank
-// order), and the connection an email domain is bound to: listed in the connection's `domains` setting and verified
-// by the environment's tenant (tenant_domains). Every statement is bound to `environmentId`.
+// Home-realm discovery's read in one environment: the connection an email domain is bound to, listed in the
+// connection's `domains` setting and verified by the environment's tenant (tenant_domains). The identifier page's
+// buttons come from the Provider snapshot (db/oidc/provider/snapshot.ts). Bound to `environmentId`.
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { uuid } from '../../shared/rows.ts';
 
-const SsoButton = z.object({ id: uuid, providerId: z.string(), name: z.string().nullable() });
-export type SsoButtonRow = z.infer<typeof SsoButton>;
-const BoundConnection = SsoButton.extend({ required: z.boolean() });
+const BoundConnection = z.object({ id: uuid, providerId: z.string(), name: z.string().nullable(), required: z.boolean() });
 export type BoundConnectionRow = z.infer<typeof BoundConnection>;
 
 export function createHomeRealmQueries(db: CommonQueryMethods, environmentId: string, ssoProviderIds: readonly string[]) {
   const providers = sql.array([...ssoProviderIds], 'text');
   return {
-    /** The environment's active SSO connections, in rank order. */
-    activeSsoConnections: async () => [
-      ...(await db.any(sql.type(SsoButton)`
-        SELECT c.id, c.provider_id AS "providerId", c.name FROM environment_connections c
-        WHERE c.environment_id = ${environmentId} AND c.active AND c.provider_id = ANY(${providers})
-        ORDER BY c.rank, c.created_at, c.id`)),
-    ],
-
     /** The first active SSO connection (by rank) bound to `domain` (lowercase), when the tenant holds it verified. */
     boundConnection: (domain: string) =>
       db.maybeOne(sql.type(BoundConnection)`

@@ -7,6 +7,7 @@
 // exists, so it tells an attacker nothing about accounts.
 import type { DatabasePool } from 'slonik';
 import { createHomeRealmQueries } from '../../../../db/oidc/sign-in/home-realm.ts';
+import type { ProviderSnapshot } from '../../../../db/oidc/provider/snapshot.ts';
 import { providerOf, SSO_PROVIDER_IDS, type ProviderId } from '../../projects/environment-settings/connection-providers.ts';
 
 export interface SsoChoice {
@@ -31,6 +32,8 @@ export function emailDomainOf(identifier: string): string | null {
 
 const nameOf = (row: { providerId: string; name: string | null }) => row.name ?? providerOf(row.providerId as ProviderId).name;
 
+const sso = new Set<string>(SSO_PROVIDER_IDS);
+
 export function createHomeRealm(pool: DatabasePool) {
   const queries = (environmentId: string) => createHomeRealmQueries(pool, environmentId, SSO_PROVIDER_IDS);
 
@@ -41,9 +44,9 @@ export function createHomeRealm(pool: DatabasePool) {
   };
 
   return {
-    /** The environment's active SSO connections in rank order: the identifier page's buttons. */
-    choices: async (environmentId: string): Promise<SsoChoice[]> =>
-      (await queries(environmentId).activeSsoConnections()).map((row) => ({ connectionId: row.id, name: nameOf(row) })),
+    /** The environment's active SSO connections in rank order: the identifier page's buttons (from the Provider's snapshot). */
+    choices: (snapshot: ProviderSnapshot): SsoChoice[] =>
+      snapshot.connections.filter((row) => sso.has(row.providerId)).map((row) => ({ connectionId: row.id, name: nameOf(row) })),
 
     /** The connection the identifier's email domain is bound to, or null (not an email, or no bound connection). */
     realmOf: (environmentId: string, identifier: string) => realmOfDomain(environmentId, emailDomainOf(identifier)),

@@ -13,6 +13,7 @@ import { BASE, field, originOf, PAGE_ROUTE, type Found, type Interactions, type 
 import { clientIdOf, missingOf, type SignInService } from './service.ts';
 import type { HomeRealm, HomeRealmService } from './home-realm.ts';
 import { fillText } from '../../../oidc/pages/i18n/index.ts';
+import { snapshotOf } from '../../../oidc/providers.ts';
 import type { SecondFactor } from './second-factor.ts';
 import type { App } from '../../../types.ts';
 import type { PasskeyPages } from './passkey-routes.ts';
@@ -26,7 +27,7 @@ export function signInRoutes(
   async function showIdentifier(r: Req, reply: FastifyReply, found: Found, status = 200, error?: string, identifier?: string) {
     const { provider, interaction } = found;
     const client = await signIn.client(provider, r.params.envId, clientIdOf(interaction));
-    const ssoChoices = await homeRealm.choices(r.params.envId);
+    const ssoChoices = homeRealm.choices(snapshotOf(provider));
     return ix.send(reply, found, status, (t) =>
       identifierPage(
         {
