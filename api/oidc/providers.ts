@@ -8,6 +8,7 @@ import type { TrustStoreSnapshot } from '../access/trust-stores.ts';
 import { createProviderSnapshotQueries, type ProviderSnapshot } from '../../db/oidc/provider/snapshot.ts';
 import { providerConfiguration, type ConfigurationInput } from './configuration.ts';
 import { loadKeyRing, providerJwks } from './keys.ts';
+import { answerClosedRegistration, registrationFeature } from './registration.ts';
 import { conformTokenErrors } from './rfc-errors.ts';
 import { forgetSessions } from './remember-me.ts';
 import { effectiveSessionConfig } from '../../lib/oidc/session-config.ts';
@@ -60,7 +61,8 @@ export async function buildProvider(deps: OidcProvidersDeps, environmentId: stri
     allowPrivateNetworkTargets: deps.allowPrivateNetworkTargets,
     isMcpServer: async (subject) => {
       const entry = (await deps.trustStores.get(environmentId)).get(subject);
-      return entry?.kind === 'mcp_server' && entry.status !== 'revoked' && entry.status !== 'suspended';
+      // Only a verified server may be a token's audience: a pending one is not yet trusted (its metadata is served).
+      return entry?.kind === 'mcp_server' && entry.status === 'verified';
     },
   };
   const input = { ...base, ...deps.extend?.(environmentId, base) };
@@ -68,6 +70,7 @@ export async function buildProvider(deps: OidcProvidersDeps, environmentId: stri
   // The mount hands over the client's address and scheme in X-Forwarded-* (api/families/oidc/provider/mount.ts).
   provider.proxy = true;
   conformTokenErrors(provider);
+  answerClosedRegistration(provider, (input.registration ?? registrationFeature(snapshot.dynamicRegistration === true)).enabled === true);
   if (!effectiveSessionConfig(snapshot.sessionConfig).rememberMe) forgetSessions(provider);
   provider.on('server_error', (_ctx, error) => deps.onError?.(error, environmentId));
   snapshots.set(provider, snapshot);
