@@ -38,13 +38,15 @@ export function createOidcCleanupActivities(deps: OidcCleanupDeps): Pick<Activit
       const limit = batchSize ?? OIDC_CLEANUP_BATCH;
       const until = performance.now() + (budgetMs ?? OIDC_CLEANUP_BUDGET_MS);
       const q = createOidcCleanupQueries(deps.pool);
-      const counts = { payloads: 0, passwordLinks: 0, sessions: 0, keysRetired: 0, keysDeleted: 0 };
+      const counts = { payloads: 0, passwordLinks: 0, sessions: 0, emailCodes: 0, signUpCodes: 0, keysRetired: 0, keysDeleted: 0 };
       // Batches until no table fills one or the budget is spent: a backlog is worked through without one step per batch.
       for (;;) {
         const batch = {
           payloads: await q.deleteExpiredPayloads(limit),
           passwordLinks: await q.deleteExpiredPasswordLinks(limit),
           sessions: await q.deleteEndedSessions(limit),
+          emailCodes: await q.deleteExpiredEmailCodes(limit),
+          signUpCodes: await q.deleteSupersededSignUpCodes(limit),
           keysRetired: await retire(limit),
           keysDeleted: await q.deleteRetiredKeys(limit),
         };
