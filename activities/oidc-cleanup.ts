@@ -4,6 +4,7 @@
 import type { DatabasePool } from 'slonik';
 import { createOidcCleanupQueries, type RetiredOidcKey } from '../db/oidc/cleanup/queries.ts';
 import { createOidcCleanupSingletonQueries } from '../db/oidc/cleanup/singleton.ts';
+import { keyRetirement } from '../db/oidc/keys/retirement.ts';
 import { recordChange } from '../db/shared/changes.ts';
 import type { OidcCleanupInput } from '../lib/processes/contracts.ts';
 import type { Activities } from '../workflows/activities.ts';
@@ -24,16 +25,9 @@ export function createOidcCleanupActivities(deps: OidcCleanupDeps): Pick<Activit
       const keys: RetiredOidcKey[] = await createOidcCleanupQueries(trx).retireDueKeys(limit);
       for (const key of keys) {
         await recordChange(trx, {
+          ...keyRetirement(key),
           actor: { type: 'system', id: 'oidc-cleanup' },
-          action: 'oidc_signing_key.retire',
-          resource: { type: 'oidc_signing_key', id: key.id },
           scope: { tenantId: key.tenantId, environmentId: key.environmentId },
-          before: { status: 'retiring', retiresAt: key.retiresAt },
-          after: { status: 'retired', retiresAt: null },
-          event: {
-            type: 'oidc_signing_key.retired',
-            data: { key: { id: key.id, kid: key.kid, alg: key.alg, status: 'retired', retiresAt: null }, retiredAfter: key.retiresAt },
-          },
         });
       }
       return keys.length;
@@ -44,13 +38,15 @@ export function createOidcCleanupActivities(deps: OidcCleanupDeps): Pick<Activit
       const limit = batchSize ?? OIDC_CLEANUP_BATCH;
       const until = performance.now() + (budgetMs ?? OIDC_CLEANUP_BUDGET_MS);
       const q = createOidcCleanupQueries(deps.pool);
-      const counts = { payloads: 0, passwordLinks: 0, sessions: 0, keysRetired: 0, keysDeleted: 0 };
+      const counts = { payloads: 0, passwordLinks: 0, sessions: 0, emailCodes: 0, signUpCodes: 0, keysRetired: 0, keysDeleted: 0 };
       // Batches until no table fills one or the budget is spent: a backlog is worked through without one step per batch.
       for (;;) {
         const batch = {
           payloads: await q.deleteExpiredPayloads(limit),
           passwordLinks: await q.deleteExpiredPasswordLinks(limit),
           sessions: await q.deleteEndedSessions(limit),
+          emailCodes: await q.deleteExpiredEmailCodes(limit),
+          signUpCodes: await q.deleteSupersededSignUpCodes(limit),
           keysRetired: await retire(limit),
           keysDeleted: await q.deleteRetiredKeys(limit),
         };

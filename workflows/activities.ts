@@ -75,8 +75,8 @@ export interface Activities {
 
   /**
    * The OIDC clean-up, across environments, in batches of `batchSize` rows per table (each its own transaction) for at
-   * most `budgetMs`: deletes expired provider records, password links expired a day ago, directory sessions ended 30
-   * days ago and keys retired past their grace period, and retires due retiring keys (oidc_signing_key.retired).
+   * most `budgetMs`: deletes expired provider records, password links and sign-in email codes expired a day ago,
+   * superseded sign-up codes, directory sessions ended 30 days ago and keys retired past their grace period, and retires due retiring keys (oidc_signing_key.retired).
    * `more` when the last batch of a table was full.
    */
   cleanUpOidc(input: { batchSize?: number; budgetMs?: number }): Promise<OidcCleanupCounts & { more: boolean }>;
@@ -90,6 +90,9 @@ export interface OidcCleanupCounts {
   payloads: number;
   passwordLinks: number;
   sessions: number;
+  /** Absent from the results of histories recorded before sign-in codes were cleaned up (migration 0036). */
+  emailCodes?: number;
+  signUpCodes?: number;
   keysRetired: number;
   keysDeleted: number;
 }

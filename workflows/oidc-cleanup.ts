@@ -1,8 +1,8 @@
-// The deployment's OIDC clean-up: every interval, deletes the provider's expired records, old password links, ended
-// directory sessions and keys long retired, and retires signing keys at the end of their retirement period. One
-// process per deployment (db/oidc/cleanup/singleton.ts). A run makes `rounds` rounds, then starts its next run
-// through the outbox, due after the interval, and ends: the engine-neutral continue-as-new, so histories stay
-// bounded on both engines (RESTARTED_WHEN_COMPLETED lets the same id run again).
+// The deployment's OIDC clean-up: every interval, deletes the provider's expired records, old password links and
+// sign-in codes, ended directory sessions and keys long retired, and retires signing keys at the end of their
+// retirement period. One process per deployment (db/oidc/cleanup/singleton.ts). A run makes `rounds` rounds, then
+// starts its next run through the outbox, due after the interval, and ends: the engine-neutral continue-as-new, so
+// histories stay bounded on both engines (RESTARTED_WHEN_COMPLETED lets the same id run again).
 import type { OidcCleanupInput } from '../lib/processes/contracts.ts';
 import { defineProcess, duration, type PlannedStart } from './definition.ts';
 import type { ProcessContext } from './port.ts';
@@ -37,7 +37,8 @@ export const oidcCleanupProcess = defineProcess('oidc-cleanup', {
     cleanUpOidc: {
       summary: () => 'delete expired OIDC records and retire due signing keys',
       outcome: (o) =>
-        `${o.payloads} provider records, ${o.passwordLinks} password links, ${o.sessions} sessions deleted; ` +
+        `${o.payloads} provider records, ${o.passwordLinks} password links, ${o.sessions} sessions, ` +
+        `${(o.emailCodes ?? 0) + (o.signUpCodes ?? 0)} sign-in codes deleted; ` +
         `${o.keysRetired} keys retired, ${o.keysDeleted} deleted${o.more ? '; more to do' : ''}`,
     },
     continueOidcCleanup: {
@@ -63,7 +64,7 @@ export const oidcCleanupProcess = defineProcess('oidc-cleanup', {
     summary: `Cleans up expired OIDC records every ${duration(i.intervalMs)}`,
     details:
       `Every ${duration(i.intervalMs)}: deletes the OpenID provider's expired records (tokens, codes, sessions, interactions, grants), ` +
-      'password links expired over a day ago, directory sessions ended over 30 days ago and signing keys retired over 7 days ago, ' +
+      'password links and sign-in email codes expired over a day ago, superseded sign-up codes, directory sessions ended over 30 days ago and signing keys retired over 7 days ago, ' +
       `and retires signing keys whose retirement time has passed (event \`oidc_signing_key.retired\`). ` +
       `After ${i.rounds ?? ROUNDS_PER_RUN} rounds it starts its next run and ends, so its history stays short.`,
   }),

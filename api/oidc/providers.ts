@@ -8,6 +8,8 @@ import type { TrustStoreSnapshot } from '../access/trust-stores.ts';
 import { createProviderSnapshotQueries, type ProviderSnapshot } from '../../db/oidc/provider/snapshot.ts';
 import { providerConfiguration, type ConfigurationInput } from './configuration.ts';
 import { loadKeyRing, providerJwks } from './keys.ts';
+import { createGrantUse, trackGrantUse, type GrantUse } from './grant-use.ts';
+import { answerClosedRegistration, registrationFeature } from './registration.ts';
 import { conformTokenErrors } from './rfc-errors.ts';
 import { forgetSessions } from './remember-me.ts';
 import { effectiveSessionConfig } from '../../lib/oidc/session-config.ts';
@@ -35,6 +37,8 @@ export interface OidcProvidersDeps {
   trustStores: ModelCache<TrustStoreSnapshot>;
   /** The provider's own server errors (it answers them with a 500 `server_error`). */
   onError?: (error: unknown, environmentId: string) => void;
+  /** Records a token issued under a user's grant (connected apps' lastUsedAt); by default ./grant-use.ts. */
+  grantUse?: GrantUse;
   /** A hook for features decided elsewhere (RFC 7591 registration, MCP authorization). */
   extend?: (environmentId: string, input: ConfigurationInput) => Partial<ConfigurationInput>;
 }
@@ -60,7 +64,8 @@ export async function buildProvider(deps: OidcProvidersDeps, environmentId: stri
     allowPrivateNetworkTargets: deps.allowPrivateNetworkTargets,
     isMcpServer: async (subject) => {
       const entry = (await deps.trustStores.get(environmentId)).get(subject);
-      return entry?.kind === 'mcp_server' && entry.status !== 'revoked' && entry.status !== 'suspended';
+      // Only a verified server may be a token's audience: a pending one is not yet trusted (its metadata is served).
+      return entry?.kind === 'mcp_server' && entry.status === 'verified';
     },
   };
   const input = { ...base, ...deps.extend?.(environmentId, base) };
@@ -68,13 +73,16 @@ export async function buildProvider(deps: OidcProvidersDeps, environmentId: stri
   // The mount hands over the client's address and scheme in X-Forwarded-* (api/families/oidc/provider/mount.ts).
   provider.proxy = true;
   conformTokenErrors(provider);
+  answerClosedRegistration(provider, (input.registration ?? registrationFeature(snapshot.dynamicRegistration === true)).enabled === true);
   if (!effectiveSessionConfig(snapshot.sessionConfig).rememberMe) forgetSessions(provider);
+  if (deps.grantUse) trackGrantUse(provider, environmentId, deps.grantUse);
   provider.on('server_error', (_ctx, error) => deps.onError?.(error, environmentId));
   snapshots.set(provider, snapshot);
   return provider;
 }
 
 export function createOidcProviders(deps: OidcProvidersDeps): OidcProviders {
-  const cache = createModelCache({ load: (environmentId) => buildProvider(deps, environmentId), max: deps.max });
+  const grantUse = deps.grantUse ?? createGrantUse(deps.pool, (error, environmentId) => deps.onError?.(error, environmentId));
+  const cache = createModelCache({ load: (environmentId) => buildProvider({ ...deps, grantUse }, environmentId), max: deps.max });
   return { get: (environmentId) => cache.get(environmentId), evict: (id) => cache.evict(id), clear: () => cache.clear() };
 }

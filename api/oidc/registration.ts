@@ -30,6 +30,21 @@ export const registrationFeature = (enabled: boolean) => ({
   secretFactory: () => generateCredential('adoc'),
 });
 
+/**
+ * Where registration is closed, the provider has no `/reg` route and Koa would answer a plain-text 404: answer the
+ * OAuth JSON error shape instead (RFC 7591 has no "disabled" error, so `invalid_request`).
+ */
+export function answerClosedRegistration(provider: Provider, enabled: boolean) {
+  if (enabled) return;
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.path !== '/reg' || ctx.status !== 404 || ctx.body != null) return;
+    ctx.status = 404;
+    ctx.set('cache-control', 'no-store');
+    ctx.body = { error: 'invalid_request', error_description: 'dynamic client registration is not enabled for this environment' };
+  });
+}
+
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
 

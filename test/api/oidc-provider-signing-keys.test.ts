@@ -1,5 +1,7 @@
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import * as client from 'openid-client';
+import { sql } from 'slonik';
+import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
 import { tenantEvents, auditEntries } from '../helpers/events.ts';
@@ -68,6 +70,51 @@ describe('OIDC signing keys', () => {
     });
     const audit = await auditEntries(t, { tenantId: env.tenantId }, { action: 'oidc_signing_key.rotate' });
     expect(audit.map((a) => a.resource)).toContainEqual({ type: 'environment', id: env.environmentId });
+  });
+
+  it('a rotation that finds retiring keys past their date retires them with an audit entry and an oidc_signing_key.retired event each', async () => {
+    const env = await oidcEnvironment(t);
+    const rotate = async () => {
+      const res = await t.app.inject({ method: 'POST', url: `${keysPath(env)}/rotate`, headers: bearer(token) });
+      expect(res.statusCode).toBe(200);
+      return (res.json() as { keys: { kid: string; alg: string; status: string; retiresAt: string | null }[] }).keys;
+    };
+    const retiring = (await rotate()).filter((k) => k.status === 'retiring');
+    expect(retiring).toHaveLength(2);
+    // Their tokens have all expired: the retirement time has passed, and the clean-up process has not come by yet.
+    await t.pool.query(sql.unsafe`
+      UPDATE oidc_signing_keys SET retires_at = now() - interval '1 minute' WHERE environment_id = ${env.environmentId} AND status = 'retiring'`);
+    const after = await rotate();
+    for (const key of retiring) expect(after.find((k) => k.kid === key.kid)).toBeUndefined();
+    const Row = z.object({ id: z.string(), kid: z.string(), status: z.string() });
+    const rows = await t.pool.any(sql.type(Row)`
+      SELECT id, kid, status FROM oidc_signing_keys WHERE environment_id = ${env.environmentId} AND kid = ANY(${sql.array(
+        retiring.map((k) => k.kid),
+        'text',
+      )})`);
+    expect(rows.map((r) => r.status)).toEqual(['retired', 'retired']);
+
+    const events = await tenantEvents(t, env.tenantId, { type: 'oidc_signing_key.retired' });
+    // Recorded as the rotating caller's doing (the clean-up process records its own as the system).
+    expect(events.filter((e) => e.environmentId === env.environmentId)).toEqual(
+      rows.map(() => expect.objectContaining({ actor: expect.objectContaining({ type: 'service_account' }) })),
+    );
+    for (const row of rows) {
+      const key = retiring.find((k) => k.kid === row.kid)!;
+      expect(events.map((e) => e.data)).toContainEqual({
+        key: { id: row.id, kid: row.kid, alg: key.alg, status: 'retired', retiresAt: null },
+        retiredAfter: expect.any(String),
+      });
+    }
+    const audit = await auditEntries(t, { tenantId: env.tenantId }, { action: 'oidc_signing_key.retire' });
+    expect(audit.map((a) => [a.resource, a.changes])).toEqual(
+      expect.arrayContaining(
+        rows.map((r) => [
+          { type: 'oidc_signing_key', id: r.id },
+          { before: { status: 'retiring', retiresAt: expect.any(String) }, after: { status: 'retired', retiresAt: null } },
+        ]),
+      ),
+    );
   });
 
   it('rotating needs environment-settings:write, and another organization gets 404', async () => {

@@ -114,7 +114,8 @@ describe('resource indicators', () => {
     await t.pool.query(sql.unsafe`
       INSERT INTO trust_store_entries (environment_id, kind, subject, name, status, verified_at)
       VALUES (${env.environmentId}, 'mcp_server', ${resource}, 'MCP', 'verified', now()),
-        (${env.environmentId}, 'mcp_server', 'https://suspended.example.com/mcp', 'Suspended', 'suspended', NULL)`);
+        (${env.environmentId}, 'mcp_server', 'https://suspended.example.com/mcp', 'Suspended', 'suspended', NULL),
+        (${env.environmentId}, 'mcp_server', 'https://pending.example.com/mcp', 'Pending', 'pending', NULL)`);
   });
 
   it('issues a JWT access token whose audience is the MCP server (client credentials)', async () => {
@@ -133,7 +134,10 @@ describe('resource indicators', () => {
     expect(payload).toMatchObject({ sub: user.id, client_id: env.clientId });
   });
 
-  it.each(['https://unknown.example.com/mcp', 'https://suspended.example.com/mcp'])('refuses %s with invalid_target', async (target) => {
-    expect(await oauthError(client.clientCredentialsGrant(config, { resource: target }))).toEqual({ error: 'invalid_target', status: 400 });
-  });
+  it.each(['https://unknown.example.com/mcp', 'https://suspended.example.com/mcp', 'https://pending.example.com/mcp'])(
+    'refuses %s with invalid_target',
+    async (target) => {
+      expect(await oauthError(client.clientCredentialsGrant(config, { resource: target }))).toEqual({ error: 'invalid_target', status: 400 });
+    },
+  );
 });

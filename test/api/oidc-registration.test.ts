@@ -48,6 +48,7 @@ const register = async (issuer: string, metadata: object) => {
   const text = await res.text();
   return { status: res.status, body: (res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) as Record<string, unknown> };
 };
+const CLOSED = { error: 'invalid_request', error_description: 'dynamic client registration is not enabled for this environment' };
 const Stored = z.object({ name: z.string(), tokenEndpointAuthMethod: z.string(), redirectUris: z.array(z.string()), dynamic: z.boolean() });
 const stored = (environmentId: string) =>
   t.pool.any(sql.type(Stored)`
@@ -55,10 +56,14 @@ const stored = (environmentId: string) =>
     FROM oidc_clients WHERE environment_id = ${environmentId}`);
 
 describe('dynamic client registration', () => {
-  it('is closed by default: not advertised, and the endpoint answers 404', async () => {
+  it('is closed by default: not advertised, and the endpoint answers 404 with an OAuth JSON error', async () => {
     const { environmentId, issuer } = await environment();
     expect((await discovery(issuer)).registration_endpoint).toBeUndefined();
-    expect((await register(issuer, MCP_CLIENT)).status).toBe(404);
+    const res = await fetch(`${issuer}/reg`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(MCP_CLIENT) });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toEqual(CLOSED);
     expect(await stored(environmentId)).toEqual([]);
   });
 
@@ -188,7 +193,7 @@ describe('dynamic client registration', () => {
     await open(true);
     expect((await register(issuer, MCP_CLIENT)).status).toBe(201);
     await open(false);
-    expect((await register(issuer, MCP_CLIENT)).status).toBe(404);
+    expect(await register(issuer, MCP_CLIENT)).toEqual({ status: 404, body: CLOSED });
     expect(await stored(environmentId)).toHaveLength(1);
   });
 });

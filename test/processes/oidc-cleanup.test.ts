@@ -1,8 +1,9 @@
-// The deployment's OIDC clean-up process, on both engines: started at boot, it deletes the provider's expired records,
-// password links expired over a day ago, directory sessions ended over 30 days ago and signing keys retired over
-// 7 days ago, and retires due retiring keys (one event each); each run starts its next run through the outbox and
-// ends (continue-as-new), it survives a restart, and the sweeper starts it when its start was lost. A user sees an expired
-// session listed as inactive until 30 days after it ended.
+// The deployment's OIDC clean-up process, on both engines: started at boot, it deletes the provider's expired
+// records, password links and sign-in email codes expired over a day ago, superseded sign-up codes, directory
+// sessions ended over 30 days ago and signing keys retired over 7 days ago, and retires due retiring keys (one event
+// each); each run starts its next run through the outbox and ends (continue-as-new), it survives a restart, and the
+// sweeper starts it when its start was lost. A user sees an expired session listed as inactive until 30 days after
+// it ended.
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,9 +43,24 @@ const signingKey = (key: { retiresInMs: number } | { retiredMsAgo: number }) =>
     VALUES (${environmentId}, ${crypto.randomUUID()}, 'ES256', '{"kty":"EC"}', 'sealed',
       ${'retiresInMs' in key ? 'retiring' : 'retired'}, ${'retiresInMs' in key ? at(key.retiresInMs) : null},
       ${'retiredMsAgo' in key ? at(-key.retiredMsAgo) : sql.fragment`now()`}) RETURNING id`);
+const hash = () => sql.binary(crypto.getRandomValues(Buffer.alloc(32)));
+const emailCode = (expiresInMs: number) =>
+  t.pool.oneFirst(sql.type(Id)`
+    INSERT INTO sign_in_email_codes (environment_id, interaction_uid, user_id, login, code_hash, token_hash, expires_at)
+    VALUES (${environmentId}, ${crypto.randomUUID()}, ${userId}, 'ada', ${hash()}, ${hash()}, ${at(expiresInMs)}) RETURNING id`);
+/** A sign-up code of `user`, created `createdMsAgo` ago. */
+const signUpCode = (user: string, expiresInMs: number, createdMsAgo: number) =>
+  t.pool.oneFirst(sql.type(Id)`
+    INSERT INTO sign_up_codes (environment_id, user_id, email, code_hash, expires_at, created_at)
+    VALUES (${environmentId}, ${user}, 'new@example.com', ${hash()}, ${at(expiresInMs)}, ${at(-createdMsAgo)}) RETURNING id`);
+const newUser = (userName: string) =>
+  t.pool.oneFirst(sql.type(Id)`
+    INSERT INTO users (environment_id, user_name, emails, attributes) VALUES (${environmentId}, ${userName}, '[]', '{}') RETURNING id`);
 
-const exists = async (table: 'oidc_payloads' | 'password_links' | 'directory_sessions' | 'oidc_signing_keys', id: string) =>
-  (await t.pool.oneFirst(sql.type(Count)`SELECT count(*)::int AS n FROM ${sql.identifier([table])} WHERE id = ${id}`)) === 1;
+const exists = async (
+  table: 'oidc_payloads' | 'password_links' | 'directory_sessions' | 'oidc_signing_keys' | 'sign_in_email_codes' | 'sign_up_codes',
+  id: string,
+) => (await t.pool.oneFirst(sql.type(Count)`SELECT count(*)::int AS n FROM ${sql.identifier([table])} WHERE id = ${id}`)) === 1;
 const keyStatus = (id: string) => t.pool.maybeOneFirst(sql.type(z.object({ status: z.string() }))`SELECT status FROM oidc_signing_keys WHERE id = ${id}`);
 const retiredEvents = async (keyId: string) =>
   (await tenantEvents(t, tenantId, { type: 'oidc_signing_key.retired' })).filter((e) => (e.data.key as { id: string }).id === keyId);
@@ -91,6 +107,37 @@ describe.each(ENGINES)('OIDC clean-up process (%s)', (engine) => {
     expect(await exists('directory_sessions', recentlyExpired)).toBe(true);
     expect(await exists('directory_sessions', active)).toBe(true);
     expect(await keyStatus(recentlyRetired)).toBe('retired');
+  });
+
+  it("deletes sign-in email codes and superseded sign-up codes a day after their expiry, and keeps a pending sign-up's code", async () => {
+    const oldEmailCode = await emailCode(-DAY - 60_000);
+    const recentEmailCode = await emailCode(-3_600_000);
+    const liveEmailCode = await emailCode(600_000);
+    // A sign-up whose code was sent again (two at once): the older code is superseded.
+    const pending = await newUser(`pending-${crypto.randomUUID()}`);
+    const superseded = await signUpCode(pending, -2 * DAY, 2 * DAY + 600_000);
+    const latest = await signUpCode(pending, -2 * DAY + 1000, 2 * DAY + 599_000);
+    // An abandoned sign-up: its only code long expired. It still marks the sign-up pending (no password sign-in
+    // until the email is verified; a new sign-up with that email takes the account over), so it stays.
+    const abandoned = await newUser(`abandoned-${crypto.randomUUID()}`);
+    const onlyCode = await signUpCode(abandoned, -30 * DAY, 30 * DAY + 600_000);
+
+    await expect.poll(() => exists('sign_in_email_codes', oldEmailCode), POLL).toBe(false);
+    await expect.poll(() => exists('sign_up_codes', superseded), POLL).toBe(false);
+    expect(await exists('sign_in_email_codes', recentEmailCode)).toBe(true);
+    expect(await exists('sign_in_email_codes', liveEmailCode)).toBe(true);
+    expect(await exists('sign_up_codes', latest)).toBe(true);
+    expect(await exists('sign_up_codes', onlyCode)).toBe(true);
+  });
+
+  it('works through a backlog of sign-in email codes larger than one batch', async () => {
+    const backlog = 1500;
+    await t.pool.query(sql.unsafe`
+      INSERT INTO sign_in_email_codes (environment_id, interaction_uid, login, code_hash, token_hash, expires_at)
+      SELECT ${environmentId}, 'backlog-' || n, 'ada', sha256(n::text::bytea), sha256(n::text::bytea), now() - interval '2 days'
+      FROM generate_series(1, ${backlog}) n`);
+    const left = () => t.pool.oneFirst(sql.type(Count)`SELECT count(*)::int AS n FROM sign_in_email_codes WHERE interaction_uid LIKE 'backlog-%'`);
+    await expect.poll(left, POLL).toBe(0);
   });
 
   it("leaves an expired session in the user's list as inactive, and removes it 30 days after it ended", async () => {

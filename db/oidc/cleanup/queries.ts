@@ -12,6 +12,10 @@ export const OIDC_RETENTION = {
   passwordLinkMs: DAY_MS,
   /** A directory session, counted from its expiry or revocation (it shows `active: false` meanwhile). */
   sessionMs: 30 * DAY_MS,
+  /** A sign-in email code, counted from its expiry (its sign-in, an interaction of an hour at most, has ended). */
+  emailCodeMs: DAY_MS,
+  /** A sign-up code superseded by a newer code of its user, counted from its expiry. */
+  signUpCodeMs: DAY_MS,
   /** A retired signing key (private key included), counted from its retirement. */
   retiredKeyMs: 7 * DAY_MS,
 } as const;
@@ -61,6 +65,34 @@ export function createOidcCleanupQueries(db: CommonQueryMethods) {
             SELECT id FROM directory_sessions
             WHERE least(expires_at, revoked_at) < now() - ${ms(OIDC_RETENTION.sessionMs)}
             LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          RETURNING 1)
+        SELECT count(*)::int AS count FROM gone`),
+
+    /** Deletes sign-in email codes (used or not) that expired more than a day ago. */
+    deleteExpiredEmailCodes: (limit: number) =>
+      db.oneFirst(sql.type(Count)`
+        WITH gone AS (
+          DELETE FROM sign_in_email_codes WHERE id IN (
+            SELECT id FROM sign_in_email_codes WHERE expires_at < now() - ${ms(OIDC_RETENTION.emailCodeMs)}
+            LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          RETURNING 1)
+        SELECT count(*)::int AS count FROM gone`),
+
+    /**
+     * Deletes sign-up codes that expired more than a day ago and are superseded by a newer code of their user. A
+     * user's latest code stays, expired or not: it is what marks the sign-up pending (sign-in refuses the password
+     * until the email is verified; a new sign-up with the email takes the account over), and goes with verification.
+     */
+    deleteSupersededSignUpCodes: (limit: number) =>
+      db.oneFirst(sql.type(Count)`
+        WITH gone AS (
+          DELETE FROM sign_up_codes WHERE id IN (
+            SELECT c.id FROM sign_up_codes c
+            WHERE c.expires_at < now() - ${ms(OIDC_RETENTION.signUpCodeMs)}
+              AND EXISTS (
+                SELECT 1 FROM sign_up_codes n
+                WHERE n.user_id = c.user_id AND n.environment_id = c.environment_id AND (n.created_at, n.id) > (c.created_at, c.id))
+            LIMIT ${limit} FOR UPDATE OF c SKIP LOCKED)
           RETURNING 1)
         SELECT count(*)::int AS count FROM gone`),
 

@@ -52,6 +52,16 @@ export function createConnectedAppQueries(db: CommonQueryMethods, environmentId:
         RETURNING id, grant_id AS "grantId"`),
 
     /**
+     * Marks the user's grant of the client used now (a token was issued under it), unless it was marked less than
+     * `everyMs` ago or is revoked. Usage bookkeeping: no audit entry, updated_at unchanged.
+     */
+    touch: (clientId: string, userId: string, everyMs: number) =>
+      db.query(sql.unsafe`
+        UPDATE oidc_client_grants SET last_used_at = now()
+        WHERE environment_id = ${environmentId} AND client_id = ${clientId} AND user_id = ${userId} AND revoked_at IS NULL
+          AND (last_used_at IS NULL OR last_used_at <= now() - ${everyMs} * interval '1 millisecond')`),
+
+    /**
      * Deletes every provider record of the user's grants of the client: each Grant (the one the consent row names and
      * any other, from another browser) with the codes and tokens issued under it.
      */

@@ -16,7 +16,9 @@ export const OidcClientGrant = z
     scopes: z.array(z.string()).describe('The scopes the user consented to'),
     consentedAt: isoTimestamp,
     expiresAt: nullableTimestamp,
-    lastUsedAt: nullableTimestamp,
+    lastUsedAt: nullableTimestamp.describe(
+      'When a token was last issued under the grant (code exchange or refresh); kept to the minute, written just after the token is issued',
+    ),
     revokedAt: nullableTimestamp,
     revoked: z.boolean(),
     createdAt: isoTimestamp,

@@ -18,6 +18,8 @@ export type OidcSigningKeyRow = z.infer<typeof OidcSigningKeyRow>;
 const columns = sql.fragment`kid, alg, public_jwk AS "publicJwk", private_key_encrypted AS "privateKeyEncrypted", status,
   retires_at AS "retiresAt", created_at AS "createdAt"`;
 
+const RetiredKey = z.object({ id: z.uuid(), kid: z.string(), alg: z.string(), retiresAt: z.string() });
+
 export interface NewOidcSigningKey {
   kid: string;
   alg: 'ES256' | 'RS256';
@@ -47,10 +49,15 @@ export function createOidcSigningKeyQueries(db: CommonQueryMethods, environmentI
         UPDATE oidc_signing_keys SET status = 'retiring', retires_at = now() + make_interval(secs => ${retiresInSeconds}), updated_at = now()
         WHERE environment_id = ${environmentId} AND alg = ${alg} AND status = 'active'`),
 
-    /** Retiring keys past their date leave the ring. */
-    retireExpired: () =>
-      db.query(sql.unsafe`
-        UPDATE oidc_signing_keys SET status = 'retired', retires_at = NULL, updated_at = now()
-        WHERE environment_id = ${environmentId} AND status = 'retiring' AND retires_at <= now()`),
+    /** Retiring keys past their date leave the ring; returns them (each is recorded: ./retirement.ts). */
+    retireExpired: async () => [
+      ...(await db.any(sql.type(RetiredKey)`
+        WITH due AS (
+          SELECT id, retires_at FROM oidc_signing_keys
+          WHERE environment_id = ${environmentId} AND status = 'retiring' AND retires_at <= now() FOR UPDATE)
+        UPDATE oidc_signing_keys k SET status = 'retired', retires_at = NULL, updated_at = now()
+        FROM due WHERE k.environment_id = ${environmentId} AND k.id = due.id
+        RETURNING k.id, k.kid, k.alg, to_char(due.retires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "retiresAt"`)),
+    ],
   };
 }

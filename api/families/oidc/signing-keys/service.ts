@@ -4,6 +4,7 @@
 import type { DatabasePool } from 'slonik';
 import { createEnvironmentQueries } from '../../../../db/projects/environments/queries.ts';
 import { createOidcSigningKeyQueries, type OidcSigningKeyRow } from '../../../../db/oidc/keys/queries.ts';
+import { keyRetirement } from '../../../../db/oidc/keys/retirement.ts';
 import { createProviderSnapshotQueries } from '../../../../db/oidc/provider/snapshot.ts';
 import { effectiveSessionConfig } from '../../../../lib/oidc/session-config.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
@@ -34,7 +35,8 @@ export function createOidcSigningKeyService(pool: DatabasePool, masterKey: Buffe
         const before = await loadKeyRing(trx, masterKey, environmentId);
         const session = effectiveSessionConfig((await createProviderSnapshotQueries(trx, environmentId).load())?.sessionConfig);
         const retiresIn = Math.max(session.accessTokenLifetimeSeconds, session.idTokenLifetimeSeconds) + SKEW_SECONDS;
-        await queries.retireExpired();
+        // Keys past their date that the clean-up process has not retired yet: recorded like its retirements.
+        for (const key of await queries.retireExpired()) await record(trx, caller, keyRetirement(key));
         for (const alg of SIGNING_ALGS) {
           await queries.retireActive(alg, retiresIn);
           await addActiveKey(trx, masterKey, environmentId, alg);
