@@ -108,7 +108,7 @@ describe('…/settings/mfa', () => {
       ],
     ]);
     const audit = await auditEntries(t, { tenantId }, { action: 'mfa_settings.update', resourceId: e.environmentId });
-    expect(audit.map((a) => (a.changes as { after: { emailCodeSecondFactor: boolean } }).after.emailCodeSecondFactor)).toEqual([true, false]);
+    expect(audit.map((a) => a.changes?.after?.emailCodeSecondFactor)).toEqual([true, false]);
   });
 
   it('is what the sign-in services apply', async () => {
