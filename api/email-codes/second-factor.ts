@@ -13,14 +13,7 @@ import { createVerifiedEmailQueries } from '../../db/mfa/verified-email.ts';
 import { recordChange } from '../../db/shared/changes.ts';
 import { snapshotOf } from '../oidc/providers.ts';
 import { fillText, type Messages } from '../oidc/pages/i18n/index.ts';
-import {
-  codeHash,
-  EMAIL_CODE_RESEND_SECONDS,
-  EMAIL_CODE_TTL_SECONDS,
-  equal,
-  goneReason,
-  type EmailCodeSignIn,
-} from './service.ts';
+import { codeHash, EMAIL_CODE_RESEND_SECONDS, EMAIL_CODE_TTL_SECONDS, equal, goneReason, type EmailCodeSignIn } from './service.ts';
 
 /** What an emailed second factor adds to the first factor's amr (with `mfa`). */
 export const EMAIL_SECOND_FACTOR_AMR = ['otp', 'email'];
@@ -32,7 +25,13 @@ export function createEmailSecondFactor(deps: { pool: DatabasePool; sender: Mess
   const { pool } = deps;
   const scopeOf = (s: EmailCodeSignIn) => ({ tenantId: snapshotOf(s.provider).tenantId, environmentId: s.environmentId });
 
-  const fail = async (trx: CommonQueryMethods, s: EmailCodeSignIn, userId: string, login: string, reason: EmailCodeFailureReason): Promise<SecondFactorCheck> => {
+  const fail = async (
+    trx: CommonQueryMethods,
+    s: EmailCodeSignIn,
+    userId: string,
+    login: string,
+    reason: EmailCodeFailureReason,
+  ): Promise<SecondFactorCheck> => {
     await recordChange(trx, {
       actor: { type: 'user', id: userId },
       origin: s.origin,

@@ -17,7 +17,13 @@ export const MfaSettings = z.object({
 export type MfaSettings = z.infer<typeof MfaSettings>;
 export type MfaPolicy = Omit<MfaSettings, 'updatedAt'>;
 
-export const DEFAULT_MFA_SETTINGS: MfaSettings = { mode: 'off', requiredRoleKeys: [], rememberDeviceSeconds: null, emailCodeSecondFactor: false, updatedAt: null };
+export const DEFAULT_MFA_SETTINGS: MfaSettings = {
+  mode: 'off',
+  requiredRoleKeys: [],
+  rememberDeviceSeconds: null,
+  emailCodeSecondFactor: false,
+  updatedAt: null,
+};
 
 const columns = sql.fragment`mode, required_role_keys AS "requiredRoleKeys", remember_device_seconds AS "rememberDeviceSeconds",
   email_code_second_factor AS "emailCodeSecondFactor",

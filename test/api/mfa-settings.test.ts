@@ -44,7 +44,13 @@ describe('…/settings/mfa', () => {
       await t.token('environment-settings:write'),
     );
     expect(saved.statusCode, saved.body).toBe(200);
-    const settings = { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], rememberDeviceSeconds: 2592000, emailCodeSecondFactor: false, updatedAt: expect.stringMatching(/Z$/) };
+    const settings = {
+      mode: 'optional',
+      requiredRoleKeys: ['admin', 'billing'],
+      rememberDeviceSeconds: 2592000,
+      emailCodeSecondFactor: false,
+      updatedAt: expect.stringMatching(/Z$/),
+    };
     expect(saved.json()).toEqual({ settings });
     expect((await call('GET')).json()).toEqual(saved.json());
 

@@ -69,10 +69,11 @@ async function secondFactorPage(user: { userName: string }, parameters: Record<s
 const codeOf = (text: string) => /\b(\d{6})\b/.exec(text)![1]!;
 const otherCode = (code: string) => (code === '000000' ? '111111' : '000000');
 const isEmailPage = (stop: Stop) => /action="[^"]*\/mfa\/email"/.test(stop.body);
-const expireCodes = () => t.pool.query(sql.unsafe`UPDATE sign_in_email_codes SET expires_at = now() - interval '1 second' WHERE environment_id = ${env.environmentId}`);
-const sentLongAgo = () => t.pool.query(sql.unsafe`UPDATE sign_in_email_codes SET sent_at = now() - interval '31 seconds' WHERE environment_id = ${env.environmentId}`);
-const failureReasons = async () =>
-  (await eventsOf('user.sign_in_failed')).map((e) => [e.data.reason, (e.data as { secondFactor?: string }).secondFactor]);
+const expireCodes = () =>
+  t.pool.query(sql.unsafe`UPDATE sign_in_email_codes SET expires_at = now() - interval '1 second' WHERE environment_id = ${env.environmentId}`);
+const sentLongAgo = () =>
+  t.pool.query(sql.unsafe`UPDATE sign_in_email_codes SET sent_at = now() - interval '31 seconds' WHERE environment_id = ${env.environmentId}`);
+const failureReasons = async () => (await eventsOf('user.sign_in_failed')).map((e) => [e.data.reason, (e.data as { secondFactor?: string }).secondFactor]);
 
 describe('an emailed code as the second factor', () => {
   it('is offered only when the setting is on and the user has a verified email', async () => {
@@ -152,7 +153,9 @@ describe('an emailed code as the second factor', () => {
     expect(expired.status).toBe(401);
     expect(expired.body).toContain('That code has expired. Ask for a new one.');
 
-    await t.pool.query(sql.unsafe`UPDATE sign_in_email_codes SET expires_at = now() + interval '5 minutes', used_at = now() WHERE environment_id = ${env.environmentId}`);
+    await t.pool.query(
+      sql.unsafe`UPDATE sign_in_email_codes SET expires_at = now() + interval '5 minutes', used_at = now() WHERE environment_id = ${env.environmentId}`,
+    );
     const used = await submit(a.jar, expired, 'mfa/email', { code });
     expect(used.status).toBe(401);
     expect(used.body).toContain('That code was already used. Ask for a new one.');

@@ -145,7 +145,8 @@ export const en = {
   mfaEmailExhausted: 'That code was tried too often. Ask for a new one.',
   mfaEmailEnrolInstead: 'Set up an authenticator app instead',
   mfaEmailMailSubject: 'Your verification code',
-  mfaEmailMailText: 'Your verification code is {code}. Enter it on the sign-in page to finish signing in: it works once, for 10 minutes. If you are not signing in right now, someone may know your password: change it.',
+  mfaEmailMailText:
+    'Your verification code is {code}. Enter it on the sign-in page to finish signing in: it works once, for 10 minutes. If you are not signing in right now, someone may know your password: change it.',
 };
 
 export type MessageKey = keyof typeof en;

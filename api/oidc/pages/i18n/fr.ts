@@ -151,5 +151,6 @@ export const fr: Messages = {
   mfaEmailExhausted: 'Ce code a été essayé trop de fois. Demandez-en un nouveau.',
   mfaEmailEnrolInstead: 'Configurer plutôt une application d’authentification',
   mfaEmailMailSubject: 'Votre code de vérification',
-  mfaEmailMailText: 'Votre code de vérification est {code}. Saisissez-le sur la page de connexion pour terminer la connexion : il fonctionne une seule fois, pendant 10 minutes. Si vous n’êtes pas en train de vous connecter, quelqu’un connaît peut-être votre mot de passe : changez-le.',
+  mfaEmailMailText:
+    'Votre code de vérification est {code}. Saisissez-le sur la page de connexion pour terminer la connexion : il fonctionne une seule fois, pendant 10 minutes. Si vous n’êtes pas en train de vous connecter, quelqu’un connaît peut-être votre mot de passe : changez-le.',
 };
