@@ -227,6 +227,29 @@ describe('an emailed code as the second factor', () => {
     expect(claims.amr).toEqual(['otp', 'email', 'mfa']);
   });
 
+  it('keeps its code to its own user and purpose: not a first factor, not for another user at the same sign-in', async () => {
+    await policy('required');
+    expect((await manage('PUT', '/settings/sign-in', { emailCodeEnabled: true })).statusCode).toBe(200);
+    const ada = await verifiedUser();
+    const bob = await verifiedUser();
+    const a = await secondFactorPage(ada);
+    const sent = await submit(a.jar, a.asked, 'mfa/email/send');
+    const code = codeOf((await waitForMessage(t.app, ada.userName, 'sign_in_code')).text);
+
+    // The second factor's code typed as a first factor's: refused, nobody signed in.
+    const asFirst = await submit(a.jar, sent, 'email-code', { identifier: ada.userName, code });
+    expect(asFirst.status).toBe(401);
+
+    // Another user's password at the same sign-in: Ada's code is no code of Bob's.
+    const bobAsked = await submit(a.jar, sent, 'login', { identifier: bob.userName, password: PASSWORD });
+    expect(bobAsked.kind, bobAsked.body).toBe('mfa');
+    const refused = await submit(a.jar, bobAsked, 'mfa/email', { code });
+    expect(refused.status).toBe(401);
+    expect(refused.body).toContain('That code is not right.');
+    expect(await failureReasons()).toEqual([['wrong_code', 'email_code']]);
+    expect(await eventsOf('user.signed_in')).toEqual([]);
+  });
+
   it('lets a user who must enrol choose the email code instead of an authenticator', async () => {
     await policy('required');
     const user = await verifiedUser(false);
