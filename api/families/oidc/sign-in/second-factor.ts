@@ -110,12 +110,17 @@ export function createSecondFactor(deps: {
     return deps.complete ? deps.complete(r, reply, found.provider, login) : ix.finish(r, reply, found.provider, { login });
   }
 
+  async function pendingOf(r: Req): Promise<Pending | null> {
+    const row = await store(r.params.envId).find(MFA_PENDING_MODEL, r.params.uid);
+    return row ? (row.payload as unknown as Pending) : null;
+  }
+
   /** The interaction (at its login prompt) and the first factor waiting there, or null once the 400/403 page is sent. */
   async function waiting(r: Req, reply: FastifyReply, post: boolean): Promise<{ found: Found; pending: Pending } | null> {
     const found = post ? await ix.posted(r, reply, 'login') : await ix.shown(r, reply, 'login');
     if (!found) return null;
-    const row = await store(r.params.envId).find(MFA_PENDING_MODEL, r.params.uid);
-    if (row) return { found, pending: row.payload as unknown as Pending };
+    const pending = await pendingOf(r);
+    if (pending) return { found, pending };
     await ix.sendExpired(r, reply, found);
     return null;
   }
@@ -153,10 +158,7 @@ export function createSecondFactor(deps: {
     },
 
     /** The first factor waiting at this interaction for a second, or null (none, or expired). */
-    pending: async (r: Req): Promise<Pending | null> => {
-      const row = await store(r.params.envId).find(MFA_PENDING_MODEL, r.params.uid);
-      return row ? (row.payload as unknown as Pending) : null;
-    },
+    pending: pendingOf,
 
     /**
      * Call after any first factor succeeded (password, email code, SSO): either finishes the login (303 to the
