@@ -34,8 +34,11 @@ export type IssueResult = { kind: 'sent' } | { kind: 'too_soon' };
 /** `gone`: the code is expired, used or out of attempts (a new one is needed); `wrong`: try again. */
 export type VerifyResult = { kind: 'signed_in'; userId: string; amr: string[] } | { kind: 'wrong' } | { kind: 'gone' };
 
-const codeHash = (code: string, id: string) => hashSecret(`${code}:${id}`);
-const equal = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
+export const codeHash = (code: string, id: string) => hashSecret(`${code}:${id}`);
+export const equal = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
+/** Why a code is no longer usable, or null. */
+export const goneReason = (row: EmailCode): EmailCodeFailureReason | null =>
+  row.used ? 'code_used' : row.expired ? 'code_expired' : row.attempts >= EMAIL_CODE_MAX_ATTEMPTS ? 'code_attempts_exhausted' : null;
 
 export function createEmailCodeService(deps: {
   pool: DatabasePool;
@@ -62,7 +65,7 @@ export function createEmailCodeService(deps: {
       const queries = createEmailCodeQueries(trx, s.environmentId);
       const row = await queries.find(s.uid);
       if (!row) return { kind: 'wrong' };
-      const gone = row.used ? 'code_used' : row.expired ? 'code_expired' : row.attempts >= EMAIL_CODE_MAX_ATTEMPTS ? 'code_attempts_exhausted' : null;
+      const gone = goneReason(row);
       if (gone) {
         await fail(trx, s, row, gone);
         return { kind: 'gone' };

@@ -1,5 +1,6 @@
-// The email codes of sign-ins (sign_in_email_codes, 0033): one row per interaction, replaced by each new issue. Codes
-// and link tokens are stored as SHA-256 only.
+// The email codes of sign-ins (sign_in_email_codes, 0033, 0034): one row per interaction, replaced by each new issue,
+// for a first factor or a second (`purpose`: a code of one is never found as the other's). Codes and link tokens are
+// stored as SHA-256 only.
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { uuid } from '../shared/rows.ts';
@@ -15,6 +16,7 @@ const Code = z.object({
   used: z.boolean(),
 });
 export type EmailCode = z.infer<typeof Code>;
+export type EmailCodePurpose = 'first_factor' | 'second_factor';
 
 export interface NewEmailCode {
   id: string;
@@ -24,6 +26,8 @@ export interface NewEmailCode {
   codeHash: Buffer;
   tokenHash: Buffer;
   ttlSeconds: number;
+  /** Default `first_factor`. */
+  purpose?: EmailCodePurpose;
 }
 
 const COLUMNS = sql.fragment`id, user_id AS "userId", login, code_hash AS "codeHash", token_hash AS "tokenHash", attempts,
@@ -39,20 +43,21 @@ export function createEmailCodeQueries(db: CommonQueryMethods, environmentId: st
      */
     replace: (c: NewEmailCode, minIntervalSeconds: number) =>
       db.maybeOne(sql.type(z.object({ expiresAt: z.string() }))`
-        INSERT INTO sign_in_email_codes (id, environment_id, interaction_uid, user_id, login, code_hash, token_hash, expires_at)
+        INSERT INTO sign_in_email_codes (id, environment_id, interaction_uid, user_id, login, code_hash, token_hash, expires_at, purpose)
         VALUES (${c.id}, ${environmentId}, ${c.interactionUid}, ${c.userId}, ${c.login}, ${sql.binary(c.codeHash)}, ${sql.binary(c.tokenHash)},
-          now() + make_interval(secs => ${c.ttlSeconds}))
+          now() + make_interval(secs => ${c.ttlSeconds}), ${c.purpose ?? 'first_factor'})
         ON CONFLICT (environment_id, interaction_uid) DO UPDATE SET id = EXCLUDED.id, user_id = EXCLUDED.user_id, login = EXCLUDED.login,
+          purpose = EXCLUDED.purpose,
           code_hash = EXCLUDED.code_hash, token_hash = EXCLUDED.token_hash, attempts = 0, expires_at = EXCLUDED.expires_at, used_at = NULL,
           sent_at = now()
         WHERE sign_in_email_codes.sent_at <= now() - make_interval(secs => ${minIntervalSeconds})
         RETURNING to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "expiresAt"`),
 
-    /** The interaction's code, locked for the attempt. */
-    find: (interactionUid: string) =>
+    /** The interaction's code for `purpose`, locked for the attempt. */
+    find: (interactionUid: string, purpose: EmailCodePurpose = 'first_factor') =>
       db.maybeOne(sql.type(Code)`
         SELECT ${COLUMNS} FROM sign_in_email_codes
-        WHERE environment_id = ${environmentId} AND interaction_uid = ${interactionUid} FOR UPDATE`),
+        WHERE environment_id = ${environmentId} AND interaction_uid = ${interactionUid} AND purpose = ${purpose} FOR UPDATE`),
 
     countAttempt: (id: string) =>
       db.query(sql.unsafe`UPDATE sign_in_email_codes SET attempts = attempts + 1 WHERE environment_id = ${environmentId} AND id = ${id}`),

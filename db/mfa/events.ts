@@ -6,6 +6,14 @@ import { uuid } from '../shared/rows.ts';
 
 const Factor = z.enum(['totp']);
 
+// `emailCodeSecondFactor` came with 0034: events recorded before it do not have it.
+const Policy = z.looseObject({
+  mode: z.string(),
+  requiredRoleKeys: z.array(z.string()),
+  rememberDeviceSeconds: z.number().nullable(),
+  emailCodeSecondFactor: z.boolean().optional(),
+});
+
 export const MFA_FAILURE_REASONS = ['invalid', 'replayed', 'not_enrolled'] as const;
 
 export const MFA_EVENTS = {
@@ -45,10 +53,6 @@ export const MFA_EVENTS = {
   },
   'mfa_settings.updated': {
     description: 'An environment’s MFA policy was replaced: `settings` is what is in force now, `previous` what was.',
-    data: z.looseObject({
-      environmentId: uuid,
-      settings: z.looseObject({ mode: z.string(), requiredRoleKeys: z.array(z.string()), rememberDeviceSeconds: z.number().nullable() }),
-      previous: z.looseObject({ mode: z.string(), requiredRoleKeys: z.array(z.string()), rememberDeviceSeconds: z.number().nullable() }),
-    }),
+    data: z.looseObject({ environmentId: uuid, settings: Policy, previous: Policy }),
   },
 } as const satisfies Record<string, EventTypeEntry>;

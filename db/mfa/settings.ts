@@ -1,4 +1,5 @@
-// An environment's MFA policy (mfa_settings, 0029): no row is mode `off`, no roles, devices never remembered.
+// An environment's MFA policy (mfa_settings, 0029, 0034): no row is mode `off`, no roles, devices never remembered, no
+// emailed code as a second factor.
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { nullableTimestamp } from '../shared/rows.ts';
@@ -10,14 +11,22 @@ export const MfaSettings = z.object({
   mode: z.enum(MFA_MODES),
   requiredRoleKeys: z.array(z.string()),
   rememberDeviceSeconds: z.number().int().nullable(),
+  emailCodeSecondFactor: z.boolean(),
   updatedAt: nullableTimestamp,
 });
 export type MfaSettings = z.infer<typeof MfaSettings>;
 export type MfaPolicy = Omit<MfaSettings, 'updatedAt'>;
 
-export const DEFAULT_MFA_SETTINGS: MfaSettings = { mode: 'off', requiredRoleKeys: [], rememberDeviceSeconds: null, updatedAt: null };
+export const DEFAULT_MFA_SETTINGS: MfaSettings = {
+  mode: 'off',
+  requiredRoleKeys: [],
+  rememberDeviceSeconds: null,
+  emailCodeSecondFactor: false,
+  updatedAt: null,
+};
 
 const columns = sql.fragment`mode, required_role_keys AS "requiredRoleKeys", remember_device_seconds AS "rememberDeviceSeconds",
+  email_code_second_factor AS "emailCodeSecondFactor",
   to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "updatedAt"`;
 
 /** The MFA policy of one environment: every statement is bound to `environmentId`. */
@@ -30,10 +39,10 @@ export function createMfaSettingsQueries(db: CommonQueryMethods, environmentId: 
 
     save: (policy: MfaPolicy) =>
       db.one(sql.type(MfaSettings)`
-        INSERT INTO mfa_settings (environment_id, mode, required_role_keys, remember_device_seconds)
-        VALUES (${environmentId}, ${policy.mode}, ${sql.array(policy.requiredRoleKeys, 'text')}, ${policy.rememberDeviceSeconds})
+        INSERT INTO mfa_settings (environment_id, mode, required_role_keys, remember_device_seconds, email_code_second_factor)
+        VALUES (${environmentId}, ${policy.mode}, ${sql.array(policy.requiredRoleKeys, 'text')}, ${policy.rememberDeviceSeconds}, ${policy.emailCodeSecondFactor})
         ON CONFLICT (environment_id) DO UPDATE SET mode = EXCLUDED.mode, required_role_keys = EXCLUDED.required_role_keys,
-          remember_device_seconds = EXCLUDED.remember_device_seconds, updated_at = now()
+          remember_device_seconds = EXCLUDED.remember_device_seconds, email_code_second_factor = EXCLUDED.email_code_second_factor, updated_at = now()
         RETURNING ${columns}`),
   };
 }

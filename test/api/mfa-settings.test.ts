@@ -30,7 +30,7 @@ const invalid = (path: string, message: string) => ({
   requestId: expect.any(String),
   details: [{ path, message }],
 });
-const DEFAULTS = { mode: 'off', requiredRoleKeys: [], rememberDeviceSeconds: null, updatedAt: null };
+const DEFAULTS = { mode: 'off', requiredRoleKeys: [], rememberDeviceSeconds: null, emailCodeSecondFactor: false, updatedAt: null };
 
 describe('…/settings/mfa', () => {
   it('answers the default policy, replaces it whole, and records mfa_settings.updated with what was before', async () => {
@@ -40,11 +40,17 @@ describe('…/settings/mfa', () => {
 
     const saved = await call(
       'PUT',
-      { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], rememberDeviceSeconds: 2592000 },
+      { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], rememberDeviceSeconds: 2592000, emailCodeSecondFactor: false },
       await t.token('environment-settings:write'),
     );
     expect(saved.statusCode, saved.body).toBe(200);
-    const settings = { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], rememberDeviceSeconds: 2592000, updatedAt: expect.stringMatching(/Z$/) };
+    const settings = {
+      mode: 'optional',
+      requiredRoleKeys: ['admin', 'billing'],
+      rememberDeviceSeconds: 2592000,
+      emailCodeSecondFactor: false,
+      updatedAt: expect.stringMatching(/Z$/),
+    };
     expect(saved.json()).toEqual({ settings });
     expect((await call('GET')).json()).toEqual(saved.json());
 
@@ -58,16 +64,16 @@ describe('…/settings/mfa', () => {
         { type: 'environment', id: e.environmentId },
         {
           environmentId: e.environmentId,
-          settings: { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], rememberDeviceSeconds: 2592000 },
-          previous: { mode: 'off', requiredRoleKeys: [], rememberDeviceSeconds: null },
+          settings: { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], rememberDeviceSeconds: 2592000, emailCodeSecondFactor: false },
+          previous: { mode: 'off', requiredRoleKeys: [], rememberDeviceSeconds: null, emailCodeSecondFactor: false },
         },
       ],
       [
         { type: 'environment', id: e.environmentId },
         {
           environmentId: e.environmentId,
-          settings: { mode: 'required', requiredRoleKeys: [], rememberDeviceSeconds: null },
-          previous: { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], rememberDeviceSeconds: 2592000 },
+          settings: { mode: 'required', requiredRoleKeys: [], rememberDeviceSeconds: null, emailCodeSecondFactor: false },
+          previous: { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], rememberDeviceSeconds: 2592000, emailCodeSecondFactor: false },
         },
       ],
     ]);
@@ -82,6 +88,33 @@ describe('…/settings/mfa', () => {
         after: { mode: 'required', requiredRoleKeys: [], rememberDeviceSeconds: null },
       },
     ]);
+  });
+
+  it('saves emailCodeSecondFactor (default false), returns it, audits and events it, and refuses a non-boolean', async () => {
+    const on = await call('PUT', { mode: 'required', emailCodeSecondFactor: true });
+    expect(on.statusCode, on.body).toBe(200);
+    expect(on.json()).toEqual({ settings: { ...DEFAULTS, mode: 'required', emailCodeSecondFactor: true, updatedAt: expect.stringMatching(/Z$/) } });
+    expect((await call('GET')).json()).toEqual(on.json());
+    const bad = await call('PUT', { mode: 'required', emailCodeSecondFactor: 'yes' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details).toEqual([{ path: 'body.emailCodeSecondFactor', message: expect.any(String) }]);
+    // Left out, it takes its default again.
+    expect((await call('PUT', { mode: 'required' })).json().settings.emailCodeSecondFactor).toBe(false);
+
+    const policy = { mode: 'required', requiredRoleKeys: [], rememberDeviceSeconds: null };
+    const events = (await tenantEvents(t, tenantId, { environmentId: e.environmentId })).filter((ev) => ev.type === 'mfa_settings.updated');
+    expect(events.map((ev) => [ev.data.settings, ev.data.previous])).toEqual([
+      [
+        { ...policy, emailCodeSecondFactor: true },
+        { ...policy, mode: 'off', emailCodeSecondFactor: false },
+      ],
+      [
+        { ...policy, emailCodeSecondFactor: false },
+        { ...policy, emailCodeSecondFactor: true },
+      ],
+    ]);
+    const audit = await auditEntries(t, { tenantId }, { action: 'mfa_settings.update', resourceId: e.environmentId });
+    expect(audit.map((a) => a.changes?.after?.emailCodeSecondFactor)).toEqual([true, false]);
   });
 
   it('is what the sign-in services apply', async () => {

@@ -1,10 +1,11 @@
 // The second-factor pages of a user with an authenticator: the TOTP code (6 digits, `one-time-code` so the
 // platform can fill it, numeric keyboard) with "remember this device" when the policy remembers devices, and the
-// recovery-code alternative on its own page.
+// recovery-code alternative on its own page; and "Email me a code instead" where the MFA settings allow it (mfa-email.ts).
 import { html } from './html.ts';
 import type { Messages } from './i18n/index.ts';
 import { cancelForm, csrfField, errorBlock, field } from './form.ts';
 import type { Page } from './page.ts';
+import { mfaEmailOfferForm } from './mfa-email.ts';
 
 export interface MfaChallengeView {
   /** The interaction's URL; the forms post to `${base}/mfa/totp` and `${base}/mfa/recovery`. */
@@ -12,6 +13,8 @@ export interface MfaChallengeView {
   abort: string;
   csrf: string;
   rememberDevice: boolean;
+  /** Offer an emailed code instead (the setting is on, the user has a verified email, the first factor was no email). */
+  emailOffer?: boolean;
   error?: string | undefined;
 }
 
@@ -27,10 +30,10 @@ export const mfaChallengePage = (v: MfaChallengeView, t: Messages): Page => ({
       <div class="actions"><button class="primary" type="submit">${t.mfaVerify}</button></div>
     </form>
     <p><a href="${v.base}/mfa/recovery">${t.mfaUseRecovery}</a></p>
-    ${cancelForm(v.abort, v.csrf, t.cancel)}`,
+    ${v.emailOffer ? mfaEmailOfferForm(v, t) : ''} ${cancelForm(v.abort, v.csrf, t.cancel)}`,
 });
 
-export const mfaRecoveryPage = (v: Omit<MfaChallengeView, 'rememberDevice'>, t: Messages): Page => ({
+export const mfaRecoveryPage = (v: Omit<MfaChallengeView, 'rememberDevice' | 'emailOffer'>, t: Messages): Page => ({
   title: t.mfaRecoveryTitle,
   body: html`<p>${t.mfaRecoveryText}</p>
     ${errorBlock(v.error)}

@@ -1,11 +1,13 @@
 // Enrolling an authenticator during sign-in (the policy requires a second factor and the user has none): the QR code
 // drawn on the server as inline SVG (no image source, so the page's CSP needs no img-src for it), the key as text for
-// manual entry, a code to confirm; then the recovery codes, shown once, with a "I saved them" continue.
+// manual entry, a code to confirm; then the recovery codes, shown once, with a "I saved them" continue. Where the MFA
+// settings allow it, "Email me a code instead" (mfa-email.ts) is the alternative to setting up an app.
 import { html, Html } from './html.ts';
 import type { Messages } from './i18n/index.ts';
 import { cancelForm, csrfField, errorBlock, field } from './form.ts';
 import { CODE_INPUT } from './mfa-challenge.ts';
 import type { Page } from './page.ts';
+import { mfaEmailOfferForm } from './mfa-email.ts';
 
 export interface MfaEnrolView {
   base: string;
@@ -14,6 +16,8 @@ export interface MfaEnrolView {
   /** The QR code's SVG document, from lib/mfa/totp.ts (trusted: built by `qrcode` from the otpauth URI). */
   qrSvg: string;
   secret: string;
+  /** Offer an emailed code instead of enrolling. */
+  emailOffer?: boolean;
   error?: string | undefined;
 }
 
@@ -31,7 +35,7 @@ export const mfaEnrolPage = (v: MfaEnrolView, t: Messages): Page => ({
       ${csrfField(v.csrf)} ${field({ id: 'code', label: t.mfaCodeLabel, autocomplete: 'one-time-code', focus: true, error: v.error, extra: CODE_INPUT })}
       <div class="actions"><button class="primary" type="submit">${t.mfaConfirm}</button></div>
     </form>
-    ${cancelForm(v.abort, v.csrf, t.cancel)}`,
+    ${v.emailOffer ? mfaEmailOfferForm(v, t) : ''} ${cancelForm(v.abort, v.csrf, t.cancel)}`,
 });
 
 export const mfaRecoveryCodesPage = (v: { base: string; csrf: string; codes: string[] }, t: Messages): Page => ({

@@ -33,10 +33,17 @@ const rememberDeviceSeconds = z
     `How long "remember this device" spares a user the second factor on that browser, in seconds (60 to ${MAX_REMEMBER_DEVICE_SECONDS}, 400 days); null: devices are never remembered.`,
   );
 
+const emailCodeSecondFactor = z
+  .boolean()
+  .describe(
+    'Whether the second-factor pages offer "Email me a code instead" (a 6-digit code sent to the user’s verified email) beside the authenticator app, and instead of enrolling one. Never offered after an emailed code as the first factor.',
+  );
+
 export const MfaSettingsBody = z.strictObject({
   mode,
   requiredRoleKeys: requiredRoleKeys.default([]),
   rememberDeviceSeconds: rememberDeviceSeconds.default(null),
+  emailCodeSecondFactor: emailCodeSecondFactor.default(false),
 });
 export type MfaSettingsBody = z.infer<typeof MfaSettingsBody>;
 
@@ -47,6 +54,7 @@ export const MfaSettingsResponse = z
         mode,
         requiredRoleKeys: z.array(z.string()),
         rememberDeviceSeconds: z.number().int().nullable(),
+        emailCodeSecondFactor,
         updatedAt: z.iso.datetime({ offset: true }).nullable().describe('When the policy was last saved; null while the environment has the default (`off`).'),
       })
       .meta({ id: 'MfaSettings' }),

@@ -8,7 +8,12 @@ import { invalidField } from '../../../errors.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import type { MfaSettingsBody } from './schemas.ts';
 
-const policyOf = ({ mode, requiredRoleKeys, rememberDeviceSeconds }: MfaSettings) => ({ mode, requiredRoleKeys, rememberDeviceSeconds });
+const policyOf = ({ mode, requiredRoleKeys, rememberDeviceSeconds, emailCodeSecondFactor }: MfaSettings) => ({
+  mode,
+  requiredRoleKeys,
+  rememberDeviceSeconds,
+  emailCodeSecondFactor,
+});
 
 export function createMfaSettingsService(pool: DatabasePool) {
   return {

@@ -16,6 +16,8 @@ import { createPasskeyCeremonies } from '../../../passkeys/index.ts';
 import { createMfaService } from '../../../mfa/index.ts';
 import { mfaRoutes } from './mfa-routes.ts';
 import { createSecondFactor } from './second-factor.ts';
+import { mfaEmailRoutes } from './mfa-email-routes.ts';
+import { createEmailSecondFactor } from '../../../email-codes/second-factor.ts';
 
 export default defineFamily({
   name: 'oidc/sign-in',
@@ -43,6 +45,7 @@ export default defineFamily({
     signInRoutes(app, { interactions, signIn, homeRealm, second, passkeys });
     passkeys.routes(app);
     mfaRoutes(app, { interactions, signIn, second, mfa, masterKey });
+    mfaEmailRoutes(app, { interactions, signIn, second, emailCodes: createEmailSecondFactor({ pool, sender, log: app.log }) });
     signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log), second });
     const emailCodes = createEmailCodeService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log });
     emailCodeRoutes(app, { oidc, interactions, signIn, emailCodes, second });

@@ -4,11 +4,11 @@
 // check a code (the api/mfa services audit each failure; the page says what went wrong, in the interaction's
 // locale, and nothing changes; after MAX_MFA_FAILURES wrong codes the sign-in starts again); POST …/mfa/done finishes after the recovery codes were shown. Every POST is checked
 // against the interaction's CSRF token; without a waiting first factor every page is the 400 "start again" page.
+// The challenge and the enrolment offer "Email me a code instead" where second.emailOffered says so (mfa-email-routes.ts).
 import type { FastifyReply } from 'fastify';
 import { decrypt, encrypt } from '../../../../lib/crypto.ts';
 import { totpQrSvg } from '../../../../lib/mfa/totp.ts';
 import { snapshotOf } from '../../../oidc/providers.ts';
-import { messagePage } from '../../../oidc/pages/page.ts';
 import { mfaChallengePage, mfaRecoveryPage } from '../../../oidc/pages/mfa-challenge.ts';
 import { mfaEnrolPage, mfaRecoveryCodesPage } from '../../../oidc/pages/mfa-enrol.ts';
 import type { MfaFailureReason, MfaService } from '../../../mfa/index.ts';
@@ -25,22 +25,12 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
   const { interactions: ix, signIn, second, mfa, masterKey } = deps;
   const common = (r: Req) => ({ base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid) });
 
-  /** The interaction (at its login prompt) and the first factor waiting there, or null once the 400/403 page is sent. */
-  async function waiting(r: Req, reply: FastifyReply, post: boolean): Promise<{ found: Found; pending: Pending } | null> {
-    const found = post ? await ix.posted(r, reply, 'login') : await ix.shown(r, reply, 'login');
-    if (!found) return null;
-    const pending = await second.pending(r);
-    if (pending) return { found, pending };
-    await ix.sendExpired(r, reply, found);
-    return null;
-  }
+  const { waiting, tooMany } = second;
 
-  /** After too many wrong codes: the first factor is dropped, the person starts again. */
-  const tooMany = (reply: FastifyReply, found: Found) => ix.send(reply, found, 429, (t) => messagePage(t.mfaTooManyTitle, t.mfaTooManyText));
-
-  async function showChallenge(r: Req, reply: FastifyReply, found: Found, status = 200, error?: string) {
+  async function showChallenge(r: Req, reply: FastifyReply, found: Found, pending: Pending, status = 200, error?: string) {
     const rememberDevice = (await second.rememberSeconds(r.params.envId)) !== null;
-    return ix.send(reply, found, status, (t) => mfaChallengePage({ ...common(r), rememberDevice, error }, t));
+    const emailOffer = await second.emailOffered(r.params.envId, pending);
+    return ix.send(reply, found, status, (t) => mfaChallengePage({ ...common(r), rememberDevice, emailOffer, error }, t));
   }
 
   async function showEnrolment(r: Req, reply: FastifyReply, found: Found, pending: Pending, status = 200, error?: string) {
@@ -57,14 +47,15 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
       await second.save(r, found, { ...pending, enrolment });
     }
     const qrSvg = await totpQrSvg(shown.otpauthUri);
-    return ix.send(reply, found, status, (t) => mfaEnrolPage({ ...common(r), qrSvg, secret: shown.secret, error }, t));
+    const emailOffer = await second.emailOffered(r.params.envId, pending);
+    return ix.send(reply, found, status, (t) => mfaEnrolPage({ ...common(r), qrSvg, secret: shown.secret, emailOffer, error }, t));
   }
 
   app.get<Route>(`${BASE}/mfa`, PAGE_ROUTE, async (r, reply) => {
     const w = await waiting(r, reply, false);
     if (!w) return reply;
     if (w.pending.passed) return second.finish(r, reply, w.found, w.pending, 'totp');
-    if (await second.isEnrolled(r.params.envId, w.pending.userId)) return showChallenge(r, reply, w.found);
+    if (await second.isEnrolled(r.params.envId, w.pending.userId)) return showChallenge(r, reply, w.found, w.pending);
     return showEnrolment(r, reply, w.found, w.pending);
   });
 
@@ -74,7 +65,7 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
     const checked = await mfa.verifyTotp(second.envOf(r, w.found), w.pending.userId, field(r, 'code').replace(/\s/g, ''));
     if (!checked.ok) {
       if (!(await second.failed(r))) return tooMany(reply, w.found);
-      return showChallenge(r, reply, w.found, 401, codeError(w.found.context.t, checked.reason));
+      return showChallenge(r, reply, w.found, w.pending, 401, codeError(w.found.context.t, checked.reason));
     }
     if (field(r, 'rememberDevice') !== '') await second.rememberDevice(r, reply, w.found, w.pending.userId);
     return second.finish(r, reply, w.found, w.pending, 'totp');

@@ -3,13 +3,17 @@
 // second factor, whether the user must also pass TOTP (or a recovery code, or enrol first). If so, the first
 // factor's result waits server-side, bound to the interaction (an `MfaPending` record in oidc_payloads, keyed by the
 // environment and the interaction's uid, expiring with the interaction) and the browser goes to …/interaction/:uid/mfa;
-// nothing about it rides in a form field. Otherwise the step finishes as before.
+// nothing about it rides in a form field. Otherwise the step finishes as before. Where the MFA settings turn on
+// `emailCodeSecondFactor`, a user with a verified email may pass with a code sent there instead (mfa-email-routes.ts),
+// unless the first factor already was an emailed code (amr `email`): the second factor must be a different one.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DatabasePool } from 'slonik';
 import { createOidcPayloadQueries } from '../../../../db/oidc/provider/payloads.ts';
 import { createMfaPendingQueries, MFA_PENDING_MODEL } from '../../../../db/oidc/sign-in/mfa-pending.ts';
 import { createTotpFactorQueries } from '../../../../db/mfa/totp-factors.ts';
 import { createMfaSettingsQueries } from '../../../../db/mfa/settings.ts';
+import { createVerifiedEmailQueries } from '../../../../db/mfa/verified-email.ts';
+import { messagePage } from '../../../oidc/pages/page.ts';
 import { snapshotOf } from '../../../oidc/providers.ts';
 import { ACR_MFA } from '../../../oidc/mfa-step-up.ts';
 import type { MfaEnv, MfaService } from '../../../mfa/index.ts';
@@ -28,7 +32,15 @@ export interface FirstFactor {
   recorded?: boolean;
 }
 
-export type SecondFactorKind = 'totp' | 'recovery_code' | 'remember_device';
+export type SecondFactorKind = 'totp' | 'recovery_code' | 'email_code' | 'remember_device';
+
+/** What each second factor adds to the first factor's amr (a remembered device spares it without claiming it). */
+const SECOND_FACTOR_AMR: Record<SecondFactorKind, string[]> = {
+  totp: ['otp', 'mfa'],
+  recovery_code: ['otp', 'mfa'],
+  email_code: ['otp', 'email', 'mfa'],
+  remember_device: [],
+};
 
 /** The first factor waiting for the second, and what the second-factor pages did so far. */
 export interface Pending extends FirstFactor {
@@ -88,8 +100,8 @@ export function createSecondFactor(deps: {
    */
   async function finish(r: Req, reply: FastifyReply, found: Found, first: FirstFactor, secondFactor: SecondFactorKind | null) {
     await store(r.params.envId).destroy(MFA_PENDING_MODEL, r.params.uid);
-    const passed = secondFactor === 'totp' || secondFactor === 'recovery_code';
-    const amr = passed ? [...new Set([...first.amr, 'otp', 'mfa'])] : first.amr;
+    const passed = secondFactor !== null && secondFactor !== 'remember_device';
+    const amr = passed ? [...new Set([...first.amr, ...SECOND_FACTOR_AMR[secondFactor]])] : first.amr;
     if (first.recorded !== true) {
       const data = { userId: first.userId, clientId: clientIdOf(found.interaction), amr, remember: first.remember, secondFactor };
       await signIn.signedIn(found.provider, r.params.envId, originOf(r), data);
@@ -98,10 +110,38 @@ export function createSecondFactor(deps: {
     return deps.complete ? deps.complete(r, reply, found.provider, login) : ix.finish(r, reply, found.provider, { login });
   }
 
+  async function pendingOf(r: Req): Promise<Pending | null> {
+    const row = await store(r.params.envId).find(MFA_PENDING_MODEL, r.params.uid);
+    return row ? (row.payload as unknown as Pending) : null;
+  }
+
+  /** The interaction (at its login prompt) and the first factor waiting there, or null once the 400/403 page is sent. */
+  async function waiting(r: Req, reply: FastifyReply, post: boolean): Promise<{ found: Found; pending: Pending } | null> {
+    const found = post ? await ix.posted(r, reply, 'login') : await ix.shown(r, reply, 'login');
+    if (!found) return null;
+    const pending = await pendingOf(r);
+    if (pending) return { found, pending };
+    await ix.sendExpired(r, reply, found);
+    return null;
+  }
+
   return {
     envOf,
     finish,
     isEnrolled,
+    waiting,
+
+    /** After too many wrong codes: the first factor is dropped (see `failed`), the person starts again (429 page). */
+    tooMany: (reply: FastifyReply, found: Found) => ix.send(reply, found, 429, (t) => messagePage(t.mfaTooManyTitle, t.mfaTooManyText)),
+
+    /**
+     * Whether the pages offer an emailed code as this user's second factor: the MFA settings turn it on, the user has
+     * a verified email, and the first factor was not itself an emailed code.
+     */
+    emailOffered: async (envId: string, pending: Pending): Promise<boolean> =>
+      !pending.amr.includes('email') &&
+      (await createMfaSettingsQueries(pool, envId).find()).emailCodeSecondFactor &&
+      (await createVerifiedEmailQueries(pool, envId).of(pending.userId)) !== null,
     /** The policy's "remember this device" lifetime, or null (the page then offers no checkbox). */
     rememberSeconds: async (envId: string) => (await createMfaSettingsQueries(pool, envId).find()).rememberDeviceSeconds,
     save,
@@ -118,10 +158,7 @@ export function createSecondFactor(deps: {
     },
 
     /** The first factor waiting at this interaction for a second, or null (none, or expired). */
-    pending: async (r: Req): Promise<Pending | null> => {
-      const row = await store(r.params.envId).find(MFA_PENDING_MODEL, r.params.uid);
-      return row ? (row.payload as unknown as Pending) : null;
-    },
+    pending: pendingOf,
 
     /**
      * Call after any first factor succeeded (password, email code, SSO): either finishes the login (303 to the

@@ -135,7 +135,13 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
       provider: Provider,
       environmentId: string,
       origin: RequestOrigin,
-      data: { userId: string; clientId: string; amr: string[]; remember: boolean; secondFactor: 'totp' | 'recovery_code' | 'remember_device' | null },
+      data: {
+        userId: string;
+        clientId: string;
+        amr: string[];
+        remember: boolean;
+        secondFactor: 'totp' | 'recovery_code' | 'email_code' | 'remember_device' | null;
+      },
     ) =>
       record(environmentId, snapshotOf(provider).tenantId, origin, data.userId, 'user.signed_in', {
         type: 'user.signed_in',

@@ -143,4 +143,16 @@ export const de: Messages = {
   mfaUsedRecovery: 'Dieser Wiederherstellungscode wurde bereits verwendet. Jeder Code funktioniert nur einmal: Geben Sie einen anderen ein.',
   mfaTooManyTitle: 'Zu viele falsche Codes',
   mfaTooManyText: 'Zu Ihrer Sicherheit wurde diese Anmeldung abgebrochen. Kehren Sie zur Anwendung zurück und melden Sie sich erneut an.',
+  mfaEmailOffer: 'Stattdessen einen Code per E-Mail senden',
+  mfaEmailTitle: 'Prüfen Sie Ihre E-Mails',
+  mfaEmailText:
+    'Wir haben einen 6-stelligen Code an Ihre E-Mail-Adresse gesendet. Geben Sie ihn ein, um die Anmeldung abzuschließen. Er ist 10 Minuten lang gültig.',
+  mfaEmailWrong: 'Dieser Code ist nicht richtig. Prüfen Sie die E-Mail und versuchen Sie es erneut.',
+  mfaEmailExpired: 'Dieser Code ist abgelaufen. Fordern Sie einen neuen an.',
+  mfaEmailUsed: 'Dieser Code wurde bereits verwendet. Fordern Sie einen neuen an.',
+  mfaEmailExhausted: 'Dieser Code wurde zu oft versucht. Fordern Sie einen neuen an.',
+  mfaEmailEnrolInstead: 'Stattdessen eine Authenticator-App einrichten',
+  mfaEmailMailSubject: 'Ihr Bestätigungscode',
+  mfaEmailMailText:
+    'Ihr Bestätigungscode lautet {code}. Geben Sie ihn auf der Anmeldeseite ein, um die Anmeldung abzuschließen: Er funktioniert einmal und 10 Minuten lang. Falls Sie sich gerade nicht anmelden, kennt möglicherweise jemand Ihr Passwort: Ändern Sie es.',
 };

@@ -136,6 +136,17 @@ export const en = {
   mfaUsedRecovery: 'That recovery code was already used. Each code works once: enter another one.',
   mfaTooManyTitle: 'Too many wrong codes',
   mfaTooManyText: 'For your security this sign-in was stopped. Go back to the application and sign in again.',
+  mfaEmailOffer: 'Email me a code instead',
+  mfaEmailTitle: 'Check your email',
+  mfaEmailText: 'We sent a 6-digit code to your email address. Enter it to finish signing in. It works for 10 minutes.',
+  mfaEmailWrong: 'That code is not right. Check the email and try again.',
+  mfaEmailExpired: 'That code has expired. Ask for a new one.',
+  mfaEmailUsed: 'That code was already used. Ask for a new one.',
+  mfaEmailExhausted: 'That code was tried too often. Ask for a new one.',
+  mfaEmailEnrolInstead: 'Set up an authenticator app instead',
+  mfaEmailMailSubject: 'Your verification code',
+  mfaEmailMailText:
+    'Your verification code is {code}. Enter it on the sign-in page to finish signing in: it works once, for 10 minutes. If you are not signing in right now, someone may know your password: change it.',
 };
 
 export type MessageKey = keyof typeof en;

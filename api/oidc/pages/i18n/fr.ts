@@ -142,4 +142,15 @@ export const fr: Messages = {
   mfaUsedRecovery: 'Ce code de récupération a déjà été utilisé. Chaque code ne fonctionne qu’une fois : saisissez-en un autre.',
   mfaTooManyTitle: 'Trop de codes incorrects',
   mfaTooManyText: 'Pour votre sécurité, cette connexion a été interrompue. Revenez à l’application et connectez-vous à nouveau.',
+  mfaEmailOffer: 'M’envoyer plutôt un code par e-mail',
+  mfaEmailTitle: 'Consultez vos e-mails',
+  mfaEmailText: 'Nous avons envoyé un code à 6 chiffres à votre adresse e-mail. Saisissez-le pour terminer la connexion. Il est valable 10 minutes.',
+  mfaEmailWrong: 'Ce code n’est pas correct. Vérifiez l’e-mail et réessayez.',
+  mfaEmailExpired: 'Ce code a expiré. Demandez-en un nouveau.',
+  mfaEmailUsed: 'Ce code a déjà été utilisé. Demandez-en un nouveau.',
+  mfaEmailExhausted: 'Ce code a été essayé trop de fois. Demandez-en un nouveau.',
+  mfaEmailEnrolInstead: 'Configurer plutôt une application d’authentification',
+  mfaEmailMailSubject: 'Votre code de vérification',
+  mfaEmailMailText:
+    'Votre code de vérification est {code}. Saisissez-le sur la page de connexion pour terminer la connexion : il fonctionne une seule fois, pendant 10 minutes. Si vous n’êtes pas en train de vous connecter, quelqu’un connaît peut-être votre mot de passe : changez-le.',
 };
