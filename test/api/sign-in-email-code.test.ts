@@ -38,9 +38,8 @@ const eventsOf = async (type: string) => (await tenantEvents(t, env.tenantId, { 
 const failures = async () => (await eventsOf('user.sign_in_failed')).map((e) => e.data.reason);
 
 /** An authorization request up to the factors page of `identifier`. */
-async function factors(identifier: string, parameters: Record<string, string> = {}) {
+async function factors(identifier: string, parameters: Record<string, string> = {}, jar = new CookieJar()) {
   const verifier = client.randomPKCECodeVerifier();
-  const jar = new CookieJar();
   const url = client.buildAuthorizationUrl(rp, {
     redirect_uri: REDIRECT_URI,
     scope: 'openid',
@@ -106,6 +105,23 @@ describe('email code sign-in', () => {
     expect((await send(german)).body).toContain('Falls ein Konto für');
     const mail = await waitForMessage(t.app, user.userName, 'sign_in_code').then(() => messagesTo(t.app, user.userName).at(-1)!);
     expect(mail.subject).toBe('Ihr Anmeldecode');
+  });
+
+  it('asks no second factor when a session that signed in by email code must sign in again (prompt=login) under policy off', async () => {
+    await enableEmailCode();
+    const user = await directoryUser(t, env.environmentId);
+    const f = await factors(user.userName);
+    await send(f);
+    const first = await waitForMessage(t.app, user.userName, 'sign_in_code');
+    await complete(f, await enter(f, codeOf(first.text)));
+
+    const again = await factors(user.userName, { prompt: 'login' }, f.jar);
+    await send(again);
+    const second = await t.app.messages.inbox.waitFor((m) => m.to === user.userName && m.kind === 'sign_in_code' && m !== first);
+    const res = await enter(again, codeOf(second.text));
+    expect(res.headers.get('location')).not.toMatch(/\/mfa$/);
+    const tokens = await complete(again, res);
+    expect(tokens.claims()).toMatchObject({ sub: user.id, amr: ['otp', 'email'] });
   });
 
   it('signs in through the magic link in the same browser; another browser is told to go back to the first tab', async () => {

@@ -171,7 +171,8 @@ export function createSecondFactor(deps: {
       const stepUp = splitValues(interaction.params.acr_values).includes(ACR_MFA);
       const reasons = interaction.prompt.reasons;
       const forced = (reasons.includes('max_age') || reasons.includes('login_prompt')) && interaction.session?.accountId === first.userId;
-      const hadSecond = forced && (interaction.session?.amr ?? []).includes('otp');
+      // `mfa`, not `otp`: an emailed code alone is `otp` + `email`, one factor.
+      const hadSecond = forced && (interaction.session?.amr ?? []).includes('mfa');
       const strict = stepUp || hadSecond;
       const requirement = await mfa.mfaRequirement(env, first.userId);
       const enrolled = await isEnrolled(r.params.envId, first.userId);
