@@ -71,7 +71,7 @@ describe('POST {issuer}/account/password', () => {
     const [event] = await eventsOf('user.password_changed');
     expect(event).toMatchObject({ actor: { type: 'user', id: user.id }, data: { userId: user.id, clientId: env.clientId, signedOutOtherSessions: false } });
     expect(JSON.stringify(event)).not.toContain(NEW_PASSWORD);
-    const [audit] = await auditEntries(t, { tenantId: env.tenantId }, { action: 'user.password_changed' });
+    const [audit] = await auditEntries(t, { tenantId: env.tenantId }, { action: 'user.password_changed', resourceId: user.id });
     expect(audit).toMatchObject({ actor: { type: 'user', id: user.id }, resource: { type: 'user', id: user.id }, environmentId: env.environmentId });
     // The other sessions are kept by default: the refresh token still works.
     expect(await client.refreshTokenGrant(rp, tokens.refresh_token!)).toHaveProperty('access_token');
@@ -91,7 +91,7 @@ describe('POST {issuer}/account/password', () => {
     expect((await eventsOf('user.password_change_failed')).map((e) => e.data)).toEqual([
       { userId: user.id, clientId: env.clientId, reason: 'wrong_password', ip: expect.any(String) },
     ]);
-    expect(await auditEntries(t, { tenantId: env.tenantId }, { action: 'user.password_change_failed' })).toHaveLength(1);
+    expect(await auditEntries(t, { tenantId: env.tenantId }, { action: 'user.password_change_failed', resourceId: user.id })).toHaveLength(1);
     expect(await eventsOf('user.password_changed')).toEqual([]);
   });
 
@@ -114,7 +114,7 @@ describe('POST {issuer}/account/password', () => {
       [{ currentPassword: PASSWORD }, 'body.newPassword'],
       [{ currentPassword: 42, newPassword: NEW_PASSWORD }, 'body.currentPassword'],
       [{ currentPassword: PASSWORD, newPassword: NEW_PASSWORD, signOutOtherSessions: 'yes' }, 'body.signOutOtherSessions'],
-      [{ currentPassword: PASSWORD, newPassword: NEW_PASSWORD, extra: 1 }, 'body'],
+      [{ currentPassword: PASSWORD, newPassword: NEW_PASSWORD, extra: 1 }, 'body.extra'],
     ];
     for (const [payload, field] of cases) {
       const res = await change(tokens.access_token, payload);
