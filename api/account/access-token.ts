@@ -27,7 +27,8 @@ const invalid = (description: string) =>
 
 /** The token of the `Authorization: Bearer` header, or the 401 of its absence or shape. */
 export function bearerOf(authorization: string | undefined): string {
-  if (!authorization) throw new ApiError(401, 'auth.missing_token', 'This operation needs an access token in the Authorization header.', { headers: challenge('') });
+  if (!authorization)
+    throw new ApiError(401, 'auth.missing_token', 'This operation needs an access token in the Authorization header.', { headers: challenge('') });
   const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization);
   if (!match?.[1]) {
     throw new ApiError(401, 'auth.malformed_token', 'The Authorization header must be "Bearer <access token>".', {
@@ -44,7 +45,8 @@ export async function accountTokenOf(provider: Provider, environmentId: string, 
   const token = await provider.AccessToken.find(value).catch(() => undefined);
   if (!token) {
     const credentials = await provider.ClientCredentials.find(value).catch(() => undefined);
-    if (credentials) throw new ApiError(403, 'account.user_required', 'This token was issued to a client, not to a user: the account endpoints act for a signed-in user.');
+    if (credentials)
+      throw new ApiError(403, 'account.user_required', 'This token was issued to a client, not to a user: the account endpoints act for a signed-in user.');
     throw invalid('unknown, expired or revoked');
   }
   if (token.aud !== undefined) throw invalid('its audience is a resource server');

@@ -41,8 +41,18 @@ export function createPasswordChangeService(deps: { pool: DatabasePool; oidc: Oi
   const wrong = createWindowCounter(WRONG_WINDOW_MS);
 
   /** The audit entry and event of a change the token's user made, in `db`'s transaction. */
-  const recordAs = <T extends EventType>(db: Parameters<typeof recordChange>[0], token: AccountToken, origin: RequestOrigin, change: Omit<Change<T>, 'actor' | 'origin' | 'scope'>) =>
-    recordChange<T>(db, { ...change, actor: { type: 'user', id: token.userId }, origin, scope: { tenantId: token.tenantId, environmentId: token.environmentId } });
+  const recordAs = <T extends EventType>(
+    db: Parameters<typeof recordChange>[0],
+    token: AccountToken,
+    origin: RequestOrigin,
+    change: Omit<Change<T>, 'actor' | 'origin' | 'scope'>,
+  ) =>
+    recordChange<T>(db, {
+      ...change,
+      actor: { type: 'user', id: token.userId },
+      origin,
+      scope: { tenantId: token.tenantId, environmentId: token.environmentId },
+    });
 
   return {
     /** Changes the token's user's password, or throws the 4xx saying why nothing changed. */

@@ -9,22 +9,14 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../lib/passwords.ts
  * (api/oidc/pages/password-refusal.ts), so a policy that adds one adds its catalog keys too (the compiler says so).
  */
 export type PasswordRefusalCode =
-  | 'too_short'
-  | 'too_long'
-  | 'whitespace_only'
-  | 'missing_lowercase'
-  | 'missing_uppercase'
-  | 'missing_number'
-  | 'missing_symbol'
-  | 'breached';
+  'too_short' | 'too_long' | 'whitespace_only' | 'missing_lowercase' | 'missing_uppercase' | 'missing_number' | 'missing_symbol' | 'breached';
 
 /**
  * A refusal: its code, and a message in English that follows the field's name (`must be at least 8 characters long`:
  * the API's 400 says `body.password must be …`). A length refusal carries its bound for the pages' messages.
  */
 export type PasswordRefusal =
-  | { code: 'too_short' | 'too_long'; message: string; limit: number }
-  | { code: Exclude<PasswordRefusalCode, 'too_short' | 'too_long'>; message: string };
+  { code: 'too_short' | 'too_long'; message: string; limit: number } | { code: Exclude<PasswordRefusalCode, 'too_short' | 'too_long'>; message: string };
 
 /** Where a password is being set. */
 export type PasswordPurpose = 'sign_up' | 'reset' | 'change' | 'admin_set';
@@ -53,7 +45,8 @@ export const defaultPasswordPolicy: PasswordPolicy = {
     const length = [...password].length; // code points, not UTF-16 units
     if (length < PASSWORD_MIN_LENGTH)
       return { code: 'too_short', message: `must be at least ${PASSWORD_MIN_LENGTH} characters long`, limit: PASSWORD_MIN_LENGTH };
-    if (length > PASSWORD_MAX_LENGTH) return { code: 'too_long', message: `must be at most ${PASSWORD_MAX_LENGTH} characters long`, limit: PASSWORD_MAX_LENGTH };
+    if (length > PASSWORD_MAX_LENGTH)
+      return { code: 'too_long', message: `must be at most ${PASSWORD_MAX_LENGTH} characters long`, limit: PASSWORD_MAX_LENGTH };
     if (password.trim() === '') return { code: 'whitespace_only', message: 'must not be only whitespace' };
     return null;
   },

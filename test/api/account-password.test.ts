@@ -50,7 +50,12 @@ async function signedIn(password = PASSWORD) {
 
 const signsIn = (userName: string, password: string) =>
   signInThroughPages(
-    client.buildAuthorizationUrl(rp, { redirect_uri: 'http://127.0.0.1:9/callback', scope: 'openid', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' }),
+    client.buildAuthorizationUrl(rp, {
+      redirect_uri: 'http://127.0.0.1:9/callback',
+      scope: 'openid',
+      code_challenge: 'x'.repeat(43),
+      code_challenge_method: 'S256',
+    }),
     { userName, password },
   ).then(
     () => true,
@@ -203,7 +208,11 @@ describe('POST {issuer}/account/password', () => {
     });
     expect(added.statusCode, added.body).toBe(201);
     await t.pool.query(sql.unsafe`UPDATE tenant_domains SET verified = true, validated_at = now() WHERE tenant_id = ${env.tenantId} AND domain = ${domain}`);
-    await saveConnection(t, token, env.tenantId, env.environmentId, 'saml', { metadataXml: samlIdp().metadataXml, domains: [domain], requiredForDomains: true });
+    await saveConnection(t, token, env.tenantId, env.environmentId, 'saml', {
+      metadataXml: samlIdp().metadataXml,
+      domains: [domain],
+      requiredForDomains: true,
+    });
 
     const res = await change(tokens.access_token, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
     expect(res.statusCode).toBe(403);

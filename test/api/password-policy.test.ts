@@ -77,7 +77,9 @@ describe('a custom password policy is asked wherever a password is set', () => {
       details: [{ path: 'body.password', message: 'has appeared in a data breach' }],
     });
     expect(await eventsOf('user.password_set')).toEqual([]);
-    expect(asked).toEqual([{ scope: scope(), password: BREACHED, context: { purpose: 'admin_set', userId: user.id, userName: user.userName, email: user.userName } }]);
+    expect(asked).toEqual([
+      { scope: scope(), password: BREACHED, context: { purpose: 'admin_set', userId: user.id, userName: user.userName, email: user.userName } },
+    ]);
     expect((await t.app.inject({ method: 'PUT', url, headers: bearer(token), payload: { password: PASSWORD } })).statusCode).toBe(204);
   });
 
@@ -96,7 +98,11 @@ describe('a custom password policy is asked wherever a password is set', () => {
     const german = await linkPage(link, { password: BREACHED, confirmation: BREACHED }, { 'accept-language': 'de' });
     expect(german.statusCode).toBe(400);
     expect(german.body).toContain(BREACHED_DE);
-    expect(asked[0]).toEqual({ scope: scope(), password: BREACHED, context: { purpose: 'reset', userId: user.id, userName: user.userName, email: user.userName } });
+    expect(asked[0]).toEqual({
+      scope: scope(),
+      password: BREACHED,
+      context: { purpose: 'reset', userId: user.id, userName: user.userName, email: user.userName },
+    });
     expect((await linkPage(link, { password: PASSWORD, confirmation: PASSWORD })).statusCode).toBe(200);
   });
 
@@ -153,7 +159,9 @@ describe('a custom password policy is asked wherever a password is set', () => {
       requestId: expect.any(String),
       details: [{ path: 'body.newPassword', message: 'has appeared in a data breach' }],
     });
-    expect(asked).toEqual([{ scope: scope(), password: BREACHED, context: { purpose: 'change', userId: user.id, userName: user.userName, email: user.userName } }]);
+    expect(asked).toEqual([
+      { scope: scope(), password: BREACHED, context: { purpose: 'change', userId: user.id, userName: user.userName, email: user.userName } },
+    ]);
   });
 });
 

@@ -5,9 +5,7 @@ export const PasswordUserParams = z.strictObject({ tenantId: z.uuid(), environme
 /** A password: the environment's password policy (api/passwords/policy.ts) checks it in the service. */
 export const Password = z
   .string()
-  .describe(
-    'As the password policy allows: by default 8 to 256 characters (Unicode code points), not only whitespace. Never returned, never logged.',
-  );
+  .describe('As the password policy allows: by default 8 to 256 characters (Unicode code points), not only whitespace. Never returned, never logged.');
 
 export const SetPasswordBody = z.strictObject({ password: Password });
 export type SetPasswordBody = z.infer<typeof SetPasswordBody>;

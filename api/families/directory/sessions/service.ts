@@ -29,7 +29,12 @@ async function endProviderSession(queries: Queries, session: LockedSession): Pro
  * provider uid is `exceptUid`. Returns the revoked sessions (the caller records `session.revoked` for each) and whom
  * to log out over the back channel once the transaction committed.
  */
-export async function revokeSessions(db: Parameters<typeof createDirectorySessionQueries>[0], environmentId: string, userId: string, which: { sessionId?: string; exceptUid?: string } = {}) {
+export async function revokeSessions(
+  db: Parameters<typeof createDirectorySessionQueries>[0],
+  environmentId: string,
+  userId: string,
+  which: { sessionId?: string; exceptUid?: string } = {},
+) {
   const queries = createDirectorySessionQueries(db, environmentId);
   const locked = (await queries.lockUnrevoked(userId, which.sessionId)).filter((s) => s.sessionUid !== which.exceptUid);
   const notices: LogoutNotice[] = [];
