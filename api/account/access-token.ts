@@ -42,9 +42,9 @@ const originOf = (uri: string) => URL.parse(uri)?.origin;
 
 /** The user token `value` stands for at `provider` (the environment `environmentId`), or the 401/403 refusing it. */
 export async function accountTokenOf(provider: Provider, environmentId: string, value: string): Promise<AccountToken> {
-  const token = await provider.AccessToken.find(value).catch(() => undefined);
+  const token = await provider.AccessToken.find(value);
   if (!token) {
-    const credentials = await provider.ClientCredentials.find(value).catch(() => undefined);
+    const credentials = await provider.ClientCredentials.find(value);
     if (credentials)
       throw new ApiError(403, 'account.user_required', 'This token was issued to a client, not to a user: the account endpoints act for a signed-in user.');
     throw invalid('unknown, expired or revoked');

@@ -187,6 +187,22 @@ describe('POST {issuer}/account/password', () => {
     expect(await eventsOf('user.password_changed')).toEqual([]);
   });
 
+  it('refuses the token of a deactivated user, and a DPoP-bound token (no proof of possession is checked here), with 401', async () => {
+    const { user, tokens } = await signedIn();
+    const dpop = client.getDPoPHandle(rp, await client.randomDPoPKeyPair());
+    const bound = await codeFlow(t, rp, env.environmentId, { accountId: user.id }, {}, { dpop });
+    expect(bound.tokens.token_type).toBe('dpop');
+    const dpopRes = await change(bound.tokens.access_token, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
+    expect(dpopRes.statusCode).toBe(401);
+    expect(dpopRes.json().error).toBe('The access token is not valid here: sender-constrained tokens are not accepted here.');
+
+    await t.pool.query(sql.unsafe`UPDATE users SET active = false WHERE environment_id = ${env.environmentId} AND id = ${user.id}`);
+    const res = await change(tokens.access_token, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
+    expect(res.statusCode).toBe(401);
+    expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="iam", error="invalid_token"/);
+    expect(await eventsOf('user.password_changed')).toEqual([]);
+  });
+
   it('answers 409 no_password to a user without a password (passkey-only, SSO-provisioned)', async () => {
     const user = await directoryUser(t, env.environmentId);
     const { tokens } = await codeFlow(t, rp, env.environmentId, { accountId: user.id, amr: ['webauthn'] });
