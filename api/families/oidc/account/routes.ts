@@ -1,6 +1,6 @@
 // The account endpoints of an environment's provider, under its issuer: `POST {issuer}/account/password` changes the
-// signed-in user's password. Public routes for the management API's authentication: the access token this
-// environment issued to the user is checked here (../../../account/access-token.ts), before the body is validated.
+// signed-in user's password. Public to the management API's bearer check (api/plugins/auth.ts): the access token
+// this environment issued to the user is checked here (../../../account/access-token.ts), before the body is validated.
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../../errors.ts';
