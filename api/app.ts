@@ -31,6 +31,7 @@ import type { App } from './types.ts';
 import { createInbox, type Inbox } from '../lib/messages/inbox.ts';
 import { createLogSender } from '../lib/messages/log-sender.ts';
 import type { MessageSender } from '../lib/messages/sender.ts';
+import { defaultPasswordPolicy, type PasswordPolicy } from './passwords/policy.ts';
 
 export interface AppDeps {
   config: Config;
@@ -43,6 +44,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** How messages (sign-up codes, password links) are sent; default: the log sender with its in-process inbox. */
   sender?: MessageSender;
+  /** What every place that sets a password asks (api/passwords/policy.ts); default: the service's fixed rules. */
+  passwordPolicy?: PasswordPolicy;
   /** Benchmarks only: registers what a bench measures beside the service's routes (bench:sign-in's static page) before ready. */
   extend?: (app: App) => void;
 }
@@ -179,7 +182,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(openApiPlugin, { publicBaseUrl: config.publicBaseUrl, tokenUrl: `${config.publicBaseUrl}/v1/oauth/token` });
   if (config.rateLimit.enabled) await app.register(rateLimitPlugin, config.rateLimit);
 
-  const familyDeps = { config, pool, keys, masterKey: deps.masterKey, issuer, audience, models, trustStores, oidc, sender };
+  const passwordPolicy = deps.passwordPolicy ?? defaultPasswordPolicy;
+  const familyDeps = { config, pool, keys, masterKey: deps.masterKey, issuer, audience, models, trustStores, oidc, sender, passwordPolicy };
   for (const family of FAMILIES) {
     await app.register(familyPlugin(family), familyDeps);
   }

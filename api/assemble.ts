@@ -7,11 +7,18 @@ import { buildApp, type AppDeps } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
 import { createSigningKeys } from './access/signing-keys.ts';
 
-export async function assembleApp(config: Config, pool: DatabasePool, databaseUrl: string, logger?: AppDeps['logger'], extend?: AppDeps['extend']) {
+export async function assembleApp(
+  config: Config,
+  pool: DatabasePool,
+  databaseUrl: string,
+  logger?: AppDeps['logger'],
+  extend?: AppDeps['extend'],
+  ports: Pick<AppDeps, 'passwordPolicy'> = {},
+) {
   const bootstrapped = await bootstrap(pool, config);
   const masterKey = await loadMasterKey(config.masterKey, config.dataDir);
   // Retired keys stay published until every token they signed has expired (plus slack for clock skew).
   const keys = await createSigningKeys(pool, masterKey, config.accessTokenTtlSeconds + 300);
-  const app = await buildApp({ config, pool, databaseUrl, keys, masterKey, logger, extend });
+  const app = await buildApp({ config, pool, databaseUrl, keys, masterKey, logger, extend, ...ports });
   return { app, keys, masterKey, bootstrap: bootstrapped };
 }

@@ -6,17 +6,9 @@ import { hash, verify } from '@node-rs/argon2';
 // algorithm 2 is Argon2id (a const enum of the binding, which erasable TypeScript cannot read).
 const OPTIONS = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
+/** The service's default password rules (api/passwords/policy.ts), in Unicode code points. */
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 256;
-
-/** Why a password is refused (the rules until the password policy issue), or undefined when it is acceptable. */
-export function passwordProblem(password: string): string | undefined {
-  const length = [...password].length; // code points, not UTF-16 units
-  if (length < PASSWORD_MIN_LENGTH) return `must be at least ${PASSWORD_MIN_LENGTH} characters long`;
-  if (length > PASSWORD_MAX_LENGTH) return `must be at most ${PASSWORD_MAX_LENGTH} characters long`;
-  if (password.trim() === '') return 'must not be only whitespace';
-  return undefined;
-}
 
 /** The PHC string (`$argon2id$v=19$m=19456,t=2,p=1$…`) of a password. */
 export const hashPassword = (password: string): Promise<string> => hash(password, OPTIONS);

@@ -8,6 +8,7 @@ import type { ModelCache } from '../access/models.ts';
 import type { TrustStoreSnapshot } from '../access/trust-stores.ts';
 import type { OidcProviders } from '../oidc/types.ts';
 import type { MessageSender } from '../../lib/messages/sender.ts';
+import type { PasswordPolicy } from '../passwords/policy.ts';
 
 export interface FamilyDeps {
   config: Config;
@@ -26,6 +27,8 @@ export interface FamilyDeps {
   oidc: OidcProviders;
   /** Sends people messages (lib/messages): the log sender and its inbox unless buildApp was given another. */
   sender: MessageSender;
+  /** The password policy every place that sets a password asks (api/passwords/policy.ts). */
+  passwordPolicy: PasswordPolicy;
 }
 
 export interface Family {

@@ -46,6 +46,7 @@ import oidcMfaSettings from './oidc/mfa-settings/index.ts';
 import connectedApps from './oidc/connected-apps/index.ts';
 import directorySessions from './directory/sessions/index.ts';
 import oidcSignIn from './oidc/sign-in/index.ts';
+import oidcAccount from './oidc/account/index.ts';
 import oidcSso from './oidc/sso/index.ts';
 import oidcSignInSettings from './oidc/sign-in-settings/index.ts';
 import oidcSigningKeys from './oidc/signing-keys/index.ts';
@@ -97,6 +98,7 @@ export const FAMILIES: readonly Family[] = [
   connectedApps,
   directorySessions,
   oidcSignIn,
+  oidcAccount,
   oidcSso,
   oidcSignInSettings,
   oidcSigningKeys,

@@ -7,6 +7,7 @@ import { assembleApp } from '../../api/assemble.ts';
 import type { BootstrapCredentials } from '../../api/bootstrap.ts';
 import type { SigningKeys } from '../../api/access/signing-keys.ts';
 import type { App } from '../../api/types.ts';
+import type { PasswordPolicy } from '../../api/passwords/policy.ts';
 import { loadConfig, type Config } from '../../lib/config.ts';
 import { createDatabasePool } from '../../db/pool.ts';
 import { createTestDatabase } from './database.ts';
@@ -24,7 +25,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(env: Record<string, string> = {}, options: { databaseUrl?: string } = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  databaseUrl?: string;
+  /** Instead of the default password policy (api/passwords/policy.ts). */
+  passwordPolicy?: PasswordPolicy;
+}
+
+export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'iam-test-data-'));
   const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent', DATABASE_POOL_SIZE: '5', ...env });
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
@@ -34,7 +41,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     keys,
     masterKey,
     bootstrap: { file },
-  } = await assembleApp(config, pool, databaseUrl);
+  } = await assembleApp(config, pool, databaseUrl, undefined, undefined, { passwordPolicy: options.passwordPolicy });
   const credentials = JSON.parse(await fs.readFile(file, 'utf8')) as BootstrapCredentials;
   return {
     app,

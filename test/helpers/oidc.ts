@@ -6,7 +6,7 @@ import { sql } from 'slonik';
 import * as client from 'openid-client';
 import { encrypt } from '../../lib/crypto.ts';
 import { createUserQueries } from '../../db/identity/users/queries.ts';
-import { startTestApp, type TestApp } from './app.ts';
+import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 import { newEnvironments } from './fixtures.ts';
 
 export interface OidcTestApp extends TestApp {
@@ -28,10 +28,14 @@ const freePort = () =>
  * The app on 127.0.0.1 with PUBLIC_BASE_URL its own address, so issuers are reachable as advertised. `host`
  * `localhost` for passkeys (browsers refuse an IP address as the WebAuthn RP id).
  */
-export async function startOidcApp(env: Record<string, string> = {}, host: '127.0.0.1' | 'localhost' = '127.0.0.1'): Promise<OidcTestApp> {
+export async function startOidcApp(
+  env: Record<string, string> = {},
+  host: '127.0.0.1' | 'localhost' = '127.0.0.1',
+  options: Pick<TestAppOptions, 'passwordPolicy'> = {},
+): Promise<OidcTestApp> {
   const port = await freePort();
   const baseUrl = `http://${host}:${port}`;
-  const t = await startTestApp({ PUBLIC_BASE_URL: baseUrl, ...env });
+  const t = await startTestApp({ PUBLIC_BASE_URL: baseUrl, ...env }, options);
   await t.app.listen({ port, host });
   return { ...t, baseUrl, issuer: (environmentId) => `${baseUrl}/v1/oidc/${environmentId}` };
 }

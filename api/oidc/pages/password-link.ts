@@ -1,6 +1,6 @@
 // The page of a one-time password link: a form that sets the user's password once, and the pages that say a link
 // is gone or unknown.
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from '../../../lib/passwords.ts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../lib/passwords.ts';
 import { html } from './html.ts';
 import { fill, type Messages } from './i18n/index.ts';
 import { errorBlock, field } from './form.ts';
@@ -22,12 +22,3 @@ export const passwordLinkPage = (userName: string, t: Messages, error?: string):
 export const passwordSetPage = (t: Messages): Page => messagePage(t.linkDoneTitle, t.linkDoneText);
 export const linkGonePage = (t: Messages): Page => messagePage(t.linkGoneTitle, t.linkGoneText);
 export const linkUnknownPage = (t: Messages): Page => messagePage(t.linkUnknownTitle, t.linkUnknownText);
-
-/** What is wrong with a new password, in the page's locale (the rules of lib/passwords.ts), or undefined. */
-export function passwordError(password: string, confirmation: unknown, t: Messages): string | undefined {
-  if (passwordProblem(password)) {
-    const length = [...password].length;
-    return length < PASSWORD_MIN_LENGTH ? t.passwordTooShort : length > PASSWORD_MAX_LENGTH ? t.passwordTooLong : t.passwordBlank;
-  }
-  return confirmation === password ? undefined : t.passwordsDiffer;
-}

@@ -6,10 +6,10 @@ import { createPasswordService } from './service.ts';
 
 export default defineFamily({
   name: 'directory/passwords',
-  register: async (app, { pool, config }) => {
+  register: async (app, { pool, config, passwordPolicy }) => {
     // The link page is an HTML form: its POST is form-encoded. The parser stays inside this family.
     await app.register(formbody);
-    const passwords = createPasswordService(pool, config.publicBaseUrl);
+    const passwords = createPasswordService(pool, config.publicBaseUrl, passwordPolicy);
     passwordRoutes(app, passwords);
     passwordLinkPages(app, passwords);
   },

@@ -4,7 +4,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendPage, type PageContext } from '../../../oidc/pages/page.ts';
 import { pageContextOf } from '../../../oidc/pages/context.ts';
-import { linkGonePage, linkUnknownPage, passwordError, passwordLinkPage, passwordSetPage } from '../../../oidc/pages/password-link.ts';
+import { linkGonePage, linkUnknownPage, passwordLinkPage, passwordSetPage } from '../../../oidc/pages/password-link.ts';
+import { refusalText } from '../../../oidc/pages/password-refusal.ts';
 import { snapshotOf } from '../../../oidc/providers.ts';
 import type { LinkState, PasswordService } from './service.ts';
 import type { App } from '../../../types.ts';
@@ -40,10 +41,11 @@ export function passwordLinkPages(app: App, passwords: PasswordService) {
     const [state, c] = await Promise.all([stateOf(environmentId, token), contextOf(r)]);
     if (state.kind !== 'open') return closed(reply, state, c);
     const password = typeof r.body?.password === 'string' ? r.body.password : '';
-    const error = passwordError(password, r.body?.confirmation, c.t);
-    if (error) return sendPage(reply, 400, passwordLinkPage(state.userName, c.t, error), c);
+    const refused = (error: string) => sendPage(reply, 400, passwordLinkPage(state.userName, c.t, error), c);
+    if (r.body?.confirmation !== password) return refused(c.t.passwordsDiffer);
     const origin = { ip: r.ip, userAgent: r.headers['user-agent'] ?? null, requestId: r.id };
     const used = await passwords.useLink(environmentId, token, password, origin);
+    if (used.kind === 'refused') return refused(refusalText(used.refusal, c.t));
     return used.kind === 'open' ? sendPage(reply, 200, passwordSetPage(c.t), c) : closed(reply, used, c);
   });
 }

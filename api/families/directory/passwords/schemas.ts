@@ -1,16 +1,11 @@
 import { z } from 'zod';
-import { passwordProblem } from '../../../../lib/passwords.ts';
 
 export const PasswordUserParams = z.strictObject({ tenantId: z.uuid(), environmentId: z.uuid(), userId: z.uuid() });
 
-/** A password by the rules in force until the password policy issue: 8–256 characters (code points), not all whitespace. */
+/** A password: the environment's password policy (api/passwords/policy.ts) checks it in the service. */
 export const Password = z
   .string()
-  .superRefine((value, ctx) => {
-    const problem = passwordProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
-  .describe('8 to 256 characters (Unicode code points), not only whitespace. Never returned, never logged.');
+  .describe('As the password policy allows: by default 8 to 256 characters (Unicode code points), not only whitespace. Never returned, never logged.');
 
 export const SetPasswordBody = z.strictObject({ password: Password });
 export type SetPasswordBody = z.infer<typeof SetPasswordBody>;

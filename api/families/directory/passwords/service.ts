@@ -9,19 +9,23 @@ import { createDirectoryUserQueries } from '../../../../db/directory/users/queri
 import { createPasswordQueries } from '../../../../db/directory/passwords/queries.ts';
 import { tenantOfEnvironment } from '../../../../db/directory/passwords/environment.ts';
 import { recordChange, type RequestOrigin } from '../../../../db/shared/changes.ts';
-import { orNotFound } from '../../../errors.ts';
+import { invalidField, orNotFound } from '../../../errors.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import { guardOperator } from '../../../access/protected-operators.ts';
+import type { PasswordPolicy, PasswordRefusal } from '../../../passwords/policy.ts';
+import { passwordCheckOf } from '../../../passwords/owner.ts';
 import { DEFAULT_LINK_SECONDS } from './schemas.ts';
 
 type Db = Parameters<typeof createPasswordQueries>[0];
 
 /** What a link's token opens: a form for its user, or nothing (unknown, used, expired, or its user inactive). */
 export type LinkState = { kind: 'open'; userName: string } | { kind: 'gone' } | { kind: 'unknown' };
+/** What using a link did: its state (`open`: the password is set), or the policy's refusal (nothing changed). */
+export type LinkUse = LinkState | { kind: 'refused'; refusal: PasswordRefusal };
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-export function createPasswordService(pool: DatabasePool, publicBaseUrl: string) {
+export function createPasswordService(pool: DatabasePool, publicBaseUrl: string, policy: PasswordPolicy) {
   /** The user a write addresses, locked; an operator only for a caller that may manage it. */
   const userForWrite = async (db: Db, caller: EnvironmentCaller, userId: string) => {
     const user = await orNotFound(createDirectoryUserQueries(db, caller.scope.environmentId).findUser(userId, 'update'), 'user', userId);
@@ -36,12 +40,16 @@ export function createPasswordService(pool: DatabasePool, publicBaseUrl: string)
     if (!link) return { state: { kind: 'unknown' } as LinkState };
     const user = await createDirectoryUserQueries(db, environmentId).findUser(link.userId, lock ? 'key share' : null);
     if (!user || !user.active || link.usedAt !== null || link.expired) return { state: { kind: 'gone' } as LinkState };
-    return { state: { kind: 'open', userName: user.userName } as LinkState, link };
+    return { state: { kind: 'open', userName: user.userName } as LinkState, link, user };
   };
 
   return {
+    /** Sets the password the policy allows (else 400 naming `body.password` with its refusal). */
     setPassword: async (caller: EnvironmentCaller, userId: string, password: string) => {
-      await orNotFound(createDirectoryUserQueries(pool, caller.scope.environmentId).findUser(userId), 'user', userId);
+      const { environmentId } = caller.scope;
+      const user = await orNotFound(createDirectoryUserQueries(pool, environmentId).findUser(userId), 'user', userId);
+      const refusal = await policy.check({ tenantId: caller.scope.tenant.id, environmentId }, password, passwordCheckOf('admin_set', user));
+      if (refusal) throw invalidField('body.password', refusal.message);
       const hash = await hashPassword(password);
       await pool.transaction(async (trx) => {
         await userForWrite(trx, caller, userId);
@@ -70,10 +78,17 @@ export function createPasswordService(pool: DatabasePool, publicBaseUrl: string)
 
     linkState: async (environmentId: string, token: string) => (await findLink(pool, environmentId, token)).state,
 
-    /** Sets the password through the link once; what the link opens otherwise, and nothing changes. */
-    useLink: async (environmentId: string, token: string, password: string, origin: RequestOrigin): Promise<LinkState> => {
-      const before = (await findLink(pool, environmentId, token)).state;
-      if (before.kind !== 'open') return before;
+    /**
+     * Sets the password through the link once, if the policy allows it (purpose `reset`: the user chooses it); what
+     * the link opens otherwise, or the refusal, and nothing changes.
+     */
+    useLink: async (environmentId: string, token: string, password: string, origin: RequestOrigin): Promise<LinkUse> => {
+      const before = await findLink(pool, environmentId, token);
+      if (!before.user) return before.state;
+      const tenantId = await tenantOfEnvironment(pool, environmentId);
+      if (!tenantId) return { kind: 'unknown' };
+      const refusal = await policy.check({ tenantId, environmentId }, password, passwordCheckOf('reset', before.user));
+      if (refusal) return { kind: 'refused', refusal };
       const hash = await hashPassword(password);
       return pool.transaction(async (trx) => {
         const { state, link } = await findLink(trx, environmentId, token, true);
@@ -85,7 +100,7 @@ export function createPasswordService(pool: DatabasePool, publicBaseUrl: string)
           origin,
           action: 'user.password_set',
           resource: { type: 'user', id: link.userId },
-          scope: { tenantId: await tenantOfEnvironment(trx, environmentId), environmentId },
+          scope: { tenantId, environmentId },
           event: { type: 'user.password_set', data: { userId: link.userId, via: 'link' } },
         });
         return state;

@@ -24,6 +24,25 @@ async function endProviderSession(queries: Queries, session: LockedSession): Pro
   return accountId ? authorizations.map(([clientId, a]) => ({ clientId, accountId, sid: a.sid })) : [];
 }
 
+/**
+ * Revokes the user's sessions not yet revoked, in `db`'s transaction: one (`sessionId`), or all but the session whose
+ * provider uid is `exceptUid`. Returns the revoked sessions (the caller records `session.revoked` for each) and whom
+ * to log out over the back channel once the transaction committed.
+ */
+export async function revokeSessions(
+  db: Parameters<typeof createDirectorySessionQueries>[0],
+  environmentId: string,
+  userId: string,
+  which: { sessionId?: string; exceptUid?: string } = {},
+) {
+  const queries = createDirectorySessionQueries(db, environmentId);
+  const locked = (await queries.lockUnrevoked(userId, which.sessionId)).filter((s) => s.sessionUid !== which.exceptUid);
+  const notices: LogoutNotice[] = [];
+  for (const session of locked) notices.push(...(await endProviderSession(queries, session)));
+  const revoked = locked.length === 0 ? [] : await queries.markRevoked(locked.map((s) => s.id));
+  return { revoked, notices };
+}
+
 export function createDirectorySessionService(pool: DatabasePool, oidc: OidcProviders, log: FastifyBaseLogger) {
   const userOf = (caller: EnvironmentCaller, userId: string) =>
     orNotFound(createDirectoryUserQueries(pool, caller.scope.environmentId).findUser(userId), 'user', userId);
@@ -32,12 +51,10 @@ export function createDirectorySessionService(pool: DatabasePool, oidc: OidcProv
     await userOf(caller, userId);
     const { environmentId } = caller.scope;
     const { sessions, notices } = await pool.transaction(async (trx) => {
-      const queries = createDirectorySessionQueries(trx, environmentId);
-      const locked = await queries.lockUnrevoked(userId, sessionId);
-      if (sessionId !== undefined && locked.length === 0 && !(await queries.exists(userId, sessionId))) throw notFound('session', sessionId);
-      const notices: LogoutNotice[] = [];
-      for (const session of locked) notices.push(...(await endProviderSession(queries, session)));
-      const revoked = locked.length === 0 ? [] : await queries.markRevoked(locked.map((s) => s.id));
+      const { revoked, notices } = await revokeSessions(trx, environmentId, userId, { sessionId });
+      if (sessionId !== undefined && revoked.length === 0 && !(await createDirectorySessionQueries(trx, environmentId).exists(userId, sessionId))) {
+        throw notFound('session', sessionId);
+      }
       for (const session of revoked) {
         await record(trx, caller, {
           action: 'session.revoke',

@@ -21,7 +21,7 @@ import { createEmailSecondFactor } from '../../../email-codes/second-factor.ts';
 
 export default defineFamily({
   name: 'oidc/sign-in',
-  register: async (app, { pool, oidc, masterKey, config, sender }) => {
+  register: async (app, { pool, oidc, masterKey, config, sender, passwordPolicy }) => {
     // The pages' forms post form-encoded bodies; the parser stays inside this family.
     await app.register(formbody);
     const basePath = new URL(config.publicBaseUrl).pathname.replace(/\/$/, '');
@@ -46,7 +46,7 @@ export default defineFamily({
     passkeys.routes(app);
     mfaRoutes(app, { interactions, signIn, second, mfa, masterKey });
     mfaEmailRoutes(app, { interactions, signIn, second, emailCodes: createEmailSecondFactor({ pool, sender, log: app.log }) });
-    signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log), second });
+    signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log), second, passwordPolicy });
     const emailCodes = createEmailCodeService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log });
     emailCodeRoutes(app, { oidc, interactions, signIn, emailCodes, second });
     resetRoutes(app, { interactions, signIn, reset: createPasswordResetService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log }) });

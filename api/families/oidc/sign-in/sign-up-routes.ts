@@ -2,8 +2,10 @@
 // page): GET …/sign-up shows the form, POST …/sign-up creates the user and shows the code page, POST …/verify checks
 // the code and, when right, signs the new user in (303 to where the provider resumes).
 import type { FastifyReply } from 'fastify';
-import { passwordProblem } from '../../../../lib/passwords.ts';
 import { signUpPage, verifyPage } from '../../../oidc/pages/sign-up.ts';
+import { refusalText } from '../../../oidc/pages/password-refusal.ts';
+import { snapshotOf } from '../../../oidc/providers.ts';
+import type { PasswordPolicy } from '../../../passwords/policy.ts';
 import { BASE, field, originOf, PAGE_ROUTE, WRITING_PAGE_ROUTE, type Found, type Interactions, type Req, type Route } from './interaction.ts';
 import { clientIdOf, type SignInService } from './service.ts';
 import type { SignUpService } from './sign-up.ts';
@@ -12,8 +14,11 @@ import type { App } from '../../../types.ts';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 
-export function signUpRoutes(app: App, deps: { interactions: Interactions; signIn: SignInService; signUp: SignUpService; second: SecondFactor }) {
-  const { interactions: ix, signIn, signUp, second } = deps;
+export function signUpRoutes(
+  app: App,
+  deps: { interactions: Interactions; signIn: SignInService; signUp: SignUpService; second: SecondFactor; passwordPolicy: PasswordPolicy },
+) {
+  const { interactions: ix, signIn, signUp, second, passwordPolicy } = deps;
   const common = (r: Req) => ({ base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid) });
 
   /** The interaction, if it is at login and its environment allows sign-up; else null once the 400 page is sent. */
@@ -38,7 +43,10 @@ export function signUpRoutes(app: App, deps: { interactions: Interactions; signI
     const refuse = (error: string, errorField: 'email' | 'password') =>
       ix.send(reply, found, 400, () => signUpPage({ ...common(r), email, displayName, error, errorField }, t));
     if (email.length > 254 || !EMAIL.test(email)) return refuse(t.emailInvalid, 'email');
-    if (passwordProblem(password)) return refuse(t.passwordInvalid, 'password');
+    const scope = { tenantId: snapshotOf(found.provider).tenantId, environmentId: r.params.envId };
+    const address = email.toLowerCase();
+    const refusal = await passwordPolicy.check(scope, password, { purpose: 'sign_up', userName: address, email: address });
+    if (refusal) return refuse(refusalText(refusal, t), 'password');
     const id = await signUp.start(found.provider, r.params.envId, { email, password, displayName: displayName || null }, t, originOf(r));
     return ix.send(reply, found, 200, () => verifyPage({ ...common(r), signUp: id, email: email.toLowerCase() }, t));
   });

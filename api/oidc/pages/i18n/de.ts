@@ -45,7 +45,6 @@ export const de: Messages = {
   newPasswordLabel: 'Passwort (mindestens 8 Zeichen)',
   haveAccount: 'Sie haben bereits ein Konto?',
   emailInvalid: 'Geben Sie eine gültige E-Mail-Adresse ein.',
-  passwordInvalid: 'Wählen Sie ein Passwort mit 8 bis 256 Zeichen, nicht nur Leerzeichen.',
   verifyTitle: 'Prüfen Sie Ihre E-Mails',
   verifyText: 'Wir haben einen 6-stelligen Code an {email} gesendet. Er ist 10 Minuten gültig.',
   codeLabel: 'Bestätigungscode',
@@ -78,9 +77,6 @@ export const de: Messages = {
   linkUnknownTitle: 'Dieser Link ist ungültig',
   linkUnknownText: 'Prüfen Sie, ob Sie den ganzen Link geöffnet haben, oder bitten Sie Ihre Administration um einen neuen.',
   passwordsDiffer: 'Die beiden Passwörter stimmen nicht überein.',
-  passwordTooShort: 'Das Passwort muss mindestens 8 Zeichen lang sein.',
-  passwordTooLong: 'Das Passwort darf höchstens 256 Zeichen lang sein.',
-  passwordBlank: 'Das Passwort darf nicht nur aus Leerzeichen bestehen.',
   emailCodeOffer: 'Code per E-Mail senden',
   emailCodeSent:
     'Falls ein Konto für {user} existiert, haben wir einen 6-stelligen Code und einen Anmeldelink an dessen E-Mail-Adresse gesendet. Beide gelten 10 Minuten.',
@@ -155,4 +151,12 @@ export const de: Messages = {
   mfaEmailMailSubject: 'Ihr Bestätigungscode',
   mfaEmailMailText:
     'Ihr Bestätigungscode lautet {code}. Geben Sie ihn auf der Anmeldeseite ein, um die Anmeldung abzuschließen: Er funktioniert einmal und 10 Minuten lang. Falls Sie sich gerade nicht anmelden, kennt möglicherweise jemand Ihr Passwort: Ändern Sie es.',
+  passwordRefusalTooShort: 'Das Passwort muss mindestens {limit} Zeichen lang sein.',
+  passwordRefusalTooLong: 'Das Passwort darf höchstens {limit} Zeichen lang sein.',
+  passwordRefusalWhitespaceOnly: 'Das Passwort darf nicht nur aus Leerzeichen bestehen.',
+  passwordRefusalMissingLowercase: 'Das Passwort muss einen Kleinbuchstaben enthalten.',
+  passwordRefusalMissingUppercase: 'Das Passwort muss einen Großbuchstaben enthalten.',
+  passwordRefusalMissingNumber: 'Das Passwort muss eine Ziffer enthalten.',
+  passwordRefusalMissingSymbol: 'Das Passwort muss ein Sonderzeichen enthalten (ein Zeichen, das weder Buchstabe noch Ziffer ist).',
+  passwordRefusalBreached: 'Dieses Passwort ist in einem Datenleck aufgetaucht. Wählen Sie ein anderes.',
 };

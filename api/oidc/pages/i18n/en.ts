@@ -45,7 +45,6 @@ export const en = {
   newPasswordLabel: 'Password (at least 8 characters)',
   haveAccount: 'Already have an account?',
   emailInvalid: 'Enter a valid email address.',
-  passwordInvalid: 'Choose a password of 8 to 256 characters, not only spaces.',
   verifyTitle: 'Check your email',
   verifyText: 'We sent a 6-digit code to {email}. It is valid for 10 minutes.',
   codeLabel: 'Verification code',
@@ -76,9 +75,6 @@ export const en = {
   linkUnknownTitle: 'This link is not valid',
   linkUnknownText: 'Check that you opened the whole link, or ask your administrator for a new one.',
   passwordsDiffer: 'The two passwords differ.',
-  passwordTooShort: 'The password must be at least 8 characters long.',
-  passwordTooLong: 'The password must be at most 256 characters long.',
-  passwordBlank: 'The password must not be only whitespace.',
   emailCodeOffer: 'Email me a code',
   emailCodeSent: 'If an account exists for {user}, we sent a 6-digit code and a sign-in link to its email address. They work for 10 minutes.',
   emailCodeLabel: 'Code from the email',
@@ -147,6 +143,14 @@ export const en = {
   mfaEmailMailSubject: 'Your verification code',
   mfaEmailMailText:
     'Your verification code is {code}. Enter it on the sign-in page to finish signing in: it works once, for 10 minutes. If you are not signing in right now, someone may know your password: change it.',
+  passwordRefusalTooShort: 'The password must be at least {limit} characters long.',
+  passwordRefusalTooLong: 'The password must be at most {limit} characters long.',
+  passwordRefusalWhitespaceOnly: 'The password must not be only whitespace.',
+  passwordRefusalMissingLowercase: 'The password must contain a lowercase letter.',
+  passwordRefusalMissingUppercase: 'The password must contain an uppercase letter.',
+  passwordRefusalMissingNumber: 'The password must contain a digit.',
+  passwordRefusalMissingSymbol: 'The password must contain a symbol (a character that is neither a letter nor a digit).',
+  passwordRefusalBreached: 'This password has appeared in a data breach. Choose another one.',
 };
 
 export type MessageKey = keyof typeof en;

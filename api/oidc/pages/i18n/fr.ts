@@ -45,7 +45,6 @@ export const fr: Messages = {
   newPasswordLabel: 'Mot de passe (au moins 8 caractères)',
   haveAccount: 'Vous avez déjà un compte ?',
   emailInvalid: 'Saisissez une adresse e-mail valide.',
-  passwordInvalid: 'Choisissez un mot de passe de 8 à 256 caractères, pas seulement des espaces.',
   verifyTitle: 'Consultez vos e-mails',
   verifyText: 'Nous avons envoyé un code à 6 chiffres à {email}. Il est valable 10 minutes.',
   codeLabel: 'Code de vérification',
@@ -78,9 +77,6 @@ export const fr: Messages = {
   linkUnknownTitle: 'Ce lien n’est pas valide',
   linkUnknownText: 'Vérifiez que vous avez ouvert le lien en entier, ou demandez-en un nouveau à votre administrateur.',
   passwordsDiffer: 'Les deux mots de passe sont différents.',
-  passwordTooShort: 'Le mot de passe doit comporter au moins 8 caractères.',
-  passwordTooLong: 'Le mot de passe doit comporter au plus 256 caractères.',
-  passwordBlank: 'Le mot de passe ne doit pas être composé uniquement d’espaces.',
   emailCodeOffer: 'M’envoyer un code par e-mail',
   emailCodeSent:
     'Si un compte existe pour {user}, nous avons envoyé un code à 6 chiffres et un lien de connexion à son adresse e-mail. Ils sont valables 10 minutes.',
@@ -153,4 +149,12 @@ export const fr: Messages = {
   mfaEmailMailSubject: 'Votre code de vérification',
   mfaEmailMailText:
     'Votre code de vérification est {code}. Saisissez-le sur la page de connexion pour terminer la connexion : il fonctionne une seule fois, pendant 10 minutes. Si vous n’êtes pas en train de vous connecter, quelqu’un connaît peut-être votre mot de passe : changez-le.',
+  passwordRefusalTooShort: 'Le mot de passe doit comporter au moins {limit} caractères.',
+  passwordRefusalTooLong: 'Le mot de passe doit comporter au plus {limit} caractères.',
+  passwordRefusalWhitespaceOnly: 'Le mot de passe ne doit pas être composé uniquement d’espaces.',
+  passwordRefusalMissingLowercase: 'Le mot de passe doit contenir une lettre minuscule.',
+  passwordRefusalMissingUppercase: 'Le mot de passe doit contenir une lettre majuscule.',
+  passwordRefusalMissingNumber: 'Le mot de passe doit contenir un chiffre.',
+  passwordRefusalMissingSymbol: 'Le mot de passe doit contenir un caractère spécial (ni lettre ni chiffre).',
+  passwordRefusalBreached: 'Ce mot de passe figure dans une fuite de données. Choisissez-en un autre.',
 };

@@ -1,0 +1,19 @@
+// The sign-in pages' message for a password the policy refused (api/passwords/policy.ts): one catalog key per
+// refusal code, so a policy's refusal reads the same in every locale whatever policy is plugged in.
+import type { PasswordRefusal, PasswordRefusalCode } from '../../passwords/policy.ts';
+import { fillText, type MessageKey, type Messages } from './i18n/index.ts';
+
+const KEYS: Record<PasswordRefusalCode, MessageKey> = {
+  too_short: 'passwordRefusalTooShort',
+  too_long: 'passwordRefusalTooLong',
+  whitespace_only: 'passwordRefusalWhitespaceOnly',
+  missing_lowercase: 'passwordRefusalMissingLowercase',
+  missing_uppercase: 'passwordRefusalMissingUppercase',
+  missing_number: 'passwordRefusalMissingNumber',
+  missing_symbol: 'passwordRefusalMissingSymbol',
+  breached: 'passwordRefusalBreached',
+};
+
+/** The refusal in the page's locale. */
+export const refusalText = (refusal: PasswordRefusal, t: Messages): string =>
+  fillText(t[KEYS[refusal.code]], 'limit' in refusal ? { limit: String(refusal.limit) } : {});

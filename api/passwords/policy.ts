@@ -1,0 +1,53 @@
+// The password policy port: every place that sets a password (sign-up, a reset or password link, the directory
+// API, the signed-in user's change) asks the one policy the app was built with (`AppDeps.passwordPolicy`). The
+// default is the service's fixed rules; the protections issue swaps in the environment's configured policy (minimum
+// length, character classes, breached-password check) without touching a call site.
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../lib/passwords.ts';
+
+/**
+ * Why a password is refused: a stable code. Every code has a localised message on the sign-in pages
+ * (api/oidc/pages/password-refusal.ts), so a policy that adds one adds its catalog keys too (the compiler says so).
+ */
+export type PasswordRefusalCode =
+  'too_short' | 'too_long' | 'whitespace_only' | 'missing_lowercase' | 'missing_uppercase' | 'missing_number' | 'missing_symbol' | 'breached';
+
+/**
+ * A refusal: its code, and a message in English that follows the field's name (`must be at least 8 characters long`:
+ * the API's 400 says `body.password must be …`). A length refusal carries its bound for the pages' messages.
+ */
+export type PasswordRefusal =
+  { code: 'too_short' | 'too_long'; message: string; limit: number } | { code: Exclude<PasswordRefusalCode, 'too_short' | 'too_long'>; message: string };
+
+/** Where a password is being set. */
+export type PasswordPurpose = 'sign_up' | 'reset' | 'change' | 'admin_set';
+
+/** What the policy may weigh besides the password: the purpose, and whose password it is when known. */
+export interface PasswordCheck {
+  purpose: PasswordPurpose;
+  userId?: string;
+  userName?: string;
+  email?: string | null;
+}
+
+export interface PasswordScope {
+  tenantId: string;
+  environmentId: string;
+}
+
+export interface PasswordPolicy {
+  /** The refusal of `password` in this environment, or null when it may be set. */
+  check(scope: PasswordScope, password: string, context: PasswordCheck): Promise<PasswordRefusal | null>;
+}
+
+/** The service's rules until an environment configures its own: 8 to 256 Unicode code points, not only whitespace. */
+export const defaultPasswordPolicy: PasswordPolicy = {
+  check: async (_scope, password) => {
+    const length = [...password].length; // code points, not UTF-16 units
+    if (length < PASSWORD_MIN_LENGTH)
+      return { code: 'too_short', message: `must be at least ${PASSWORD_MIN_LENGTH} characters long`, limit: PASSWORD_MIN_LENGTH };
+    if (length > PASSWORD_MAX_LENGTH)
+      return { code: 'too_long', message: `must be at most ${PASSWORD_MAX_LENGTH} characters long`, limit: PASSWORD_MAX_LENGTH };
+    if (password.trim() === '') return { code: 'whitespace_only', message: 'must not be only whitespace' };
+    return null;
+  },
+};
