@@ -16,7 +16,9 @@ export const SessionConfig = z.looseObject({
   idTokenLifetimeSeconds: seconds(DAY).optional(),
   refreshTokenLifetimeSeconds: seconds(400 * DAY).optional(),
   /** How long "remember this device" spares a user the second factor on that browser; null: devices are never remembered. */
-  rememberDeviceSeconds: seconds(400 * DAY).nullable().optional(),
+  rememberDeviceSeconds: seconds(400 * DAY)
+    .nullable()
+    .optional(),
 });
 export type SessionConfig = z.infer<typeof SessionConfig>;
 

@@ -13,7 +13,8 @@ export function mfaSettingRoutes(app: App, settings: MfaSettingsService) {
       tags,
       operationId: 'getMfaSettings',
       summary: 'Get the MFA policy of an environment',
-      description: 'The environment’s MFA policy; an environment that never saved one answers the default: mode `off`, no roles, no emailed code. How long a device is remembered is in the session config (`rememberDeviceSeconds` of …/settings/session).',
+      description:
+        'The environment’s MFA policy; an environment that never saved one answers the default: mode `off`, no roles, no emailed code. How long a device is remembered is in the session config (`rememberDeviceSeconds` of …/settings/session).',
       security: requires('environment-settings:read'),
       params: MfaSettingsParams,
       response: { 200: MfaSettingsResponse, ...errorResponses(404) },
