@@ -6,11 +6,12 @@ import { uuid } from '../shared/rows.ts';
 
 const Factor = z.enum(['totp']);
 
-// `emailCodeSecondFactor` came with 0034: events recorded before it do not have it.
+// `emailCodeSecondFactor` came with 0034: events recorded before it do not have it. `rememberDeviceSeconds` went
+// with 0038 (to the session config, `session_config.updated`): only events recorded before it have it.
 const Policy = z.looseObject({
   mode: z.string(),
   requiredRoleKeys: z.array(z.string()),
-  rememberDeviceSeconds: z.number().nullable(),
+  rememberDeviceSeconds: z.number().nullable().optional(),
   emailCodeSecondFactor: z.boolean().optional(),
 });
 

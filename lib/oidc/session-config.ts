@@ -15,6 +15,10 @@ export const SessionConfig = z.looseObject({
   accessTokenLifetimeSeconds: seconds(DAY).optional(),
   idTokenLifetimeSeconds: seconds(DAY).optional(),
   refreshTokenLifetimeSeconds: seconds(400 * DAY).optional(),
+  /** How long "remember this device" spares a user the second factor on that browser; null: devices are never remembered. */
+  rememberDeviceSeconds: seconds(400 * DAY)
+    .nullable()
+    .optional(),
 });
 export type SessionConfig = z.infer<typeof SessionConfig>;
 
@@ -26,6 +30,7 @@ export const SESSION_DEFAULTS = {
   accessTokenLifetimeSeconds: 3600,
   idTokenLifetimeSeconds: 3600,
   refreshTokenLifetimeSeconds: 30 * DAY,
+  rememberDeviceSeconds: null,
 } as const;
 
 /** The stored config with the defaults filled in. */
@@ -39,5 +44,6 @@ export function effectiveSessionConfig(stored: unknown): Required<Pick<SessionCo
     accessTokenLifetimeSeconds: given.accessTokenLifetimeSeconds ?? SESSION_DEFAULTS.accessTokenLifetimeSeconds,
     idTokenLifetimeSeconds: given.idTokenLifetimeSeconds ?? SESSION_DEFAULTS.idTokenLifetimeSeconds,
     refreshTokenLifetimeSeconds: given.refreshTokenLifetimeSeconds ?? SESSION_DEFAULTS.refreshTokenLifetimeSeconds,
+    rememberDeviceSeconds: given.rememberDeviceSeconds ?? SESSION_DEFAULTS.rememberDeviceSeconds,
   };
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMfaService, type MfaEnv, type MfaService } from '../../api/mfa/index.ts';
 import { rememberDeviceKey, signRememberDevice } from '../../lib/mfa/remember-device.ts';
 import { totpCode } from '../../lib/mfa/totp.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { tenantEvents } from '../helpers/events.ts';
 import { elevateEnvironment } from '../helpers/elevate.ts';
 import { rbacEnvironment, type RbacEnvironment } from '../helpers/rbac.ts';
@@ -39,12 +39,21 @@ const enrolled = async () => {
 };
 
 describe('MFA requirement', () => {
-  const policy = (mode: string, requiredRoleKeys: string[] = [], rememberDeviceSeconds: number | null = null) =>
+  const policy = (mode: string, requiredRoleKeys: string[] = []) =>
     t.pool.query(sql.unsafe`
-      INSERT INTO mfa_settings (environment_id, mode, required_role_keys, remember_device_seconds)
-      VALUES (${e.environmentId}, ${mode}, ${sql.array(requiredRoleKeys, 'text')}, ${rememberDeviceSeconds})
-      ON CONFLICT (environment_id) DO UPDATE SET mode = EXCLUDED.mode, required_role_keys = EXCLUDED.required_role_keys,
-        remember_device_seconds = EXCLUDED.remember_device_seconds`);
+      INSERT INTO mfa_settings (environment_id, mode, required_role_keys)
+      VALUES (${e.environmentId}, ${mode}, ${sql.array(requiredRoleKeys, 'text')})
+      ON CONFLICT (environment_id) DO UPDATE SET mode = EXCLUDED.mode, required_role_keys = EXCLUDED.required_role_keys`);
+  /** The session config's remember-device lifetime (null: devices are never remembered). */
+  const rememberFor = async (rememberDeviceSeconds: number | null) => {
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/tenants/${tenantId}/environments/${e.environmentId}/settings/session`,
+      headers: bearer(await t.token()),
+      payload: { rememberDeviceSeconds },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  };
 
   it('follows the mode, and requires MFA of holders of a listed role (directly, through a group, or by inheritance) when optional', async () => {
     await e.call('POST', '/roles', { key: 'admin' });
@@ -103,7 +112,7 @@ describe('MFA requirement', () => {
   it('remembers a device for the policy’s lifetime: refused when tampered, expired, for another user or environment, or once turned off', async () => {
     const userId = await e.newUser();
     expect(await mfa.rememberDeviceToken(env, userId)).toBeNull();
-    await policy('optional', [], 3600);
+    await rememberFor(3600);
     const before = Date.now();
     const remembered = await mfa.rememberDeviceToken(env, userId);
     if (!remembered) throw new Error('no value');
@@ -134,7 +143,7 @@ describe('MFA requirement', () => {
     });
     expect(await mfa.checkRememberDevice(env, userId, otherEnv)).toBe(false);
     // A lifetime shortened since: a value older than the new lifetime no longer counts.
-    await policy('optional', [], 60);
+    await rememberFor(60);
     const older = signRememberDevice(key, {
       environmentId: e.environmentId,
       userId,
@@ -143,7 +152,7 @@ describe('MFA requirement', () => {
       expiresAtMs: before + 3600_000,
     });
     expect(await mfa.checkRememberDevice(env, userId, older)).toBe(false);
-    await policy('optional', [], null);
+    await rememberFor(null);
     expect(await mfa.checkRememberDevice(env, userId, remembered.value)).toBe(false);
 
     expect((await eventsOf('user.mfa_failed')).map((ev) => [ev.data.userId, ev.data.factor, ev.data.reason])).toEqual([
@@ -154,7 +163,7 @@ describe('MFA requirement', () => {
   });
 
   it('forgets remembered devices once the user’s authenticator is removed or replaced', async () => {
-    await policy('optional', [], 3600);
+    await rememberFor(3600);
     const { userId } = await enrolled();
     const remembered = await mfa.rememberDeviceToken(env, userId);
     expect(await mfa.checkRememberDevice(env, userId, remembered!.value)).toBe(true);

@@ -30,7 +30,8 @@ const invalid = (path: string, message: string) => ({
   requestId: expect.any(String),
   details: [{ path, message }],
 });
-const DEFAULTS = { mode: 'off', requiredRoleKeys: [], rememberDeviceSeconds: null, emailCodeSecondFactor: false, updatedAt: null };
+const DEFAULTS = { mode: 'off', requiredRoleKeys: [], emailCodeSecondFactor: false, updatedAt: null };
+const MOVED = 'has moved to the session config: set it with PUT or PATCH …/settings/session';
 
 describe('…/settings/mfa', () => {
   it('answers the default policy, replaces it whole, and records mfa_settings.updated with what was before', async () => {
@@ -40,14 +41,13 @@ describe('…/settings/mfa', () => {
 
     const saved = await call(
       'PUT',
-      { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], rememberDeviceSeconds: 2592000, emailCodeSecondFactor: false },
+      { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], emailCodeSecondFactor: false },
       await t.token('environment-settings:write'),
     );
     expect(saved.statusCode, saved.body).toBe(200);
     const settings = {
       mode: 'optional',
       requiredRoleKeys: ['admin', 'billing'],
-      rememberDeviceSeconds: 2592000,
       emailCodeSecondFactor: false,
       updatedAt: expect.stringMatching(/Z$/),
     };
@@ -64,28 +64,28 @@ describe('…/settings/mfa', () => {
         { type: 'environment', id: e.environmentId },
         {
           environmentId: e.environmentId,
-          settings: { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], rememberDeviceSeconds: 2592000, emailCodeSecondFactor: false },
-          previous: { mode: 'off', requiredRoleKeys: [], rememberDeviceSeconds: null, emailCodeSecondFactor: false },
+          settings: { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], emailCodeSecondFactor: false },
+          previous: { mode: 'off', requiredRoleKeys: [], emailCodeSecondFactor: false },
         },
       ],
       [
         { type: 'environment', id: e.environmentId },
         {
           environmentId: e.environmentId,
-          settings: { mode: 'required', requiredRoleKeys: [], rememberDeviceSeconds: null, emailCodeSecondFactor: false },
-          previous: { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], rememberDeviceSeconds: 2592000, emailCodeSecondFactor: false },
+          settings: { mode: 'required', requiredRoleKeys: [], emailCodeSecondFactor: false },
+          previous: { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], emailCodeSecondFactor: false },
         },
       ],
     ]);
     const audit = await auditEntries(t, { tenantId }, { action: 'mfa_settings.update', resourceId: e.environmentId });
     expect(audit.map((a) => a.changes)).toEqual([
       {
-        before: { mode: 'off', requiredRoleKeys: [], rememberDeviceSeconds: null },
-        after: { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], rememberDeviceSeconds: 2592000 },
+        before: { mode: 'off', requiredRoleKeys: [] },
+        after: { mode: 'optional', requiredRoleKeys: ['admin', 'billing'] },
       },
       {
-        before: { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], rememberDeviceSeconds: 2592000 },
-        after: { mode: 'required', requiredRoleKeys: [], rememberDeviceSeconds: null },
+        before: { mode: 'optional', requiredRoleKeys: ['admin', 'billing'] },
+        after: { mode: 'required', requiredRoleKeys: [] },
       },
     ]);
   });
@@ -101,7 +101,7 @@ describe('…/settings/mfa', () => {
     // Left out, it takes its default again.
     expect((await call('PUT', { mode: 'required' })).json().settings.emailCodeSecondFactor).toBe(false);
 
-    const policy = { mode: 'required', requiredRoleKeys: [], rememberDeviceSeconds: null };
+    const policy = { mode: 'required', requiredRoleKeys: [] };
     const events = (await tenantEvents(t, tenantId, { environmentId: e.environmentId })).filter((ev) => ev.type === 'mfa_settings.updated');
     expect(events.map((ev) => [ev.data.settings, ev.data.previous])).toEqual([
       [
@@ -124,10 +124,9 @@ describe('…/settings/mfa', () => {
     const mfa = createMfaService(t.pool, t.masterKey);
     const env = { tenantId, environmentId: e.environmentId };
     expect(await mfa.mfaRequirement(env, userId)).toBe('off');
-    expect((await call('PUT', { mode: 'optional', requiredRoleKeys: ['admin'], rememberDeviceSeconds: 600 })).statusCode).toBe(200);
+    expect((await call('PUT', { mode: 'optional', requiredRoleKeys: ['admin'] })).statusCode).toBe(200);
     expect(await mfa.mfaRequirement(env, userId)).toBe('required');
     expect(await mfa.mfaRequirement(env, await e.newUser())).toBe('optional');
-    expect((await mfa.rememberDeviceToken(env, userId))?.maxAgeSeconds).toBe(600);
   });
 
   it('refuses bad input with a 400 naming the field, and changes nothing', async () => {
@@ -138,9 +137,8 @@ describe('…/settings/mfa', () => {
       [{ mode: 'optional', requiredRoleKeys: ['admin', 'ghost'] }, 'body.requiredRoleKeys.1', 'ghost is not a role of this environment'],
       [{ mode: 'optional', requiredRoleKeys: ['admin', 'admin'] }, 'body.requiredRoleKeys.1', 'admin is listed twice'],
       [{ mode: 'optional', requiredRoleKeys: ['bad key'] }, 'body.requiredRoleKeys.0', 'must be 1–100 characters of A–Z, a–z, 0–9, _ . : -'],
-      [{ mode: 'optional', rememberDeviceSeconds: 59 }, 'body.rememberDeviceSeconds', expect.any(String) as unknown as string],
-      [{ mode: 'optional', rememberDeviceSeconds: 400 * 86400 + 1 }, 'body.rememberDeviceSeconds', expect.any(String) as unknown as string],
-      [{ mode: 'optional', rememberDeviceSeconds: 1.5 }, 'body.rememberDeviceSeconds', expect.any(String) as unknown as string],
+      [{ mode: 'optional', rememberDeviceSeconds: 3600 }, 'body.rememberDeviceSeconds', MOVED],
+      [{ mode: 'optional', rememberDeviceSeconds: null }, 'body.rememberDeviceSeconds', MOVED],
       [{ mode: 'optional', extra: true }, 'body.extra', expect.any(String) as unknown as string],
     ];
     for (const [body, path, message] of cases) {
@@ -149,6 +147,8 @@ describe('…/settings/mfa', () => {
       expect(res.json().code).toBe('request.invalid');
       expect(res.json().details, JSON.stringify(body)).toEqual([{ path, message }]);
     }
+    // The remember-device lifetime lives in the session config now: the error says where.
+    expect((await call('PUT', { mode: 'optional', rememberDeviceSeconds: 3600 })).json()).toEqual(invalid('body.rememberDeviceSeconds', MOVED));
     expect((await call('PUT', { mode: 'optional', requiredRoleKeys: ['ghost'] })).json()).toEqual(
       invalid('body.requiredRoleKeys.0', 'ghost is not a role of this environment'),
     );

@@ -1,6 +1,7 @@
 // An environment's token settings: JWT claim mappings (exact shapes, every validation rule naming its field, 409 on
 // a duplicate claim, events and audit) and the session config (defaults, replace, merge, bounds, events).
 import { beforeEach, describe, expect, it } from 'vitest';
+import { createMfaService } from '../../api/mfa/index.ts';
 import { bearer, type TestApp } from '../helpers/app.ts';
 import { environmentPerTest } from '../helpers/environment-per-test.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
@@ -135,6 +136,7 @@ const DEFAULTS = {
   accessTokenLifetimeSeconds: 3600,
   idTokenLifetimeSeconds: 3600,
   refreshTokenLifetimeSeconds: 30 * 86_400,
+  rememberDeviceSeconds: null,
 };
 
 describe('session config', () => {
@@ -186,6 +188,10 @@ describe('session config', () => {
     [{ idTokenLifetimeSeconds: '3600' }, 'body.idTokenLifetimeSeconds', /number/],
     [{ refreshTokenLifetimeSeconds: 400 * 86_400 + 1 }, 'body.refreshTokenLifetimeSeconds', /34560000/],
     [{ rememberMe: 'yes' }, 'body.rememberMe', /boolean/],
+    [{ rememberDeviceSeconds: 59 }, 'body.rememberDeviceSeconds', />=60/],
+    [{ rememberDeviceSeconds: 400 * 86_400 + 1 }, 'body.rememberDeviceSeconds', /34560000/],
+    [{ rememberDeviceSeconds: 1.5 }, 'body.rememberDeviceSeconds', /expected int/],
+    [{ rememberDeviceSeconds: '3600' }, 'body.rememberDeviceSeconds', /number/],
     [{ idleLifetimeSeconds: 15 * 86_400 }, 'body.idleLifetimeSeconds', /above absoluteLifetimeSeconds \(1209600\)/],
     [{ absoluteLifetimeSeconds: 3600, idleLifetimeSeconds: 7200 }, 'body.idleLifetimeSeconds', /above absoluteLifetimeSeconds \(3600\)/],
     [{ absoluteLifetimeSeconds: 3600 }, 'body.absoluteLifetimeSeconds', /leaves idleLifetimeSeconds \(259200\) above/],
@@ -198,6 +204,23 @@ describe('session config', () => {
       expect(res.json().details).toEqual(expect.arrayContaining([{ path, message: expect.stringMatching(message) }]));
     }
     expect((await call('GET', '/session')).json()).toEqual({ config: DEFAULTS });
+  });
+
+  it('holds the remember-device lifetime (absent or null: never remembered) that the MFA services apply from the next call', async () => {
+    const mfa = createMfaService(t.pool, t.masterKey);
+    const mfaEnv = { tenantId, environmentId };
+    const userId = crypto.randomUUID();
+    expect(await mfa.rememberDeviceToken(mfaEnv, userId)).toBeNull();
+    const set = await call('PATCH', '/session', { rememberDeviceSeconds: 600 });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toEqual({ config: { ...DEFAULTS, rememberDeviceSeconds: 600 } });
+    const token = await mfa.rememberDeviceToken(mfaEnv, userId);
+    expect(token?.maxAgeSeconds).toBe(600);
+    expect(await mfa.checkRememberDevice(mfaEnv, userId, token!.value)).toBe(true);
+    const off = await call('PATCH', '/session', { rememberDeviceSeconds: null });
+    expect(off.json()).toEqual({ config: DEFAULTS });
+    expect(await mfa.rememberDeviceToken(mfaEnv, userId)).toBeNull();
+    expect(await mfa.checkRememberDevice(mfaEnv, userId, token!.value)).toBe(false);
   });
 
   it('refuses a patch that would leave the idle lifetime above the stored absolute one', async () => {

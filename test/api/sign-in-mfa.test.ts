@@ -28,7 +28,7 @@ afterAll(() => t.close());
 
 const PASSWORD = 'correct horse battery';
 const ACR_MFA = 'urn:iam:acr:mfa';
-const manage = (method: 'GET' | 'PUT' | 'POST', path: string, payload?: object) =>
+const manage = (method: 'GET' | 'PUT' | 'PATCH' | 'POST', path: string, payload?: object) =>
   t.app.inject({
     method,
     url: `/v1/tenants/${env.tenantId}/environments/${env.environmentId}${path}`,
@@ -37,8 +37,14 @@ const manage = (method: 'GET' | 'PUT' | 'POST', path: string, payload?: object) 
   });
 const eventsOf = async (type: string) => (await tenantEvents(t, env.tenantId, { environmentId: env.environmentId })).filter((e) => e.type === type);
 
-async function policy(mode: 'off' | 'optional' | 'required', extra: { requiredRoleKeys?: string[]; rememberDeviceSeconds?: number | null } = {}) {
+async function policy(mode: 'off' | 'optional' | 'required', extra: { requiredRoleKeys?: string[] } = {}) {
   const res = await manage('PUT', '/settings/mfa', { mode, ...extra });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+/** The session config's remember-device lifetime (null: devices are never remembered). */
+async function rememberFor(rememberDeviceSeconds: number | null) {
+  const res = await manage('PATCH', '/settings/session', { rememberDeviceSeconds });
   expect(res.statusCode, res.body).toBe(200);
 }
 
@@ -230,7 +236,8 @@ describe('codes', () => {
 
 describe('remember this device', () => {
   it('sets an HttpOnly SameSite=Lax cookie on the issuer path; that browser then skips the code; a tampered cookie does not', async () => {
-    await policy('required', { rememberDeviceSeconds: 3600 });
+    await policy('required');
+    await rememberFor(3600);
     const user = await enrolledUser();
     const a = await authorize(rp);
     const asked = await password(a.jar, a.stop, user.userName, PASSWORD);
@@ -264,6 +271,15 @@ describe('remember this device', () => {
       expect.objectContaining({ userId: user.id, factor: 'remember_device', reason: 'invalid' }),
       expect.objectContaining({ userId: user.id, factor: 'remember_device', reason: 'invalid' }),
     ]);
+
+    // Turned off in the session config: from the next sign-in the device is asked again, and no checkbox is offered.
+    await rememberFor(null);
+    const stillSet = new CookieJar();
+    stillSet.cookies.set(name, value);
+    const e = await authorize(rp, {}, stillSet);
+    const again = await password(e.jar, e.stop, user.userName, PASSWORD);
+    expect(again.kind, again.body).toBe('mfa');
+    expect(again.body).not.toContain('name="rememberDevice"');
   });
 });
 
@@ -296,7 +312,8 @@ describe('step-up', () => {
   });
 
   it('max_age forcing a new login asks again for the second factor the session had, even on a remembered device', async () => {
-    await policy('optional', { rememberDeviceSeconds: 3600 });
+    await policy('optional');
+    await rememberFor(3600);
     const user = await enrolledUser();
     const a = await authorize(rp);
     const asked = await password(a.jar, a.stop, user.userName, PASSWORD);

@@ -100,3 +100,59 @@ describe('events table', () => {
     }
   });
 });
+
+describe('0038: the remember-device lifetime moves from the MFA settings to the session config', () => {
+  const MIGRATIONS = path.resolve(import.meta.dirname, '../../db/migrations');
+  const MOVE = '0038_remember_device_in_session_config.sql';
+
+  it('merges every environment’s lifetime into its session config (creating the row when missing), then drops the column', async () => {
+    const url = await createEmptyDatabase();
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'iam-migrations-'));
+    const client = new pg.Client({ connectionString: url });
+    try {
+      const earlier = (await fs.readdir(MIGRATIONS)).filter((f) => f.endsWith('.sql') && f < MOVE);
+      for (const file of earlier) await fs.copyFile(path.join(MIGRATIONS, file), path.join(dir, file));
+      await migrate(url, { dir });
+      await client.connect();
+      const envs = (
+        await client.query<{ id: string }>(`
+          WITH t AS (INSERT INTO tenants (name) VALUES ('t') RETURNING id),
+            p AS (INSERT INTO projects (tenant_id, name, type) SELECT id, 'p', 'web' FROM t RETURNING id, tenant_id)
+          INSERT INTO environments (tenant_id, project_id, name) SELECT tenant_id, id, 'e' || g FROM p, generate_series(1, 5) g
+          RETURNING id`)
+      ).rows.map((r) => r.id);
+      const [noRow, withRow, off, none, tooShort] = envs as [string, string, string, string, string];
+      await client.query(
+        `INSERT INTO mfa_settings (environment_id, mode, remember_device_seconds) VALUES ($1, 'optional', 3600), ($2, 'required', 600),
+          ($3, 'required', NULL), ($4, 'optional', 30)`,
+        [noRow, withRow, off, tooShort],
+      );
+      await client.query(
+        `INSERT INTO oidc_settings (environment_id, session_config) VALUES
+          ($1, '{"accessTokenLifetimeSeconds": 900, "rememberDeviceSeconds": 5, "brand": {"color": "teal"}}'), ($2, '{"rememberMe": false}')`,
+        [withRow, off],
+      );
+
+      await fs.copyFile(path.join(MIGRATIONS, MOVE), path.join(dir, MOVE));
+      expect((await migrate(url, { dir })).applied).toEqual([MOVE]);
+      const { rows } = await client.query<{ id: string; config: unknown }>(
+        'SELECT environment_id AS id, session_config AS config FROM oidc_settings ORDER BY environment_id',
+      );
+      expect(Object.fromEntries(rows.map((r) => [r.id, r.config]))).toEqual({
+        [noRow]: { rememberDeviceSeconds: 3600 },
+        [withRow]: { accessTokenLifetimeSeconds: 900, rememberDeviceSeconds: 600, brand: { color: 'teal' } },
+        [off]: { rememberMe: false },
+        // The API never took less than 60 seconds: a shorter value written around it becomes the shortest valid one.
+        [tooShort]: { rememberDeviceSeconds: 60 },
+      });
+      expect(rows.map((r) => r.id)).not.toContain(none);
+      const column = await client.query(
+        "SELECT 1 FROM information_schema.columns WHERE table_name = 'mfa_settings' AND column_name = 'remember_device_seconds'",
+      );
+      expect(column.rowCount).toBe(0);
+    } finally {
+      await client.end().catch(() => {});
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});

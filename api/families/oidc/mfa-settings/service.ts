@@ -8,12 +8,7 @@ import { invalidField } from '../../../errors.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import type { MfaSettingsBody } from './schemas.ts';
 
-const policyOf = ({ mode, requiredRoleKeys, rememberDeviceSeconds, emailCodeSecondFactor }: MfaSettings) => ({
-  mode,
-  requiredRoleKeys,
-  rememberDeviceSeconds,
-  emailCodeSecondFactor,
-});
+const policyOf = ({ mode, requiredRoleKeys, emailCodeSecondFactor }: MfaSettings) => ({ mode, requiredRoleKeys, emailCodeSecondFactor });
 
 export function createMfaSettingsService(pool: DatabasePool) {
   return {

@@ -61,7 +61,7 @@ export const SessionConfigBody = SessionConfig.superRefine((config, ctx) => {
   id: 'SessionConfigRequest',
   description:
     'Free-form (at most 64 keys, 16 KiB). The service reads absoluteLifetimeSeconds, idleLifetimeSeconds (at most the absolute lifetime), rememberMe, ' +
-    'accessTokenLifetimeSeconds, idTokenLifetimeSeconds and refreshTokenLifetimeSeconds; other keys are kept as given.',
+    'accessTokenLifetimeSeconds, idTokenLifetimeSeconds, refreshTokenLifetimeSeconds and rememberDeviceSeconds (null: devices are never remembered); other keys are kept as given.',
 });
 export type SessionConfigBody = z.infer<typeof SessionConfigBody>;
 

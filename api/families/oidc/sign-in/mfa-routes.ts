@@ -28,7 +28,7 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
   const { waiting, tooMany } = second;
 
   async function showChallenge(r: Req, reply: FastifyReply, found: Found, pending: Pending, status = 200, error?: string) {
-    const rememberDevice = (await second.rememberSeconds(r.params.envId)) !== null;
+    const rememberDevice = second.rememberSeconds(found) !== null;
     const emailOffer = await second.emailOffered(r.params.envId, pending);
     return ix.send(reply, found, status, (t) => mfaChallengePage({ ...common(r), rememberDevice, emailOffer, error }, t));
   }

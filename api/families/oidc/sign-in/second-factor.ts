@@ -15,6 +15,7 @@ import { createMfaSettingsQueries } from '../../../../db/mfa/settings.ts';
 import { createVerifiedEmailQueries } from '../../../../db/mfa/verified-email.ts';
 import { messagePage } from '../../../oidc/pages/page.ts';
 import { snapshotOf } from '../../../oidc/providers.ts';
+import { effectiveSessionConfig } from '../../../../lib/oidc/session-config.ts';
 import { ACR_MFA } from '../../../oidc/mfa-step-up.ts';
 import type { MfaEnv, MfaService } from '../../../mfa/index.ts';
 import { originOf, type Found, type Interactions, type Login, type Req } from './interaction.ts';
@@ -142,8 +143,8 @@ export function createSecondFactor(deps: {
       !pending.amr.includes('email') &&
       (await createMfaSettingsQueries(pool, envId).find()).emailCodeSecondFactor &&
       (await createVerifiedEmailQueries(pool, envId).of(pending.userId)) !== null,
-    /** The policy's "remember this device" lifetime, or null (the page then offers no checkbox). */
-    rememberSeconds: async (envId: string) => (await createMfaSettingsQueries(pool, envId).find()).rememberDeviceSeconds,
+    /** The session config's "remember this device" lifetime, or null (the page then offers no checkbox). */
+    rememberSeconds: (found: Found) => effectiveSessionConfig(snapshotOf(found.provider).sessionConfig).rememberDeviceSeconds,
     save,
 
     /**
