@@ -3,6 +3,7 @@
 import type { RequestOrigin } from '../../db/shared/changes.ts';
 import { createSsoQueries } from '../../db/sso/queries.ts';
 import { SamlRefusal, verifySamlResponse } from '../../lib/sso/saml.ts';
+import { samlUpstreamMfa } from '../../lib/sso/upstream-mfa.ts';
 import { urlsOf, type SsoConnection, type SsoTarget } from './connections.ts';
 import { SsoRefusal } from './refusal.ts';
 import type { SignInScope } from './record.ts';
@@ -10,7 +11,7 @@ import type { SignInSteps, SsoOutcome, SsoServiceDeps } from './steps.ts';
 import { samlSettings, trustsEmail } from './upstream.ts';
 
 export function createSamlAcs(deps: SsoServiceDeps, steps: SignInSteps) {
-  const { pool, connection, providerOf, refuse, finish, stateOf, baseScope, identityOf } = steps;
+  const { pool, connection, providerOf, refuse, finish, cancel, stateOf, baseScope, identityOf } = steps;
   const upstream = { allowPrivate: deps.allowPrivateNetworkTargets };
 
   /** An IdP-initiated response: verified and its id recorded, then sent to the application (no session is made here). */
@@ -51,6 +52,8 @@ export function createSamlAcs(deps: SsoServiceDeps, steps: SignInSteps) {
         body.SAMLResponse,
       );
     } catch (error) {
+      // The user cancelled (or failed) at the IdP: a solicited sign-in ends with access_denied at the client.
+      if (error instanceof SamlRefusal && error.reason === 'upstream_cancelled' && state) return cancel(provider, connScope, state, error.message);
       if (error instanceof SamlRefusal) return refuse(connScope, error);
       throw error;
     }
@@ -65,6 +68,6 @@ export function createSamlAcs(deps: SsoServiceDeps, steps: SignInSteps) {
     if (!state) return unsolicited(connScope, c, replay, assertion.nameId);
     const identity = identityOf(c, assertion.nameId, { ...assertion.attributes, nameId: assertion.nameId }, 'saml', trustsEmail(c));
     if (!identity.profile.email && /^[^\s@]+@[^\s@]+$/.test(assertion.nameId)) identity.profile.email = assertion.nameId;
-    return finish(provider, connScope, state, identity, replay);
+    return finish(provider, connScope, state, identity, { upstreamMfa: samlUpstreamMfa(assertion.authnContextClassRefs), before: replay });
   };
 }

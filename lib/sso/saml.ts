@@ -2,7 +2,7 @@
 // of a response posted to the ACS: a signed response or a signed assertion (by the IdP's certificate), audience =
 // our entity id, InResponseTo = the request this round trip sent, timestamps with 60 s of clock skew, encrypted
 // assertions decrypted with the environment's SP key. What fails is named by a reason (db/sso/events.ts).
-import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import { SAML, SamlStatusError, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
 
 export const SAML_CLOCK_SKEW_MS = 60_000;
 
@@ -16,7 +16,10 @@ export interface SamlSpSettings {
   requestId: string | null;
 }
 
-export type SamlFailure = 'tampered' | 'wrong_audience' | 'expired' | 'state_unknown' | 'upstream_error' | 'invalid_response';
+export type SamlFailure = 'tampered' | 'wrong_audience' | 'expired' | 'state_unknown' | 'upstream_error' | 'upstream_cancelled' | 'invalid_response';
+
+/** Second-level status codes that mean the user did not (or could not) sign in at the IdP: a cancel, not a fault. */
+const CANCELLED = /urn:oasis:names:tc:SAML:2\.0:status:(AuthnFailed|RequestDenied)\b/;
 
 export class SamlRefusal extends Error {
   readonly reason: SamlFailure;
@@ -62,6 +65,7 @@ export const authnRequestUrl = (settings: SamlSpSettings, relayState: string) =>
 
 export function failureOf(error: unknown): SamlFailure {
   const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof SamlStatusError) return CANCELLED.test(String(error.xmlStatus)) ? 'upstream_cancelled' : 'upstream_error';
   if (/signature/i.test(message)) return 'tampered';
   if (/audience/i.test(message)) return 'wrong_audience';
   // node-saml says "No valid subject confirmation…" when every SubjectConfirmationData is outside its time window.
@@ -78,6 +82,8 @@ export interface SamlAssertion {
   notOnOrAfter: string;
   inResponseTo: string | null;
   attributes: Record<string, unknown>;
+  /** The AuthnContextClassRefs of the assertion's AuthnStatements (how the IdP authenticated the user). */
+  authnContextClassRefs: string[];
 }
 
 const first = (value: unknown): Record<string, unknown> | undefined => (Array.isArray(value) ? value[0] : undefined) as Record<string, unknown> | undefined;
@@ -87,7 +93,13 @@ function assertionFacts(profile: Profile) {
   const root = assertion?.Assertion;
   const id = (root?.$ as { ID?: string } | undefined)?.ID;
   const conditions = first(root?.Conditions)?.$ as { NotOnOrAfter?: string } | undefined;
-  return { id, notOnOrAfter: conditions?.NotOnOrAfter };
+  const statements = (Array.isArray(root?.AuthnStatement) ? root.AuthnStatement : []) as Record<string, unknown>[];
+  const classRefs = statements
+    .flatMap((statement) => (Array.isArray(statement.AuthnContext) ? statement.AuthnContext : []) as Record<string, unknown>[])
+    .flatMap((context) => (Array.isArray(context.AuthnContextClassRef) ? context.AuthnContextClassRef : []) as unknown[])
+    .map((ref) => (typeof ref === 'string' ? ref : (ref as { _?: unknown })?._))
+    .filter((ref): ref is string => typeof ref === 'string');
+  return { id, notOnOrAfter: conditions?.NotOnOrAfter, classRefs };
 }
 
 /** The verified assertion of the posted `SAMLResponse`, or a SamlRefusal naming what is wrong. */
@@ -111,5 +123,6 @@ export async function verifySamlResponse(settings: SamlSpSettings, samlResponse:
     notOnOrAfter: new Date(expiry + SAML_CLOCK_SKEW_MS).toISOString(),
     inResponseTo: (profile.inResponseTo as string | undefined) ?? null,
     attributes: { ...((profile.attributes as Record<string, unknown> | undefined) ?? {}), ...attributes },
+    authnContextClassRefs: facts.classRefs,
   };
 }

@@ -16,6 +16,8 @@ import { createPasskeyCeremonies } from '../../../passkeys/index.ts';
 import { createMfaService } from '../../../mfa/index.ts';
 import { mfaRoutes } from './mfa-routes.ts';
 import { createSecondFactor } from './second-factor.ts';
+import { ssoContinueRoutes } from './sso-continue-routes.ts';
+import { withSsoConnection } from '../../../sso/signed-in.ts';
 
 export default defineFamily({
   name: 'oidc/sign-in',
@@ -34,7 +36,7 @@ export default defineFamily({
     const second = createSecondFactor({
       pool,
       mfa,
-      signIn,
+      signIn: withSsoConnection(pool, signIn),
       interactions,
       issuerPathOf: (envId) => `${basePath}/v1/oidc/${envId}`,
       secure,
@@ -42,6 +44,7 @@ export default defineFamily({
     });
     signInRoutes(app, { interactions, signIn, homeRealm, second, passkeys });
     passkeys.routes(app);
+    ssoContinueRoutes(app, { pool, interactions, second });
     mfaRoutes(app, { interactions, signIn, second, mfa, masterKey });
     signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log), second });
     const emailCodes = createEmailCodeService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log });
