@@ -133,6 +133,31 @@ describe('SAML SSO', () => {
     expect(audit).toHaveLength(1);
   });
 
+  it('ends the client’s request with access_denied when the IdP answers AuthnFailed or RequestDenied, audited; another status keeps the refusal page', async () => {
+    for (const status of ['AuthnFailed', 'RequestDenied']) {
+      const { jar, requestId, relayState } = await samlStart();
+      const acs = await postForm(jar, acsUrl(), { SAMLResponse: idp.errorResponse(acsUrl(), requestId, status), RelayState: relayState! });
+      expect(acs.status, await acs.clone().text()).toBe(303);
+      const ended = await signInThroughPages(new URL(acs.headers.get('location')!, acsUrl()).href, { userName: '', password: '' }, jar);
+      expect(ended.pages).toEqual([]);
+      expect(`${ended.callback.origin}${ended.callback.pathname}`).toBe(REDIRECT_URI);
+      expect(ended.callback.searchParams.get('error')).toBe('access_denied');
+      expect(ended.callback.searchParams.get('error_description')).toBe('The user cancelled the sign-in at the identity provider.');
+    }
+    const other = await samlStart();
+    const refused = await postForm(other.jar, acsUrl(), { SAMLResponse: idp.errorResponse(acsUrl(), other.requestId, 'UnknownPrincipal'), RelayState: other.relayState! });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('The identity provider’s answer could not be accepted.');
+    expect((await eventsOf('user.sign_in_failed')).map((e) => [e.data.reason, e.data.connectionId, e.data.clientId])).toEqual([
+      ['upstream_cancelled', connectionId, down.clientId],
+      ['upstream_cancelled', connectionId, down.clientId],
+      ['upstream_error', connectionId, down.clientId],
+    ]);
+    const audit = (await auditEntries(t, { tenantId: down.tenantId }, { action: 'user.sign_in_failed' })).filter((a) => a.environmentId === down.environmentId);
+    expect(audit.map((a) => (a.changes as { after: { reason: string } }).after.reason).sort()).toEqual(['upstream_cancelled', 'upstream_cancelled', 'upstream_error']);
+    expect(await eventsOf('user.signed_in')).toEqual([]);
+  });
+
   it('refuses an assertion posted again', async () => {
     const { jar, checks, requestId, relayState } = await samlStart();
     const response = await respond(requestId);
