@@ -15,6 +15,8 @@ export interface SignInScope {
   origin: RequestOrigin;
   clientId: string;
   connectionId: string | null;
+  /** The interaction's ui_locales, when the state named one: the locale of the page a refusal shows. */
+  uiLocales?: unknown;
 }
 
 export const recordSignedIn = (db: CommonQueryMethods, scope: SignInScope, userId: string, amr: string[]) =>

@@ -25,11 +25,19 @@ export interface SsoServiceDeps {
 }
 
 /** What a route answers: a redirect (303), or a page saying why not. */
-export type SsoOutcome = { redirect: string } | { status: number; page: 'expired' | 'refused' | 'not_found' | 'unavailable' | 'start_at_app'; reason?: string };
+export type SsoOutcome =
+  | { redirect: string }
+  | {
+      status: number;
+      page: 'expired' | 'refused' | 'not_found' | 'unavailable' | 'start_at_app';
+      reason?: string;
+      /** The interaction's ui_locales, when the answer belongs to a known interaction: the page's locale. */
+      uiLocales?: unknown;
+    };
 
 type Trx = Parameters<Parameters<DatabasePool['transaction']>[0]>[0];
 
-const refused = (reason: string): SsoOutcome => ({ status: 400, page: 'refused', reason });
+const refused = (reason: string) => ({ status: 400, page: 'refused' as const, reason });
 
 export function createSignInSteps(deps: SsoServiceDeps) {
   const { pool } = deps;
@@ -39,7 +47,7 @@ export function createSignInSteps(deps: SsoServiceDeps) {
   /** Records the refusal (its own transaction) and says so. */
   async function refuse(scope: SignInScope, error: { reason: SsoRefusal['reason']; message: string; userId?: string | null }, login = '') {
     await pool.transaction((trx) => recordRefusal(trx, scope, { reason: error.reason, message: error.message, userId: error.userId ?? null }, login));
-    return refused(error.reason);
+    return { ...refused(error.reason), uiLocales: scope.uiLocales };
   }
 
   /**
@@ -107,7 +115,12 @@ export function createSignInSteps(deps: SsoServiceDeps) {
     const state = stateId ? await createSsoQueries(pool, environmentId).findState(stateId) : null;
     if (!state) return { outcome: await refuse(scope, { reason: 'state_unknown', message: 'no such state' }) };
     const interaction = await (await providerOf(environmentId))?.Interaction.find(state.interactionUid);
-    const stated = { ...scope, connectionId: state.connectionId, clientId: interaction ? String(interaction.params.client_id) : '' };
+    const stated = {
+      ...scope,
+      connectionId: state.connectionId,
+      clientId: interaction ? String(interaction.params.client_id) : '',
+      uiLocales: interaction?.params.ui_locales,
+    };
     if (state.consumedAt && !allowConsumed) return { outcome: await refuse(stated, { reason: 'state_consumed', message: 'the state was used already' }) };
     if (state.expired) return { outcome: await refuse(stated, { reason: 'expired', message: 'the state expired' }) };
     return { state, scope: stated };

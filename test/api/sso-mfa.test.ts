@@ -86,7 +86,7 @@ describe('MFA after an OIDC SSO sign-in', () => {
     // Nothing is recorded as signed in before the second factor.
     expect(await eventsOf('user.signed_in')).toEqual([]);
 
-    const done = await submit(leg.jar, challenge, 'mfa/totp', { code: totpCode(user.secret) });
+    const done = await submit(leg.jar, challenge, 'mfa/totp', { code: totpCode(user.secret, Date.now()) });
     const claims = await leg.exchange(await toCallback(leg.jar, done));
     expect(claims.sub).toBe(user.id);
     expect(claims.amr).toEqual(['fed', 'otp', 'mfa']);
@@ -167,7 +167,7 @@ describe('MFA after a SAML SSO sign-in', () => {
     const connectionId = await saveConnection(t, token, down.tenantId, down.environmentId, 'saml', { metadataXml: idp.metadataXml });
     const plain = await samlLeg(idp, connectionId, PASSWORD_CLASS);
     expect(plain.next.kind, plain.next.body).toBe('mfa');
-    const claims = await plain.exchange(await toCallback(plain.jar, await submit(plain.jar, plain.next, 'mfa/totp', { code: totpCode(user.secret) })));
+    const claims = await plain.exchange(await toCallback(plain.jar, await submit(plain.jar, plain.next, 'mfa/totp', { code: totpCode(user.secret, Date.now()) })));
     expect(claims.amr).toEqual(['fed', 'otp', 'mfa']);
 
     const strong = await samlLeg(idp, connectionId, MFA_CLASS);
