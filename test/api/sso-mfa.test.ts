@@ -92,7 +92,15 @@ describe('MFA after an OIDC SSO sign-in', () => {
     expect(claims.amr).toEqual(['fed', 'otp', 'mfa']);
     expect(claims.acr).toBe(ACR_MFA);
     expect((await eventsOf('user.signed_in')).map((e) => e.data)).toEqual([
-      { userId: user.id, clientId: down.clientId, amr: ['fed', 'otp', 'mfa'], ip: '127.0.0.1', remember: false, secondFactor: 'totp', connectionId: oidcConnection },
+      {
+        userId: user.id,
+        clientId: down.clientId,
+        amr: ['fed', 'otp', 'mfa'],
+        ip: '127.0.0.1',
+        remember: false,
+        secondFactor: 'totp',
+        connectionId: oidcConnection,
+      },
     ]);
   });
 
@@ -104,7 +112,9 @@ describe('MFA after an OIDC SSO sign-in', () => {
     const claims = await leg.exchange(await toCallback(leg.jar, end));
     expect(claims.amr).toEqual(['fed', 'mfa']);
     expect(claims.acr).toBe(ACR_MFA);
-    expect((await eventsOf('user.signed_in')).map((e) => [e.data.userId, e.data.amr, e.data.connectionId])).toEqual([[user.id, ['fed', 'mfa'], oidcConnection]]);
+    expect((await eventsOf('user.signed_in')).map((e) => [e.data.userId, e.data.amr, e.data.connectionId])).toEqual([
+      [user.id, ['fed', 'mfa'], oidcConnection],
+    ]);
   });
 
   it('signs in without a second factor where the policy asks none, the event naming the connection', async () => {
@@ -167,7 +177,9 @@ describe('MFA after a SAML SSO sign-in', () => {
     const connectionId = await saveConnection(t, token, down.tenantId, down.environmentId, 'saml', { metadataXml: idp.metadataXml });
     const plain = await samlLeg(idp, connectionId, PASSWORD_CLASS);
     expect(plain.next.kind, plain.next.body).toBe('mfa');
-    const claims = await plain.exchange(await toCallback(plain.jar, await submit(plain.jar, plain.next, 'mfa/totp', { code: totpCode(user.secret, Date.now()) })));
+    const claims = await plain.exchange(
+      await toCallback(plain.jar, await submit(plain.jar, plain.next, 'mfa/totp', { code: totpCode(user.secret, Date.now()) })),
+    );
     expect(claims.amr).toEqual(['fed', 'otp', 'mfa']);
 
     const strong = await samlLeg(idp, connectionId, MFA_CLASS);

@@ -145,7 +145,10 @@ describe('SAML SSO', () => {
       expect(ended.callback.searchParams.get('error_description')).toBe('The user cancelled the sign-in at the identity provider.');
     }
     const other = await samlStart();
-    const refused = await postForm(other.jar, acsUrl(), { SAMLResponse: idp.errorResponse(acsUrl(), other.requestId, 'UnknownPrincipal'), RelayState: other.relayState! });
+    const refused = await postForm(other.jar, acsUrl(), {
+      SAMLResponse: idp.errorResponse(acsUrl(), other.requestId, 'UnknownPrincipal'),
+      RelayState: other.relayState!,
+    });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain('The identity provider’s answer could not be accepted.');
     expect((await eventsOf('user.sign_in_failed')).map((e) => [e.data.reason, e.data.connectionId, e.data.clientId])).toEqual([

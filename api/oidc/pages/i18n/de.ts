@@ -148,8 +148,10 @@ export const de: Messages = {
   ssoNoAccountTitle: 'Hier noch kein Konto',
   ssoNoAccountText: 'Hier gibt es noch kein Konto für Sie. Bitten Sie Ihre Administratorin oder Ihren Administrator um Zugang.',
   ssoInactiveText: 'Mit diesem Konto ist keine Anmeldung möglich. Wenden Sie sich an Ihre Administration.',
-  ssoEmailConflictText: 'Es gibt bereits ein Konto mit Ihrer E-Mail-Adresse. Melden Sie sich auf andere Weise daran an oder wenden Sie sich an Ihre Administration.',
-  ssoRequiredRefusedText: 'Ihre Organisation verlangt, dass Sie sich über ihre eigene Anmeldung anmelden. Kehren Sie zur Anwendung zurück und beginnen Sie erneut. Geben Sie dann Ihre geschäftliche E-Mail-Adresse ein.',
+  ssoEmailConflictText:
+    'Es gibt bereits ein Konto mit Ihrer E-Mail-Adresse. Melden Sie sich auf andere Weise daran an oder wenden Sie sich an Ihre Administration.',
+  ssoRequiredRefusedText:
+    'Ihre Organisation verlangt, dass Sie sich über ihre eigene Anmeldung anmelden. Kehren Sie zur Anwendung zurück und beginnen Sie erneut. Geben Sie dann Ihre geschäftliche E-Mail-Adresse ein.',
   ssoUnavailableTitle: 'Anmeldung nicht verfügbar',
   ssoNotFoundText: 'Diese Anmeldeverbindung existiert nicht oder ist nicht aktiv.',
   ssoUnreachableText: 'Der Identitätsanbieter ist nicht erreichbar. Versuchen Sie es später erneut.',

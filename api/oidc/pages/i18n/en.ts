@@ -142,7 +142,8 @@ export const en = {
   ssoNoAccountText: 'There is no account for you here yet. Ask your administrator to give you access.',
   ssoInactiveText: 'This account cannot sign in. Ask your administrator.',
   ssoEmailConflictText: 'An account with your email exists already. Sign in to it another way, or ask your administrator.',
-  ssoRequiredRefusedText: 'Your organization requires you to sign in with its own sign-in. Go back to the application and start again. Then enter your work email.',
+  ssoRequiredRefusedText:
+    'Your organization requires you to sign in with its own sign-in. Go back to the application and start again. Then enter your work email.',
   ssoUnavailableTitle: 'Sign-in not available',
   ssoNotFoundText: 'This sign-in connection does not exist or is not active.',
   ssoUnreachableText: 'The identity provider could not be reached. Try again later.',

@@ -148,7 +148,8 @@ export const fr: Messages = {
   ssoNoAccountText: 'Vous n’avez pas encore de compte ici. Demandez l’accès à votre administrateur.',
   ssoInactiveText: 'Ce compte ne peut pas se connecter. Adressez-vous à votre administrateur.',
   ssoEmailConflictText: 'Un compte existe déjà avec votre adresse e-mail. Connectez-vous-y autrement, ou adressez-vous à votre administrateur.',
-  ssoRequiredRefusedText: 'Votre organisation exige que vous vous connectiez avec sa propre connexion. Retournez à l’application et recommencez, puis saisissez votre adresse e-mail professionnelle.',
+  ssoRequiredRefusedText:
+    'Votre organisation exige que vous vous connectiez avec sa propre connexion. Retournez à l’application et recommencez, puis saisissez votre adresse e-mail professionnelle.',
   ssoUnavailableTitle: 'Connexion indisponible',
   ssoNotFoundText: 'Cette connexion n’existe pas ou n’est pas active.',
   ssoUnreachableText: 'Le fournisseur d’identité est injoignable. Réessayez plus tard.',
