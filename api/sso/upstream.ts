@@ -40,7 +40,9 @@ export async function samlSettings(
     entityId: urls.entityId,
     acsUrl: urls.acs,
     idp: { entityId: idp.idpEntityId ?? '', ssoUrl: idp.idpSsoUrl!, certificate: idp.idpX509Cert!, nameIdFormat: idp.nameIdFormat },
+    // One SP key pair signs AuthnRequests and decrypts assertions: the metadata publishes its certificate for both uses.
     decryptionKeyPem: key.privateKeyPem,
+    signingKeyPem: key.privateKeyPem,
     requestId,
   };
 }

@@ -12,6 +12,8 @@ export interface SamlSpSettings {
   idp: { entityId: string; ssoUrl: string; certificate: string; nameIdFormat: string | null };
   /** The SP's encryption key (PKCS#8 PEM). */
   decryptionKeyPem: string;
+  /** The SP's signing key (PKCS#8 PEM): AuthnRequests are signed with it (redirect binding, RSA-SHA256). */
+  signingKeyPem: string;
   /** The AuthnRequest ID the response must answer; null for an unsolicited (IdP-initiated) response. */
   requestId: string | null;
 }
@@ -49,6 +51,9 @@ function samlOf(settings: SamlSpSettings) {
     wantAssertionsSigned: false,
     acceptedClockSkewMs: SAML_CLOCK_SKEW_MS,
     decryptionPvk: settings.decryptionKeyPem,
+    // Every AuthnRequest is signed (the SP metadata says AuthnRequestsSigned="true"): IdPs that do not ask ignore it.
+    privateKey: settings.signingKeyPem,
+    signatureAlgorithm: 'sha256',
     identifierFormat: settings.idp.nameIdFormat,
     disableRequestedAuthnContext: true,
     validateInResponseTo: settings.requestId ? ValidateInResponseTo.always : ValidateInResponseTo.never,
@@ -60,7 +65,7 @@ function samlOf(settings: SamlSpSettings) {
 /** A fresh AuthnRequest ID (an NCName: it must not start with a digit). */
 export const newRequestId = () => `_${crypto.randomUUID().replace(/-/g, '')}`;
 
-/** The IdP's SSO URL carrying the AuthnRequest (deflated, HTTP-Redirect) and `relayState`. */
+/** The IdP's SSO URL carrying the AuthnRequest (deflated, HTTP-Redirect), `relayState` and the request's signature (SigAlg, Signature). */
 export const authnRequestUrl = (settings: SamlSpSettings, relayState: string) => samlOf(settings).getAuthorizeUrlAsync(relayState, undefined, {});
 
 export function failureOf(error: unknown): SamlFailure {

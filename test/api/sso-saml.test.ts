@@ -59,7 +59,7 @@ async function samlStart() {
   expect(start.status, await start.clone().text()).toBe(303);
   const location = start.headers.get('location')!;
   expect(location.startsWith(`${IDP_SSO_URL}?`)).toBe(true);
-  return { jar, checks, ...idp.readRedirect(location) };
+  return { jar, checks, location, ...idp.readRedirect(location) };
 }
 
 const respond = (requestId: string, options: Partial<ResponseOptions> = {}) =>
@@ -78,6 +78,18 @@ describe('SAML SSO', () => {
     expect(spMetadata).toContain(`entityID="${t.baseUrl}/v1/sso/${down.environmentId}/saml/metadata"`);
     expect(spMetadata).toContain(`Location="${acsUrl()}"`);
     expect(spMetadata).toMatch(/<md:KeyDescriptor use="encryption"><ds:KeyInfo[^>]*><ds:X509Data><ds:X509Certificate>MII/);
+  });
+
+  it('signs its AuthnRequests (RSA-SHA256) with the key its metadata publishes for signing, and says so', async () => {
+    expect(spMetadata).toContain('AuthnRequestsSigned="true"');
+    expect(spMetadata).toMatch(/<md:KeyDescriptor use="signing"><ds:KeyInfo[^>]*><ds:X509Data><ds:X509Certificate>MII/);
+    const { location } = await samlStart();
+    expect(new URL(location).searchParams.get('SigAlg')).toBe('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
+    expect(await idp.verifyRedirect(spMetadata, location)).toBe('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
+    // The signature covers the RelayState: another one does not verify.
+    const bent = new URL(location);
+    bent.searchParams.set('RelayState', 'someone-else');
+    await expect(idp.verifyRedirect(spMetadata, bent.href)).rejects.toThrow();
   });
 
   it('signs in SP-initiated, creating the user from the assertion', async () => {

@@ -10,6 +10,7 @@ interface Entity {
   getMetadata(): string;
   entityMeta: { getAssertionConsumerService(binding: string): unknown; getEntityID(): string };
   createLoginResponse(...args: unknown[]): Promise<unknown>;
+  parseLoginRequest(sp: Entity, binding: string, request: { query: Record<string, string>; octetString: string }): Promise<{ extract: object; sigAlg: string | null }>;
 }
 const samlify = createRequire(import.meta.url)('samlify') as {
   setSchemaValidator(validator: { validate: (xml: string) => Promise<string> }): void;
@@ -68,6 +69,7 @@ export function samlIdp(entityId = `https://idp.example.test/${crypto.randomUUID
   };
   const idp = samlify.IdentityProvider(settings);
   const encryptingIdp = samlify.IdentityProvider({ ...settings, isAssertionEncrypted: true });
+  const demandingIdp = samlify.IdentityProvider({ ...settings, wantAuthnRequestsSigned: true });
 
   return {
     entityId,
@@ -77,6 +79,21 @@ export function samlIdp(entityId = `https://idp.example.test/${crypto.randomUUID
       const url = new URL(location);
       const xml = zlib.inflateRawSync(Buffer.from(url.searchParams.get('SAMLRequest')!, 'base64')).toString('utf8');
       return { requestId: /\sID="([^"]+)"/.exec(xml)![1]!, relayState: url.searchParams.get('RelayState'), xml };
+    },
+    /**
+     * Verifies the redirect's AuthnRequest signature (SigAlg, Signature over the query as sent) with the signing
+     * certificate of the SP metadata, as an IdP with WantAuthnRequestsSigned="true" does: the SigAlg, or a throw.
+     */
+    async verifyRedirect(spMetadataXml: string, location: string) {
+      const url = new URL(location);
+      const octetString = url.search
+        .slice(1)
+        .split('&')
+        .filter((part) => !part.startsWith('Signature='))
+        .join('&');
+      const sp = samlify.ServiceProvider({ metadata: spMetadataXml });
+      const parsed = await demandingIdp.parseLoginRequest(sp, 'redirect', { query: Object.fromEntries(url.searchParams), octetString });
+      return parsed.sigAlg;
     },
     /** A base64 SAMLResponse for the SP whose metadata is `spMetadataXml`, signed (assertion) as that metadata asks. */
     async response(spMetadataXml: string, options: ResponseOptions) {
