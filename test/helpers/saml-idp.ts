@@ -10,7 +10,11 @@ interface Entity {
   getMetadata(): string;
   entityMeta: { getAssertionConsumerService(binding: string): unknown; getEntityID(): string };
   createLoginResponse(...args: unknown[]): Promise<unknown>;
-  parseLoginRequest(sp: Entity, binding: string, request: { query: Record<string, string>; octetString: string }): Promise<{ extract: object; sigAlg: string | null }>;
+  parseLoginRequest(
+    sp: Entity,
+    binding: string,
+    request: { query: Record<string, string>; octetString: string },
+  ): Promise<{ extract: object; sigAlg: string | null }>;
 }
 const samlify = createRequire(import.meta.url)('samlify') as {
   setSchemaValidator(validator: { validate: (xml: string) => Promise<string> }): void;
