@@ -21,7 +21,8 @@ let rp: client.Configuration;
 let upstream: Awaited<ReturnType<typeof scriptedIssuer>>;
 let oidcConnection: string;
 beforeAll(async () => {
-  t = await startOidcApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'true' });
+  // On a host name (not an IP), passkeys are usable: a password sign-in would be offered one, an SSO sign-in is not.
+  t = await startOidcApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'true' }, 'localhost');
   token = await t.token();
   upstream = await scriptedIssuer();
 });
@@ -117,9 +118,12 @@ describe('MFA after an OIDC SSO sign-in', () => {
     ]);
   });
 
-  it('signs in without a second factor where the policy asks none, the event naming the connection', async () => {
+  it('signs in without a second factor where the policy asks none, the event naming the connection, offering no passkey', async () => {
     const leg = await oidcLeg('carol');
-    const claims = await leg.exchange(await toCallback(leg.jar, await follow(leg.jar, leg.response, leg.callback.href)));
+    const continued = await leg.jar.fetch(new URL(leg.response.headers.get('location')!, leg.callback));
+    expect(continued.status).toBe(303);
+    expect(continued.headers.get('location')).not.toMatch(/passkey/);
+    const claims = await leg.exchange(await toCallback(leg.jar, await follow(leg.jar, continued, leg.callback.href)));
     expect(claims.amr).toEqual(['fed']);
     expect((await eventsOf('user.signed_in')).map((e) => [e.data.userId, e.data.amr, e.data.secondFactor, e.data.connectionId])).toEqual([
       [claims.sub, ['fed'], null, oidcConnection],

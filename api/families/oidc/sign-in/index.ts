@@ -40,7 +40,9 @@ export default defineFamily({
       interactions,
       issuerPathOf: (envId) => `${basePath}/v1/oidc/${envId}`,
       secure,
-      complete: passkeys.afterSignIn,
+      // An SSO sign-in (amr fed) is not offered a passkey: it would sign the user in without the identity provider.
+      complete: (r, reply, provider, login) =>
+        login.amr.includes('fed') ? interactions.finish(r, reply, provider, { login }) : passkeys.afterSignIn(r, reply, provider, login),
     });
     signInRoutes(app, { interactions, signIn, homeRealm, second, passkeys });
     passkeys.routes(app);
