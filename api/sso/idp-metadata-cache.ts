@@ -15,6 +15,9 @@ export const MAX_TTL_MS = 24 * 60 * 60_000;
 export const REFETCH_FLOOR_MS = 60_000;
 export const MAX_ENTRIES = 1000;
 
+/** The metadata URL could not be read (network, status, size, SSRF guard) or did not hold usable IdP metadata. */
+export class MetadataUnavailable extends Error {}
+
 interface Entry {
   version: string;
   metadata: SamlIdpMetadata;
@@ -53,8 +56,14 @@ export function createIdpMetadataCache(options: { allowPrivate: boolean; now?: (
       allowPrivate: options.allowPrivate,
       accept: 'application/samlmetadata+xml, application/xml, text/xml;q=0.9, */*;q=0.1',
     });
-    if (!fetched.ok) throw new Error(`the IdP metadata at ${url} could not be fetched: ${fetched.error}`);
-    const entry = { version, metadata: parseIdpMetadata(fetched.body), expiresAt: expiryOf(fetched.body, now()), refetchedAt };
+    if (!fetched.ok) throw new MetadataUnavailable(`the IdP metadata at ${url} could not be fetched: ${fetched.error}`);
+    let metadata: SamlIdpMetadata;
+    try {
+      metadata = parseIdpMetadata(fetched.body);
+    } catch (error) {
+      throw new MetadataUnavailable(`the document at ${url} ${(error as Error).message}`);
+    }
+    const entry = { version, metadata, expiresAt: expiryOf(fetched.body, now()), refetchedAt };
     entries.delete(c.id);
     entries.set(c.id, entry);
     while (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);

@@ -5,7 +5,7 @@ import { createSsoQueries } from '../../db/sso/queries.ts';
 import { SamlRefusal, verifySamlResponse } from '../../lib/sso/saml.ts';
 import { samlUpstreamMfa } from '../../lib/sso/upstream-mfa.ts';
 import { urlsOf, type SsoConnection, type SsoTarget, type SsoUrls } from './connections.ts';
-import type { IdpMetadataCache } from './idp-metadata-cache.ts';
+import { MetadataUnavailable, type IdpMetadataCache } from './idp-metadata-cache.ts';
 import { SsoRefusal } from './refusal.ts';
 import type { SignInScope } from './record.ts';
 import type { SignInSteps, SsoOutcome, SsoServiceDeps } from './steps.ts';
@@ -63,6 +63,8 @@ export function createSamlAcs(deps: SsoServiceDeps, steps: SignInSteps, metadata
     try {
       assertion = await verify(environmentId, c, urls, state?.requestId ?? null, body.SAMLResponse);
     } catch (error) {
+      // The IdP's metadata URL cannot be read now: nothing the user can fix (the state stays usable until it expires).
+      if (error instanceof MetadataUnavailable) return { status: 502, page: 'unavailable', reason: error.message, uiLocales: connScope.uiLocales };
       // The user cancelled (or failed) at the IdP: a solicited sign-in ends with access_denied at the client.
       if (error instanceof SamlRefusal && error.reason === 'upstream_cancelled' && state) return cancel(provider, connScope, state, error.message);
       if (error instanceof SamlRefusal) return refuse(connScope, error);

@@ -19,6 +19,7 @@ let down: Awaited<ReturnType<typeof oidcEnvironment>>;
 let rp: client.Configuration;
 let served = '';
 let fetches = 0;
+let failing = false;
 let server: http.Server;
 let metadataUrl = '';
 beforeAll(async () => {
@@ -26,6 +27,7 @@ beforeAll(async () => {
   token = await t.token();
   server = http.createServer((req, res) => {
     fetches++;
+    if (failing) return res.writeHead(503).end();
     res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(served);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -40,6 +42,15 @@ afterAll(async () => {
   await t.close();
 });
 
+const saveAgain = async (connectionId: string) => {
+  const saved = await t.app.inject({
+    method: 'POST',
+    url: `/v1/tenants/${down.tenantId}/environments/${down.environmentId}/connections`,
+    headers: bearer(token),
+    payload: { connectionId, providerId: 'saml', name: 'Renamed IdP', formPayload: JSON.stringify({ metadataUrl }) },
+  });
+  expect(saved.statusCode, saved.body).toBe(200);
+};
 const acsUrl = () => `${t.baseUrl}/v1/sso/${down.environmentId}/saml/acs`;
 const eventsOf = async (type: string) => (await tenantEvents(t, down.tenantId, { environmentId: down.environmentId })).filter((e) => e.type === type);
 /** The IdP's metadata with attributes added to its root (cacheDuration, validUntil). */
@@ -84,13 +95,7 @@ describe('IdP metadata by URL', () => {
     expect((await signIn(connectionId, idp)).status).toBe(303);
     expect(fetches - before).toBe(1);
 
-    const saved = await t.app.inject({
-      method: 'POST',
-      url: `/v1/tenants/${down.tenantId}/environments/${down.environmentId}/connections`,
-      headers: bearer(token),
-      payload: { connectionId, providerId: 'saml', name: 'Renamed IdP', formPayload: JSON.stringify({ metadataUrl }) },
-    });
-    expect(saved.statusCode, saved.body).toBe(200);
+    await saveAgain(connectionId);
     const afterSave = fetches;
     await start(connectionId);
     await start(connectionId);
@@ -112,6 +117,25 @@ describe('IdP metadata by URL', () => {
     await start(other);
     await start(other);
     expect(fetches - before).toBe(2);
+  });
+
+  it('says the identity provider cannot be reached when its metadata URL fails at the response (502 page, not an error)', async () => {
+    const idp = samlIdp();
+    served = idp.metadataXml;
+    const connectionId = await saveConnection(t, token, down.tenantId, down.environmentId, 'saml', { metadataUrl });
+    const { jar, location } = await start(connectionId);
+    const { requestId, relayState } = idp.readRedirect(location);
+    const spMetadata = await (await fetch(`${t.baseUrl}/v1/sso/${down.environmentId}/saml/metadata`)).text();
+    const samlResponse = await idp.response(spMetadata, { nameId: 'grace@example.com', inResponseTo: requestId });
+    await saveAgain(connectionId);
+    failing = true;
+    try {
+      const acs = await postForm(jar, acsUrl(), { SAMLResponse: samlResponse, RelayState: relayState! });
+      expect(acs.status).toBe(502);
+      expect(await acs.text()).toContain('The identity provider could not be reached. Try again later.');
+    } finally {
+      failing = false;
+    }
   });
 
   it('fetches it again when a response is signed by a key the cached metadata does not have (key rollover)', async () => {
