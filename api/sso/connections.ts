@@ -20,6 +20,8 @@ export interface SsoConnection {
   secrets: Record<string, unknown>;
   /** The URLs a new round trip uses: provider-level while this is the provider's only active connection. */
   urls: SsoUrls;
+  /** When the connection was last saved (what was cached from its settings is stale after it). */
+  updatedAt: string | null;
 }
 
 export const urlsOf = (publicBaseUrl: string, environmentId: string, target: SsoTarget): SsoUrls =>
@@ -52,5 +54,6 @@ export async function findSsoConnection(db: CommonQueryMethods, masterKey: Buffe
     config: found.config,
     secrets: found.secretsEncrypted ? (JSON.parse(decrypt(masterKey, found.secretsEncrypted)) as Record<string, unknown>) : {},
     urls: urlsOf(publicBaseUrl, environmentId, only ? { providerId: found.providerId } : { connectionId: found.id }),
+    updatedAt: found.updatedAt ?? null,
   } satisfies SsoConnection;
 }

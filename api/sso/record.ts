@@ -6,6 +6,8 @@ import type { SsoRefusalReason } from './refusal.ts';
 
 /** What every SSO sign-in uses as its method: a federated assertion (an ID token or a SAML assertion). */
 export const SSO_AMR = ['fed'];
+/** An SSO sign-in whose upstream says it used more than one factor (lib/sso/upstream-mfa.ts): no second factor here. */
+export const SSO_MFA_AMR = ['fed', 'mfa'];
 
 export interface SignInScope {
   environmentId: string;
@@ -13,9 +15,11 @@ export interface SignInScope {
   origin: RequestOrigin;
   clientId: string;
   connectionId: string | null;
+  /** The interaction's ui_locales, when the state named one: the locale of the page a refusal shows. */
+  uiLocales?: unknown;
 }
 
-export const recordSignedIn = (db: CommonQueryMethods, scope: SignInScope, userId: string) =>
+export const recordSignedIn = (db: CommonQueryMethods, scope: SignInScope, userId: string, amr: string[]) =>
   recordChange(db, {
     actor: { type: 'user', id: userId },
     origin: scope.origin,
@@ -24,7 +28,7 @@ export const recordSignedIn = (db: CommonQueryMethods, scope: SignInScope, userI
     scope: { tenantId: scope.tenantId, environmentId: scope.environmentId },
     event: {
       type: 'user.signed_in',
-      data: { userId, clientId: scope.clientId, amr: SSO_AMR, ip: scope.origin.ip ?? null, remember: false, connectionId: scope.connectionId },
+      data: { userId, clientId: scope.clientId, amr, ip: scope.origin.ip ?? null, remember: false, connectionId: scope.connectionId },
     },
   });
 

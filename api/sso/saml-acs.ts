@@ -3,15 +3,30 @@
 import type { RequestOrigin } from '../../db/shared/changes.ts';
 import { createSsoQueries } from '../../db/sso/queries.ts';
 import { SamlRefusal, verifySamlResponse } from '../../lib/sso/saml.ts';
-import { urlsOf, type SsoConnection, type SsoTarget } from './connections.ts';
+import { samlUpstreamMfa } from '../../lib/sso/upstream-mfa.ts';
+import { urlsOf, type SsoConnection, type SsoTarget, type SsoUrls } from './connections.ts';
+import { MetadataUnavailable, type IdpMetadataCache } from './idp-metadata-cache.ts';
 import { SsoRefusal } from './refusal.ts';
 import type { SignInScope } from './record.ts';
 import type { SignInSteps, SsoOutcome, SsoServiceDeps } from './steps.ts';
 import { samlSettings, trustsEmail } from './upstream.ts';
 
-export function createSamlAcs(deps: SsoServiceDeps, steps: SignInSteps) {
-  const { pool, connection, providerOf, refuse, finish, stateOf, baseScope, identityOf } = steps;
-  const upstream = { allowPrivate: deps.allowPrivateNetworkTargets };
+export function createSamlAcs(deps: SsoServiceDeps, steps: SignInSteps, metadata: IdpMetadataCache) {
+  const { pool, connection, providerOf, refuse, finish, cancel, stateOf, baseScope, identityOf } = steps;
+
+  /** The verified assertion; a signature that fails with cached metadata is tried once more with the IdP's current certificate (a key rollover). */
+  async function verify(environmentId: string, c: SsoConnection, urls: SsoUrls, requestId: string | null, samlResponse: string) {
+    const spDeps = { pool, masterKey: deps.masterKey, metadata };
+    const { settings, idp } = await samlSettings(spDeps, environmentId, c, urls, requestId);
+    try {
+      return await verifySamlResponse(settings, samlResponse);
+    } catch (error) {
+      if (!(error instanceof SamlRefusal) || error.reason !== 'tampered') throw error;
+      const current = await metadata.refetch(c, idp).catch(() => null);
+      if (!current) throw error;
+      return verifySamlResponse((await samlSettings(spDeps, environmentId, c, urls, requestId, current)).settings, samlResponse);
+    }
+  }
 
   /** An IdP-initiated response: verified and its id recorded, then sent to the application (no session is made here). */
   async function unsolicited(scope: SignInScope, c: SsoConnection, replay: (trx: never) => Promise<void>, login: string): Promise<SsoOutcome> {
@@ -46,11 +61,12 @@ export function createSamlAcs(deps: SsoServiceDeps, steps: SignInSteps) {
     if (!body.SAMLResponse) return refuse(connScope, { reason: 'invalid_response', message: 'no SAMLResponse' });
     let assertion;
     try {
-      assertion = await verifySamlResponse(
-        await samlSettings({ pool, masterKey: deps.masterKey, ...upstream }, environmentId, c, urls, state?.requestId ?? null),
-        body.SAMLResponse,
-      );
+      assertion = await verify(environmentId, c, urls, state?.requestId ?? null, body.SAMLResponse);
     } catch (error) {
+      // The IdP's metadata URL cannot be read now: nothing the user can fix (the state stays usable until it expires).
+      if (error instanceof MetadataUnavailable) return { status: 502, page: 'unavailable', reason: error.message, uiLocales: connScope.uiLocales };
+      // The user cancelled (or failed) at the IdP: a solicited sign-in ends with access_denied at the client.
+      if (error instanceof SamlRefusal && error.reason === 'upstream_cancelled' && state) return cancel(provider, connScope, state, error.message);
       if (error instanceof SamlRefusal) return refuse(connScope, error);
       throw error;
     }
@@ -65,6 +81,6 @@ export function createSamlAcs(deps: SsoServiceDeps, steps: SignInSteps) {
     if (!state) return unsolicited(connScope, c, replay, assertion.nameId);
     const identity = identityOf(c, assertion.nameId, { ...assertion.attributes, nameId: assertion.nameId }, 'saml', trustsEmail(c));
     if (!identity.profile.email && /^[^\s@]+@[^\s@]+$/.test(assertion.nameId)) identity.profile.email = assertion.nameId;
-    return finish(provider, connScope, state, identity, replay);
+    return finish(provider, connScope, state, identity, { upstreamMfa: samlUpstreamMfa(assertion.authnContextClassRefs), before: replay });
   };
 }

@@ -11,6 +11,7 @@ import { urlsOf, type SsoTarget } from './connections.ts';
 import { createOidcCallback } from './oidc-callback.ts';
 import { createSamlAcs } from './saml-acs.ts';
 import { spKeyOf } from './sp-keys.ts';
+import { createIdpMetadataCache } from './idp-metadata-cache.ts';
 import { createSignInSteps, type SsoOutcome, type SsoServiceDeps } from './steps.ts';
 import { samlSettings, upstreamApp } from './upstream.ts';
 
@@ -20,6 +21,7 @@ export function createSsoService(deps: SsoServiceDeps) {
   const { pool } = deps;
   const upstream = { allowPrivate: deps.allowPrivateNetworkTargets };
   const steps = createSignInSteps(deps);
+  const metadata = createIdpMetadataCache({ allowPrivate: deps.allowPrivateNetworkTargets });
   const { connection, providerOf } = steps;
 
   return {
@@ -48,7 +50,8 @@ export function createSsoService(deps: SsoServiceDeps) {
         if (c.protocol === 'saml') {
           const requestId = newRequestId();
           const stateId = newRoundTrip(c.urls.acs).state;
-          const url = await authnRequestUrl(await samlSettings({ pool, masterKey: deps.masterKey, ...upstream }, environmentId, c, c.urls, requestId), stateId);
+          const { settings } = await samlSettings({ pool, masterKey: deps.masterKey, metadata }, environmentId, c, c.urls, requestId);
+          const url = await authnRequestUrl(settings, stateId);
           await sso.insertState({ id: stateId, connectionId: c.id, interactionUid: uid, returnUrl: c.urls.acs, requestId });
           return { redirect: url };
         }
@@ -73,7 +76,7 @@ export function createSsoService(deps: SsoServiceDeps) {
     callback: createOidcCallback(deps, steps),
 
     /** SAML: a response posted to the ACS. */
-    acs: createSamlAcs(deps, steps),
+    acs: createSamlAcs(deps, steps, metadata),
   };
 }
 

@@ -3,7 +3,8 @@
 import type { DatabasePool } from 'slonik';
 import type Provider from 'oidc-provider';
 import type { OidcProviders } from '../oidc/types.ts';
-import { snapshotOf } from '../oidc/providers.ts';
+import { issuerOf, snapshotOf } from '../oidc/providers.ts';
+import { ACR_MFA } from '../oidc/mfa-step-up.ts';
 import type { RequestOrigin } from '../../db/shared/changes.ts';
 import { createSsoQueries } from '../../db/sso/queries.ts';
 import type { SsoState } from '../../db/sso/rows.ts';
@@ -11,7 +12,7 @@ import { mapProfile } from '../../lib/sso/mapping.ts';
 import { findSsoConnection, type SsoConnection, type SsoTarget } from './connections.ts';
 import { SsoRefusal } from './refusal.ts';
 import { refuseOtherRealm } from './home-realm-guard.ts';
-import { recordRefusal, recordSignedIn, SSO_AMR, type SignInScope } from './record.ts';
+import { recordRefusal, recordSignedIn, SSO_MFA_AMR, type SignInScope } from './record.ts';
 import { resolveUser, type UpstreamIdentity } from './resolve-user.ts';
 import { mappingOf, provisioningOf } from './upstream.ts';
 
@@ -24,11 +25,19 @@ export interface SsoServiceDeps {
 }
 
 /** What a route answers: a redirect (303), or a page saying why not. */
-export type SsoOutcome = { redirect: string } | { status: number; page: 'expired' | 'refused' | 'not_found' | 'unavailable' | 'start_at_app'; reason?: string };
+export type SsoOutcome =
+  | { redirect: string }
+  | {
+      status: number;
+      page: 'expired' | 'refused' | 'not_found' | 'unavailable' | 'start_at_app';
+      reason?: string;
+      /** The interaction's ui_locales, when the answer belongs to a known interaction: the page's locale. */
+      uiLocales?: unknown;
+    };
 
 type Trx = Parameters<Parameters<DatabasePool['transaction']>[0]>[0];
 
-const refused = (reason: string): SsoOutcome => ({ status: 400, page: 'refused', reason });
+const refused = (reason: string) => ({ status: 400, page: 'refused' as const, reason });
 
 export function createSignInSteps(deps: SsoServiceDeps) {
   const { pool } = deps;
@@ -38,11 +47,22 @@ export function createSignInSteps(deps: SsoServiceDeps) {
   /** Records the refusal (its own transaction) and says so. */
   async function refuse(scope: SignInScope, error: { reason: SsoRefusal['reason']; message: string; userId?: string | null }, login = '') {
     await pool.transaction((trx) => recordRefusal(trx, scope, { reason: error.reason, message: error.message, userId: error.userId ?? null }, login));
-    return refused(error.reason);
+    return { ...refused(error.reason), uiLocales: scope.uiLocales };
   }
 
-  /** The sign-in's end: in one transaction the state is consumed, the user resolved and the sign-in recorded. */
-  async function finish(provider: Provider, scope: SignInScope, state: SsoState, identity: UpstreamIdentity, before?: (trx: Trx) => Promise<void>) {
+  /**
+   * The sign-in's end: in one transaction the state is consumed and the user resolved. An upstream that did MFA
+   * finishes the interaction here (`user.signed_in` recorded, amr `fed`+`mfa`, acr mfa); otherwise the user waits on
+   * the state for the interaction's continuation (../families/oidc/sso/continue-routes.ts), which applies the second
+   * factor where the interaction cookie is sent.
+   */
+  async function finish(
+    provider: Provider,
+    scope: SignInScope,
+    state: SsoState,
+    identity: UpstreamIdentity,
+    options: { upstreamMfa: boolean; before?: (trx: Trx) => Promise<void> },
+  ): Promise<SsoOutcome> {
     const interaction = await provider.Interaction.find(state.interactionUid);
     if (!interaction || interaction.prompt.name !== 'login')
       return refuse(scope, { reason: 'expired', message: 'the sign-in interaction ended' }, identity.subject);
@@ -50,18 +70,42 @@ export function createSignInSteps(deps: SsoServiceDeps) {
     let userId: string;
     try {
       userId = await pool.transaction(async (trx) => {
-        await before?.(trx);
+        await options.before?.(trx);
         if (!(await sso(trx).consumeState(state.id))) throw new SsoRefusal('state_consumed', 'the state was used already or expired');
         await refuseOtherRealm(trx, scope.environmentId, identity);
         const id = await resolveUser(trx, scope, identity);
-        await recordSignedIn(trx, scope, id);
+        if (options.upstreamMfa) await recordSignedIn(trx, scope, id, SSO_MFA_AMR);
+        else await sso(trx).resolveState(state.id, id);
         return id;
       });
     } catch (error) {
       if (error instanceof SsoRefusal) return refuse(scope, error, identity.profile.email ?? identity.subject);
       throw error;
     }
-    interaction.result = { ...interaction.result, login: { accountId: userId, amr: SSO_AMR, remember: false } };
+    if (!options.upstreamMfa) return { redirect: `${issuerOf(deps.publicBaseUrl, scope.environmentId)}/interaction/${state.interactionUid}/sso/continue` };
+    interaction.result = { ...interaction.result, login: { accountId: userId, amr: SSO_MFA_AMR, acr: ACR_MFA, remember: false } };
+    await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+    return { redirect: interaction.returnTo };
+  }
+
+  /**
+   * The user cancelled upstream (OIDC `access_denied`, SAML AuthnFailed/RequestDenied): the state is consumed, the
+   * refusal recorded (`upstream_cancelled`) and the interaction ends with `access_denied`, back to the client.
+   */
+  async function cancel(provider: Provider, scope: SignInScope, state: SsoState, message: string): Promise<SsoOutcome> {
+    const interaction = await provider.Interaction.find(state.interactionUid);
+    if (!interaction || interaction.prompt.name !== 'login') return refuse(scope, { reason: 'expired', message: 'the sign-in interaction ended' });
+    try {
+      await pool.transaction(async (trx) => {
+        if (!(await createSsoQueries(trx, scope.environmentId).consumeState(state.id)))
+          throw new SsoRefusal('state_consumed', 'the state was used already or expired');
+        await recordRefusal(trx, scope, { reason: 'upstream_cancelled', message, userId: null });
+      });
+    } catch (error) {
+      if (error instanceof SsoRefusal) return refuse(scope, error);
+      throw error;
+    }
+    interaction.result = { error: 'access_denied', error_description: 'The user cancelled the sign-in at the identity provider.' };
     await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
     return { redirect: interaction.returnTo };
   }
@@ -71,7 +115,12 @@ export function createSignInSteps(deps: SsoServiceDeps) {
     const state = stateId ? await createSsoQueries(pool, environmentId).findState(stateId) : null;
     if (!state) return { outcome: await refuse(scope, { reason: 'state_unknown', message: 'no such state' }) };
     const interaction = await (await providerOf(environmentId))?.Interaction.find(state.interactionUid);
-    const stated = { ...scope, connectionId: state.connectionId, clientId: interaction ? String(interaction.params.client_id) : '' };
+    const stated = {
+      ...scope,
+      connectionId: state.connectionId,
+      clientId: interaction ? String(interaction.params.client_id) : '',
+      uiLocales: interaction?.params.ui_locales,
+    };
     if (state.consumedAt && !allowConsumed) return { outcome: await refuse(stated, { reason: 'state_consumed', message: 'the state was used already' }) };
     if (state.expired) return { outcome: await refuse(stated, { reason: 'expired', message: 'the state expired' }) };
     return { state, scope: stated };
@@ -102,7 +151,7 @@ export function createSignInSteps(deps: SsoServiceDeps) {
     };
   }
 
-  return { pool, connection, providerOf, refuse, finish, stateOf, baseScope, identityOf };
+  return { pool, connection, providerOf, refuse, finish, cancel, stateOf, baseScope, identityOf };
 }
 
 export type SignInSteps = ReturnType<typeof createSignInSteps>;

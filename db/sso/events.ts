@@ -17,6 +17,7 @@ export const SSO_FAILURE_REASONS = [
   'email_conflict',
   'provisioning_refused',
   'idp_initiated_refused',
+  'upstream_cancelled',
 ] as const;
 export type SsoFailureReason = (typeof SSO_FAILURE_REASONS)[number];
 

@@ -44,6 +44,35 @@ export function createSsoQueries(db: CommonQueryMethods, environmentId: string) 
         WHERE environment_id = ${environmentId} AND id = ${id} AND consumed_at IS NULL AND expires_at > now()`)
       ).rowCount === 1,
 
+    /** Records the user a consumed state resolved: its interaction's continuation may take it once (`takeContinuation`). */
+    resolveState: (id: string, userId: string) =>
+      db.query(sql.unsafe`UPDATE sso_states SET user_id = ${userId} WHERE environment_id = ${environmentId} AND id = ${id}`),
+
+    /**
+     * Takes (once, atomically) the SSO result waiting for interaction `interactionUid`: the user resolved by a state
+     * consumed in the last 10 minutes and not continued yet; null when there is none.
+     */
+    takeContinuation: (interactionUid: string) =>
+      db.maybeOne(sql.type(z.object({ userId: uuid, connectionId: uuid }))`
+        UPDATE sso_states SET continued_at = now()
+        WHERE environment_id = ${environmentId} AND interaction_uid = ${interactionUid} AND user_id IS NOT NULL
+          AND continued_at IS NULL AND consumed_at > now() - interval '10 minutes'
+        RETURNING user_id AS "userId", connection_id AS "connectionId"`),
+
+    /**
+     * The connection of the user's latest continued SSO sign-in whose `user.signed_in` is not recorded yet (within the
+     * interaction's lifetime), marked recorded; null when there is none.
+     */
+    takeSignedInConnection: (userId: string) =>
+      db.maybeOneFirst(sql.type(z.object({ connectionId: uuid }))`
+        UPDATE sso_states SET signed_in_at = now()
+        WHERE id = (
+          SELECT id FROM sso_states
+          WHERE environment_id = ${environmentId} AND user_id = ${userId} AND continued_at > now() - interval '1 hour' AND signed_in_at IS NULL
+          ORDER BY continued_at DESC LIMIT 1)
+        AND environment_id = ${environmentId}
+        RETURNING connection_id AS "connectionId"`),
+
     /** Drops states and assertion ids past their lifetime (called on each new round trip). */
     purgeExpired: async () => {
       await db.query(sql.unsafe`DELETE FROM sso_states WHERE environment_id = ${environmentId} AND expires_at < now() - interval '1 day'`);

@@ -2,7 +2,7 @@
 // of a response posted to the ACS: a signed response or a signed assertion (by the IdP's certificate), audience =
 // our entity id, InResponseTo = the request this round trip sent, timestamps with 60 s of clock skew, encrypted
 // assertions decrypted with the environment's SP key. What fails is named by a reason (db/sso/events.ts).
-import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import { SAML, SamlStatusError, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
 
 export const SAML_CLOCK_SKEW_MS = 60_000;
 
@@ -12,11 +12,16 @@ export interface SamlSpSettings {
   idp: { entityId: string; ssoUrl: string; certificate: string; nameIdFormat: string | null };
   /** The SP's encryption key (PKCS#8 PEM). */
   decryptionKeyPem: string;
+  /** The SP's signing key (PKCS#8 PEM): AuthnRequests are signed with it (redirect binding, RSA-SHA256). */
+  signingKeyPem: string;
   /** The AuthnRequest ID the response must answer; null for an unsolicited (IdP-initiated) response. */
   requestId: string | null;
 }
 
-export type SamlFailure = 'tampered' | 'wrong_audience' | 'expired' | 'state_unknown' | 'upstream_error' | 'invalid_response';
+export type SamlFailure = 'tampered' | 'wrong_audience' | 'expired' | 'state_unknown' | 'upstream_error' | 'upstream_cancelled' | 'invalid_response';
+
+/** Second-level status codes that mean the user did not (or could not) sign in at the IdP: a cancel, not a fault. */
+const CANCELLED = /urn:oasis:names:tc:SAML:2\.0:status:(AuthnFailed|RequestDenied)\b/;
 
 export class SamlRefusal extends Error {
   readonly reason: SamlFailure;
@@ -46,6 +51,9 @@ function samlOf(settings: SamlSpSettings) {
     wantAssertionsSigned: false,
     acceptedClockSkewMs: SAML_CLOCK_SKEW_MS,
     decryptionPvk: settings.decryptionKeyPem,
+    // Every AuthnRequest is signed (the SP metadata says AuthnRequestsSigned="true"): IdPs that do not ask ignore it.
+    privateKey: settings.signingKeyPem,
+    signatureAlgorithm: 'sha256',
     identifierFormat: settings.idp.nameIdFormat,
     disableRequestedAuthnContext: true,
     validateInResponseTo: settings.requestId ? ValidateInResponseTo.always : ValidateInResponseTo.never,
@@ -57,11 +65,12 @@ function samlOf(settings: SamlSpSettings) {
 /** A fresh AuthnRequest ID (an NCName: it must not start with a digit). */
 export const newRequestId = () => `_${crypto.randomUUID().replace(/-/g, '')}`;
 
-/** The IdP's SSO URL carrying the AuthnRequest (deflated, HTTP-Redirect) and `relayState`. */
+/** The IdP's SSO URL carrying the AuthnRequest (deflated, HTTP-Redirect), `relayState` and the request's signature (SigAlg, Signature). */
 export const authnRequestUrl = (settings: SamlSpSettings, relayState: string) => samlOf(settings).getAuthorizeUrlAsync(relayState, undefined, {});
 
 export function failureOf(error: unknown): SamlFailure {
   const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof SamlStatusError) return CANCELLED.test(String(error.xmlStatus)) ? 'upstream_cancelled' : 'upstream_error';
   if (/signature/i.test(message)) return 'tampered';
   if (/audience/i.test(message)) return 'wrong_audience';
   // node-saml says "No valid subject confirmation…" when every SubjectConfirmationData is outside its time window.
@@ -78,6 +87,8 @@ export interface SamlAssertion {
   notOnOrAfter: string;
   inResponseTo: string | null;
   attributes: Record<string, unknown>;
+  /** The AuthnContextClassRefs of the assertion's AuthnStatements (how the IdP authenticated the user). */
+  authnContextClassRefs: string[];
 }
 
 const first = (value: unknown): Record<string, unknown> | undefined => (Array.isArray(value) ? value[0] : undefined) as Record<string, unknown> | undefined;
@@ -87,7 +98,13 @@ function assertionFacts(profile: Profile) {
   const root = assertion?.Assertion;
   const id = (root?.$ as { ID?: string } | undefined)?.ID;
   const conditions = first(root?.Conditions)?.$ as { NotOnOrAfter?: string } | undefined;
-  return { id, notOnOrAfter: conditions?.NotOnOrAfter };
+  const statements = (Array.isArray(root?.AuthnStatement) ? root.AuthnStatement : []) as Record<string, unknown>[];
+  const classRefs = statements
+    .flatMap((statement) => (Array.isArray(statement.AuthnContext) ? statement.AuthnContext : []) as Record<string, unknown>[])
+    .flatMap((context) => (Array.isArray(context.AuthnContextClassRef) ? context.AuthnContextClassRef : []) as unknown[])
+    .map((ref) => (typeof ref === 'string' ? ref : (ref as { _?: unknown })?._))
+    .filter((ref): ref is string => typeof ref === 'string');
+  return { id, notOnOrAfter: conditions?.NotOnOrAfter, classRefs };
 }
 
 /** The verified assertion of the posted `SAMLResponse`, or a SamlRefusal naming what is wrong. */
@@ -111,5 +128,6 @@ export async function verifySamlResponse(settings: SamlSpSettings, samlResponse:
     notOnOrAfter: new Date(expiry + SAML_CLOCK_SKEW_MS).toISOString(),
     inResponseTo: (profile.inResponseTo as string | undefined) ?? null,
     attributes: { ...((profile.attributes as Record<string, unknown> | undefined) ?? {}), ...attributes },
+    authnContextClassRefs: facts.classRefs,
   };
 }

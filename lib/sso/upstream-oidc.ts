@@ -5,6 +5,7 @@ import * as client from 'openid-client';
 import { guardedFetch, type GuardedFetch } from '../outbound/guarded-fetch.ts';
 import type { LookupFn } from '../outbound/ssrf-guard.ts';
 import { fetchGithubUser } from './github.ts';
+import { oidcUpstreamMfa } from './upstream-mfa.ts';
 
 export interface UpstreamApp {
   providerId: 'google' | 'microsoft' | 'oidc' | 'github';
@@ -32,6 +33,8 @@ export interface UpstreamUser {
   claims: Record<string, unknown>;
   /** The upstream says the email is the user's (OIDC `email_verified: true`, GitHub's verified primary). */
   emailVerified: boolean;
+  /** The ID token says the upstream's authentication was multi-factor (./upstream-mfa.ts); never for GitHub. */
+  mfa: boolean;
 }
 
 export type UpstreamFailure = 'upstream_error' | 'state_unknown' | 'expired' | 'invalid_response';
@@ -126,13 +129,14 @@ export async function finishUpstream(app: UpstreamApp, trip: RoundTrip, callback
       const checks = { pkceCodeVerifier: trip.codeVerifier, expectedState: trip.state };
       if (app.providerId === 'github') {
         const tokens = await client.authorizationCodeGrant(config, callbackUrl, checks);
-        return fetchGithubUser(fetch, tokens.access_token);
+        return { ...(await fetchGithubUser(fetch, tokens.access_token)), mfa: false };
       }
       const tokens = await client.authorizationCodeGrant(config, callbackUrl, { ...checks, expectedNonce: trip.nonce, idTokenExpected: true });
       const idToken = tokens.claims()!;
       const userinfo = config.serverMetadata().userinfo_endpoint ? await client.fetchUserInfo(config, tokens.access_token, idToken.sub) : {};
       const claims = { ...userinfo, ...idToken } as Record<string, unknown>;
-      return { subject: idToken.sub, claims, emailVerified: claims.email_verified === true || claims.email_verified === 'true' };
+      const emailVerified = claims.email_verified === true || claims.email_verified === 'true';
+      return { subject: idToken.sub, claims, emailVerified, mfa: oidcUpstreamMfa(idToken as Record<string, unknown>) };
     });
   } catch (error) {
     throw refusalOf(error);

@@ -95,8 +95,8 @@ describe('SSO through an upstream OpenID provider', () => {
     expect(await eventsOf('user.linked')).toHaveLength(1);
     const signedIn = await eventsOf('user.signed_in');
     expect(signedIn.map((e) => e.data)).toEqual([
-      { userId, clientId: down.clientId, amr: ['fed'], ip: '127.0.0.1', remember: false, connectionId: up.connectionId },
-      { userId, clientId: down.clientId, amr: ['fed'], ip: '127.0.0.1', remember: false, connectionId: up.connectionId },
+      { userId, clientId: down.clientId, amr: ['fed'], ip: '127.0.0.1', remember: false, secondFactor: null, connectionId: up.connectionId },
+      { userId, clientId: down.clientId, amr: ['fed'], ip: '127.0.0.1', remember: false, secondFactor: null, connectionId: up.connectionId },
     ]);
     const audit = await auditEntries(t, { tenantId: down.tenantId }, { resourceId: userId });
     expect(audit.map((a) => a.action)).toEqual(['directory.user.create', 'user.link', 'user.signed_in', 'user.consented', 'user.signed_in']);
@@ -158,7 +158,20 @@ describe('SSO through an upstream OpenID provider', () => {
     const start = await downJar.fetch(`${at}/sso/${up.connectionId}`);
     const cancelled = await signInThroughPages(start.headers.get('location')!, { userName: up.email, password: UPSTREAM_PASSWORD, consent: 'cancel' });
     expect(cancelled.callback.searchParams.get('error')).toBe('access_denied');
-    expect((await downJar.fetch(cancelled.callback)).status).toBe(400);
+    // The downstream client hears access_denied too (the interaction ends, as the pages' Cancel does).
+    const ended = await signInThroughPages(cancelled.callback, { userName: '', password: '' }, downJar);
+    expect(ended.pages).toEqual([]);
+    expect(`${ended.callback.origin}${ended.callback.pathname}`).toBe(REDIRECT_URI);
+    expect(ended.callback.searchParams.get('error')).toBe('access_denied');
+    expect(ended.callback.searchParams.get('error_description')).toBe('The user cancelled the sign-in at the identity provider.');
+    // Any other upstream error keeps the refusal page (the user may go back and pick another way).
+    const failing = await upstreamLeg(new CookieJar(), new CookieJar(), up.connectionId, up.email);
+    const broken = new URL(failing.callback);
+    broken.searchParams.delete('code');
+    broken.searchParams.set('error', 'temporarily_unavailable');
+    const refused = await fetch(broken, { redirect: 'manual' });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('could not be accepted');
 
     const users = `/v1/tenants/${down.tenantId}/environments/${down.environmentId}/directory/users`;
     const { claims } = await ssoSignIn(up.connectionId, up.email);
@@ -187,6 +200,7 @@ describe('SSO through an upstream OpenID provider', () => {
 
     const failed = await eventsOf('user.sign_in_failed');
     expect(failed.map((e) => [e.data.reason, e.data.userId])).toEqual([
+      ['upstream_cancelled', null],
       ['upstream_error', null],
       ['inactive', claims.sub],
       ['email_conflict', holder.id],

@@ -59,7 +59,7 @@ async function samlStart() {
   expect(start.status, await start.clone().text()).toBe(303);
   const location = start.headers.get('location')!;
   expect(location.startsWith(`${IDP_SSO_URL}?`)).toBe(true);
-  return { jar, checks, ...idp.readRedirect(location) };
+  return { jar, checks, location, ...idp.readRedirect(location) };
 }
 
 const respond = (requestId: string, options: Partial<ResponseOptions> = {}) =>
@@ -78,6 +78,18 @@ describe('SAML SSO', () => {
     expect(spMetadata).toContain(`entityID="${t.baseUrl}/v1/sso/${down.environmentId}/saml/metadata"`);
     expect(spMetadata).toContain(`Location="${acsUrl()}"`);
     expect(spMetadata).toMatch(/<md:KeyDescriptor use="encryption"><ds:KeyInfo[^>]*><ds:X509Data><ds:X509Certificate>MII/);
+  });
+
+  it('signs its AuthnRequests (RSA-SHA256) with the key its metadata publishes for signing, and says so', async () => {
+    expect(spMetadata).toContain('AuthnRequestsSigned="true"');
+    expect(spMetadata).toMatch(/<md:KeyDescriptor use="signing"><ds:KeyInfo[^>]*><ds:X509Data><ds:X509Certificate>MII/);
+    const { location } = await samlStart();
+    expect(new URL(location).searchParams.get('SigAlg')).toBe('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
+    expect(await idp.verifyRedirect(spMetadata, location)).toBe('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
+    // The signature covers the RelayState: another one does not verify.
+    const bent = new URL(location);
+    bent.searchParams.set('RelayState', 'someone-else');
+    await expect(idp.verifyRedirect(spMetadata, bent.href)).rejects.toThrow();
   });
 
   it('signs in SP-initiated, creating the user from the assertion', async () => {
@@ -131,6 +143,34 @@ describe('SAML SSO', () => {
     expect(await eventsOf('user.signed_in')).toEqual([]);
     const audit = (await auditEntries(t, { tenantId: down.tenantId }, { action: 'user.sign_in_failed' })).filter((a) => a.environmentId === down.environmentId);
     expect(audit).toHaveLength(1);
+  });
+
+  it('ends the client’s request with access_denied when the IdP answers AuthnFailed or RequestDenied, audited; another status keeps the refusal page', async () => {
+    for (const status of ['AuthnFailed', 'RequestDenied']) {
+      const { jar, requestId, relayState } = await samlStart();
+      const acs = await postForm(jar, acsUrl(), { SAMLResponse: idp.errorResponse(acsUrl(), requestId, status), RelayState: relayState! });
+      expect(acs.status, await acs.clone().text()).toBe(303);
+      const ended = await signInThroughPages(new URL(acs.headers.get('location')!, acsUrl()).href, { userName: '', password: '' }, jar);
+      expect(ended.pages).toEqual([]);
+      expect(`${ended.callback.origin}${ended.callback.pathname}`).toBe(REDIRECT_URI);
+      expect(ended.callback.searchParams.get('error')).toBe('access_denied');
+      expect(ended.callback.searchParams.get('error_description')).toBe('The user cancelled the sign-in at the identity provider.');
+    }
+    const other = await samlStart();
+    const refused = await postForm(other.jar, acsUrl(), {
+      SAMLResponse: idp.errorResponse(acsUrl(), other.requestId, 'UnknownPrincipal'),
+      RelayState: other.relayState!,
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('The identity provider’s answer could not be accepted.');
+    expect((await eventsOf('user.sign_in_failed')).map((e) => [e.data.reason, e.data.connectionId, e.data.clientId])).toEqual([
+      ['upstream_cancelled', connectionId, down.clientId],
+      ['upstream_cancelled', connectionId, down.clientId],
+      ['upstream_error', connectionId, down.clientId],
+    ]);
+    const audit = (await auditEntries(t, { tenantId: down.tenantId }, { action: 'user.sign_in_failed' })).filter((a) => a.environmentId === down.environmentId);
+    expect(audit.map((a) => a.changes?.after?.reason).sort()).toEqual(['upstream_cancelled', 'upstream_cancelled', 'upstream_error']);
+    expect(await eventsOf('user.signed_in')).toEqual([]);
   });
 
   it('refuses an assertion posted again', async () => {

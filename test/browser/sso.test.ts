@@ -1,8 +1,8 @@
 // SSO in a real browser. OIDC: the downstream identifier page's "Continue with …" button sends Chromium to a second
 // environment of this service, whose own hosted pages sign the user in (identifier, password, consent), and back to
 // the downstream, which finishes the sign-in (a JIT-created user, amr fed). SAML: home-realm discovery sends an email
-// at the tenant's verified domain straight to a local SAML IdP whose page auto-posts the signed response to our ACS.
-// axe on every page of ours on the way.
+// at the tenant's verified domain straight to a local SAML IdP whose page auto-posts the signed response to our ACS;
+// where the MFA policy requires it, the TOTP page follows. axe on every page of ours on the way.
 import { sql } from 'slonik';
 import * as client from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
@@ -13,6 +13,8 @@ import { directoryUser, oidcEnvironment, relyingParty, startOidcApp, type OidcTe
 import { saveConnection, UPSTREAM_PASSWORD, upstreamOidc } from '../helpers/upstream-oidc.ts';
 import { startSamlIdpServer } from '../helpers/saml-idp-server.ts';
 import { setPassword } from '../helpers/sign-in.ts';
+import { createMfaService } from '../../api/mfa/index.ts';
+import { totpCode } from '../../lib/mfa/totp.ts';
 
 let t: OidcTestApp;
 let browser: Browser;
@@ -164,6 +166,40 @@ describeBrowser('SSO in Chromium', () => {
       await page.getByRole('button', { name: 'Continue with SAML' }).click();
       const claims = await consentDownstream(page, env.issuer, exchange);
       expect(claims).toMatchObject({ sub: user.id, amr: ['fed'] });
+      await context.close();
+    } finally {
+      await idp.close();
+    }
+  });
+  it('asks the TOTP code the MFA policy requires after the SAML IdP’s response, then signs in with amr fed+otp+mfa', async () => {
+    const { env, url, exchange } = await downstream();
+    const { email, idp } = await requiredSaml(env);
+    try {
+      const policy = await t.app.inject({
+        method: 'PUT',
+        url: `/v1/tenants/${env.tenantId}/environments/${env.environmentId}/settings/mfa`,
+        headers: bearer(token),
+        payload: { mode: 'required' },
+      });
+      expect(policy.statusCode, policy.body).toBe(200);
+      const user = await directoryUser(t, env.environmentId, email);
+      const past = Date.now() - 60_000;
+      const mfa = createMfaService(t.pool, t.masterKey, () => past);
+      const mfaEnv = { tenantId: env.tenantId, environmentId: env.environmentId };
+      const started = await mfa.startTotpEnrolment(mfaEnv, user.id);
+      expect((await mfa.confirmTotpEnrolment(mfaEnv, user.id, started.factorId, totpCode(started.secret, past))).ok).toBe(true);
+
+      const { context, page } = await newPage();
+      await page.goto(url.href);
+      await page.getByLabel('User name or email').fill(email);
+      await page.getByRole('button', { name: 'Continue', exact: true }).click();
+      await expect.poll(() => heading(page)).toBe('Enter your authentication code');
+      expect(page.url()).toMatch(/\/interaction\/[^/]+\/mfa$/);
+      await expectAccessible(page);
+      await page.getByLabel('6-digit code').fill(totpCode(started.secret, Date.now()));
+      await page.getByRole('button', { name: 'Verify' }).click();
+      const claims = await consentDownstream(page, env.issuer, exchange);
+      expect(claims).toMatchObject({ sub: user.id, amr: ['fed', 'otp', 'mfa'], acr: 'urn:iam:acr:mfa' });
       await context.close();
     } finally {
       await idp.close();

@@ -10,6 +10,11 @@ interface Entity {
   getMetadata(): string;
   entityMeta: { getAssertionConsumerService(binding: string): unknown; getEntityID(): string };
   createLoginResponse(...args: unknown[]): Promise<unknown>;
+  parseLoginRequest(
+    sp: Entity,
+    binding: string,
+    request: { query: Record<string, string>; octetString: string },
+  ): Promise<{ extract: object; sigAlg: string | null }>;
 }
 const samlify = createRequire(import.meta.url)('samlify') as {
   setSchemaValidator(validator: { validate: (xml: string) => Promise<string> }): void;
@@ -34,7 +39,11 @@ export interface ResponseOptions {
   /** Shifts every timestamp by this many ms (negative: in the past). */
   shiftMs?: number;
   encrypt?: boolean;
+  /** The AuthnStatement's AuthnContextClassRef (how the IdP says it authenticated the user); none by default. */
+  authnContextClassRef?: string;
 }
+
+const STATUS = 'urn:oasis:names:tc:SAML:2.0:status';
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const attributeStatement = (attributes: Record<string, string>) =>
@@ -46,6 +55,11 @@ const attributeStatement = (attributes: Record<string, string>) =>
             `<saml:Attribute Name="${escape(name)}" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:basic"><saml:AttributeValue xsi:type="xs:string">${escape(value)}</saml:AttributeValue></saml:Attribute>`,
         )
         .join('')}</saml:AttributeStatement>`;
+
+const authnStatement = (instant: string, sessionIndex: string, classRef: string | undefined) =>
+  classRef
+    ? `<saml:AuthnStatement AuthnInstant="${instant}" SessionIndex="${sessionIndex}"><saml:AuthnContext><saml:AuthnContextClassRef>${escape(classRef)}</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`
+    : '{AuthnStatement}';
 
 export function samlIdp(entityId = `https://idp.example.test/${crypto.randomUUID()}`, ssoUrl = IDP_SSO_URL) {
   const { privateKeyPem, certificatePem } = selfSignedCertificate('test idp');
@@ -59,6 +73,7 @@ export function samlIdp(entityId = `https://idp.example.test/${crypto.randomUUID
   };
   const idp = samlify.IdentityProvider(settings);
   const encryptingIdp = samlify.IdentityProvider({ ...settings, isAssertionEncrypted: true });
+  const demandingIdp = samlify.IdentityProvider({ ...settings, wantAuthnRequestsSigned: true });
 
   return {
     entityId,
@@ -68,6 +83,21 @@ export function samlIdp(entityId = `https://idp.example.test/${crypto.randomUUID
       const url = new URL(location);
       const xml = zlib.inflateRawSync(Buffer.from(url.searchParams.get('SAMLRequest')!, 'base64')).toString('utf8');
       return { requestId: /\sID="([^"]+)"/.exec(xml)![1]!, relayState: url.searchParams.get('RelayState'), xml };
+    },
+    /**
+     * Verifies the redirect's AuthnRequest signature (SigAlg, Signature over the query as sent) with the signing
+     * certificate of the SP metadata, as an IdP with WantAuthnRequestsSigned="true" does: the SigAlg, or a throw.
+     */
+    async verifyRedirect(spMetadataXml: string, location: string) {
+      const url = new URL(location);
+      const octetString = url.search
+        .slice(1)
+        .split('&')
+        .filter((part) => !part.startsWith('Signature='))
+        .join('&');
+      const sp = samlify.ServiceProvider({ metadata: spMetadataXml });
+      const parsed = await demandingIdp.parseLoginRequest(sp, 'redirect', { query: Object.fromEntries(url.searchParams), octetString });
+      return parsed.sigAlg;
     },
     /** A base64 SAMLResponse for the SP whose metadata is `spMetadataXml`, signed (assertion) as that metadata asks. */
     async response(spMetadataXml: string, options: ResponseOptions) {
@@ -95,10 +125,23 @@ export function samlIdp(entityId = `https://idp.example.test/${crypto.randomUUID
       };
       const replace = (template: string) => ({
         id,
-        context: samlify.SamlLib.replaceTagsByValue(template.replace('{AttributeStatement}', attributeStatement(options.attributes ?? {})), values),
+        context: samlify.SamlLib.replaceTagsByValue(
+          template
+            .replace('{AttributeStatement}', attributeStatement(options.attributes ?? {}))
+            .replace('{AuthnStatement}', authnStatement(iso(now), id, options.authnContextClassRef)),
+          values,
+        ),
       });
       const made = await (options.encrypt ? encryptingIdp : idp).createLoginResponse(sp, {} as never, 'post', {}, { customTagReplacement: replace });
       return (made as { context: string }).context;
+    },
+    /** A base64 SAMLResponse without an assertion whose Status is Responder with the second-level code `subStatus` (unsigned, as IdPs often send them). */
+    errorResponse(acsUrl: string, inResponseTo: string, subStatus: string) {
+      const xml =
+        `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_${crypto.randomUUID()}" Version="2.0" ` +
+        `IssueInstant="${new Date().toISOString()}" Destination="${escape(acsUrl)}" InResponseTo="${escape(inResponseTo)}"><saml:Issuer>${escape(entityId)}</saml:Issuer>` +
+        `<samlp:Status><samlp:StatusCode Value="${STATUS}:Responder"><samlp:StatusCode Value="${STATUS}:${subStatus}"/></samlp:StatusCode></samlp:Status></samlp:Response>`;
+      return Buffer.from(xml, 'utf8').toString('base64');
     },
   };
 }

@@ -80,11 +80,18 @@ export async function scriptedIssuer() {
     new SignJWT({ ...claims }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer(base).setIssuedAt().setExpirationTime('5m').sign(key);
   return {
     issuer: base,
-    /** The next token response's ID token for `sub`, signed by the published key or (`forged`) another. */
-    answer(sub: string, aud: string, nonce: string, forged = false) {
+    /** The next token response's ID token for `sub`, signed by the published key or (`forged`) another, with `extra` claims (amr, acr…). */
+    answer(sub: string, aud: string, nonce: string, forged = false, extra: object = {}) {
       pending = { aud, nonce };
       idToken = (c) =>
-        sign(forged ? forger.privateKey : published.privateKey, { sub, aud: c.aud, nonce: c.nonce, email: `${sub}@example.com`, email_verified: true });
+        sign(forged ? forger.privateKey : published.privateKey, {
+          sub,
+          aud: c.aud,
+          nonce: c.nonce,
+          email: `${sub}@example.com`,
+          email_verified: true,
+          ...extra,
+        });
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -18,6 +18,8 @@ import { mfaRoutes } from './mfa-routes.ts';
 import { createSecondFactor } from './second-factor.ts';
 import { mfaEmailRoutes } from './mfa-email-routes.ts';
 import { createEmailSecondFactor } from '../../../email-codes/second-factor.ts';
+import { ssoContinueRoutes } from './sso-continue-routes.ts';
+import { withSsoConnection } from '../../../sso/signed-in.ts';
 
 export default defineFamily({
   name: 'oidc/sign-in',
@@ -36,14 +38,17 @@ export default defineFamily({
     const second = createSecondFactor({
       pool,
       mfa,
-      signIn,
+      signIn: withSsoConnection(pool, signIn),
       interactions,
       issuerPathOf: (envId) => `${basePath}/v1/oidc/${envId}`,
       secure,
-      complete: passkeys.afterSignIn,
+      // An SSO sign-in (amr fed) is not offered a passkey: it would sign the user in without the identity provider.
+      complete: (r, reply, provider, login) =>
+        login.amr.includes('fed') ? interactions.finish(r, reply, provider, { login }) : passkeys.afterSignIn(r, reply, provider, login),
     });
     signInRoutes(app, { interactions, signIn, homeRealm, second, passkeys });
     passkeys.routes(app);
+    ssoContinueRoutes(app, { pool, interactions, second });
     mfaRoutes(app, { interactions, signIn, second, mfa, masterKey });
     mfaEmailRoutes(app, { interactions, signIn, second, emailCodes: createEmailSecondFactor({ pool, sender, log: app.log }) });
     signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log), second, passwordPolicy });

@@ -32,27 +32,28 @@ const certificateBody = (pem: string) => pem.replace(/-----(BEGIN|END) CERTIFICA
 
 /**
  * SAML 2.0 service provider metadata: signed assertions wanted, one HTTP-POST assertion consumer service and, given
- * the environment's encryption certificate, a KeyDescriptor use="encryption" for encrypted assertions.
+ * the environment's SP certificate, KeyDescriptors use="signing" (the SP signs its AuthnRequests with that key, so
+ * AuthnRequestsSigned="true") and use="encryption" (for encrypted assertions).
  */
 export function spMetadataXml(entityId: string, acsUrl: string, encryptionCertificatePem?: string): string {
   const doc = new DOMImplementation().createDocument(MD, 'md:EntityDescriptor', null);
   const root = doc.documentElement!;
   root.setAttribute('entityID', entityId);
   const sp = doc.createElementNS(MD, 'md:SPSSODescriptor');
-  sp.setAttribute('AuthnRequestsSigned', 'false');
+  sp.setAttribute('AuthnRequestsSigned', encryptionCertificatePem ? 'true' : 'false');
   sp.setAttribute('WantAssertionsSigned', 'true');
   sp.setAttribute('protocolSupportEnumeration', SAML2);
-  if (encryptionCertificatePem) {
+  for (const use of encryptionCertificatePem ? ['signing', 'encryption'] : []) {
     const key = doc.createElementNS(MD, 'md:KeyDescriptor');
-    key.setAttribute('use', 'encryption');
+    key.setAttribute('use', use);
     const info = doc.createElementNS(DS, 'ds:KeyInfo');
     const data = doc.createElementNS(DS, 'ds:X509Data');
     const cert = doc.createElementNS(DS, 'ds:X509Certificate');
-    cert.appendChild(doc.createTextNode(certificateBody(encryptionCertificatePem)));
+    cert.appendChild(doc.createTextNode(certificateBody(encryptionCertificatePem!)));
     data.appendChild(cert);
     info.appendChild(data);
     key.appendChild(info);
-    for (const algorithm of ENCRYPTION_METHODS) {
+    for (const algorithm of use === 'encryption' ? ENCRYPTION_METHODS : []) {
       const method = doc.createElementNS(MD, 'md:EncryptionMethod');
       method.setAttribute('Algorithm', algorithm);
       key.appendChild(method);

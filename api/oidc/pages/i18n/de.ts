@@ -159,4 +159,18 @@ export const de: Messages = {
   passwordRefusalMissingNumber: 'Das Passwort muss eine Ziffer enthalten.',
   passwordRefusalMissingSymbol: 'Das Passwort muss ein Sonderzeichen enthalten (ein Zeichen, das weder Buchstabe noch Ziffer ist).',
   passwordRefusalBreached: 'Dieses Passwort ist in einem Datenleck aufgetaucht. Wählen Sie ein anderes.',
+  ssoNotCompletedTitle: 'Anmeldung nicht abgeschlossen',
+  ssoRefusedText: 'Die Antwort des Identitätsanbieters konnte nicht angenommen werden. Kehren Sie zur Anwendung zurück und beginnen Sie erneut.',
+  ssoNoAccountTitle: 'Hier noch kein Konto',
+  ssoNoAccountText: 'Hier gibt es noch kein Konto für Sie. Bitten Sie Ihre Administratorin oder Ihren Administrator um Zugang.',
+  ssoInactiveText: 'Mit diesem Konto ist keine Anmeldung möglich. Wenden Sie sich an Ihre Administration.',
+  ssoEmailConflictText:
+    'Es gibt bereits ein Konto mit Ihrer E-Mail-Adresse. Melden Sie sich auf andere Weise daran an oder wenden Sie sich an Ihre Administration.',
+  ssoRequiredRefusedText:
+    'Ihre Organisation verlangt, dass Sie sich über ihre eigene Anmeldung anmelden. Kehren Sie zur Anwendung zurück und beginnen Sie erneut. Geben Sie dann Ihre geschäftliche E-Mail-Adresse ein.',
+  ssoUnavailableTitle: 'Anmeldung nicht verfügbar',
+  ssoNotFoundText: 'Diese Anmeldeverbindung existiert nicht oder ist nicht aktiv.',
+  ssoUnreachableText: 'Der Identitätsanbieter ist nicht erreichbar. Versuchen Sie es später erneut.',
+  ssoStartAtAppTitle: 'In der Anwendung beginnen',
+  ssoStartAtAppText: 'Die Anmeldung muss in der Anwendung beginnen, die Sie verwenden möchten: Öffnen Sie sie und wählen Sie dort „Anmelden“.',
 };

@@ -151,6 +151,19 @@ export const en = {
   passwordRefusalMissingNumber: 'The password must contain a digit.',
   passwordRefusalMissingSymbol: 'The password must contain a symbol (a character that is neither a letter nor a digit).',
   passwordRefusalBreached: 'This password has appeared in a data breach. Choose another one.',
+  ssoNotCompletedTitle: 'Sign-in not completed',
+  ssoRefusedText: 'The identity provider’s answer could not be accepted. Go back to the application and start again.',
+  ssoNoAccountTitle: 'No account here',
+  ssoNoAccountText: 'There is no account for you here yet. Ask your administrator to give you access.',
+  ssoInactiveText: 'This account cannot sign in. Ask your administrator.',
+  ssoEmailConflictText: 'An account with your email exists already. Sign in to it another way, or ask your administrator.',
+  ssoRequiredRefusedText:
+    'Your organization requires you to sign in with its own sign-in. Go back to the application and start again. Then enter your work email.',
+  ssoUnavailableTitle: 'Sign-in not available',
+  ssoNotFoundText: 'This sign-in connection does not exist or is not active.',
+  ssoUnreachableText: 'The identity provider could not be reached. Try again later.',
+  ssoStartAtAppTitle: 'Start at the application',
+  ssoStartAtAppText: 'Sign-in must start at the application you want to use: open it and choose to sign in there.',
 };
 
 export type MessageKey = keyof typeof en;

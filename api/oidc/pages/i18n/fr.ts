@@ -157,4 +157,17 @@ export const fr: Messages = {
   passwordRefusalMissingNumber: 'Le mot de passe doit contenir un chiffre.',
   passwordRefusalMissingSymbol: 'Le mot de passe doit contenir un caractère spécial (ni lettre ni chiffre).',
   passwordRefusalBreached: 'Ce mot de passe figure dans une fuite de données. Choisissez-en un autre.',
+  ssoNotCompletedTitle: 'Connexion non aboutie',
+  ssoRefusedText: 'La réponse du fournisseur d’identité n’a pas pu être acceptée. Retournez à l’application et recommencez.',
+  ssoNoAccountTitle: 'Pas encore de compte ici',
+  ssoNoAccountText: 'Vous n’avez pas encore de compte ici. Demandez l’accès à votre administrateur.',
+  ssoInactiveText: 'Ce compte ne peut pas se connecter. Adressez-vous à votre administrateur.',
+  ssoEmailConflictText: 'Un compte existe déjà avec votre adresse e-mail. Connectez-vous-y autrement, ou adressez-vous à votre administrateur.',
+  ssoRequiredRefusedText:
+    'Votre organisation exige que vous vous connectiez avec sa propre connexion. Retournez à l’application et recommencez, puis saisissez votre adresse e-mail professionnelle.',
+  ssoUnavailableTitle: 'Connexion indisponible',
+  ssoNotFoundText: 'Cette connexion n’existe pas ou n’est pas active.',
+  ssoUnreachableText: 'Le fournisseur d’identité est injoignable. Réessayez plus tard.',
+  ssoStartAtAppTitle: 'Commencez dans l’application',
+  ssoStartAtAppText: 'La connexion doit commencer dans l’application que vous voulez utiliser : ouvrez-la et choisissez de vous y connecter.',
 };
