@@ -28,7 +28,8 @@ export const recordSignedIn = (db: CommonQueryMethods, scope: SignInScope, userI
     scope: { tenantId: scope.tenantId, environmentId: scope.environmentId },
     event: {
       type: 'user.signed_in',
-      data: { userId, clientId: scope.clientId, amr, ip: scope.origin.ip ?? null, remember: false, connectionId: scope.connectionId },
+      // An upstream that did the second factor: recorded here, with no second factor of ours.
+      data: { userId, clientId: scope.clientId, amr, ip: scope.origin.ip ?? null, remember: false, secondFactor: null, connectionId: scope.connectionId },
     },
   });
 

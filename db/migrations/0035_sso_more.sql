@@ -1,10 +1,7 @@
 -- SSO sign-ins continue on the sign-in pages: the callback (or ACS) that consumed a state records the user it
 -- resolved, and the interaction's own URL (…/interaction/:uid/sso/continue, where the interaction cookie is sent)
--- takes it once (`continued_at`) to apply the second factor; `signed_in_at` marks the state whose sign-in
--- `user.signed_in` was recorded for (it names the connection).
+-- takes it once (`continued_at`) to apply the second factor.
 ALTER TABLE sso_states
   ADD COLUMN user_id uuid REFERENCES users (id) ON DELETE CASCADE,
-  ADD COLUMN continued_at timestamptz,
-  ADD COLUMN signed_in_at timestamptz;
+  ADD COLUMN continued_at timestamptz;
 CREATE INDEX sso_states__interaction ON sso_states (environment_id, interaction_uid) WHERE user_id IS NOT NULL;
-CREATE INDEX sso_states__user ON sso_states (environment_id, user_id) WHERE continued_at IS NOT NULL;

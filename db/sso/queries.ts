@@ -59,20 +59,6 @@ export function createSsoQueries(db: CommonQueryMethods, environmentId: string) 
           AND continued_at IS NULL AND consumed_at > now() - interval '10 minutes'
         RETURNING user_id AS "userId", connection_id AS "connectionId"`),
 
-    /**
-     * The connection of the user's latest continued SSO sign-in whose `user.signed_in` is not recorded yet (within the
-     * interaction's lifetime), marked recorded; null when there is none.
-     */
-    takeSignedInConnection: (userId: string) =>
-      db.maybeOneFirst(sql.type(z.object({ connectionId: uuid }))`
-        UPDATE sso_states SET signed_in_at = now()
-        WHERE id = (
-          SELECT id FROM sso_states
-          WHERE environment_id = ${environmentId} AND user_id = ${userId} AND continued_at > now() - interval '1 hour' AND signed_in_at IS NULL
-          ORDER BY continued_at DESC LIMIT 1)
-        AND environment_id = ${environmentId}
-        RETURNING connection_id AS "connectionId"`),
-
     /** Drops states and assertion ids past their lifetime (called on each new round trip). */
     purgeExpired: async () => {
       await db.query(sql.unsafe`DELETE FROM sso_states WHERE environment_id = ${environmentId} AND expires_at < now() - interval '1 day'`);

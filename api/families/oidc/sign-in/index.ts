@@ -19,7 +19,6 @@ import { createSecondFactor } from './second-factor.ts';
 import { mfaEmailRoutes } from './mfa-email-routes.ts';
 import { createEmailSecondFactor } from '../../../email-codes/second-factor.ts';
 import { ssoContinueRoutes } from './sso-continue-routes.ts';
-import { withSsoConnection } from '../../../sso/signed-in.ts';
 
 export default defineFamily({
   name: 'oidc/sign-in',
@@ -38,7 +37,7 @@ export default defineFamily({
     const second = createSecondFactor({
       pool,
       mfa,
-      signIn: withSsoConnection(pool, signIn),
+      signIn,
       interactions,
       issuerPathOf: (envId) => `${basePath}/v1/oidc/${envId}`,
       secure,

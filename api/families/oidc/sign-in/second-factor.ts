@@ -31,6 +31,8 @@ export interface FirstFactor {
   remember: boolean;
   /** The step recorded `user.signed_in` itself (sign-up does, with the new account); else it is recorded when the login finishes. */
   recorded?: boolean;
+  /** The SSO connection the user came through (amr `fed`): `user.signed_in` names it. */
+  connectionId?: string;
 }
 
 export type SecondFactorKind = 'totp' | 'recovery_code' | 'email_code' | 'remember_device';
@@ -104,7 +106,14 @@ export function createSecondFactor(deps: {
     const passed = secondFactor !== null && secondFactor !== 'remember_device';
     const amr = passed ? [...new Set([...first.amr, ...SECOND_FACTOR_AMR[secondFactor]])] : first.amr;
     if (first.recorded !== true) {
-      const data = { userId: first.userId, clientId: clientIdOf(found.interaction), amr, remember: first.remember, secondFactor };
+      const data = {
+        userId: first.userId,
+        clientId: clientIdOf(found.interaction),
+        amr,
+        remember: first.remember,
+        secondFactor,
+        ...(first.connectionId ? { connectionId: first.connectionId } : {}),
+      };
       await signIn.signedIn(found.provider, r.params.envId, originOf(r), data);
     }
     const login: Login = { accountId: first.userId, amr, remember: first.remember, ...(passed ? { acr: ACR_MFA } : {}) };

@@ -141,6 +141,7 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
         amr: string[];
         remember: boolean;
         secondFactor: 'totp' | 'recovery_code' | 'email_code' | 'remember_device' | null;
+        connectionId?: string;
       },
     ) =>
       record(environmentId, snapshotOf(provider).tenantId, origin, data.userId, 'user.signed_in', {

@@ -19,8 +19,7 @@ export function ssoContinueRoutes(app: App, deps: { pool: DatabasePool; interact
     if (!found) return reply;
     const taken = await createSsoQueries(pool, r.params.envId).takeContinuation(r.params.uid);
     if (!taken) return ix.sendExpired(r, reply, found);
-    // `user.signed_in` is recorded once the login finishes, after any second factor, with the connection
-    // (api/sso/signed-in.ts).
-    return second.afterFirstFactor(r, reply, found, { userId: taken.userId, amr: SSO_AMR, remember: false });
+    // `user.signed_in` is recorded once the login finishes, after any second factor, naming the connection.
+    return second.afterFirstFactor(r, reply, found, { userId: taken.userId, amr: SSO_AMR, remember: false, connectionId: taken.connectionId });
   });
 }
