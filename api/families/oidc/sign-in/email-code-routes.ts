@@ -21,18 +21,20 @@ interface LinkRoute extends Route {
   Params: Route['Params'] & { token: string };
 }
 
+/** The sign-in an emailed code belongs to: this interaction of this environment, for its client. */
+export const signInOf = (r: Req, found: Found): EmailCodeSignIn => ({
+  provider: found.provider,
+  environmentId: r.params.envId,
+  uid: r.params.uid,
+  clientId: clientIdOf(found.interaction),
+  origin: originOf(r),
+});
+
 export function emailCodeRoutes(
   app: App,
   deps: { oidc: OidcProviders; interactions: Interactions; signIn: SignInService; emailCodes: EmailCodeService; second: SecondFactor },
 ) {
   const { interactions: ix, signIn, emailCodes, second } = deps;
-  const signInOf = (r: Req, found: Found): EmailCodeSignIn => ({
-    provider: found.provider,
-    environmentId: r.params.envId,
-    uid: r.params.uid,
-    clientId: clientIdOf(found.interaction),
-    origin: originOf(r),
-  });
 
   /** The interaction of a POST at login where the environment offers email codes; else null once a page is sent. */
   const allowed = async (r: Req, reply: FastifyReply) => {

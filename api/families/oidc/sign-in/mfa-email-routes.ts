@@ -7,12 +7,12 @@
 import type { FastifyReply } from 'fastify';
 import type { EmailCodeFailureReason } from '../../../../db/email-codes/events.ts';
 import type { EmailSecondFactor } from '../../../email-codes/second-factor.ts';
-import type { EmailCodeSignIn } from '../../../email-codes/service.ts';
+import { signInOf } from './email-code-routes.ts';
 import type { Messages } from '../../../oidc/pages/i18n/index.ts';
 import { mfaEmailPage } from '../../../oidc/pages/mfa-email.ts';
-import { BASE, field, originOf, PAGE_ROUTE, type Found, type Interactions, type Req, type Route } from './interaction.ts';
+import { BASE, field, PAGE_ROUTE, type Found, type Interactions, type Req, type Route } from './interaction.ts';
 import type { Pending, SecondFactor } from './second-factor.ts';
-import { clientIdOf, type SignInService } from './service.ts';
+import type { SignInService } from './service.ts';
 import type { App } from '../../../types.ts';
 
 const ERRORS: Record<EmailCodeFailureReason, (t: Messages) => string> = {
@@ -24,13 +24,6 @@ const ERRORS: Record<EmailCodeFailureReason, (t: Messages) => string> = {
 
 export function mfaEmailRoutes(app: App, deps: { interactions: Interactions; signIn: SignInService; second: SecondFactor; emailCodes: EmailSecondFactor }) {
   const { interactions: ix, signIn, second, emailCodes } = deps;
-  const signInOf = (r: Req, found: Found): EmailCodeSignIn => ({
-    provider: found.provider,
-    environmentId: r.params.envId,
-    uid: r.params.uid,
-    clientId: clientIdOf(found.interaction),
-    origin: originOf(r),
-  });
 
   /** The waiting first factor when the email code is offered to it; else null once a page is sent. */
   async function offered(r: Req, reply: FastifyReply, post: boolean) {
