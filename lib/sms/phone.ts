@@ -24,3 +24,13 @@ export const allowedCountries = z
   .array(z.string().refine((c) => /^[A-Z]{2}$/.test(c) && isSupportedCountry(c as never), 'must be an ISO 3166 alpha-2 country code, e.g. US'))
   .min(1)
   .refine((list) => new Set(list).size === list.length, 'must not repeat a country');
+
+/** Why `recipient` may not get an SMS from a provider allowing `allowed` countries, or null when it may. */
+export function recipientRefusal(recipient: string, allowed: readonly string[] | undefined): string | null {
+  const { valid, country } = e164Country(recipient);
+  if (!valid) return E164_MESSAGE;
+  if (allowed && (!country || !allowed.includes(country))) {
+    return `is a number in ${country ?? 'an unknown country'}, outside the provider's allowedCountries (${allowed.join(', ')})`;
+  }
+  return null;
+}
