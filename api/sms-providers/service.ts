@@ -62,7 +62,12 @@ export function createSmsProviderService(deps: SmsProviderServiceDeps) {
       const stored = await createSmsProviderQueries(pool, caller.scope.environmentId).find(kind);
       const { config, secrets } = parseProviderFields(kind, input.config ?? stored?.config ?? {}, input.secrets ?? {}, stored ? unseal(stored) : {});
       if (typeof config.baseUrl === 'string' && config.baseUrl !== stored?.config?.baseUrl) {
-        await checkTargetUrl(config.baseUrl, { allowPrivate: deps.transport.allowPrivate, lookup: deps.transport.lookup, path: 'body.config.baseUrl', code: 'sms_provider.url_refused' });
+        await checkTargetUrl(config.baseUrl, {
+          allowPrivate: deps.transport.allowPrivate,
+          lookup: deps.transport.lookup,
+          path: 'body.config.baseUrl',
+          code: 'sms_provider.url_refused',
+        });
       }
       return pool.transaction(async (trx) => {
         await scopedEnvironment(trx, caller);
@@ -76,8 +81,11 @@ export function createSmsProviderService(deps: SmsProviderServiceDeps) {
           secretHints: secretHints(secrets),
         });
         const provider = toSmsProvider(saved);
-        const event = { type: 'sms_provider.saved' as const, data: { environmentId: saved.environmentId, provider, created: !before } };
-        await record(trx, caller, change('save', saved, before, event));
+        await record(
+          trx,
+          caller,
+          change('save', saved, before, { type: 'sms_provider.saved', data: { environmentId: saved.environmentId, provider, created: !before } }),
+        );
         return { created: !before, provider };
       });
     },
@@ -88,8 +96,8 @@ export function createSmsProviderService(deps: SmsProviderServiceDeps) {
         const queries = createSmsProviderQueries(trx, caller.scope.environmentId);
         const before = await orNotFound(queries.find(kind), 'sms_provider', kind);
         await queries.delete(kind);
-        const event = { type: 'sms_provider.deleted' as const, data: { environmentId: before.environmentId, provider: toSmsProvider(before) } };
-        await record(trx, caller, change('delete', before, before, event));
+        const data = { environmentId: before.environmentId, provider: toSmsProvider(before) };
+        await record(trx, caller, change('delete', before, before, { type: 'sms_provider.deleted', data }));
         return { success: true };
       }),
 
@@ -106,7 +114,13 @@ export function createSmsProviderService(deps: SmsProviderServiceDeps) {
         if (!(error instanceof SmsVendorError)) throw error;
         outcome = { messageId: null, error: error.message };
       }
-      const data = { environmentId: p.environmentId, provider: toSmsProvider(p), success: !outcome.error, ...outcome, recipientCountry: e164Country(recipient).country };
+      const data = {
+        environmentId: p.environmentId,
+        provider: toSmsProvider(p),
+        success: !outcome.error,
+        ...outcome,
+        recipientCountry: e164Country(recipient).country,
+      };
       await pool.transaction((trx) => record(trx, caller, change('test', p, null, { type: 'sms_provider.tested', data })));
       if (outcome.error) throw new ApiError(502, 'sms_provider.refused', outcome.error);
       return { success: true, messageId: outcome.messageId! };

@@ -28,7 +28,9 @@ export function createSmsProviderQueries(db: CommonQueryMethods, environmentId: 
 
     /** The rank after the last provider: where a new one goes when its save names none. */
     nextRank: () =>
-      db.oneFirst(sql.unsafe`SELECT coalesce(max(rank) + 1, 0)::int AS n FROM environment_sms_providers WHERE environment_id = ${environmentId}`) as Promise<number>,
+      db.oneFirst(
+        sql.unsafe`SELECT coalesce(max(rank) + 1, 0)::int AS n FROM environment_sms_providers WHERE environment_id = ${environmentId}`,
+      ) as Promise<number>,
 
     upsert: (provider: SmsProviderKind, f: SmsProviderFields) =>
       db.one(sql.type(SmsProviderRecord)`

@@ -1,9 +1,10 @@
 // The public shape of an environment's SMS provider (SPEC "Delivery providers") and its stored row.
 import { z } from 'zod';
+import { SMS_PROVIDER_KINDS } from '../../lib/sms/kinds.ts';
 import { isoTimestamp, uuid } from '../shared/rows.ts';
 
-export const SMS_PROVIDER_KINDS = ['twilio', 'messagebird', 'sns', 'vonage'] as const;
-export type SmsProviderKind = (typeof SMS_PROVIDER_KINDS)[number];
+export { SMS_PROVIDER_KINDS };
+export type { SmsProviderKind } from '../../lib/sms/kinds.ts';
 
 export const EnvironmentSmsProvider = z
   .object({

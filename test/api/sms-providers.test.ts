@@ -19,12 +19,17 @@ let environmentId: string;
 let base: string;
 let twilio: VendorFake;
 beforeAll(async () => {
-  [t, twilio] = await Promise.all([startTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'true' }), startTwilioFake({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN })]);
+  [t, twilio] = await Promise.all([
+    startTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'true' }),
+    startTwilioFake({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN }),
+  ]);
   token = await t.token();
 });
 // An environment of its own for every test: one test's providers never show in another's list.
 beforeEach(async () => {
-  ({ tenantId, environmentIds: [environmentId!] } = await newEnvironments(t, token));
+  const created = await newEnvironments(t, token);
+  tenantId = created.tenantId;
+  environmentId = created.environmentIds[0]!;
   base = `/v1/tenants/${tenantId}/environments/${environmentId}/sms-providers`;
 });
 afterAll(() => Promise.all([t.close(), twilio.close()]));
@@ -108,9 +113,7 @@ describe('SMS providers', () => {
     expect(await invalid('vonage', { config: { from: '+4915123456789', allowedCountries: ['XX'] }, secrets: { apiKey: 'k', apiSecret: 's' } })).toEqual([
       'body.config.allowedCountries.0 must be an ISO 3166 alpha-2 country code, e.g. US',
     ]);
-    expect(await invalid('twilio', { ...{ config: twilioConfig(), secrets: { authToken: 'x' } }, rank: -1 })).toEqual([
-      expect.stringMatching(/^body\.rank /),
-    ]);
+    expect(await invalid('twilio', { ...{ config: twilioConfig(), secrets: { authToken: 'x' } }, rank: -1 })).toEqual([expect.stringMatching(/^body\.rank /)]);
     expect(await invalid('twilio', { config: twilioConfig(), secrets: { authToken: 'x' }, rank: 1.5 })).toEqual([expect.stringMatching(/^body\.rank /)]);
     expect(await invalid('twilio', { provider: 'vonage', config: twilioConfig(), secrets: { authToken: 'x' } })).toEqual([
       'body.provider must be twilio, the provider in the path',

@@ -1,7 +1,7 @@
 // The SMS vendors by kind: each one's config and secret schemas and its sender. The later sending process asks
 // `smsSenderOf(kind, config, secrets, transport).send({ to, text })` for each active provider in rank order.
 import type { z } from 'zod';
-import type { SmsProviderKind } from '../../../db/sms-providers/rows.ts';
+import type { SmsProviderKind } from '../kinds.ts';
 import type { SmsSender, SmsTransport } from '../vendor-call.ts';
 import { messagebirdConfig, messagebirdSecrets, messagebirdSender } from './messagebird.ts';
 import { snsConfig, snsSecrets, snsSender } from './sns.ts';

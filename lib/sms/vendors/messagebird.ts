@@ -11,16 +11,18 @@ export const messagebirdConfig = z.strictObject({
 });
 export const messagebirdSecrets = z.strictObject({ accessKey: z.string().min(1) });
 
-export function messagebirdSender(
-  config: z.infer<typeof messagebirdConfig>,
-  secrets: z.infer<typeof messagebirdSecrets>,
-  transport: SmsTransport,
-): SmsSender {
+export function messagebirdSender(config: z.infer<typeof messagebirdConfig>, secrets: z.infer<typeof messagebirdSecrets>, transport: SmsTransport): SmsSender {
   const url = `${baseUrlOf(config.baseUrl, 'https://rest.messagebird.com')}/messages`;
   return {
     async send({ to, text }) {
       const body = JSON.stringify({ originator: config.originator, recipients: [to.replace(/^\+/, '')], body: text });
-      const res = await callVendor('messagebird', url, body, { authorization: `AccessKey ${secrets.accessKey}`, 'content-type': 'application/json' }, transport);
+      const res = await callVendor(
+        'messagebird',
+        url,
+        body,
+        { authorization: `AccessKey ${secrets.accessKey}`, 'content-type': 'application/json' },
+        transport,
+      );
       const json = parseJson(res.text);
       if (res.ok && typeof json?.id === 'string') return { messageId: json.id };
       const errors = Array.isArray(json?.errors) ? (json.errors as { description?: unknown; code?: unknown }[]) : [];

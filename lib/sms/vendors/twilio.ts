@@ -27,7 +27,13 @@ export function twilioSender(config: z.infer<typeof twilioConfig>, secrets: z.in
   return {
     async send({ to, text }) {
       const form = new URLSearchParams({ To: to, ...(config.from ? { From: config.from } : { MessagingServiceSid: config.messagingServiceSid! }), Body: text });
-      const res = await callVendor('twilio', url, form.toString(), { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, transport);
+      const res = await callVendor(
+        'twilio',
+        url,
+        form.toString(),
+        { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+        transport,
+      );
       const json = parseJson(res.text);
       if (res.ok && typeof json?.sid === 'string') return { messageId: json.sid };
       const reason = typeof json?.message === 'string' ? `${json.message}${json.code ? ` (code ${String(json.code)})` : ''}` : excerpt(res.text);

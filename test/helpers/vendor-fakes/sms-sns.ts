@@ -7,7 +7,10 @@ import { form, startVendorFake, type VendorRequest } from './sms-server.ts';
 
 const xml = (status: number, body: string) => ({ status, body, contentType: 'text/xml' });
 const error = (status: number, code: string, message: string) =>
-  xml(status, `<ErrorResponse><Error><Type>Sender</Type><Code>${code}</Code><Message>${message}</Message></Error><RequestId>${randomUUID()}</RequestId></ErrorResponse>`);
+  xml(
+    status,
+    `<ErrorResponse><Error><Type>Sender</Type><Code>${code}</Code><Message>${message}</Message></Error><RequestId>${randomUUID()}</RequestId></ErrorResponse>`,
+  );
 
 export const SIGV4 = /^AWS4-HMAC-SHA256 Credential=(\w+)\/(\d{8})\/([a-z0-9-]+)\/sns\/aws4_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/;
 

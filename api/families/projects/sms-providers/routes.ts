@@ -1,8 +1,8 @@
 // An environment's SMS providers: list by rank, save (create or update) per kind, remove, and send a test SMS.
 import { callerOf, requires } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../common/schemas.ts';
-import { EnvironmentScopeParams } from '../environment-settings/schemas.ts';
 import {
+  EnvironmentScopeParams,
   SaveSmsProviderBody,
   SaveSmsProviderResponse,
   SmsProviderParams,
@@ -25,7 +25,8 @@ export function smsProviderRoutes(app: App, service: SmsProviderService) {
       tags,
       operationId: 'listEnvironmentSmsProviders',
       summary: 'List the SMS providers of an environment, by failover rank',
-      description: 'Lists the SMS providers of an environment, lowest rank first (the order sending tries the active ones); secrets are never returned, only masked hints.',
+      description:
+        'Lists the SMS providers of an environment, lowest rank first (the order sending tries the active ones); secrets are never returned, only masked hints.',
       security: read,
       params: EnvironmentScopeParams,
       response: { 200: SmsProvidersList, ...errorResponses(404) },

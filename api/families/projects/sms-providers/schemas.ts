@@ -6,9 +6,8 @@ const meta = ManagementMeta.optional();
 
 export { EnvironmentSmsProvider };
 
-export const SmsProviderParams = z.strictObject({
-  tenantId: z.uuid(),
-  environmentId: z.uuid(),
+export const EnvironmentScopeParams = z.strictObject({ tenantId: z.uuid(), environmentId: z.uuid() });
+export const SmsProviderParams = EnvironmentScopeParams.extend({
   provider: z.enum(SMS_PROVIDER_KINDS).describe('The provider kind: one provider per kind per environment'),
 });
 
