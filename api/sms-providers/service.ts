@@ -1,6 +1,6 @@
 // An environment's SMS providers: one per kind, tried in `rank` order (lowest first) among the active ones. Secrets
 // are sealed under the master key and never returned (masked hints only); a test sends a real SMS through the vendor.
-import type { DatabasePool } from 'slonik';
+import type { DatabasePool, DatabaseTransactionConnection } from 'slonik';
 import { decrypt, encrypt } from '../../lib/crypto.ts';
 import { recipientRefusal, e164Country } from '../../lib/sms/phone.ts';
 import { smsSenderOf } from '../../lib/sms/vendors/index.ts';
@@ -8,7 +8,7 @@ import { SmsVendorError, type SmsTransport } from '../../lib/sms/vendor-call.ts'
 import type { EventOf, EventType } from '../../db/event-catalog.ts';
 import { createSmsProviderQueries } from '../../db/sms-providers/queries.ts';
 import type { EnvironmentSmsProvider, SmsProviderKind, SmsProviderRecord } from '../../db/sms-providers/rows.ts';
-import { ApiError, invalidField, orNotFound } from '../errors.ts';
+import { ApiError, invalidField } from '../errors.ts';
 import { record, type CallerChange, type EnvironmentCaller } from '../access/caller.ts';
 import { checkTargetUrl } from '../access/reach.ts';
 import { scopedEnvironment } from '../families/projects/environments/service.ts';
@@ -30,6 +30,7 @@ export interface SmsProviderServiceDeps {
   transport: SmsTransport;
 }
 
+const URL_REFUSED = 'sms_provider.url_refused';
 const TEST_TEXT = 'Test message: this SMS provider works.';
 
 export const toSmsProvider = ({ secretsEncrypted: _sealed, ...p }: SmsProviderRecord): EnvironmentSmsProvider => p;
@@ -37,9 +38,17 @@ export const toSmsProvider = ({ secretsEncrypted: _sealed, ...p }: SmsProviderRe
 export function createSmsProviderService(deps: SmsProviderServiceDeps) {
   const { pool } = deps;
   const unseal = (p: SmsProviderRecord) => JSON.parse(decrypt(deps.masterKey, p.secretsEncrypted)) as Fields;
-  const find = async (caller: EnvironmentCaller, kind: SmsProviderKind) => {
-    await scopedEnvironment(pool, caller);
-    return orNotFound(createSmsProviderQueries(pool, caller.scope.environmentId).find(kind), 'sms_provider', kind);
+  const find = async (db: DatabaseTransactionConnection | DatabasePool, caller: EnvironmentCaller, kind: SmsProviderKind) => {
+    await scopedEnvironment(db, caller);
+    const found = await createSmsProviderQueries(db, caller.scope.environmentId).find(kind);
+    if (!found) throw new ApiError(404, 'sms_provider.not_found', `This environment has no ${kind} SMS provider.`);
+    return found;
+  };
+  /** Credentials go to the vendor only over https, to a public address unless the deployment allows private targets. */
+  const checkBaseUrl = async (url: string) => {
+    const options = { allowPrivate: deps.transport.allowPrivate, lookup: deps.transport.lookup, path: 'body.config.baseUrl', code: URL_REFUSED };
+    if (!url.startsWith('https:') && !options.allowPrivate) throw invalidField(options.path, 'must be an https URL', URL_REFUSED);
+    await checkTargetUrl(url, options);
   };
   const change = <T extends EventType>(verb: string, p: SmsProviderRecord, before: SmsProviderRecord | null, event: EventOf<T>): CallerChange<T> => ({
     action: `sms_provider.${verb}`,
@@ -61,14 +70,7 @@ export function createSmsProviderService(deps: SmsProviderServiceDeps) {
       if (input.provider !== undefined && input.provider !== kind) throw invalidField('body.provider', `must be ${kind}, the provider in the path`, INVALID);
       const stored = await createSmsProviderQueries(pool, caller.scope.environmentId).find(kind);
       const { config, secrets } = parseProviderFields(kind, input.config ?? stored?.config ?? {}, input.secrets ?? {}, stored ? unseal(stored) : {});
-      if (typeof config.baseUrl === 'string' && config.baseUrl !== stored?.config?.baseUrl) {
-        await checkTargetUrl(config.baseUrl, {
-          allowPrivate: deps.transport.allowPrivate,
-          lookup: deps.transport.lookup,
-          path: 'body.config.baseUrl',
-          code: 'sms_provider.url_refused',
-        });
-      }
+      if (typeof config.baseUrl === 'string') await checkBaseUrl(config.baseUrl);
       return pool.transaction(async (trx) => {
         await scopedEnvironment(trx, caller);
         const queries = createSmsProviderQueries(trx, caller.scope.environmentId);
@@ -94,7 +96,7 @@ export function createSmsProviderService(deps: SmsProviderServiceDeps) {
       pool.transaction(async (trx) => {
         await scopedEnvironment(trx, caller);
         const queries = createSmsProviderQueries(trx, caller.scope.environmentId);
-        const before = await orNotFound(queries.find(kind), 'sms_provider', kind);
+        const before = await find(trx, caller, kind);
         await queries.delete(kind);
         const data = { environmentId: before.environmentId, provider: toSmsProvider(before) };
         await record(trx, caller, change('delete', before, before, { type: 'sms_provider.deleted', data }));
@@ -103,7 +105,7 @@ export function createSmsProviderService(deps: SmsProviderServiceDeps) {
 
     /** Sends a real test SMS through the provider (active or not); a vendor refusal is a 502 with the vendor's text. */
     test: async (caller: EnvironmentCaller, kind: SmsProviderKind, recipient: string) => {
-      const p = await find(caller, kind);
+      const p = await find(pool, caller, kind);
       const refusal = recipientRefusal(recipient, p.config?.allowedCountries as string[] | undefined);
       if (refusal) throw invalidField('body.recipient', refusal, INVALID);
       let outcome: { messageId: string | null; error: string | null };

@@ -1,6 +1,9 @@
 // Each SMS vendor's exact request, as a local fake of the vendor checks it, through the test send of the API: path,
 // authentication, encoding and fields; the vendor's id on success and its error text (never a secret) on refusal.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { EnvironmentCaller } from '../../api/access/caller.ts';
+import { createSmsProviderService } from '../../api/sms-providers/service.ts';
+import { vonageSender } from '../../lib/sms/vendors/vonage.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { tenantEvents } from '../helpers/events.ts';
 import { newEnvironments } from '../helpers/fixtures.ts';
@@ -143,5 +146,36 @@ describe('SMS vendors', () => {
   it('answers 502 when the vendor cannot be reached', async () => {
     await save('vonage', { from: '+4915123456789', baseUrl: 'http://127.0.0.1:1' }, vonageAccount);
     await refused('vonage', TO, 'vonage could not be reached: connection refused');
+  });
+
+  it('keeps credentials off plain http and private addresses unless the deployment allows private targets', async () => {
+    // The service as a deployment without ALLOW_PRIVATE_NETWORK_TARGETS builds it.
+    const service = createSmsProviderService({ pool: t.pool, masterKey: t.masterKey, transport: { allowPrivate: false, timeoutMs: 2000 } });
+    const caller = { scope: { environmentId, tenant: { id: tenantId } } } as EnvironmentCaller;
+    const saveAt = (baseUrl: string) => service.save(caller, 'vonage', { config: { from: '+4915123456789', baseUrl }, secrets: vonageAccount });
+    await expect(saveAt('http://rest.nexmo.example')).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'sms_provider.url_refused',
+      details: [{ path: 'body.config.baseUrl', message: 'must be an https URL' }],
+    });
+    await expect(saveAt('https://127.0.0.1:1')).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'sms_provider.url_refused',
+      details: [{ path: 'body.config.baseUrl' }],
+    });
+    // And at send time, whatever was stored: the adapter goes through the SSRF-guarded client.
+    const sender = vonageSender({ from: '+4915123456789', baseUrl: fakes.vonage.url }, vonageAccount, { allowPrivate: false, timeoutMs: 2000 });
+    const before = fakes.vonage.received.length;
+    await expect(sender.send({ to: TO, text: TEXT })).rejects.toMatchObject({
+      vendor: 'vonage',
+      message: expect.stringMatching(/^vonage could not be reached: /),
+    });
+    expect(fakes.vonage.received).toHaveLength(before);
+  });
+
+  it('answers 404 naming the kind when the environment has no provider of it', async () => {
+    const res = await test('sns');
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 'sms_provider.not_found', error: 'This environment has no sns SMS provider.' });
   });
 });
