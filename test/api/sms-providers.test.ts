@@ -166,4 +166,43 @@ describe('SMS providers', () => {
     expect((await call('PUT', `${base}/twilio`, { rank: 1 }, reader)).statusCode).toBe(403);
     expect((await call('GET', base, undefined, await t.token('environments:write'))).statusCode).toBe(403);
   });
+
+  it('documents the SPEC shapes in the OpenAPI document', async () => {
+    type Schema = { type?: string; $ref?: string; anyOf?: Schema[]; minimum?: number; properties?: Record<string, Schema>; required?: string[] };
+    const doc = (await t.app.inject({ method: 'GET', url: '/v1/openapi' })).json() as { components: { schemas: Record<string, Schema> } };
+    // A property as `<types>` plus `?` when it may be absent, e.g. `boolean|null` or `ManagementMeta?`.
+    const shape = (name: string) => {
+      const schema = doc.components.schemas[name]!;
+      return Object.fromEntries(
+        Object.entries(schema.properties ?? {}).map(([key, value]) => {
+          const types = (value.anyOf ?? [value]).flatMap((v) => v.$ref?.replace('#/components/schemas/', '') ?? v.type ?? []);
+          return [key, types.join('|') + (schema.required?.includes(key) ? '' : '?')];
+        }),
+      );
+    };
+    expect(shape('EnvironmentSmsProvider')).toEqual({
+      id: 'string',
+      environmentId: 'string',
+      provider: 'string',
+      active: 'boolean',
+      rank: 'integer',
+      config: 'object|null',
+      secretHints: 'object|null',
+      createdAt: 'string',
+      updatedAt: 'string',
+    });
+    expect(shape('EnvironmentSmsProvidersResponse')).toEqual({ providers: 'array|null', meta: 'ManagementMeta?' });
+    expect(shape('SaveEnvironmentSmsProviderResponse')).toEqual({ provider: 'EnvironmentSmsProvider|null', meta: 'ManagementMeta?' });
+    expect(shape('TestSmsProviderResponse')).toEqual({ success: 'boolean|null', messageId: 'string|null', meta: 'ManagementMeta?' });
+    expect(shape('SmsProviderSuccessResponse')).toEqual({ success: 'boolean|null', meta: 'ManagementMeta?' });
+    expect(shape('SaveEnvironmentSmsProviderRequest')).toEqual({
+      provider: 'string?',
+      active: 'boolean?',
+      rank: 'integer?',
+      config: 'object?',
+      secrets: 'object?',
+    });
+    expect(doc.components.schemas.SaveEnvironmentSmsProviderRequest!.properties!.rank!.minimum).toBe(0);
+    expect(shape('TestSmsProviderRequest')).toEqual({ recipient: 'string' });
+  });
 });

@@ -1,3 +1,4 @@
+// Request and response shapes of the SMS providers family; responses carry the SPEC's nullability (`x?` → `x|null`).
 import { z } from 'zod';
 import { ManagementMeta } from '../../../common/schemas.ts';
 import { EnvironmentSmsProvider, SMS_PROVIDER_KINDS } from '../../../../db/sms-providers/rows.ts';
@@ -39,9 +40,9 @@ export const TestSmsProviderBody = z
   .strictObject({ recipient: z.string().describe('The phone number to send the test SMS to, in E.164 form, e.g. +14155552671') })
   .meta({ id: 'TestSmsProviderRequest' });
 
-export const SmsProvidersList = z.object({ providers: z.array(EnvironmentSmsProvider), meta }).meta({ id: 'EnvironmentSmsProvidersResponse' });
-export const SaveSmsProviderResponse = z.object({ provider: EnvironmentSmsProvider, meta }).meta({ id: 'SaveEnvironmentSmsProviderResponse' });
+export const SmsProvidersList = z.object({ providers: z.array(EnvironmentSmsProvider).nullable(), meta }).meta({ id: 'EnvironmentSmsProvidersResponse' });
+export const SaveSmsProviderResponse = z.object({ provider: EnvironmentSmsProvider.nullable(), meta }).meta({ id: 'SaveEnvironmentSmsProviderResponse' });
 export const TestSmsProviderResponse = z
-  .object({ success: z.boolean(), messageId: z.string().describe("The vendor's id of the message it accepted"), meta })
+  .object({ success: z.boolean().nullable(), messageId: z.string().nullable().describe("The vendor's id of the message it accepted"), meta })
   .meta({ id: 'TestSmsProviderResponse' });
-export const SmsProviderSuccessResponse = z.object({ success: z.boolean(), meta }).meta({ id: 'SmsProviderSuccessResponse' });
+export const SmsProviderSuccessResponse = z.object({ success: z.boolean().nullable(), meta }).meta({ id: 'SmsProviderSuccessResponse' });
