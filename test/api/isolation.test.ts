@@ -138,6 +138,7 @@ beforeAll(async () => {
   ids.seatId = (await call(ours, 'GET', `${tn}/seats`)).body.seats[0].id;
   ids.connectionId = (await create(`${tn}/environments/${ids.environmentId}/connections`, { providerId: 'email_password', formPayload: '{}' })).connection.id;
   ids.providerId = 'saml';
+  ids.provider = 'twilio';
   const directory = `${tn}/environments/${ids.environmentId}/directory`;
   ids.userId = (await create(`${directory}/users`, { userName: 'isolated@example.com' })).user.id;
   ids.groupId = (await create(`${directory}/groups`, { name: 'Isolated' })).group.id;
