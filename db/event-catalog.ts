@@ -41,6 +41,7 @@ import { OIDC_CLEANUP_EVENTS } from './oidc/cleanup/events.ts';
 import { MFA_EVENTS } from './mfa/events.ts';
 import { SSO_EVENTS } from './sso/events.ts';
 import { EMAIL_CODE_EVENTS } from './email-codes/events.ts';
+import { EMAIL_PROVIDER_EVENTS } from './email-providers/events.ts';
 
 export type { EventTypeEntry };
 
@@ -82,6 +83,7 @@ export const EVENT_CATALOG = {
   ...MFA_EVENTS,
   ...SSO_EVENTS,
   ...EMAIL_CODE_EVENTS,
+  ...EMAIL_PROVIDER_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

@@ -17,6 +17,7 @@ import domains from './tenants/domains/index.ts';
 import projects from './projects/projects/index.ts';
 import environments from './projects/environments/index.ts';
 import environmentSettings from './projects/environment-settings/index.ts';
+import emailProviders from './projects/email-providers/index.ts';
 import events from './events/events/index.ts';
 import auditLogs from './events/audit-logs/index.ts';
 import webhooks from './events/webhooks/index.ts';
@@ -69,6 +70,7 @@ export const FAMILIES: readonly Family[] = [
   projects,
   environments,
   environmentSettings,
+  emailProviders,
   events,
   auditLogs,
   webhooks,
