@@ -138,6 +138,9 @@ beforeAll(async () => {
   ids.seatId = (await call(ours, 'GET', `${tn}/seats`)).body.seats[0].id;
   ids.connectionId = (await create(`${tn}/environments/${ids.environmentId}/connections`, { providerId: 'email_password', formPayload: '{}' })).connection.id;
   ids.providerId = 'saml';
+  ids.provider = 'resend';
+  const emailProvider = { provider: 'resend', config: { from: 'a@example.com' }, secrets: { apiKey: 're_isolated_0123456789' } };
+  expect((await call(ours, 'PUT', `${tn}/environments/${ids.environmentId}/email-providers/resend`, emailProvider)).status).toBe(200);
   const directory = `${tn}/environments/${ids.environmentId}/directory`;
   ids.userId = (await create(`${directory}/users`, { userName: 'isolated@example.com' })).user.id;
   ids.groupId = (await create(`${directory}/groups`, { name: 'Isolated' })).group.id;
