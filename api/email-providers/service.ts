@@ -126,7 +126,8 @@ export function createEmailProviderService(deps: EmailProviderServiceDeps) {
           event: { type: 'email_provider.tested', data: { provider, recipient: input.recipient, ...outcome } },
         }),
       );
-      if (!outcome.success) throw new ApiError(502, 'email_provider.send_failed', `The ${provider.provider} provider refused the test message: ${outcome.error}`);
+      if (!outcome.success)
+        throw new ApiError(502, 'email_provider.send_failed', `The ${provider.provider} provider refused the test message: ${outcome.error}`);
       return { success: true, messageId: outcome.messageId! };
     },
   };

@@ -15,8 +15,7 @@ export interface EmailProviderWrite {
 
 export function createEmailProviderQueries(db: CommonQueryMethods, environmentId: string) {
   return {
-    list: () =>
-      db.any(sql.type(EnvironmentEmailProvider)`SELECT ${columns} FROM email_providers WHERE environment_id = ${environmentId} ORDER BY provider`),
+    list: () => db.any(sql.type(EnvironmentEmailProvider)`SELECT ${columns} FROM email_providers WHERE environment_id = ${environmentId} ORDER BY provider`),
 
     find: (provider: string) =>
       db.maybeOne(sql.type(EnvironmentEmailProvider)`

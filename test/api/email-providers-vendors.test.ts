@@ -2,6 +2,7 @@
 // mailparser) and an HTTP fake per vendor that checks the request the vendor documents and answers as it does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
+import { tenantEvents } from '../helpers/events.ts';
 import { newEnvironments } from '../helpers/fixtures.ts';
 import { startVendorFake, type EmailVendor, type VendorFake } from '../helpers/vendor-fakes/email-http.ts';
 import { startSmtpFake, type SmtpFake } from '../helpers/vendor-fakes/email-smtp.ts';
@@ -15,14 +16,17 @@ const SUBJECT = 'Test message from your';
 let t: TestApp;
 let token: string;
 let base: string;
+let tenantId: string;
+let environmentId: string;
 const fakes = {} as Record<EmailVendor, VendorFake>;
 let smtp: SmtpFake;
 
 beforeAll(async () => {
   t = await startTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'true' });
   token = await t.token();
-  const { tenantId, environmentIds } = await newEnvironments(t, token);
-  base = `/v1/tenants/${tenantId}/environments/${environmentIds[0]}/email-providers`;
+  const created = await newEnvironments(t, token);
+  [tenantId, environmentId] = [created.tenantId, created.environmentIds[0]!];
+  base = `/v1/tenants/${tenantId}/environments/${environmentId}/email-providers`;
   fakes.resend = await startVendorFake('resend', { key: KEY });
   fakes.sendgrid = await startVendorFake('sendgrid', { key: KEY });
   fakes.postmark = await startVendorFake('postmark', { key: KEY });
@@ -139,6 +143,45 @@ describe('test sends through each vendor’s API', () => {
   });
 });
 
+describe('email_provider.tested', () => {
+  it('records each test send with its outcome: the message id, or the vendor’s error', async () => {
+    await ready('postmark');
+    const ok = await testSend('postmark', 'first@example.org');
+    fakes.postmark.refuse = true;
+    await testSend('postmark', 'second@example.org');
+    const events = (await tenantEvents(t, tenantId, { type: 'email_provider.tested' })).filter((e) =>
+      ['first@example.org', 'second@example.org'].includes(e.data.recipient as string),
+    );
+    expect(
+      events.map(({ environmentId, subject, data: { success, messageId, error, recipient } }) => ({
+        environmentId,
+        subject,
+        success,
+        messageId,
+        error,
+        recipient,
+      })),
+    ).toEqual([
+      {
+        environmentId,
+        subject: { type: 'email_provider', id: expect.any(String) },
+        success: true,
+        messageId: ok.json().messageId,
+        error: null,
+        recipient: 'first@example.org',
+      },
+      {
+        environmentId,
+        subject: { type: 'email_provider', id: expect.any(String) },
+        success: false,
+        messageId: null,
+        error: "422: The 'From' address you supplied (noreply@example.com) is not a Sender Signature on your account. (ErrorCode 400)",
+        recipient: 'second@example.org',
+      },
+    ]);
+  });
+});
+
 describe('refusals', () => {
   const failed = (message: string) => ({ error: message, code: 'email_provider.send_failed', requestId: expect.any(String) });
 
@@ -182,6 +225,7 @@ describe('refusals', () => {
   });
 
   it('answers 502 when SMTP requires STARTTLS (the default) and the server does not offer it', async () => {
+    await readySmtp();
     await call('PUT', `${base}/smtp`, { provider: 'smtp', config: { host: smtp.host, port: smtp.port, from: FROM } });
     const res = await testSend('smtp');
     expect(res.statusCode).toBe(502);

@@ -50,7 +50,11 @@ describe('email providers', () => {
     expect(replaced.json().provider).toMatchObject({ id: provider.id, config: { from: 'hello@example.com' }, secretHints: { apiKey: '…QRST' } });
 
     const events = await eventsOf('email_provider.saved');
-    expect(events.map((e) => (e.data.provider as { secretHints: object }).secretHints)).toEqual([{ apiKey: '…WXYZ' }, { apiKey: '…WXYZ' }, { apiKey: '…QRST' }]);
+    expect(events.map((e) => (e.data.provider as { secretHints: object }).secretHints)).toEqual([
+      { apiKey: '…WXYZ' },
+      { apiKey: '…WXYZ' },
+      { apiKey: '…QRST' },
+    ]);
     const audit = await auditEntries(ctx.t, { tenantId: ctx.tenantId }, { resourceId: provider.id });
     expect(audit.map((a) => a.action)).toEqual(['email_provider.save', 'email_provider.save', 'email_provider.save']);
     expect(audit[1]!.changes?.after).toMatchObject({ config: { from: 'hello@example.com' } });
@@ -69,7 +73,10 @@ describe('email providers', () => {
     );
     expect((await save('postmark', { secrets: { serverToken: KEY } })).json()).toEqual(invalid({ path: 'body.config', message: 'is required' }));
     expect((await save('ses', { config: { from: 'nobody', region: 'Europe' }, secrets: { accessKeyId: 'a', secretAccessKey: 'b' } })).json()).toEqual(
-      invalid({ path: 'body.config.from', message: 'must be an email address' }, { path: 'body.config.region', message: 'must be an AWS region such as `eu-west-1`' }),
+      invalid(
+        { path: 'body.config.from', message: 'must be an email address' },
+        { path: 'body.config.region', message: 'must be an AWS region such as `eu-west-1`' },
+      ),
     );
     const smtp = await save('smtp', { config: { host: 'smtp example', port: 70000, from: FROM, tls: true }, secrets: { username: 'u', password: 'p' } });
     expect(smtp.json().details).toEqual([

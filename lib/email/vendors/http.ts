@@ -13,10 +13,15 @@ export async function postJson(
   policy: OutboundPolicy,
   errorOf: (json: unknown) => string | undefined,
 ): Promise<OutboundResult & { json: unknown }> {
-  const result = await postOutbound(url, body, { 'content-type': 'application/json', accept: 'application/json', ...headers }, {
-    ...policy,
-    maxResponseBytes: MAX_RESPONSE_BYTES,
-  });
+  const result = await postOutbound(
+    url,
+    body,
+    { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    {
+      ...policy,
+      maxResponseBytes: MAX_RESPONSE_BYTES,
+    },
+  );
   const json = parseJson(result.responseExcerpt);
   if (result.ok) return { ...result, json };
   if (result.statusCode === null) throw new EmailSendError(`could not reach ${new URL(url).host}: ${result.error}`);

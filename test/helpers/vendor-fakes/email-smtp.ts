@@ -27,7 +27,8 @@ export async function startSmtpFake(credentials: { username: string; password: s
     authMethods: ['PLAIN', 'LOGIN'],
     logger: false,
     onAuth(auth, _session, callback) {
-      if (auth.username === credentials.username && auth.password === credentials.password) callback(null, { user: { method: auth.method, username: auth.username } });
+      if (auth.username === credentials.username && auth.password === credentials.password)
+        callback(null, { user: { method: auth.method, username: auth.username } });
       else callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
     },
     onRcptTo(address, _session, callback) {

@@ -42,9 +42,7 @@ export const TestEmailProviderBody = z
   .meta({ id: 'TestEmailProviderRequest' });
 
 const meta = ManagementMeta.optional();
-export const EmailProvidersList = z
-  .object({ providers: z.array(EnvironmentEmailProvider), meta })
-  .meta({ id: 'ListEnvironmentEmailProvidersResponse' });
+export const EmailProvidersList = z.object({ providers: z.array(EnvironmentEmailProvider), meta }).meta({ id: 'ListEnvironmentEmailProvidersResponse' });
 export const EmailProviderResponse = z.object({ provider: EnvironmentEmailProvider, meta }).meta({ id: 'SaveEnvironmentEmailProviderResponse' });
 export const TestEmailProviderResponse = z
   .object({ success: z.boolean(), messageId: z.string().describe('The id the vendor gave the message (SMTP: its Message-ID)'), meta })
