@@ -22,6 +22,8 @@ export function parseProviderFields(kind: EmailProviderKind, config: Fields, sec
   const c = emailConfigSchemas[kind].safeParse(config);
   const s = emailSecretSchemas[kind].safeParse(secrets);
   const details = [...issueDetails('body.config', config, c.error), ...issueDetails('body.secrets', secrets, s.error)];
+  if (kind === 'smtp' && c.data && s.data && (c.data as Fields).dkim && !(s.data as Fields).dkimPrivateKey)
+    details.push({ path: 'body.secrets.dkimPrivateKey', message: 'is required with config.dkim' });
   if (details.length) throw invalidProvider(details);
   return { config: c.data as Fields, secrets: s.data as Fields };
 }

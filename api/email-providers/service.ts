@@ -65,7 +65,9 @@ export function createEmailProviderService(deps: EmailProviderServiceDeps) {
       if (body.provider !== kind) throw invalidProvider([{ path: 'body.provider', message: `must be the provider of the path (${kind})` }]);
       const current = await queries(pool, caller).find(kind);
       if (!current && body.config === undefined) throw invalidProvider([{ path: 'body.config', message: 'is required' }]);
-      const secretsGiven = { ...(current ? await secretsOf(pool, caller, kind) : {}), ...body.secrets };
+      // Given secrets replace the stored ones, null removes one (an optional one such as dkimPrivateKey), the rest are kept.
+      const merged = { ...(current ? await secretsOf(pool, caller, kind) : {}), ...body.secrets };
+      const secretsGiven = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== null));
       const { config, secrets } = parseProviderFields(kind, body.config ?? current!.config, secretsGiven);
       if (body.config) await checkTargets(kind, config);
       return pool.transaction(async (trx) => {

@@ -1,4 +1,5 @@
 // Email provider kinds: each kind's config and secrets (zod, so a 400 names the field) and masked hints of the secrets.
+import { createPrivateKey } from 'node:crypto';
 import { z } from 'zod';
 
 export const EMAIL_PROVIDER_KINDS = ['resend', 'sendgrid', 'ses', 'postmark', 'smtp'] as const;
@@ -19,6 +20,13 @@ const baseUrl = z
   .max(2048)
   .transform((u) => u.replace(/\/+$/, ''));
 const secret = z.string().trim().min(1, 'is required').max(4096);
+const pemPrivateKey = z.string().refine((pem) => {
+  try {
+    return pem.includes('-----BEGIN') && createPrivateKey(pem).asymmetricKeyType !== undefined;
+  } catch {
+    return false;
+  }
+}, 'must be a PEM private key (RSA or Ed25519)');
 const httpConfig = z.strictObject({ from: email, replyTo: email.optional(), baseUrl: baseUrl.optional() });
 const hostname = /^(?=.{1,253}$)(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)*[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$|^\d{1,3}(?:\.\d{1,3}){3}$/;
 
@@ -35,6 +43,13 @@ export const emailConfigSchemas = {
     requireTls: z.boolean().default(true).describe('With secure=false: refuse to send unless the server upgrades with STARTTLS'),
     from: email,
     replyTo: email.optional(),
+    // Signs every message with DKIM (the private key is the secret `dkimPrivateKey`); its DNS record is the sender's to publish.
+    dkim: z
+      .strictObject({
+        domainName: z.string().toLowerCase().regex(hostname, 'must be a domain name'),
+        keySelector: z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/, 'must be a DNS label such as `mail`'),
+      })
+      .optional(),
   }),
 } satisfies Record<EmailProviderKind, z.ZodType>;
 
@@ -43,7 +58,7 @@ export const emailSecretSchemas = {
   sendgrid: z.strictObject({ apiKey: secret }),
   postmark: z.strictObject({ serverToken: secret }),
   ses: z.strictObject({ accessKeyId: secret, secretAccessKey: secret }),
-  smtp: z.strictObject({ username: secret, password: secret }),
+  smtp: z.strictObject({ username: secret, password: secret, dkimPrivateKey: pemPrivateKey.optional() }),
 } satisfies Record<EmailProviderKind, z.ZodType>;
 
 export type EmailConfig<K extends EmailProviderKind> = z.output<(typeof emailConfigSchemas)[K]>;
@@ -54,6 +69,6 @@ export function emailSecretHints(secrets: Record<string, unknown>): Record<strin
   return Object.fromEntries(
     Object.entries(secrets)
       .filter((entry): entry is [string, string] => typeof entry[1] === 'string')
-      .map(([key, value]) => [key, value.length >= 12 ? `…${value.slice(-4)}` : '…']),
+      .map(([key, value]) => [key, value.includes('-----BEGIN') ? 'PEM private key' : value.length >= 12 ? `…${value.slice(-4)}` : '…']),
   );
 }

@@ -1,5 +1,6 @@
 // Test sends through each email provider kind against real local servers: an SMTP server (smtp-server, parsed with
 // mailparser) and an HTTP fake per vendor that checks the request the vendor documents and answers as it does.
+import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { tenantEvents } from '../helpers/events.ts';
@@ -140,6 +141,49 @@ describe('test sends through each vendor’s API', () => {
     expect(received!.mail.subject).toBe('Test message from your SMTP email provider');
     expect(received!.mail.text).toContain('This is a test message sent through your SMTP email provider.');
     expect(received!.mail.html).toContain('<p>This is a test message sent through your SMTP email provider. It works.</p>');
+  });
+});
+
+describe('DKIM', () => {
+  it('signs SMTP messages with the configured DKIM domain, selector and key', async () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const config = { host: smtp.host, port: smtp.port, requireTls: false, from: FROM, dkim: { domainName: 'example.com', keySelector: 'mail' } };
+    const saved = await call('PUT', `${base}/smtp`, { provider: 'smtp', config, secrets: { ...SMTP, dkimPrivateKey: pem } });
+    expect(saved.json().provider.secretHints).toEqual({ username: '…', password: '…6789', dkimPrivateKey: 'PEM private key' });
+    expect((await testSend('smtp', 'dkim@example.org')).statusCode).toBe(200);
+    const signature = smtp.received.at(-1)!.mail.headerLines.find((h) => h.key === 'dkim-signature')?.line ?? '';
+    const tags = Object.fromEntries(
+      signature
+        .replace(/^DKIM-Signature:/i, '')
+        .replace(/\s+/g, '')
+        .split(';')
+        .filter(Boolean)
+        .map((tag) => [tag.slice(0, tag.indexOf('=')), tag.slice(tag.indexOf('=') + 1)]),
+    );
+    expect(tags).toMatchObject({
+      v: '1',
+      a: 'rsa-sha256',
+      d: 'example.com',
+      s: 'mail',
+      bh: expect.stringMatching(/^[A-Za-z0-9+/]+=*$/),
+      b: expect.stringMatching(/^[A-Za-z0-9+/]{300,}=*$/),
+    });
+    expect(tags.h!.toLowerCase().split(':')).toEqual(expect.arrayContaining(['from', 'to', 'subject']));
+    // null removes the key; the message goes out unsigned.
+    const unsigned = await call('PUT', `${base}/smtp`, { provider: 'smtp', config: { ...config, dkim: undefined }, secrets: { dkimPrivateKey: null } });
+    expect(unsigned.json().provider.secretHints).toEqual({ username: '…', password: '…6789' });
+    expect((await testSend('smtp', 'unsigned@example.org')).statusCode).toBe(200);
+    expect(smtp.received.at(-1)!.mail.headerLines.map((h) => h.key)).not.toContain('dkim-signature');
+  });
+
+  it('answers 400 naming the key when DKIM is configured without one, or with one that is not a PEM private key', async () => {
+    await t.app.inject({ method: 'DELETE', url: `${base}/smtp`, headers: bearer(token) });
+    const config = { host: smtp.host, port: smtp.port, from: FROM, dkim: { domainName: 'example.com', keySelector: 'mail' } };
+    const missing = await call('PUT', `${base}/smtp`, { provider: 'smtp', config, secrets: SMTP });
+    expect(missing.json().details).toEqual([{ path: 'body.secrets.dkimPrivateKey', message: 'is required with config.dkim' }]);
+    const bad = await call('PUT', `${base}/smtp`, { provider: 'smtp', config, secrets: { ...SMTP, dkimPrivateKey: 'not a key' } });
+    expect(bad.json().details).toEqual([{ path: 'body.secrets.dkimPrivateKey', message: 'must be a PEM private key (RSA or Ed25519)' }]);
   });
 });
 

@@ -27,6 +27,7 @@ export function smtpSender(config: EmailConfig<'smtp'>, secrets: EmailSecrets<'s
         requireTLS: !config.secure && config.requireTls,
         auth: { user: secrets.username, pass: secrets.password },
         tls: { servername: config.host },
+        ...(config.dkim && secrets.dkimPrivateKey ? { dkim: { ...config.dkim, privateKey: secrets.dkimPrivateKey } } : {}),
         connectionTimeout: policy.timeoutMs,
         greetingTimeout: policy.timeoutMs,
         socketTimeout: policy.timeoutMs,

@@ -15,14 +15,14 @@ const config = z
   .record(z.string(), z.unknown())
   .describe(
     'Per kind: resend, sendgrid `{ from, replyTo?, baseUrl? }`; postmark the same and `messageStream?` (default `outbound`); ses the same and ' +
-      '`region`; smtp `{ host, port, secure? (implicit TLS, default false), requireTls? (STARTTLS required when not secure, default true), from, replyTo? }`. ' +
+      '`region`; smtp `{ host, port, secure? (implicit TLS, default false), requireTls? (STARTTLS required when not secure, default true), from, replyTo?, dkim? { domainName, keySelector } }`. ' +
       '`baseUrl` defaults to the vendor’s API.',
   );
 const secrets = z
   .record(z.string(), z.unknown())
   .describe(
-    'Write-only, per kind: resend, sendgrid `{ apiKey }`; postmark `{ serverToken }`; ses `{ accessKeyId, secretAccessKey }`; smtp `{ username, password }`. ' +
-      'Required on the first save; on an update the given ones replace the stored ones and the others are kept.',
+    'Write-only, per kind: resend, sendgrid `{ apiKey }`; postmark `{ serverToken }`; ses `{ accessKeyId, secretAccessKey }`; smtp `{ username, password, dkimPrivateKey? }` (a PEM key, required with config.dkim). ' +
+      'Required on the first save; on an update the given ones replace the stored ones, `null` removes an optional one, and the others are kept.',
   );
 
 export const SaveEmailProviderBody = z
