@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { ManagementMeta } from '../../../common/schemas.ts';
 import { EMAIL_PROVIDER_KINDS } from '../../../../lib/email/kinds.ts';
 import { EnvironmentEmailProvider } from '../../../../db/email-providers/rows.ts';
-import { EnvironmentScopeParams } from '../environment-settings/schemas.ts';
 
-export { EnvironmentEmailProvider, EnvironmentScopeParams };
+export { EnvironmentEmailProvider };
+
+export const EnvironmentScopeParams = z.strictObject({ tenantId: z.uuid(), environmentId: z.uuid() });
 
 const kind = z.enum(EMAIL_PROVIDER_KINDS);
 export const EmailProviderParams = EnvironmentScopeParams.extend({ provider: kind });
