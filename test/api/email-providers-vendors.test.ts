@@ -262,6 +262,16 @@ describe('refusals', () => {
     expect(res.json().error).toBe('The sendgrid provider refused the test message: 401: The provided authorization grant is invalid, expired, or revoked');
     expect(res.body).not.toContain(wrong);
 
+    // The SES fake signs the request again with the real secret: a signature made with another one does not match.
+    await ready('ses');
+    await call('PUT', `${base}/ses`, { provider: 'ses', secrets: { secretAccessKey: 'another-secret-access-key-0000' } });
+    const unsigned = await testSend('ses');
+    expect(unsigned.statusCode).toBe(502);
+    expect(unsigned.json().error).toBe(
+      'The ses provider refused the test message: 403: The request signature we calculated does not match the signature you provided.',
+    );
+    await ready('ses');
+
     const bounced = await testSend('smtp', 'nobody@refused.example');
     expect(bounced.statusCode).toBe(502);
     expect(bounced.json().error).toMatch(/^The smtp provider refused the test message: .*550 5\.1\.1 Mailbox does not exist/);
