@@ -42,6 +42,7 @@ import { MFA_EVENTS } from './mfa/events.ts';
 import { SSO_EVENTS } from './sso/events.ts';
 import { EMAIL_CODE_EVENTS } from './email-codes/events.ts';
 import { SMS_PROVIDER_EVENTS } from './sms-providers/events.ts';
+import { EMAIL_PROVIDER_EVENTS } from './email-providers/events.ts';
 
 export type { EventTypeEntry };
 
@@ -84,6 +85,7 @@ export const EVENT_CATALOG = {
   ...SSO_EVENTS,
   ...EMAIL_CODE_EVENTS,
   ...SMS_PROVIDER_EVENTS,
+  ...EMAIL_PROVIDER_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

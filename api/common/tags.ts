@@ -39,6 +39,10 @@ export const TAGS = [
   },
   { name: 'Notification channels', description: 'Generic webhook, chat and monitoring channels that receive notifications of events, with a test send.' },
   {
+    name: 'Email providers',
+    description: 'The email providers of an environment (Resend, SendGrid, Amazon SES, Postmark, SMTP): sealed secrets, one active, a test send.',
+  },
+  {
     name: 'Processes',
     description:
       'Operators only: the process outbox, where starts and messages of durable processes that the engine refused wait for a retry or, out of attempts, for an operator.',

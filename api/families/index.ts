@@ -18,6 +18,7 @@ import projects from './projects/projects/index.ts';
 import environments from './projects/environments/index.ts';
 import environmentSettings from './projects/environment-settings/index.ts';
 import smsProviders from './projects/sms-providers/index.ts';
+import emailProviders from './projects/email-providers/index.ts';
 import events from './events/events/index.ts';
 import auditLogs from './events/audit-logs/index.ts';
 import webhooks from './events/webhooks/index.ts';
@@ -71,6 +72,7 @@ export const FAMILIES: readonly Family[] = [
   environments,
   environmentSettings,
   smsProviders,
+  emailProviders,
   events,
   auditLogs,
   webhooks,

@@ -138,7 +138,9 @@ beforeAll(async () => {
   ids.seatId = (await call(ours, 'GET', `${tn}/seats`)).body.seats[0].id;
   ids.connectionId = (await create(`${tn}/environments/${ids.environmentId}/connections`, { providerId: 'email_password', formPayload: '{}' })).connection.id;
   ids.providerId = 'saml';
-  ids.provider = 'twilio';
+  ids.provider = 'resend';
+  const emailProvider = { provider: 'resend', config: { from: 'a@example.com' }, secrets: { apiKey: 're_isolated_0123456789' } };
+  expect((await call(ours, 'PUT', `${tn}/environments/${ids.environmentId}/email-providers/resend`, emailProvider)).status).toBe(200);
   const directory = `${tn}/environments/${ids.environmentId}/directory`;
   ids.userId = (await create(`${directory}/users`, { userName: 'isolated@example.com' })).user.id;
   ids.groupId = (await create(`${directory}/groups`, { name: 'Isolated' })).group.id;
@@ -209,6 +211,7 @@ function urlOf(path: string) {
     const key = name === 'deliveryId' ? (path.includes('/notification-channels/') ? 'channelDeliveryId' : 'webhookDeliveryId') : name;
     if (name === 'keyId' && path.includes('/mcp/trust-store/')) return ids.trustStoreKeyId!;
     if (name === 'grantId' && path.includes('/impersonation/')) return ids.impersonationGrantId!;
+    if (name === 'provider' && path.includes('/sms-providers/')) return 'twilio';
     const id = ids[key];
     if (!id) throw new Error(`${path}: no resource of organization A for {${name}}; create one in beforeAll`);
     return id;
