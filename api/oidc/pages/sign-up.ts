@@ -2,7 +2,7 @@
 // to the email.
 import { html } from './html.ts';
 import { fill, type Messages } from './i18n/index.ts';
-import { cancelForm, csrfField, errorBlock, field } from './form.ts';
+import { cancelForm, csrfField, errorBlock, field, type PageError } from './form.ts';
 import type { Page } from './page.ts';
 
 export interface SignUpView {
@@ -11,7 +11,7 @@ export interface SignUpView {
   csrf: string;
   email?: string | undefined;
   displayName?: string | undefined;
-  error?: string | undefined;
+  error?: PageError | undefined;
   /** Which field the error is about. */
   errorField?: 'email' | 'password' | undefined;
 }

@@ -6,6 +6,7 @@ import { sendPage, type PageContext } from '../../../oidc/pages/page.ts';
 import { pageContextOf } from '../../../oidc/pages/context.ts';
 import { linkGonePage, linkUnknownPage, passwordLinkPage, passwordSetPage } from '../../../oidc/pages/password-link.ts';
 import { refusalText } from '../../../oidc/pages/password-refusal.ts';
+import type { PageError } from '../../../oidc/pages/form.ts';
 import { snapshotOf } from '../../../oidc/providers.ts';
 import type { LinkState, PasswordService } from './service.ts';
 import type { App } from '../../../types.ts';
@@ -41,7 +42,7 @@ export function passwordLinkPages(app: App, passwords: PasswordService) {
     const [state, c] = await Promise.all([stateOf(environmentId, token), contextOf(r)]);
     if (state.kind !== 'open') return closed(reply, state, c);
     const password = typeof r.body?.password === 'string' ? r.body.password : '';
-    const refused = (error: string) => sendPage(reply, 400, passwordLinkPage(state.userName, c.t, error), c);
+    const refused = (error: PageError) => sendPage(reply, 400, passwordLinkPage(state.userName, c.t, error), c);
     if (r.body?.confirmation !== password) return refused(c.t.passwordsDiffer);
     const origin = { ip: r.ip, userAgent: r.headers['user-agent'] ?? null, requestId: r.id };
     const used = await passwords.useLink(environmentId, token, password, origin);

@@ -9,11 +9,12 @@ import { createDirectoryUserQueries } from '../../../../db/directory/users/queri
 import { createPasswordQueries } from '../../../../db/directory/passwords/queries.ts';
 import { tenantOfEnvironment } from '../../../../db/directory/passwords/environment.ts';
 import { recordChange, type RequestOrigin } from '../../../../db/shared/changes.ts';
-import { invalidField, orNotFound } from '../../../errors.ts';
+import { orNotFound } from '../../../errors.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import { guardOperator } from '../../../access/protected-operators.ts';
 import type { PasswordPolicy, PasswordRefusal } from '../../../passwords/policy.ts';
 import { passwordCheckOf } from '../../../passwords/owner.ts';
+import { passwordRefused } from '../../../passwords/refused.ts';
 import { DEFAULT_LINK_SECONDS } from './schemas.ts';
 
 type Db = Parameters<typeof createPasswordQueries>[0];
@@ -49,7 +50,7 @@ export function createPasswordService(pool: DatabasePool, publicBaseUrl: string,
       const { environmentId } = caller.scope;
       const user = await orNotFound(createDirectoryUserQueries(pool, environmentId).findUser(userId), 'user', userId);
       const refusal = await policy.check({ tenantId: caller.scope.tenant.id, environmentId }, password, passwordCheckOf('admin_set', user));
-      if (refusal) throw invalidField('body.password', refusal.message);
+      if (refusal) throw passwordRefused('body.password', refusal, 'request.invalid');
       const hash = await hashPassword(password);
       await pool.transaction(async (trx) => {
         await userForWrite(trx, caller, userId);

@@ -4,6 +4,7 @@
 import type { FastifyReply } from 'fastify';
 import { signUpPage, verifyPage } from '../../../oidc/pages/sign-up.ts';
 import { refusalText } from '../../../oidc/pages/password-refusal.ts';
+import type { PageError } from '../../../oidc/pages/form.ts';
 import { snapshotOf } from '../../../oidc/providers.ts';
 import type { PasswordPolicy } from '../../../passwords/policy.ts';
 import { BASE, field, originOf, PAGE_ROUTE, WRITING_PAGE_ROUTE, type Found, type Interactions, type Req, type Route } from './interaction.ts';
@@ -40,7 +41,7 @@ export function signUpRoutes(
     const email = field(r, 'email').trim();
     const displayName = field(r, 'displayName').trim().slice(0, 200);
     const password = field(r, 'password');
-    const refuse = (error: string, errorField: 'email' | 'password') =>
+    const refuse = (error: PageError, errorField: 'email' | 'password') =>
       ix.send(reply, found, 400, () => signUpPage({ ...common(r), email, displayName, error, errorField }, t));
     if (email.length > 254 || !EMAIL.test(email)) return refuse(t.emailInvalid, 'email');
     const scope = { tenantId: snapshotOf(found.provider).tenantId, environmentId: r.params.envId };
