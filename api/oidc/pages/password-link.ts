@@ -22,3 +22,5 @@ export const passwordLinkPage = (userName: string, t: Messages, error?: PageErro
 export const passwordSetPage = (t: Messages): Page => messagePage(t.linkDoneTitle, t.linkDoneText);
 export const linkGonePage = (t: Messages): Page => messagePage(t.linkGoneTitle, t.linkGoneText);
 export const linkUnknownPage = (t: Messages): Page => messagePage(t.linkUnknownTitle, t.linkUnknownText);
+/** Password sign-in is off in the environment (password policy): no password is set here. */
+export const passwordOffPage = (t: Messages): Page => messagePage(t.passwordOffTitle, t.passwordOffText);

@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendPage, type PageContext } from '../../../oidc/pages/page.ts';
 import { pageContextOf } from '../../../oidc/pages/context.ts';
-import { linkGonePage, linkUnknownPage, passwordLinkPage, passwordSetPage } from '../../../oidc/pages/password-link.ts';
+import { linkGonePage, linkUnknownPage, passwordLinkPage, passwordOffPage, passwordSetPage } from '../../../oidc/pages/password-link.ts';
 import { refusalText } from '../../../oidc/pages/password-refusal.ts';
 import type { PageError } from '../../../oidc/pages/form.ts';
 import { snapshotOf } from '../../../oidc/providers.ts';
@@ -18,8 +18,10 @@ interface LinkRequest {
   Body: Record<string, unknown> | undefined;
 }
 
-const closed = (reply: FastifyReply, state: Exclude<LinkState, { kind: 'open' }>, c: PageContext) =>
-  state.kind === 'gone' ? sendPage(reply, 410, linkGonePage(c.t), c) : sendPage(reply, 404, linkUnknownPage(c.t), c);
+const closed = (reply: FastifyReply, state: Exclude<LinkState, { kind: 'open' }>, c: PageContext) => {
+  if (state.kind === 'disabled') return sendPage(reply, 409, passwordOffPage(c.t), c);
+  return state.kind === 'gone' ? sendPage(reply, 410, linkGonePage(c.t), c) : sendPage(reply, 404, linkUnknownPage(c.t), c);
+};
 
 export function passwordLinkPages(app: App, passwords: PasswordService) {
   // `:envId`, as the provider's own routes under the issuer name it (a public route addresses no tenant).
