@@ -24,7 +24,8 @@ export function signUpRoutes(
 
   /** The interaction, if it is at login and its environment allows sign-up; else null once the 400 page is sent. */
   const allowed = async (r: Req, reply: FastifyReply, found: Found | null) => {
-    if (found && signIn.signUpEnabled(found.provider)) return found;
+    // Sign-up sets a password: with password sign-in off (password policy) it is not offered.
+    if (found && signIn.signUpEnabled(found.provider) && (await signIn.passwordEnabled(r.params.envId))) return found;
     if (found) await ix.sendExpired(r, reply, found);
     return null;
   };
