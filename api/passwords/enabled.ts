@@ -10,7 +10,11 @@ export const passwordAuthEnabled = async (db: CommonQueryMethods, environmentId:
 
 /** 409 for the management API (a conflict with the environment's settings); 403 for the user's own account endpoint. */
 export const passwordDisabled = (status: 403 | 409 = 409) =>
-  new ApiError(status, 'password.disabled', 'Password sign-in is turned off in this environment (…/settings/password-policy passwordAuthEnabled): no password can be set.');
+  new ApiError(
+    status,
+    'password.disabled',
+    'Password sign-in is turned off in this environment (…/settings/password-policy passwordAuthEnabled): no password can be set.',
+  );
 
 /** Throws 409 `password.disabled` when the environment has password sign-in off. */
 export async function requirePasswordAuth(db: CommonQueryMethods, environmentId: string) {

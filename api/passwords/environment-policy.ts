@@ -21,7 +21,8 @@ export function rulesFailed(settings: PasswordPolicySettings, password: string):
   const min = Math.min(Math.max(settings.minLength, PASSWORD_MIN_LENGTH), PASSWORD_MAX_LENGTH);
   const failed: PasswordRule[] = [];
   if (length < min) failed.push({ code: 'too_short', message: `must be at least ${min} characters long`, limit: min });
-  if (length > PASSWORD_MAX_LENGTH) failed.push({ code: 'too_long', message: `must be at most ${PASSWORD_MAX_LENGTH} characters long`, limit: PASSWORD_MAX_LENGTH });
+  if (length > PASSWORD_MAX_LENGTH)
+    failed.push({ code: 'too_long', message: `must be at most ${PASSWORD_MAX_LENGTH} characters long`, limit: PASSWORD_MAX_LENGTH });
   if (password.trim() === '') failed.push({ code: 'whitespace_only', message: 'must not be only whitespace' });
   for (const c of CLASSES) if (settings[c.key] && !c.pattern.test(password)) failed.push(c.rule);
   return failed;

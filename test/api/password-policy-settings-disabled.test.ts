@@ -31,7 +31,9 @@ afterAll(() => t.close());
 
 const envUrl = (path: string) => `/v1/tenants/${env.tenantId}/environments/${env.environmentId}${path}`;
 const passwordAuth = async (on: boolean) =>
-  expect((await t.app.inject({ method: 'PUT', url: envUrl('/settings/password-policy'), headers: bearer(token), payload: { passwordAuthEnabled: on } })).statusCode).toBe(200);
+  expect(
+    (await t.app.inject({ method: 'PUT', url: envUrl('/settings/password-policy'), headers: bearer(token), payload: { passwordAuthEnabled: on } })).statusCode,
+  ).toBe(200);
 const api = (method: 'PUT' | 'POST', path: string, payload: object) => t.app.inject({ method, url: envUrl(path), headers: bearer(token), payload });
 const linkPage = (url: string, password: string) =>
   t.app.inject({
@@ -110,7 +112,9 @@ describe('passwordAuthEnabled: false', () => {
     expect(posted.status).toBe(403);
     expect(await posted.text()).toContain('Password sign-in is turned off. Choose another way to sign in.');
     const failed = (await tenantEvents(t, env.tenantId, { environmentId: env.environmentId })).filter((e) => e.type === 'user.sign_in_failed');
-    expect(failed.map((e) => e.data)).toEqual([{ userId: user.id, login: user.userName, clientId: env.clientId, reason: 'password_disabled', ip: expect.any(String) }]);
+    expect(failed.map((e) => e.data)).toEqual([
+      { userId: user.id, login: user.userName, clientId: env.clientId, reason: 'password_disabled', ip: expect.any(String) },
+    ]);
     expect(await auditEntries(t, { tenantId: env.tenantId }, { action: 'user.sign_in_failed', resourceId: user.id })).toHaveLength(1);
 
     const reset = await jar.fetch(`${at}/reset`);

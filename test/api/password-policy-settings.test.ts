@@ -34,14 +34,14 @@ describe('…/settings/password-policy', () => {
     const body = { minLength: 12, requireLowercase: true, requireUppercase: true, requireNumber: true, requireSymbol: true, passwordAuthEnabled: true };
     const saved = await call('PUT', body, await t.token('environment-settings:write'));
     expect(saved.statusCode, saved.body).toBe(200);
-    const { passwordAuthEnabled: _, ...fields } = body;
+    const fields = { minLength: 12, requireLowercase: true, requireUppercase: true, requireNumber: true, requireSymbol: true };
     expect(saved.json()).toEqual({ passwordAuthEnabled: true, policy: { id: expect.any(String), ...fields, createdAt: stamp, updatedAt: stamp } });
     expect((await call('GET')).json()).toEqual(saved.json());
 
     // A key left out takes its default; the row (its id, createdAt) stays.
     const replaced = await call('PUT', { passwordAuthEnabled: false });
     expect(replaced.statusCode, replaced.body).toBe(200);
-    const { passwordAuthEnabled: __, ...defaults } = DEFAULTS;
+    const defaults = { minLength: 8, requireLowercase: false, requireUppercase: false, requireNumber: false, requireSymbol: false };
     expect(replaced.json()).toEqual({
       passwordAuthEnabled: false,
       policy: { ...defaults, id: saved.json().policy.id, createdAt: saved.json().policy.createdAt, updatedAt: stamp },
@@ -49,8 +49,14 @@ describe('…/settings/password-policy', () => {
 
     const events = (await tenantEvents(t, tenantId, { environmentId: e.environmentId })).filter((ev) => ev.type === 'password_policy.updated');
     expect(events.map((ev) => [ev.subject, ev.data])).toEqual([
-      [{ type: 'environment', id: e.environmentId }, { environmentId: e.environmentId, settings: body, previous: DEFAULTS }],
-      [{ type: 'environment', id: e.environmentId }, { environmentId: e.environmentId, settings: { ...DEFAULTS, passwordAuthEnabled: false }, previous: body }],
+      [
+        { type: 'environment', id: e.environmentId },
+        { environmentId: e.environmentId, settings: body, previous: DEFAULTS },
+      ],
+      [
+        { type: 'environment', id: e.environmentId },
+        { environmentId: e.environmentId, settings: { ...DEFAULTS, passwordAuthEnabled: false }, previous: body },
+      ],
     ]);
     const audit = await auditEntries(t, { tenantId }, { action: 'password_policy.update', resourceId: e.environmentId });
     expect(audit.map((a) => a.changes)).toEqual([
@@ -72,7 +78,12 @@ describe('…/settings/password-policy', () => {
     for (const [body, path] of cases) {
       const res = await call('PUT', body);
       expect(res.statusCode, `${JSON.stringify(body)}: ${res.body}`).toBe(400);
-      expect(res.json()).toEqual({ error: expect.any(String), code: 'request.invalid', requestId: expect.any(String), details: [{ path, message: expect.any(String) }] });
+      expect(res.json()).toEqual({
+        error: expect.any(String),
+        code: 'request.invalid',
+        requestId: expect.any(String),
+        details: [{ path, message: expect.any(String) }],
+      });
     }
     expect((await call('PUT', { minLength: 8 })).statusCode).toBe(200);
     expect((await call('PUT', { minLength: 256 })).statusCode).toBe(200);

@@ -12,7 +12,11 @@ export const errorBlock = (error: PageError | undefined) => {
   const list = typeof error === 'string' ? [error] : (error ?? []);
   if (list.length === 0 || list[0] === '') return '';
   if (list.length === 1) return html`<p id="error" class="error" role="alert" tabindex="-1" autofocus>${list[0]}</p>`;
-  return html`<div id="error" class="error" role="alert" tabindex="-1" autofocus><ul>${list.map((e) => html`<li>${e}</li>`)}</ul></div>`;
+  return html`<div id="error" class="error" role="alert" tabindex="-1" autofocus>
+    <ul>
+      ${list.map((e) => html`<li>${e}</li>`)}
+    </ul>
+  </div>`;
 };
 
 export interface FieldOptions {

@@ -62,7 +62,10 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
 
     /** The factors the page after the identifier offers: the same lookup and answer shape for known and unknown identifiers. */
     offers: async (environmentId: string, identifier: string, provider?: Provider, realm: HomeRealm | null = null) => {
-      const [user, passwordEnabled] = await Promise.all([createSignInQueries(pool, environmentId).findByLogin(identifier), passwordAuthEnabled(pool, environmentId)]);
+      const [user, passwordEnabled] = await Promise.all([
+        createSignInQueries(pool, environmentId).findByLogin(identifier),
+        passwordAuthEnabled(pool, environmentId),
+      ]);
       return factorOffers(user, { ...(provider ? snapshotOf(provider).signIn : {}), passwordEnabled }, realm);
     },
 

@@ -1,12 +1,7 @@
 // An environment's password policy (environment-settings scope): read with its defaults, replaced whole.
 import type { DatabasePool } from 'slonik';
 import { createEnvironmentQueries } from '../../../../db/projects/environments/queries.ts';
-import {
-  createPasswordPolicyQueries,
-  DEFAULT_PASSWORD_POLICY,
-  settingsOf,
-  type PasswordPolicyRow,
-} from '../../../../db/password-policy/queries.ts';
+import { createPasswordPolicyQueries, DEFAULT_PASSWORD_POLICY, settingsOf, type PasswordPolicyRow } from '../../../../db/password-policy/queries.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import type { PasswordPolicyBody } from './schemas.ts';
 
