@@ -2,9 +2,11 @@
 // offer nor accept a password (no reset, no sign-up), and no password can be set through the directory API, a link
 // or the account endpoint. Turned on again, everything works as before.
 import * as client from 'openid-client';
+import { sql } from 'slonik';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
+import { messagesTo, waitForMessage } from '../helpers/inbox.ts';
 import { CookieJar, directoryUser, oidcEnvironment, REDIRECT_URI, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 import { codeFlowThroughPages, inputValue, postForm, setPassword } from '../helpers/sign-in.ts';
 
@@ -127,5 +129,30 @@ describe('passwordAuthEnabled: false', () => {
     const offered = await (await postForm(again.jar, `${again.at}/identifier`, { csrf: again.csrf, identifier: user.userName })).text();
     expect(offered).toContain('name="password"');
     expect(offered).toContain('/reset"');
+  });
+
+  it('sign-up without a password where email code sign-in is on: the emailed code verifies and signs in', async () => {
+    expect((await api('PUT', '/settings/sign-in', { signUpEnabled: true, emailCodeEnabled: true })).statusCode).toBe(200);
+    await passwordAuth(false);
+    const { jar, at, page, csrf } = await interaction();
+    expect(page).toContain('/sign-up"');
+    const form = await (await jar.fetch(`${at}/sign-up`)).text();
+    expect(form).toContain('name="email"');
+    expect(form).not.toContain('name="password"');
+
+    const email = `new-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const started = await postForm(jar, `${at}/sign-up`, { csrf, email, password: 'x' }); // a password sent anyway is ignored
+    expect(started.status).toBe(200);
+    const signUp = inputValue(await started.text(), 'signUp')!;
+    const code = /\b(\d{6})\b/.exec((await waitForMessage(t.app, email, 'sign_up_code')).text)![1]!;
+    const verified = await postForm(jar, `${at}/verify`, { csrf, signUp, email, code });
+    expect(verified.status).toBe(303);
+
+    const events = await tenantEvents(t, env.tenantId, { environmentId: env.environmentId });
+    const userId = events.find((e) => e.type === 'user.signed_up')!.data.userId as string;
+    expect(events.filter((e) => e.type === 'user.signed_in').map((e) => e.data.amr)).toEqual([['otp', 'email']]);
+    const stored = await t.pool.maybeOne(sql.unsafe`SELECT 1 FROM user_passwords WHERE user_id = ${userId}`);
+    expect(stored).toBeNull();
+    expect(messagesTo(t.app, email)).toHaveLength(1);
   });
 });

@@ -28,8 +28,7 @@ export function signInRoutes(
     const { provider, interaction } = found;
     const client = await signIn.client(provider, r.params.envId, clientIdOf(interaction));
     const ssoChoices = homeRealm.choices(snapshotOf(provider));
-    // Sign-up sets a password: not offered with password sign-in off (password policy).
-    const signUp = signIn.signUpEnabled(provider) && (await signIn.passwordEnabled(r.params.envId));
+    const signUp = (await signIn.signUpMode(provider, r.params.envId)) !== null;
     return ix.send(reply, found, status, (t) =>
       identifierPage(
         {

@@ -60,6 +60,17 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
     /** Whether the environment's password policy lets people sign in (and sign up) with a password (one query). */
     passwordEnabled: (environmentId: string) => passwordAuthEnabled(pool, environmentId),
 
+    /**
+     * How people sign up here, or null when they cannot: with a password; or, with password sign-in off (password
+     * policy) and email code sign-in on, without one (the emailed code verifies the account and signs it in).
+     */
+    signUpMode: async (provider: Provider, environmentId: string): Promise<'password' | 'passwordless' | null> => {
+      const signIn = snapshotOf(provider).signIn;
+      if (!signIn?.signUpEnabled) return null;
+      if (await passwordAuthEnabled(pool, environmentId)) return 'password';
+      return signIn.emailCodeEnabled ? 'passwordless' : null;
+    },
+
     /** The factors the page after the identifier offers: the same lookup and answer shape for known and unknown identifiers. */
     offers: async (environmentId: string, identifier: string, provider?: Provider, realm: HomeRealm | null = null) => {
       const [user, passwordEnabled] = await Promise.all([

@@ -22,17 +22,20 @@ export function signUpRoutes(
   const { interactions: ix, signIn, signUp, second, passwordPolicy } = deps;
   const common = (r: Req) => ({ base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid) });
 
-  /** The interaction, if it is at login and its environment allows sign-up; else null once the 400 page is sent. */
+  /**
+   * The interaction and how its environment lets people sign up (`passwordless`: password sign-in off, email code
+   * on), if it is at login and sign-up is allowed; else null once the 400 page is sent.
+   */
   const allowed = async (r: Req, reply: FastifyReply, found: Found | null) => {
-    // Sign-up sets a password: with password sign-in off (password policy) it is not offered.
-    if (found && signIn.signUpEnabled(found.provider) && (await signIn.passwordEnabled(r.params.envId))) return found;
+    const mode = found && (await signIn.signUpMode(found.provider, r.params.envId));
+    if (found && mode) return Object.assign(found, { passwordless: mode === 'passwordless' });
     if (found) await ix.sendExpired(r, reply, found);
     return null;
   };
 
   app.get<Route>(`${BASE}/sign-up`, PAGE_ROUTE, async (r, reply) => {
     const found = await allowed(r, reply, await ix.shown(r, reply));
-    return found ? ix.send(reply, found, 200, (t) => signUpPage(common(r), t)) : reply;
+    return found ? ix.send(reply, found, 200, (t) => signUpPage({ ...common(r), password: !found.passwordless }, t)) : reply;
   });
 
   app.post<Route>(`${BASE}/sign-up`, WRITING_PAGE_ROUTE, async (r, reply) => {
@@ -43,13 +46,14 @@ export function signUpRoutes(
     const displayName = field(r, 'displayName').trim().slice(0, 200);
     const password = field(r, 'password');
     const refuse = (error: PageError, errorField: 'email' | 'password') =>
-      ix.send(reply, found, 400, () => signUpPage({ ...common(r), email, displayName, error, errorField }, t));
+      ix.send(reply, found, 400, () => signUpPage({ ...common(r), email, displayName, error, errorField, password: !found.passwordless }, t));
     if (email.length > 254 || !EMAIL.test(email)) return refuse(t.emailInvalid, 'email');
     const scope = { tenantId: snapshotOf(found.provider).tenantId, environmentId: r.params.envId };
     const address = email.toLowerCase();
-    const refusal = await passwordPolicy.check(scope, password, { purpose: 'sign_up', userName: address, email: address });
+    const refusal = found.passwordless ? null : await passwordPolicy.check(scope, password, { purpose: 'sign_up', userName: address, email: address });
     if (refusal) return refuse(refusalText(refusal, t), 'password');
-    const id = await signUp.start(found.provider, r.params.envId, { email, password, displayName: displayName || null }, t, originOf(r));
+    const input = { email, password: found.passwordless ? null : password, displayName: displayName || null };
+    const id = await signUp.start(found.provider, r.params.envId, input, t, originOf(r));
     return ix.send(reply, found, 200, () => verifyPage({ ...common(r), signUp: id, email: email.toLowerCase() }, t));
   });
 
@@ -60,7 +64,8 @@ export function signUpRoutes(
     const id = field(r, 'signUp');
     const email = field(r, 'email').slice(0, 254);
     const result = await signUp.verify(found.provider, r.params.envId, id, field(r, 'code'), clientIdOf(found.interaction), originOf(r));
-    if (result.kind === 'verified') return second.afterFirstFactor(r, reply, found, { userId: result.userId, amr: ['pwd'], remember: false, recorded: true });
+    if (result.kind === 'verified')
+      return second.afterFirstFactor(r, reply, found, { userId: result.userId, amr: result.amr, remember: false, recorded: true });
     if (result.kind === 'expired') return ix.send(reply, found, 400, () => signUpPage({ ...common(r), email, error: t.codeExpired, errorField: 'email' }, t));
     return ix.send(reply, found, 400, () => verifyPage({ ...common(r), signUp: id, email, error: t.wrongCode }, t));
   });
