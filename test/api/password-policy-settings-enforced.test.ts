@@ -55,7 +55,10 @@ const directoryPut = (userId: string, password: string) =>
     payload: { password },
   });
 /** The page lists each rule, in order. */
-const listed = (body: string, rules: string[]) => expect(body).toContain(`<ul>${rules.map((r) => `<li>${r}</li>`).join('')}</ul>`);
+const listed = (body: string, rules: string[]) =>
+  expect(body.replace(/>\s+</g, '><')).toContain(
+    `<div id="error" class="error" role="alert" tabindex="-1" autofocus><ul>${rules.map((r) => `<li>${r}</li>`).join('')}</ul></div>`,
+  );
 
 async function interaction() {
   const jar = new CookieJar();

@@ -4,10 +4,10 @@ import { html, type Html } from './html.ts';
 
 export const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}" />`;
 
-/** The page's error: announced, and focused on load so keyboard and screen reader users land on it. */
 /** A page's error: a sentence, or several (each failing password rule) as a list. */
 export type PageError = string | readonly string[];
 
+/** The page's error: announced, and focused on load so keyboard and screen reader users land on it. */
 export const errorBlock = (error: PageError | undefined) => {
   const list = typeof error === 'string' ? [error] : (error ?? []);
   if (list.length === 0 || list[0] === '') return '';
