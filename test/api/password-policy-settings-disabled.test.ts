@@ -155,4 +155,19 @@ describe('passwordAuthEnabled: false', () => {
     expect(stored).toBeNull();
     expect(messagesTo(t.app, email)).toHaveLength(1);
   });
+
+  it('a sign-up without a password replaces an unverified sign-up of the same email, and its password goes', async () => {
+    expect((await api('PUT', '/settings/sign-in', { signUpEnabled: true, emailCodeEnabled: true })).statusCode).toBe(200);
+    const email = `new-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const before = await interaction();
+    expect((await postForm(before.jar, `${before.at}/sign-up`, { csrf: before.csrf, email, password: PASSWORD })).status).toBe(200);
+    const userId = (await tenantEvents(t, env.tenantId, { environmentId: env.environmentId })).find((e) => e.type === 'directory.user.created')!.subject!.id!;
+    const passwordOf = () => t.pool.maybeOne(sql.unsafe`SELECT 1 FROM user_passwords WHERE user_id = ${userId}`);
+    expect(await passwordOf()).not.toBeNull();
+
+    await passwordAuth(false);
+    const { jar, at, csrf } = await interaction();
+    expect((await postForm(jar, `${at}/sign-up`, { csrf, email })).status).toBe(200);
+    expect(await passwordOf()).toBeNull();
+  });
 });
