@@ -31,7 +31,8 @@ import type { App } from './types.ts';
 import { createInbox, type Inbox } from '../lib/messages/inbox.ts';
 import { createLogSender } from '../lib/messages/log-sender.ts';
 import type { MessageSender } from '../lib/messages/sender.ts';
-import { defaultPasswordPolicy, type PasswordPolicy } from './passwords/policy.ts';
+import type { PasswordPolicy } from './passwords/policy.ts';
+import { createEnvironmentPasswordPolicy } from './passwords/environment-policy.ts';
 
 export interface AppDeps {
   config: Config;
@@ -182,7 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(openApiPlugin, { publicBaseUrl: config.publicBaseUrl, tokenUrl: `${config.publicBaseUrl}/v1/oauth/token` });
   if (config.rateLimit.enabled) await app.register(rateLimitPlugin, config.rateLimit);
 
-  const passwordPolicy = deps.passwordPolicy ?? defaultPasswordPolicy;
+  const passwordPolicy = deps.passwordPolicy ?? createEnvironmentPasswordPolicy(pool);
   const familyDeps = { config, pool, keys, masterKey: deps.masterKey, issuer, audience, models, trustStores, oidc, sender, passwordPolicy };
   for (const family of FAMILIES) {
     await app.register(familyPlugin(family), familyDeps);

@@ -11,9 +11,11 @@ import { createAccountQueries } from '../../db/oidc/account/queries.ts';
 import { createPasswordQueries } from '../../db/directory/passwords/queries.ts';
 import { recordChange, type Change, type RequestOrigin } from '../../db/shared/changes.ts';
 import type { EventType } from '../../db/event-catalog.ts';
-import { ApiError, invalidField } from '../errors.ts';
+import { ApiError } from '../errors.ts';
 import { createWindowCounter, rateLimited } from '../plugins/rate-window.ts';
 import type { PasswordPolicy } from '../passwords/policy.ts';
+import { passwordRefused } from '../passwords/refused.ts';
+import { passwordAuthEnabled, passwordDisabled } from '../passwords/enabled.ts';
 import type { OidcProviders } from '../oidc/types.ts';
 import { createHomeRealm } from '../families/oidc/sign-in/home-realm.ts';
 import { backChannelLogout } from '../families/directory/sessions/back-channel.ts';
@@ -67,6 +69,7 @@ export function createPasswordChangeService(deps: { pool: DatabasePool; oidc: Oi
       if (await homeRealm.requiredFor(environmentId, user.email)) {
         throw new ApiError(403, 'account.sso_required', 'This user signs in through their organization’s single sign-on and has no password here to change.');
       }
+      if (!(await passwordAuthEnabled(pool, environmentId))) throw passwordDisabled(403);
       if (!user.hash) throw new ApiError(409, 'account.no_password', 'This user has no password to change; they set one through “Forgot your password?”.');
 
       const key = `${environmentId}:${userId}`;
@@ -87,7 +90,7 @@ export function createPasswordChangeService(deps: { pool: DatabasePool; oidc: Oi
       const scope = { tenantId: token.tenantId, environmentId };
       const check = { purpose: 'change' as const, userId, userName: user.userName, email: user.email };
       const refusal = await policy.check(scope, input.newPassword, check);
-      if (refusal) throw invalidField('body.newPassword', refusal.message, `password.${refusal.code}`);
+      if (refusal) throw passwordRefused('body.newPassword', refusal);
 
       const hash = await hashPassword(input.newPassword);
       const signOut = input.signOutOtherSessions === true;

@@ -45,6 +45,7 @@ import oidcClients from './oidc/clients/index.ts';
 import oidcClientAllowlist from './oidc/client-allowlist/index.ts';
 import oidcSettings from './oidc/settings/index.ts';
 import oidcMfaSettings from './oidc/mfa-settings/index.ts';
+import passwordPolicy from './projects/password-policy/index.ts';
 import connectedApps from './oidc/connected-apps/index.ts';
 import directorySessions from './directory/sessions/index.ts';
 import oidcSignIn from './oidc/sign-in/index.ts';
@@ -99,6 +100,7 @@ export const FAMILIES: readonly Family[] = [
   oidcClientAllowlist,
   oidcSettings,
   oidcMfaSettings,
+  passwordPolicy,
   connectedApps,
   directorySessions,
   oidcSignIn,

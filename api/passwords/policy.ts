@@ -15,8 +15,17 @@ export type PasswordRefusalCode =
  * A refusal: its code, and a message in English that follows the field's name (`must be at least 8 characters long`:
  * the API's 400 says `body.password must be …`). A length refusal carries its bound for the pages' messages.
  */
-export type PasswordRefusal =
+export type PasswordRule =
   { code: 'too_short' | 'too_long'; message: string; limit: number } | { code: Exclude<PasswordRefusalCode, 'too_short' | 'too_long'>; message: string };
+
+/**
+ * A refusal is its first failing rule; `rules`, when there, lists every rule the password fails (the first one
+ * included), so the API's 400 and the pages name them all. A policy that stops at one rule leaves it out.
+ */
+export type PasswordRefusal = PasswordRule & { rules?: readonly PasswordRule[] };
+
+/** Every rule the refusal names, in order. */
+export const failingRules = (refusal: PasswordRefusal): readonly PasswordRule[] => refusal.rules ?? [refusal];
 
 /** Where a password is being set. */
 export type PasswordPurpose = 'sign_up' | 'reset' | 'change' | 'admin_set';

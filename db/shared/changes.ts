@@ -31,9 +31,10 @@ export interface Change<T extends EventType = EventType> {
 
 const SECRET_FIELD = /secret|password|token|hash|private|key$/i;
 
+// A flag is never a secret (`passwordAuthEnabled` says whether, not what).
 function mask(value: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
   if (!value) return null;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_FIELD.test(k) && v != null ? '***' : v]));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_FIELD.test(k) && v != null && typeof v !== 'boolean' ? '***' : v]));
 }
 
 /** Keeps only the fields that changed (all of them on create and delete). */

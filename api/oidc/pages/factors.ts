@@ -40,7 +40,12 @@ function offerForm(offer: FactorOffer, v: FactorsView, t: Messages, first: boole
     case 'sso':
       return html`${offer.required && !v.error ? html`<p>${fill(t.ssoRequired, { name: offer.name })}</p>` : ''} ${ssoButton(v.base, offer, t, first)}`;
     case 'passkey':
-      return passkeyOffer(v.base, v.csrf, t);
+      return passkeyOffer(
+        v.base,
+        v.csrf,
+        t,
+        v.offers.some((o) => o.kind === 'password'),
+      );
   }
 }
 

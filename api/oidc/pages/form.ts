@@ -4,8 +4,20 @@ import { html, type Html } from './html.ts';
 
 export const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}" />`;
 
+/** A page's error: a sentence, or several (each failing password rule) as a list. */
+export type PageError = string | readonly string[];
+
 /** The page's error: announced, and focused on load so keyboard and screen reader users land on it. */
-export const errorBlock = (error: string | undefined) => (error ? html`<p id="error" class="error" role="alert" tabindex="-1" autofocus>${error}</p>` : '');
+export const errorBlock = (error: PageError | undefined) => {
+  const list = typeof error === 'string' ? [error] : (error ?? []);
+  if (list.length === 0 || list[0] === '') return '';
+  if (list.length === 1) return html`<p id="error" class="error" role="alert" tabindex="-1" autofocus>${list[0]}</p>`;
+  return html`<div id="error" class="error" role="alert" tabindex="-1" autofocus>
+    <ul>
+      ${list.map((e) => html`<li>${e}</li>`)}
+    </ul>
+  </div>`;
+};
 
 export interface FieldOptions {
   id: string;
@@ -15,7 +27,7 @@ export interface FieldOptions {
   value?: string | undefined;
   /** Focus this field on load (ignored when the page shows an error: the error has the focus). */
   focus?: boolean;
-  error?: string | undefined;
+  error?: PageError | undefined;
   extra?: Html;
 }
 

@@ -29,13 +29,16 @@ export const signInEndpoints = (base: string, csrf: string): PasskeyEndpoints =>
   csrf,
 });
 
-/** The factors page's passkey offer (the same for every identifier), with "lost your passkey" to the password reset. */
-export const passkeyOffer = (base: string, csrf: string, t: Messages): Html =>
+/**
+ * The factors page's passkey offer (the same for every identifier), with "lost your passkey" to the password reset
+ * (`reset`: unless password sign-in is off).
+ */
+export const passkeyOffer = (base: string, csrf: string, t: Messages, reset = true): Html =>
   html`<section class="passkey" ${passkeyAttributes('get', signInEndpoints(base, csrf), t)}>
     <p data-nojs>${t.passkeyNeedsScript}</p>
     ${passkeyAlert}
     <div class="actions"><button type="button" data-passkey-start hidden>${t.passkeySignIn}</button></div>
-    <p><a href="${base}/reset">${t.passkeyForgot}</a></p>
+    ${reset ? html`<p><a href="${base}/reset">${t.passkeyForgot}</a></p>` : ''}
   </section>`;
 
 /** The script URL for a page of the interaction at `base` (the page's `script`). */

@@ -3,12 +3,12 @@
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../lib/passwords.ts';
 import { html } from './html.ts';
 import { fill, type Messages } from './i18n/index.ts';
-import { errorBlock, field } from './form.ts';
+import { errorBlock, field, type PageError } from './form.ts';
 import { messagePage, type Page } from './page.ts';
 
 const LENGTHS = html`minlength="${PASSWORD_MIN_LENGTH}" maxlength="${PASSWORD_MAX_LENGTH}"`;
 
-export const passwordLinkPage = (userName: string, t: Messages, error?: string): Page => ({
+export const passwordLinkPage = (userName: string, t: Messages, error?: PageError): Page => ({
   title: t.linkTitle,
   body: html`<p>${fill(t.linkChoose, { user: html`<strong>${userName}</strong>` })}</p>
     ${errorBlock(error)}
@@ -22,3 +22,5 @@ export const passwordLinkPage = (userName: string, t: Messages, error?: string):
 export const passwordSetPage = (t: Messages): Page => messagePage(t.linkDoneTitle, t.linkDoneText);
 export const linkGonePage = (t: Messages): Page => messagePage(t.linkGoneTitle, t.linkGoneText);
 export const linkUnknownPage = (t: Messages): Page => messagePage(t.linkUnknownTitle, t.linkUnknownText);
+/** Password sign-in is off in the environment (password policy): no password is set here. */
+export const passwordOffPage = (t: Messages): Page => messagePage(t.passwordOffTitle, t.passwordOffText);

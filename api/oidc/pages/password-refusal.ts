@@ -1,6 +1,6 @@
 // The sign-in pages' message for a password the policy refused (api/passwords/policy.ts): one catalog key per
 // refusal code, so a policy's refusal reads the same in every locale whatever policy is plugged in.
-import type { PasswordRefusal, PasswordRefusalCode } from '../../passwords/policy.ts';
+import { failingRules, type PasswordRefusal, type PasswordRefusalCode } from '../../passwords/policy.ts';
 import { fillText, type MessageKey, type Messages } from './i18n/index.ts';
 
 const KEYS: Record<PasswordRefusalCode, MessageKey> = {
@@ -14,6 +14,6 @@ const KEYS: Record<PasswordRefusalCode, MessageKey> = {
   breached: 'passwordRefusalBreached',
 };
 
-/** The refusal in the page's locale. */
-export const refusalText = (refusal: PasswordRefusal, t: Messages): string =>
-  fillText(t[KEYS[refusal.code]], 'limit' in refusal ? { limit: String(refusal.limit) } : {});
+/** Every rule the refusal names, each a sentence in the page's locale (the pages show them as a list). */
+export const refusalText = (refusal: PasswordRefusal, t: Messages): string[] =>
+  failingRules(refusal).map((rule) => fillText(t[KEYS[rule.code]], 'limit' in rule ? { limit: String(rule.limit) } : {}));

@@ -2,7 +2,7 @@
 // to the email.
 import { html } from './html.ts';
 import { fill, type Messages } from './i18n/index.ts';
-import { cancelForm, csrfField, errorBlock, field } from './form.ts';
+import { cancelForm, csrfField, errorBlock, field, type PageError } from './form.ts';
 import type { Page } from './page.ts';
 
 export interface SignUpView {
@@ -11,9 +11,11 @@ export interface SignUpView {
   csrf: string;
   email?: string | undefined;
   displayName?: string | undefined;
-  error?: string | undefined;
+  error?: PageError | undefined;
   /** Which field the error is about. */
   errorField?: 'email' | 'password' | undefined;
+  /** Whether the form asks for a password (default); not when password sign-in is off (the emailed code verifies). */
+  password?: boolean;
 }
 
 export const signUpPage = (v: SignUpView, t: Messages): Page => ({
@@ -24,7 +26,7 @@ export const signUpPage = (v: SignUpView, t: Messages): Page => ({
       ${field({ id: 'email', label: t.emailLabel, type: 'email', autocomplete: 'email', value: v.email, focus: true, error: v.errorField === 'email' ? v.error : undefined })}
       <label for="displayName">${t.displayNameLabel}</label>
       <input id="displayName" name="displayName" type="text" autocomplete="name" maxlength="200" value="${v.displayName ?? ''}" />
-      ${field({ id: 'password', label: t.newPasswordLabel, type: 'password', autocomplete: 'new-password', error: v.errorField === 'password' ? v.error : undefined })}
+      ${v.password === false ? '' : field({ id: 'password', label: t.newPasswordLabel, type: 'password', autocomplete: 'new-password', error: v.errorField === 'password' ? v.error : undefined })}
       <div class="actions"><button class="primary" type="submit">${t.createAccount}</button></div>
     </form>
     <p>${t.haveAccount} <a href="${v.base}">${t.signInButton}</a></p>

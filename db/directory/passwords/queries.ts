@@ -28,6 +28,9 @@ export function createPasswordQueries(db: CommonQueryMethods, environmentId: str
         ON CONFLICT (user_id) DO UPDATE SET hash = EXCLUDED.hash, updated_at = now()
         WHERE user_passwords.environment_id = ${environmentId}`),
 
+    /** Removes the user's password (a sign-up without one replacing an unverified sign-up's). */
+    deletePassword: (userId: string) => db.query(sql.unsafe`DELETE FROM user_passwords WHERE environment_id = ${environmentId} AND user_id = ${userId}`),
+
     hashOf: (userId: string) =>
       db.maybeOneFirst(sql.type(Hash)`SELECT hash FROM user_passwords WHERE environment_id = ${environmentId} AND user_id = ${userId}`),
 

@@ -23,12 +23,21 @@ export const SIGN_IN_EVENTS = {
   },
   'user.sign_in_failed': {
     description:
-      'A sign-in on the sign-in page failed. `reason`: `unknown_user` (no user has that userName or email), `wrong_password` (or no password set), `inactive` (the user is deactivated), `email_unverified` (a sign-up whose email code was not entered yet), `sso_required` (a password for an email whose domain must sign in through an SSO connection; the page says so). The page shows the same message for every reason. An SSO sign-in (through a connection: `connectionId`) is refused with `state_unknown`, `state_consumed`, `expired`, `tampered`, `replayed`, `wrong_audience`, `invalid_response`, `upstream_error`, `upstream_cancelled` (the user cancelled at the identity provider: the client gets `access_denied`), `email_conflict`, `provisioning_refused`, `idp_initiated_refused` or `inactive`. An emailed code or magic link is refused with `wrong_code`, `code_expired`, `code_used` or `code_attempts_exhausted` (or `unknown_user`, `inactive` when the identifier named no user that can receive one). A code emailed as the second factor is refused with `wrong_code`, `code_expired` or `code_used`, and the event has `secondFactor: email_code`.',
+      'A sign-in on the sign-in page failed. `reason`: `unknown_user` (no user has that userName or email), `wrong_password` (or no password set), `inactive` (the user is deactivated), `email_unverified` (a sign-up whose email code was not entered yet), `sso_required` (a password for an email whose domain must sign in through an SSO connection; the page says so), `password_disabled` (a password posted while the environment’s password policy turns password sign-in off; the page says so). The page shows the same message for every reason. An SSO sign-in (through a connection: `connectionId`) is refused with `state_unknown`, `state_consumed`, `expired`, `tampered`, `replayed`, `wrong_audience`, `invalid_response`, `upstream_error`, `upstream_cancelled` (the user cancelled at the identity provider: the client gets `access_denied`), `email_conflict`, `provisioning_refused`, `idp_initiated_refused` or `inactive`. An emailed code or magic link is refused with `wrong_code`, `code_expired`, `code_used` or `code_attempts_exhausted` (or `unknown_user`, `inactive` when the identifier named no user that can receive one). A code emailed as the second factor is refused with `wrong_code`, `code_expired` or `code_used`, and the event has `secondFactor: email_code`.',
     data: z.looseObject({
       userId: uuid.nullable(),
       login: z.string(),
       clientId: z.string(),
-      reason: z.enum(['unknown_user', 'wrong_password', 'inactive', 'email_unverified', 'sso_required', ...SSO_FAILURE_REASONS, ...EMAIL_CODE_FAILURE_REASONS]),
+      reason: z.enum([
+        'unknown_user',
+        'wrong_password',
+        'inactive',
+        'email_unverified',
+        'sso_required',
+        'password_disabled',
+        ...SSO_FAILURE_REASONS,
+        ...EMAIL_CODE_FAILURE_REASONS,
+      ]),
       ip: z.string().nullable(),
       secondFactor: z.enum(['email_code']).optional(),
     }),

@@ -4,8 +4,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendPage, type PageContext } from '../../../oidc/pages/page.ts';
 import { pageContextOf } from '../../../oidc/pages/context.ts';
-import { linkGonePage, linkUnknownPage, passwordLinkPage, passwordSetPage } from '../../../oidc/pages/password-link.ts';
+import { linkGonePage, linkUnknownPage, passwordLinkPage, passwordOffPage, passwordSetPage } from '../../../oidc/pages/password-link.ts';
 import { refusalText } from '../../../oidc/pages/password-refusal.ts';
+import type { PageError } from '../../../oidc/pages/form.ts';
 import { snapshotOf } from '../../../oidc/providers.ts';
 import type { LinkState, PasswordService } from './service.ts';
 import type { App } from '../../../types.ts';
@@ -17,8 +18,10 @@ interface LinkRequest {
   Body: Record<string, unknown> | undefined;
 }
 
-const closed = (reply: FastifyReply, state: Exclude<LinkState, { kind: 'open' }>, c: PageContext) =>
-  state.kind === 'gone' ? sendPage(reply, 410, linkGonePage(c.t), c) : sendPage(reply, 404, linkUnknownPage(c.t), c);
+const closed = (reply: FastifyReply, state: Exclude<LinkState, { kind: 'open' }>, c: PageContext) => {
+  if (state.kind === 'disabled') return sendPage(reply, 409, passwordOffPage(c.t), c);
+  return state.kind === 'gone' ? sendPage(reply, 410, linkGonePage(c.t), c) : sendPage(reply, 404, linkUnknownPage(c.t), c);
+};
 
 export function passwordLinkPages(app: App, passwords: PasswordService) {
   // `:envId`, as the provider's own routes under the issuer name it (a public route addresses no tenant).
@@ -41,7 +44,7 @@ export function passwordLinkPages(app: App, passwords: PasswordService) {
     const [state, c] = await Promise.all([stateOf(environmentId, token), contextOf(r)]);
     if (state.kind !== 'open') return closed(reply, state, c);
     const password = typeof r.body?.password === 'string' ? r.body.password : '';
-    const refused = (error: string) => sendPage(reply, 400, passwordLinkPage(state.userName, c.t, error), c);
+    const refused = (error: PageError) => sendPage(reply, 400, passwordLinkPage(state.userName, c.t, error), c);
     if (r.body?.confirmation !== password) return refused(c.t.passwordsDiffer);
     const origin = { ip: r.ip, userAgent: r.headers['user-agent'] ?? null, requestId: r.id };
     const used = await passwords.useLink(environmentId, token, password, origin);

@@ -18,12 +18,12 @@ export function passwordRoutes(app: App, passwords: PasswordService) {
       operationId: 'setDirectoryUserPassword',
       summary: 'Set a user’s password',
       description:
-        'Sets (or replaces) the password the user signs in with on the environment’s sign-in pages. 8 to 256 characters, not only whitespace (400 naming `body.password`). The password is stored as an argon2id hash and never returned or logged; emits `user.password_set`.' +
+        'Sets (or replaces) the password the user signs in with on the environment’s sign-in pages. The environment’s password policy applies (…/settings/password-policy; by default 8 to 256 characters, not only whitespace): 400 naming `body.password` once per failing rule; 409 `password.disabled` when the policy turns password sign-in off. The password is stored as an argon2id hash and never returned or logged; emits `user.password_set`.' +
         PROTECTED,
       security: write,
       params: PasswordUserParams,
       body: SetPasswordBody,
-      response: { 204: z.null().describe('The password is set.'), ...errorResponses(400, 403, 404) },
+      response: { 204: z.null().describe('The password is set.'), ...errorResponses(400, 403, 404, 409) },
     },
     handler: async (r, reply) => {
       await passwords.setPassword(callerOf(r, 'environment'), r.params.userId, r.body.password);
@@ -36,12 +36,12 @@ export function passwordRoutes(app: App, passwords: PasswordService) {
       operationId: 'createDirectoryUserPasswordLink',
       summary: 'Issue a one-time password link',
       description:
-        'Issues a link by which the user sets a password once, on a page of the environment’s OpenID provider (`{issuer}/password/{token}`). The link is shown only in this answer (only its SHA-256 is kept); it expires after `expiresInSeconds` (default 24 hours, at most 7 days), and a deactivated user cannot use it. Emits `user.password_link_created`.' +
+        'Issues a link by which the user sets a password once, on a page of the environment’s OpenID provider (`{issuer}/password/{token}`). The link is shown only in this answer (only its SHA-256 is kept); it expires after `expiresInSeconds` (default 24 hours, at most 7 days), and a deactivated user cannot use it. 409 `password.disabled` when the environment’s password policy turns password sign-in off. Emits `user.password_link_created`.' +
         PROTECTED,
       security: write,
       params: PasswordUserParams,
       body: CreatePasswordLinkBody,
-      response: { 201: PasswordLinkResponse, ...errorResponses(400, 403, 404) },
+      response: { 201: PasswordLinkResponse, ...errorResponses(400, 403, 404, 409) },
     },
     handler: async (r, reply) => reply.status(201).send(await passwords.createLink(callerOf(r, 'environment'), r.params.userId, r.body?.expiresInSeconds)),
   });

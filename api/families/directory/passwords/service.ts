@@ -9,17 +9,19 @@ import { createDirectoryUserQueries } from '../../../../db/directory/users/queri
 import { createPasswordQueries } from '../../../../db/directory/passwords/queries.ts';
 import { tenantOfEnvironment } from '../../../../db/directory/passwords/environment.ts';
 import { recordChange, type RequestOrigin } from '../../../../db/shared/changes.ts';
-import { invalidField, orNotFound } from '../../../errors.ts';
+import { orNotFound } from '../../../errors.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import { guardOperator } from '../../../access/protected-operators.ts';
 import type { PasswordPolicy, PasswordRefusal } from '../../../passwords/policy.ts';
 import { passwordCheckOf } from '../../../passwords/owner.ts';
+import { passwordRefused } from '../../../passwords/refused.ts';
+import { passwordAuthEnabled, requirePasswordAuth } from '../../../passwords/enabled.ts';
 import { DEFAULT_LINK_SECONDS } from './schemas.ts';
 
 type Db = Parameters<typeof createPasswordQueries>[0];
 
 /** What a link's token opens: a form for its user, or nothing (unknown, used, expired, or its user inactive). */
-export type LinkState = { kind: 'open'; userName: string } | { kind: 'gone' } | { kind: 'unknown' };
+export type LinkState = { kind: 'open'; userName: string } | { kind: 'gone' } | { kind: 'unknown' } | { kind: 'disabled' };
 /** What using a link did: its state (`open`: the password is set), or the policy's refusal (nothing changed). */
 export type LinkUse = LinkState | { kind: 'refused'; refusal: PasswordRefusal };
 
@@ -40,6 +42,8 @@ export function createPasswordService(pool: DatabasePool, publicBaseUrl: string,
     if (!link) return { state: { kind: 'unknown' } as LinkState };
     const user = await createDirectoryUserQueries(db, environmentId).findUser(link.userId, lock ? 'key share' : null);
     if (!user || !user.active || link.usedAt !== null || link.expired) return { state: { kind: 'gone' } as LinkState };
+    // Password sign-in turned off after the link was issued: it opens nothing until it is on again.
+    if (!(await passwordAuthEnabled(db, environmentId))) return { state: { kind: 'disabled' } as LinkState };
     return { state: { kind: 'open', userName: user.userName } as LinkState, link, user };
   };
 
@@ -48,8 +52,9 @@ export function createPasswordService(pool: DatabasePool, publicBaseUrl: string,
     setPassword: async (caller: EnvironmentCaller, userId: string, password: string) => {
       const { environmentId } = caller.scope;
       const user = await orNotFound(createDirectoryUserQueries(pool, environmentId).findUser(userId), 'user', userId);
+      await requirePasswordAuth(pool, environmentId);
       const refusal = await policy.check({ tenantId: caller.scope.tenant.id, environmentId }, password, passwordCheckOf('admin_set', user));
-      if (refusal) throw invalidField('body.password', refusal.message);
+      if (refusal) throw passwordRefused('body.password', refusal, 'request.invalid');
       const hash = await hashPassword(password);
       await pool.transaction(async (trx) => {
         await userForWrite(trx, caller, userId);
@@ -65,6 +70,7 @@ export function createPasswordService(pool: DatabasePool, publicBaseUrl: string,
     createLink: (caller: EnvironmentCaller, userId: string, expiresInSeconds = DEFAULT_LINK_SECONDS) =>
       pool.transaction(async (trx) => {
         await userForWrite(trx, caller, userId);
+        await requirePasswordAuth(trx, caller.scope.environmentId);
         const token = randomBytes(32).toString('base64url');
         const link = await createPasswordQueries(trx, caller.scope.environmentId).insertLink(userId, hashSecret(token), expiresInSeconds);
         await record(trx, caller, {

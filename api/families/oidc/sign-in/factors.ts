@@ -13,6 +13,8 @@ export type { FactorOffer };
 /** What the environment turns on (its sign-in settings as the Provider was built with them). */
 export interface FactorSettings {
   emailCodeEnabled?: boolean | undefined;
+  /** The password policy's `passwordAuthEnabled` (default true): off, the password is not offered. */
+  passwordEnabled?: boolean | undefined;
 }
 
 /**
@@ -26,5 +28,6 @@ export function factorOffers(user: SignInUser | null, settings: FactorSettings =
   void user;
   const sso: FactorOffer[] = realm ? [{ kind: 'sso', ...realm }] : [];
   if (realm?.required) return sso;
-  return [{ kind: 'password' }, { kind: 'passkey' }, ...(settings.emailCodeEnabled ? [{ kind: 'email_code' } as const] : []), ...sso];
+  const password: FactorOffer[] = settings.passwordEnabled === false ? [] : [{ kind: 'password' }];
+  return [...password, { kind: 'passkey' }, ...(settings.emailCodeEnabled ? [{ kind: 'email_code' } as const] : []), ...sso];
 }

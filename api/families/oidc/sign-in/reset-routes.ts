@@ -1,6 +1,8 @@
 // "Forgot your password?" of an interaction at login: GET …/reset shows the form, POST …/reset sends the link (if
-// an account matches) and shows the same "check your email" page either way.
+// an account matches) and shows the same "check your email" page either way. With password sign-in off (password
+// policy) both answer a 409 page saying so and send nothing.
 import { resetPage, resetSentPage } from '../../../oidc/pages/reset.ts';
+import { passwordOffPage } from '../../../oidc/pages/password-link.ts';
 import { BASE, field, originOf, PAGE_ROUTE, type Interactions, type Route } from './interaction.ts';
 import type { SignInService } from './service.ts';
 import type { PasswordResetService } from './password-reset.ts';
@@ -12,6 +14,7 @@ export function resetRoutes(app: App, deps: { interactions: Interactions; signIn
   app.get<Route>(`${BASE}/reset`, PAGE_ROUTE, async (r, reply) => {
     const found = await ix.shown(r, reply);
     if (!found) return reply;
+    if (!(await signIn.passwordEnabled(r.params.envId))) return ix.send(reply, found, 409, passwordOffPage);
     return ix.send(reply, found, 200, (t) =>
       resetPage({ base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid) }, t),
     );
@@ -20,6 +23,7 @@ export function resetRoutes(app: App, deps: { interactions: Interactions; signIn
   app.post<Route>(`${BASE}/reset`, PAGE_ROUTE, async (r, reply) => {
     const found = await ix.posted(r, reply, 'login');
     if (!found) return reply;
+    if (!(await signIn.passwordEnabled(r.params.envId))) return ix.send(reply, found, 409, passwordOffPage);
     const { t } = found.context;
     const identifier = field(r, 'identifier').trim();
     if (identifier === '' || identifier.length > 256) {

@@ -28,6 +28,7 @@ export function signInRoutes(
     const { provider, interaction } = found;
     const client = await signIn.client(provider, r.params.envId, clientIdOf(interaction));
     const ssoChoices = homeRealm.choices(snapshotOf(provider));
+    const signUp = (await signIn.signUpMode(provider, r.params.envId)) !== null;
     return ix.send(reply, found, status, (t) =>
       identifierPage(
         {
@@ -35,7 +36,7 @@ export function signInRoutes(
           abort: ix.urlOf(r, '/abort'),
           csrf: signIn.csrfOf(r.params.envId, r.params.uid),
           clientName: client?.name ?? clientIdOf(interaction),
-          signUpUrl: signIn.signUpEnabled(provider) ? ix.urlOf(r, '/sign-up') : null,
+          signUpUrl: signUp ? ix.urlOf(r, '/sign-up') : null,
           sso: { base: ix.urlOf(r), buttons: ssoChoices },
           passkey: passkeys.usable ? signInEndpoints(ix.urlOf(r), signIn.csrfOf(r.params.envId, r.params.uid)) : undefined,
           identifier,
@@ -117,6 +118,7 @@ export function signInRoutes(
     const remember = signIn.rememberMe(provider) && field(r, 'remember') !== '';
     const login = await signIn.login(provider, r.params.envId, clientIdOf(interaction), identifier, field(r, 'password'), remember, originOf(r));
     if (!login) return showFactors(r, reply, found, identifier, 401, found.context.t.wrongCredentials);
+    if ('passwordDisabled' in login) return showFactors(r, reply, found, identifier, 403, found.context.t.passwordSignInOff);
     if ('ssoRequired' in login) {
       const text = fillText(found.context.t.ssoRequired, { name: login.ssoRequired.name });
       return showFactors(r, reply, found, identifier, 403, text, login.ssoRequired);

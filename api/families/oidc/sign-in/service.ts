@@ -11,6 +11,7 @@ import { recordChange, type RequestOrigin } from '../../../../db/shared/changes.
 import type { EventOf } from '../../../../db/event-catalog.ts';
 import type { Csrf } from './csrf.ts';
 import { factorOffers } from './factors.ts';
+import { passwordAuthEnabled } from '../../../passwords/enabled.ts';
 import type { HomeRealm, HomeRealmService } from './home-realm.ts';
 
 export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -32,7 +33,7 @@ const unique = (values: string[]) => [...new Set(values.filter((v) => v !== ''))
 /** Every scope a Grant holds: its OpenID scopes and the scopes of each resource. */
 const scopesOf = (grant: Grant) => unique([...grant.getOIDCScope().split(' '), ...Object.values(grant.resources ?? {}).flatMap((s) => s.split(' '))]);
 
-type FailureReason = 'unknown_user' | 'wrong_password' | 'inactive' | 'email_unverified' | 'sso_required';
+type FailureReason = 'unknown_user' | 'wrong_password' | 'inactive' | 'email_unverified' | 'sso_required' | 'password_disabled';
 
 export const clientIdOf = (interaction: Interaction) => String(interaction.params.client_id);
 
@@ -56,9 +57,28 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
     /** Whether the environment lets people create their own account (sign_in_settings.sign_up_enabled), as the Provider was built. */
     signUpEnabled: (provider: Provider) => snapshotOf(provider).signIn?.signUpEnabled ?? false,
 
+    /** Whether the environment's password policy lets people sign in (and sign up) with a password (one query). */
+    passwordEnabled: (environmentId: string) => passwordAuthEnabled(pool, environmentId),
+
+    /**
+     * How people sign up here, or null when they cannot: with a password; or, with password sign-in off (password
+     * policy) and email code sign-in on, without one (the emailed code verifies the account and signs it in).
+     */
+    signUpMode: async (provider: Provider, environmentId: string): Promise<'password' | 'passwordless' | null> => {
+      const signIn = snapshotOf(provider).signIn;
+      if (!signIn?.signUpEnabled) return null;
+      if (await passwordAuthEnabled(pool, environmentId)) return 'password';
+      return signIn.emailCodeEnabled ? 'passwordless' : null;
+    },
+
     /** The factors the page after the identifier offers: the same lookup and answer shape for known and unknown identifiers. */
-    offers: async (environmentId: string, identifier: string, provider?: Provider, realm: HomeRealm | null = null) =>
-      factorOffers(await createSignInQueries(pool, environmentId).findByLogin(identifier), provider ? (snapshotOf(provider).signIn ?? {}) : {}, realm),
+    offers: async (environmentId: string, identifier: string, provider?: Provider, realm: HomeRealm | null = null) => {
+      const [user, passwordEnabled] = await Promise.all([
+        createSignInQueries(pool, environmentId).findByLogin(identifier),
+        passwordAuthEnabled(pool, environmentId),
+      ]);
+      return factorOffers(user, { ...(provider ? snapshotOf(provider).signIn : {}), passwordEnabled }, realm);
+    },
 
     /** Whether the factors page offers "Email me a code" (sign_in_settings.email_code_enabled), as the Provider was built. */
     emailCodeEnabled: (provider: Provider) => snapshotOf(provider).signIn?.emailCodeEnabled ?? false,
@@ -97,7 +117,7 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
       password: string,
       remember: boolean,
       origin: RequestOrigin,
-    ): Promise<{ accountId: string; amr: string[]; remember: boolean } | { ssoRequired: HomeRealm } | null> => {
+    ): Promise<{ accountId: string; amr: string[]; remember: boolean } | { ssoRequired: HomeRealm } | { passwordDisabled: true } | null> => {
       const { tenantId } = snapshotOf(provider);
       const user = await createSignInQueries(pool, environmentId).findByLogin(login);
       const ip = origin.ip ?? null;
@@ -113,6 +133,11 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
       if (required) {
         await failed('sso_required');
         return { ssoRequired: required };
+      }
+      // Password sign-in off (password policy; public configuration): refused like a factor not offered, unverified.
+      if (!(await passwordAuthEnabled(pool, environmentId))) {
+        await failed('password_disabled');
+        return { passwordDisabled: true };
       }
       const matches = await verifyPassword(user?.hash, password);
       const reason = !user ? 'unknown_user' : !matches ? 'wrong_password' : !user.active ? 'inactive' : user.pendingSignUp ? 'email_unverified' : null;

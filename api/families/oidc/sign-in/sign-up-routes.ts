@@ -4,6 +4,7 @@
 import type { FastifyReply } from 'fastify';
 import { signUpPage, verifyPage } from '../../../oidc/pages/sign-up.ts';
 import { refusalText } from '../../../oidc/pages/password-refusal.ts';
+import type { PageError } from '../../../oidc/pages/form.ts';
 import { snapshotOf } from '../../../oidc/providers.ts';
 import type { PasswordPolicy } from '../../../passwords/policy.ts';
 import { BASE, field, originOf, PAGE_ROUTE, WRITING_PAGE_ROUTE, type Found, type Interactions, type Req, type Route } from './interaction.ts';
@@ -21,16 +22,20 @@ export function signUpRoutes(
   const { interactions: ix, signIn, signUp, second, passwordPolicy } = deps;
   const common = (r: Req) => ({ base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid) });
 
-  /** The interaction, if it is at login and its environment allows sign-up; else null once the 400 page is sent. */
+  /**
+   * The interaction and how its environment lets people sign up (`passwordless`: password sign-in off, email code
+   * on), if it is at login and sign-up is allowed; else null once the 400 page is sent.
+   */
   const allowed = async (r: Req, reply: FastifyReply, found: Found | null) => {
-    if (found && signIn.signUpEnabled(found.provider)) return found;
+    const mode = found && (await signIn.signUpMode(found.provider, r.params.envId));
+    if (found && mode) return Object.assign(found, { passwordless: mode === 'passwordless' });
     if (found) await ix.sendExpired(r, reply, found);
     return null;
   };
 
   app.get<Route>(`${BASE}/sign-up`, PAGE_ROUTE, async (r, reply) => {
     const found = await allowed(r, reply, await ix.shown(r, reply));
-    return found ? ix.send(reply, found, 200, (t) => signUpPage(common(r), t)) : reply;
+    return found ? ix.send(reply, found, 200, (t) => signUpPage({ ...common(r), password: !found.passwordless }, t)) : reply;
   });
 
   app.post<Route>(`${BASE}/sign-up`, WRITING_PAGE_ROUTE, async (r, reply) => {
@@ -40,14 +45,15 @@ export function signUpRoutes(
     const email = field(r, 'email').trim();
     const displayName = field(r, 'displayName').trim().slice(0, 200);
     const password = field(r, 'password');
-    const refuse = (error: string, errorField: 'email' | 'password') =>
-      ix.send(reply, found, 400, () => signUpPage({ ...common(r), email, displayName, error, errorField }, t));
+    const refuse = (error: PageError, errorField: 'email' | 'password') =>
+      ix.send(reply, found, 400, () => signUpPage({ ...common(r), email, displayName, error, errorField, password: !found.passwordless }, t));
     if (email.length > 254 || !EMAIL.test(email)) return refuse(t.emailInvalid, 'email');
     const scope = { tenantId: snapshotOf(found.provider).tenantId, environmentId: r.params.envId };
     const address = email.toLowerCase();
-    const refusal = await passwordPolicy.check(scope, password, { purpose: 'sign_up', userName: address, email: address });
+    const refusal = found.passwordless ? null : await passwordPolicy.check(scope, password, { purpose: 'sign_up', userName: address, email: address });
     if (refusal) return refuse(refusalText(refusal, t), 'password');
-    const id = await signUp.start(found.provider, r.params.envId, { email, password, displayName: displayName || null }, t, originOf(r));
+    const input = { email, password: found.passwordless ? null : password, displayName: displayName || null };
+    const id = await signUp.start(found.provider, r.params.envId, input, t, originOf(r));
     return ix.send(reply, found, 200, () => verifyPage({ ...common(r), signUp: id, email: email.toLowerCase() }, t));
   });
 
@@ -58,7 +64,8 @@ export function signUpRoutes(
     const id = field(r, 'signUp');
     const email = field(r, 'email').slice(0, 254);
     const result = await signUp.verify(found.provider, r.params.envId, id, field(r, 'code'), clientIdOf(found.interaction), originOf(r));
-    if (result.kind === 'verified') return second.afterFirstFactor(r, reply, found, { userId: result.userId, amr: ['pwd'], remember: false, recorded: true });
+    if (result.kind === 'verified')
+      return second.afterFirstFactor(r, reply, found, { userId: result.userId, amr: result.amr, remember: false, recorded: true });
     if (result.kind === 'expired') return ix.send(reply, found, 400, () => signUpPage({ ...common(r), email, error: t.codeExpired, errorField: 'email' }, t));
     return ix.send(reply, found, 400, () => verifyPage({ ...common(r), signUp: id, email, error: t.wrongCode }, t));
   });

@@ -17,6 +17,7 @@ import { recordChange, type RequestOrigin } from '../../../../db/shared/changes.
 import { snapshotOf } from '../../../oidc/providers.ts';
 import { fillText, type Messages } from '../../../oidc/pages/i18n/index.ts';
 import { userChange } from '../../directory/users/service.ts';
+import { EMAIL_CODE_AMR } from '../../../email-codes/service.ts';
 
 export const CODE_TTL_SECONDS = 600;
 export const MAX_ATTEMPTS = 5;
@@ -25,11 +26,12 @@ const codeHash = (code: string, id: string) => createHash('sha256').update(`${co
 
 export interface SignUpInput {
   email: string;
-  password: string;
+  /** Null: a sign-up without a password (password sign-in off); the emailed code is the only factor. */
+  password: string | null;
   displayName: string | null;
 }
 
-export type VerifyResult = { kind: 'verified'; userId: string } | { kind: 'wrong' } | { kind: 'expired' };
+export type VerifyResult = { kind: 'verified'; userId: string; amr: string[] } | { kind: 'wrong' } | { kind: 'expired' };
 
 export function createSignUpService(pool: DatabasePool, sender: MessageSender, log: { error(fields: object, message: string): void }) {
   const send = (message: Parameters<MessageSender['send']>[0]) =>
@@ -44,7 +46,7 @@ export function createSignUpService(pool: DatabasePool, sender: MessageSender, l
       const { tenantId } = snapshotOf(provider);
       const id = randomUUID();
       const email = input.email.toLowerCase();
-      const hash = await hashPassword(input.password);
+      const hash = input.password === null ? null : await hashPassword(input.password);
       const existing = await createSignInQueries(pool, environmentId).findByLogin(email);
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       const sendCode = () => send({ to: email, subject: t.signUpMailSubject, text: fillText(t.signUpMailText, { code }), environmentId, kind: 'sign_up_code' });
@@ -53,7 +55,8 @@ export function createSignUpService(pool: DatabasePool, sender: MessageSender, l
         await pool.transaction(async (trx) => {
           const codes = createSignUpQueries(trx, environmentId);
           await codes.deleteCodesOf(existing.id);
-          await createPasswordQueries(trx, environmentId).setPassword(existing.id, hash);
+          const passwords = createPasswordQueries(trx, environmentId);
+          await (hash ? passwords.setPassword(existing.id, hash) : passwords.deletePassword(existing.id));
           await codes.insertCode({ id, userId: existing.id, email, codeHash: codeHash(code, id), ttlSeconds: CODE_TTL_SECONDS });
         });
         await sendCode();
@@ -71,7 +74,7 @@ export function createSignUpService(pool: DatabasePool, sender: MessageSender, l
             emails: [{ id: randomUUID(), value: email, type: 'work' }],
             active: true,
           });
-          await createPasswordQueries(trx, environmentId).setPassword(user.id, hash);
+          if (hash) await createPasswordQueries(trx, environmentId).setPassword(user.id, hash);
           await createSignUpQueries(trx, environmentId).insertCode({ id, userId: user.id, email, codeHash: codeHash(code, id), ttlSeconds: CODE_TTL_SECONDS });
           await recordChange(trx, { ...userChange('create', user, null), actor: { type: 'user', id: user.id }, origin, scope: { tenantId, environmentId } });
           return true;
@@ -99,6 +102,8 @@ export function createSignUpService(pool: DatabasePool, sender: MessageSender, l
         }
         await queries.deleteCodesOf(row.userId);
         await queries.markEmailVerified(row.userId, row.email);
+        // Signed up without a password: the emailed code was the only factor.
+        const amr = (await createPasswordQueries(trx, environmentId).hashOf(row.userId)) ? ['pwd'] : EMAIL_CODE_AMR;
         const scope = { tenantId: snapshotOf(provider).tenantId, environmentId };
         const actor = { type: 'user' as const, id: row.userId };
         const resource = { type: 'user', id: row.userId };
@@ -124,9 +129,9 @@ export function createSignUpService(pool: DatabasePool, sender: MessageSender, l
           scope,
           action: 'user.signed_in',
           resource,
-          event: { type: 'user.signed_in', data: { userId: row.userId, clientId, amr: ['pwd'], ip: origin.ip ?? null, remember: false } },
+          event: { type: 'user.signed_in', data: { userId: row.userId, clientId, amr, ip: origin.ip ?? null, remember: false } },
         });
-        return { kind: 'verified', userId: row.userId };
+        return { kind: 'verified', userId: row.userId, amr };
       }),
   };
 }

@@ -76,6 +76,9 @@ export const de: Messages = {
   linkGoneText: 'Er ist abgelaufen oder wurde bereits verwendet. Bitten Sie Ihre Administration um einen neuen.',
   linkUnknownTitle: 'Dieser Link ist ungültig',
   linkUnknownText: 'Prüfen Sie, ob Sie den ganzen Link geöffnet haben, oder bitten Sie Ihre Administration um einen neuen.',
+  passwordOffTitle: 'Passwörter sind abgeschaltet',
+  passwordOffText: 'Dieser Dienst verwendet keine Passwörter. Melden Sie sich auf andere Weise an oder wenden Sie sich an Ihren Administrator.',
+  passwordSignInOff: 'Die Anmeldung mit Passwort ist abgeschaltet. Wählen Sie eine andere Anmeldemethode.',
   passwordsDiffer: 'Die beiden Passwörter stimmen nicht überein.',
   emailCodeOffer: 'Code per E-Mail senden',
   emailCodeSent:

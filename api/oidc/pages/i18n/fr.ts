@@ -76,6 +76,9 @@ export const fr: Messages = {
   linkGoneText: 'Il a expiré ou a déjà été utilisé. Demandez-en un nouveau à votre administrateur.',
   linkUnknownTitle: 'Ce lien n’est pas valide',
   linkUnknownText: 'Vérifiez que vous avez ouvert le lien en entier, ou demandez-en un nouveau à votre administrateur.',
+  passwordOffTitle: 'Les mots de passe sont désactivés',
+  passwordOffText: 'Ce service n’utilise pas de mots de passe. Connectez-vous autrement ou contactez votre administrateur.',
+  passwordSignInOff: 'La connexion par mot de passe est désactivée. Choisissez un autre moyen de vous connecter.',
   passwordsDiffer: 'Les deux mots de passe sont différents.',
   emailCodeOffer: 'M’envoyer un code par e-mail',
   emailCodeSent:
