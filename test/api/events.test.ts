@@ -6,6 +6,7 @@ import { recordChange } from '../../db/shared/changes.ts';
 import { createDatabasePool } from '../../db/pool.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
+import { pastCommitHorizon } from '../helpers/events.ts';
 
 interface Event {
   id: string;
@@ -58,6 +59,7 @@ describe('GET /v1/tenants/{tenantId}/events', () => {
   it('returns the events of a tenant, oldest first, in the documented shape', async () => {
     const tenant = await newTenant('shape');
     await t.app.inject({ method: 'PATCH', url: `/v1/tenants/${tenant.id}`, headers: bearer(token), payload: { name: 'shape 2' } });
+    await pastCommitHorizon(t);
     const body = await page(tenant.id);
     expect(body.hasMore).toBe(false);
     expect(body.events.map((e) => e.type)).toEqual(['tenant.created', 'tenant.updated']);
@@ -80,6 +82,7 @@ describe('GET /v1/tenants/{tenantId}/events', () => {
   it('pages with an opaque cursor; an empty page hands the same cursor back', async () => {
     const tenant = await newTenant('paging');
     for (let i = 0; i < 4; i++) await emit(t.pool, tenant.id, `m${i}`);
+    await pastCommitHorizon(t);
     const all = (await page(tenant.id)).events;
     expect(all).toHaveLength(5);
     const seen: Event[] = [];
@@ -96,6 +99,7 @@ describe('GET /v1/tenants/{tenantId}/events', () => {
     const empty = await page(tenant.id, `cursor=${cursor}`);
     expect(empty).toEqual({ events: [], nextCursor: cursor, hasMore: false });
     await emit(t.pool, tenant.id, 'later');
+    await pastCommitHorizon(t);
     expect((await page(tenant.id, `cursor=${cursor}`)).events.map((e) => e.data)).toEqual([{ message: 'later' }]);
   });
 
@@ -104,6 +108,7 @@ describe('GET /v1/tenants/{tenantId}/events', () => {
     const environmentId = crypto.randomUUID();
     await emit(t.pool, tenant.id, 'in env', environmentId);
     await t.app.inject({ method: 'PATCH', url: `/v1/tenants/${tenant.id}`, headers: bearer(token), payload: { name: 'filters 2' } });
+    await pastCommitHorizon(t);
     const types = async (query: string) => (await page(tenant.id, query)).events.map((e) => e.type);
     expect(await types('type=tenant.updated')).toEqual(['tenant.updated']);
     expect(await types('type=tenant.created&type=webhook.test')).toEqual(['tenant.created', 'webhook.test']);
@@ -145,6 +150,7 @@ describe('GET /v1/tenants/{tenantId}/events', () => {
       expect(res.statusCode).toBe(404);
       expect(res.json().code).toBe('tenant.not_found');
     }
+    await pastCommitHorizon(t);
     expect((await read(theirs.id, '', other.token)).json().events).toHaveLength(1);
     expect((await read(tenant.id, '', await t.token('tenants:read'))).statusCode).toBe(403);
     expect((await read(tenant.id, '', await t.token('events:read'))).statusCode).toBe(200);

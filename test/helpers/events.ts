@@ -50,7 +50,7 @@ const defaultToken = (t: TestApp) => {
  * every older transaction has ended (its commit horizon, db/events/events/queries.ts); past this point it
  * shows every event committed before the call, so a read can assert what is there and what is not.
  */
-async function pastCommitHorizon(t: TestApp) {
+export async function pastCommitHorizon(t: TestApp) {
   const now = await t.pool.oneFirst(sql.type(z.object({ x: z.string() }))`SELECT pg_current_xact_id()::text AS x`);
   await expect
     .poll(() => t.pool.oneFirst(sql.type(z.object({ past: z.boolean() }))`SELECT pg_snapshot_xmin(pg_current_snapshot()) > ${now}::xid8 AS past`), {
