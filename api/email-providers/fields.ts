@@ -1,18 +1,9 @@
 // A provider's config and secrets checked against its kind's schemas, every wrong field named (`body.secrets.apiKey`).
-import type { z } from 'zod';
 import { emailConfigSchemas, emailSecretSchemas, type EmailProviderKind } from '../../lib/email/kinds.ts';
 import { ApiError, type ErrorDetail } from '../errors.ts';
+import { issueDetails } from '../common/issue-details.ts';
 
 type Fields = Record<string, unknown>;
-
-function issueDetails(base: string, input: Fields, error: z.ZodError | undefined): ErrorDetail[] {
-  return (error?.issues ?? []).flatMap((issue) => {
-    const path = [base, ...issue.path.map(String)].join('.');
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: `${path}.${key}`, message: 'is not a known field' }));
-    const missing = issue.code === 'invalid_type' && issue.path.reduce<unknown>((v, k) => (v as Fields | undefined)?.[k as string], input) === undefined;
-    return [{ path, message: missing ? 'is required' : issue.message }];
-  });
-}
 
 export const invalidProvider = (details: ErrorDetail[]) =>
   new ApiError(400, 'email_provider.invalid', `Invalid request: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}.`, { details });

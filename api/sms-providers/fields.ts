@@ -1,21 +1,12 @@
 // A save's `config` and `secrets` checked against the kind's schemas, with 400s naming each field
 // (`body.config.from`, `body.secrets.authToken`); secrets merged over the stored ones, so an update may omit them.
-import type { z } from 'zod';
 import { SMS_VENDORS } from '../../lib/sms/vendors/index.ts';
 import type { SmsProviderKind } from '../../db/sms-providers/rows.ts';
-import { ApiError, type ErrorDetail } from '../errors.ts';
+import { ApiError } from '../errors.ts';
+import { issueDetails } from '../common/issue-details.ts';
 
 type Fields = Record<string, unknown>;
 export const INVALID = 'sms_provider.invalid';
-
-function issueDetails(base: string, input: Fields, error: z.ZodError): ErrorDetail[] {
-  return error.issues.flatMap((issue) => {
-    const path = [base, ...issue.path.map(String)].join('.');
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: `${path}.${key}`, message: 'is not a known field' }));
-    const missing = issue.code === 'invalid_type' && issue.path.reduce<unknown>((v, k) => (v as Fields | undefined)?.[k as string], input) === undefined;
-    return [{ path, message: missing ? 'is required' : issue.message }];
-  });
-}
 
 /** The checked config and the full secrets (given over stored); one 400 listing every wrong field. */
 export function parseProviderFields(kind: SmsProviderKind, config: Fields, givenSecrets: Fields, storedSecrets: Fields) {

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { displayName } from '../../../common/schemas.ts';
 import { CHANNEL_KINDS, type ChannelKind, channelConfigSchemas, channelSecretSchemas } from '../../../../lib/notifications/channel-kinds.ts';
 import { NotificationChannel } from '../../../../db/events/webhooks/rows.ts';
-import { ApiError, type ErrorDetail } from '../../../errors.ts';
+import { ApiError } from '../../../errors.ts';
 import { EventTypePatterns } from '../webhooks/schemas.ts';
 import { pageOf } from '../../../common/schemas.ts';
+import { issueDetails } from '../../../common/issue-details.ts';
 
 export { NotificationChannel };
 export { DeliveriesList, DeliveriesQuery, DeliveryDetail } from '../webhooks/schemas.ts';
@@ -69,17 +70,6 @@ export const ChannelTestResult = z
   .meta({ id: 'NotificationChannelTestResult' });
 
 type Fields = Record<string, unknown>;
-
-/** The issues of a kind's schema as `details`, e.g. `body.secrets.routingKey is required`. */
-function issueDetails(base: string, input: Fields, error: z.ZodError | undefined): ErrorDetail[] {
-  return (error?.issues ?? []).flatMap((issue) => {
-    const path = [base, ...issue.path.map(String)].join('.');
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: `${path}.${key}`, message: 'is not a known field' }));
-    const missing = issue.code === 'invalid_type' && issue.path.reduce<unknown>((v, k) => (v as Fields | undefined)?.[k as string], input) === undefined;
-    const message = missing ? 'is required' : issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
-    return [{ path, message }];
-  });
-}
 
 /** The given config and secrets parsed with the kind's schemas; a 400 naming every wrong field otherwise. */
 export function parseChannelFields(kind: ChannelKind, input: { config?: Fields; secrets?: Fields }) {
