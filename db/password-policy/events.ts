@@ -2,15 +2,9 @@
 import { z } from 'zod';
 import type { EventTypeEntry } from '../shared/event-type-entry.ts';
 import { uuid } from '../shared/rows.ts';
+import { PasswordPolicyRow } from './queries.ts';
 
-const Settings = z.looseObject({
-  minLength: z.number().int(),
-  requireLowercase: z.boolean(),
-  requireUppercase: z.boolean(),
-  requireNumber: z.boolean(),
-  requireSymbol: z.boolean(),
-  passwordAuthEnabled: z.boolean(),
-});
+const Settings = z.looseObject(PasswordPolicyRow.omit({ id: true, createdAt: true, updatedAt: true }).shape);
 
 export const PASSWORD_POLICY_EVENTS = {
   'password_policy.updated': {

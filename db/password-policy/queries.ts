@@ -2,10 +2,8 @@
 // sign-in on.
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
+import { PASSWORD_MIN_LENGTH } from '../../lib/passwords.ts';
 import { isoTimestamp, uuid } from '../shared/rows.ts';
-
-export const PASSWORD_POLICY_MIN_LENGTH = 8;
-export const PASSWORD_POLICY_MAX_LENGTH = 256;
 
 export const PasswordPolicyRow = z.object({
   id: uuid,
@@ -24,7 +22,7 @@ export type PasswordPolicyRow = z.infer<typeof PasswordPolicyRow>;
 export type PasswordPolicySettings = Omit<PasswordPolicyRow, 'id' | 'createdAt' | 'updatedAt'>;
 
 export const DEFAULT_PASSWORD_POLICY: PasswordPolicySettings = {
-  minLength: PASSWORD_POLICY_MIN_LENGTH,
+  minLength: PASSWORD_MIN_LENGTH,
   requireLowercase: false,
   requireUppercase: false,
   requireNumber: false,

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { ManagementMeta } from '../../../common/schemas.ts';
-import { DEFAULT_PASSWORD_POLICY as D, PASSWORD_POLICY_MAX_LENGTH, PASSWORD_POLICY_MIN_LENGTH } from '../../../../db/password-policy/queries.ts';
+import { DEFAULT_PASSWORD_POLICY as D } from '../../../../db/password-policy/queries.ts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../../lib/passwords.ts';
 
 export const PasswordPolicyParams = z.strictObject({ tenantId: z.uuid(), environmentId: z.uuid() });
 
 const minLength = z
   .number()
   .int()
-  .min(PASSWORD_POLICY_MIN_LENGTH)
-  .max(PASSWORD_POLICY_MAX_LENGTH)
+  .min(PASSWORD_MIN_LENGTH)
+  .max(PASSWORD_MAX_LENGTH)
   .describe('The fewest Unicode code points a password may have: 8 (NIST SP 800-63B’s floor) to 256 (the service’s ceiling).');
 const classes = {
   requireLowercase: z.boolean().describe('A lowercase letter (Unicode `Ll`) is required.'),
