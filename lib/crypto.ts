@@ -1,5 +1,5 @@
 // Credential formats and encryption at rest, shared by api/ services and activities/.
-import { createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes, randomInt, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -37,6 +37,9 @@ export function hasValidChecksum(value: string, prefix: CredentialPrefix): boole
 export function hashSecret(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
+
+/** A 6-digit one-time code for a person to type (emailed sign-in, sign-up and second-factor codes), leading zeros kept. */
+export const sixDigitCode = (): string => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
 export function secretsEqual(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);

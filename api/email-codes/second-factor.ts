@@ -3,9 +3,9 @@
 // (sign_in_email_codes, `purpose` second_factor): SHA-256 only, 10 minutes, 5 attempts, once; a new code replaces the
 // previous one, at most one per 30 s per interaction. A refusal is audited as `user.sign_in_failed` with its reason
 // and `secondFactor: email_code`; the success is recorded by the sign-in's own `user.signed_in`.
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { CommonQueryMethods, DatabasePool } from 'slonik';
-import { hashSecret } from '../../lib/crypto.ts';
+import { hashSecret, secretsEqual, sixDigitCode } from '../../lib/crypto.ts';
 import type { MessageSender } from '../../lib/messages/sender.ts';
 import { createEmailCodeQueries } from '../../db/email-codes/queries.ts';
 import type { EmailCodeFailureReason } from '../../db/email-codes/events.ts';
@@ -13,7 +13,7 @@ import { createVerifiedEmailQueries } from '../../db/mfa/verified-email.ts';
 import { recordChange } from '../../db/shared/changes.ts';
 import { snapshotOf } from '../oidc/providers.ts';
 import { fillText, type Messages } from '../oidc/pages/i18n/index.ts';
-import { codeHash, EMAIL_CODE_RESEND_SECONDS, EMAIL_CODE_TTL_SECONDS, equal, goneReason, type EmailCodeSignIn } from './service.ts';
+import { codeHash, EMAIL_CODE_RESEND_SECONDS, EMAIL_CODE_TTL_SECONDS, goneReason, type EmailCodeSignIn } from './service.ts';
 
 /** What an emailed second factor adds to the first factor's amr (with `mfa`). */
 export const EMAIL_SECOND_FACTOR_AMR = ['otp', 'email'];
@@ -58,7 +58,7 @@ export function createEmailSecondFactor(deps: { pool: DatabasePool; sender: Mess
       const email = await createVerifiedEmailQueries(pool, s.environmentId).of(userId);
       if (!email) return { kind: 'no_email' };
       const id = randomUUID();
-      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      const code = sixDigitCode();
       const issued = await pool.transaction(async (trx) => {
         const row = await createEmailCodeQueries(trx, s.environmentId).replace(
           {
@@ -106,7 +106,7 @@ export function createEmailSecondFactor(deps: { pool: DatabasePool; sender: Mess
         const gone = goneReason(row);
         if (gone) return fail(trx, s, userId, row.login, gone);
         const given = code.replace(/\s/g, '');
-        if (!/^\d{6}$/.test(given) || !equal(codeHash(given, row.id), row.codeHash)) {
+        if (!/^\d{6}$/.test(given) || !secretsEqual(codeHash(given, row.id), row.codeHash)) {
           await queries.countAttempt(row.id);
           return fail(trx, s, userId, row.login, 'wrong_code');
         }

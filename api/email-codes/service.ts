@@ -3,10 +3,10 @@
 // one message; both are stored as SHA-256 only, work for 10 minutes, 5 attempts between them, once; a new issue
 // replaces the previous one, at most one per 30 s per interaction. No enumeration: an identifier that names no user
 // able to receive a code gets a row too (no message, no event), so every answer looks the same.
-import { randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { CommonQueryMethods, DatabasePool } from 'slonik';
 import type Provider from 'oidc-provider';
-import { hashSecret } from '../../lib/crypto.ts';
+import { hashSecret, secretsEqual, sixDigitCode } from '../../lib/crypto.ts';
 import type { MessageSender } from '../../lib/messages/sender.ts';
 import { createEmailCodeQueries, type EmailCode } from '../../db/email-codes/queries.ts';
 import type { EmailCodeFailureReason } from '../../db/email-codes/events.ts';
@@ -35,7 +35,6 @@ export type IssueResult = { kind: 'sent' } | { kind: 'too_soon' };
 export type VerifyResult = { kind: 'signed_in'; userId: string; amr: string[] } | { kind: 'wrong' } | { kind: 'gone' };
 
 export const codeHash = (code: string, id: string) => hashSecret(`${code}:${id}`);
-export const equal = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);
 /** Why a code is no longer usable, or null. */
 export const goneReason = (row: EmailCode): EmailCodeFailureReason | null =>
   row.used ? 'code_used' : row.expired ? 'code_expired' : row.attempts >= EMAIL_CODE_MAX_ATTEMPTS ? 'code_attempts_exhausted' : null;
@@ -97,7 +96,7 @@ export function createEmailCodeService(deps: {
       const user = await createSignInQueries(pool, s.environmentId).findByLogin(login);
       const recipient = user?.active && !user.pendingSignUp && user.email ? { id: user.id, email: user.email } : null;
       const id = randomUUID();
-      const code = recipient ? String(randomInt(0, 1_000_000)).padStart(6, '0') : randomBytes(16).toString('hex');
+      const code = recipient ? sixDigitCode() : randomBytes(16).toString('hex');
       const token = randomBytes(32).toString('base64url');
       const issued = await pool.transaction(async (trx) => {
         const row = await createEmailCodeQueries(trx, s.environmentId).replace(
@@ -147,11 +146,11 @@ export function createEmailCodeService(deps: {
     /** Checks a typed code against the interaction's; signs the user in when it is right (events either way). */
     verifyCode: (s: EmailCodeSignIn, code: string) => {
       const given = code.replace(/\s/g, '');
-      return attempt(s, (row) => /^\d{6}$/.test(given) && equal(codeHash(given, row.id), row.codeHash));
+      return attempt(s, (row) => /^\d{6}$/.test(given) && secretsEqual(codeHash(given, row.id), row.codeHash));
     },
 
     /** Checks a magic link's token against the interaction's; signs the user in when it is right. */
-    verifyLink: (s: EmailCodeSignIn, token: string) => attempt(s, (row) => equal(hashSecret(token), row.tokenHash)),
+    verifyLink: (s: EmailCodeSignIn, token: string) => attempt(s, (row) => secretsEqual(hashSecret(token), row.tokenHash)),
   };
 }
 

@@ -4,10 +4,12 @@
 // marks the email verified and signs the user in. An email that already has an account gets a message saying so,
 // and the page is the same: the form tells nobody whether an account exists. Signing up again with the email of a
 // sign-up never verified replaces its password and code (the account is whoever's the email is).
-import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { DatabasePool } from 'slonik';
 import type Provider from 'oidc-provider';
 import { hashPassword } from '../../../../lib/passwords.ts';
+import { secretsEqual, sixDigitCode } from '../../../../lib/crypto.ts';
+import { codeHash } from '../../../email-codes/service.ts';
 import type { MessageSender } from '../../../../lib/messages/sender.ts';
 import { createDirectoryUserQueries } from '../../../../db/directory/users/queries.ts';
 import { createPasswordQueries } from '../../../../db/directory/passwords/queries.ts';
@@ -21,8 +23,6 @@ import { EMAIL_CODE_AMR } from '../../../email-codes/service.ts';
 
 export const CODE_TTL_SECONDS = 600;
 export const MAX_ATTEMPTS = 5;
-
-const codeHash = (code: string, id: string) => createHash('sha256').update(`${code}:${id}`).digest();
 
 export interface SignUpInput {
   email: string;
@@ -48,7 +48,7 @@ export function createSignUpService(pool: DatabasePool, sender: MessageSender, l
       const email = input.email.toLowerCase();
       const hash = input.password === null ? null : await hashPassword(input.password);
       const existing = await createSignInQueries(pool, environmentId).findByLogin(email);
-      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      const code = sixDigitCode();
       const sendCode = () => send({ to: email, subject: t.signUpMailSubject, text: fillText(t.signUpMailText, { code }), environmentId, kind: 'sign_up_code' });
       if (existing?.pendingSignUp && existing.userName === email) {
         // A sign-up never verified (someone else's typo, a lost code): whoever receives the new code owns the account.
@@ -96,7 +96,7 @@ export function createSignUpService(pool: DatabasePool, sender: MessageSender, l
         if (!row) return { kind: 'wrong' };
         if (row.expired || row.attempts >= MAX_ATTEMPTS) return { kind: 'expired' };
         const given = codeHash(code.trim(), id);
-        if (!timingSafeEqual(given, row.codeHash)) {
+        if (!secretsEqual(given, row.codeHash)) {
           await queries.countAttempt(id);
           return { kind: row.attempts + 1 >= MAX_ATTEMPTS ? 'expired' : 'wrong' };
         }
