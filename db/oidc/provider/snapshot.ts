@@ -1,5 +1,5 @@
 // What building an environment's Provider reads, in one go: that the environment exists, its settings, its
-// enabled claim mappings, its client allowlist and its active connections (the identifier page's SSO buttons, read
+// enabled claim mappings, its client allowlist, its password policy's passwordAuthEnabled and its active connections (the identifier page's SSO buttons, read
 // here rather than on every page: a change to a connection rebuilds the Provider through `iam_oidc`, migration 0037).
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
@@ -30,6 +30,8 @@ const Snapshot = z.object({
       emailCodeEnabled: z.boolean(),
     })
     .nullable(),
+  /** The password policy's passwordAuthEnabled (true without a policy): whether the pages offer and accept a password. */
+  passwordAuthEnabled: z.boolean(),
   /** The active sign-in connections, in rank order (the sign-in pages pick the SSO ones). */
   connections: z.array(z.object({ id: z.uuid(), providerId: z.string(), name: z.string().nullable() })),
 });
@@ -49,6 +51,7 @@ export function createProviderSnapshotQueries(db: CommonQueryMethods, environmen
             'backgroundColor', p.background_color, 'signUpEnabled', p.sign_up_enabled, 'defaultLocale', p.default_locale,
             'emailCodeEnabled', p.email_code_enabled)
             FROM sign_in_settings p WHERE p.environment_id = e.id) AS "signIn",
+          coalesce((SELECT pp.password_auth_enabled FROM password_policies pp WHERE pp.environment_id = e.id), true) AS "passwordAuthEnabled",
           coalesce((SELECT jsonb_agg(jsonb_build_object('id', c.id, 'providerId', c.provider_id, 'name', c.name)
             ORDER BY c.rank, c.created_at, c.id)
             FROM environment_connections c WHERE c.environment_id = e.id AND c.active), '[]') AS "connections"

@@ -14,7 +14,7 @@ export function resetRoutes(app: App, deps: { interactions: Interactions; signIn
   app.get<Route>(`${BASE}/reset`, PAGE_ROUTE, async (r, reply) => {
     const found = await ix.shown(r, reply);
     if (!found) return reply;
-    if (!(await signIn.passwordEnabled(r.params.envId))) return ix.send(reply, found, 409, passwordOffPage);
+    if (!signIn.passwordEnabled(found.provider)) return ix.send(reply, found, 409, passwordOffPage);
     return ix.send(reply, found, 200, (t) =>
       resetPage({ base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid) }, t),
     );
@@ -23,7 +23,7 @@ export function resetRoutes(app: App, deps: { interactions: Interactions; signIn
   app.post<Route>(`${BASE}/reset`, PAGE_ROUTE, async (r, reply) => {
     const found = await ix.posted(r, reply, 'login');
     if (!found) return reply;
-    if (!(await signIn.passwordEnabled(r.params.envId))) return ix.send(reply, found, 409, passwordOffPage);
+    if (!signIn.passwordEnabled(found.provider)) return ix.send(reply, found, 409, passwordOffPage);
     const { t } = found.context;
     const identifier = field(r, 'identifier').trim();
     if (identifier === '' || identifier.length > 256) {

@@ -28,7 +28,7 @@ export function signInRoutes(
     const { provider, interaction } = found;
     const client = await signIn.client(provider, r.params.envId, clientIdOf(interaction));
     const ssoChoices = homeRealm.choices(snapshotOf(provider));
-    const signUp = (await signIn.signUpMode(provider, r.params.envId)) !== null;
+    const signUp = signIn.signUpMode(provider) !== null;
     return ix.send(reply, found, status, (t) =>
       identifierPage(
         {

@@ -11,7 +11,6 @@ import { recordChange, type RequestOrigin } from '../../../../db/shared/changes.
 import type { EventOf } from '../../../../db/event-catalog.ts';
 import type { Csrf } from './csrf.ts';
 import { factorOffers } from './factors.ts';
-import { passwordAuthEnabled } from '../../../passwords/enabled.ts';
 import type { HomeRealm, HomeRealmService } from './home-realm.ts';
 
 export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -57,27 +56,25 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
     /** Whether the environment lets people create their own account (sign_in_settings.sign_up_enabled), as the Provider was built. */
     signUpEnabled: (provider: Provider) => snapshotOf(provider).signIn?.signUpEnabled ?? false,
 
-    /** Whether the environment's password policy lets people sign in (and sign up) with a password (one query). */
-    passwordEnabled: (environmentId: string) => passwordAuthEnabled(pool, environmentId),
+    /** Whether the environment's password policy lets people sign in (and sign up) with a password, as the Provider was built. */
+    passwordEnabled: (provider: Provider) => snapshotOf(provider).passwordAuthEnabled,
 
     /**
      * How people sign up here, or null when they cannot: with a password; or, with password sign-in off (password
      * policy) and email code sign-in on, without one (the emailed code verifies the account and signs it in).
      */
-    signUpMode: async (provider: Provider, environmentId: string): Promise<'password' | 'passwordless' | null> => {
-      const signIn = snapshotOf(provider).signIn;
+    signUpMode: (provider: Provider): 'password' | 'passwordless' | null => {
+      const { signIn, passwordAuthEnabled } = snapshotOf(provider);
       if (!signIn?.signUpEnabled) return null;
-      if (await passwordAuthEnabled(pool, environmentId)) return 'password';
+      if (passwordAuthEnabled) return 'password';
       return signIn.emailCodeEnabled ? 'passwordless' : null;
     },
 
     /** The factors the page after the identifier offers: the same lookup and answer shape for known and unknown identifiers. */
-    offers: async (environmentId: string, identifier: string, provider?: Provider, realm: HomeRealm | null = null) => {
-      const [user, passwordEnabled] = await Promise.all([
-        createSignInQueries(pool, environmentId).findByLogin(identifier),
-        passwordAuthEnabled(pool, environmentId),
-      ]);
-      return factorOffers(user, { ...(provider ? snapshotOf(provider).signIn : {}), passwordEnabled }, realm);
+    offers: async (environmentId: string, identifier: string, provider: Provider, realm: HomeRealm | null = null) => {
+      const user = await createSignInQueries(pool, environmentId).findByLogin(identifier);
+      const { signIn, passwordAuthEnabled } = snapshotOf(provider);
+      return factorOffers(user, { ...signIn, passwordEnabled: passwordAuthEnabled }, realm);
     },
 
     /** Whether the factors page offers "Email me a code" (sign_in_settings.email_code_enabled), as the Provider was built. */
@@ -135,7 +132,7 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
         return { ssoRequired: required };
       }
       // Password sign-in off (password policy; public configuration): refused like a factor not offered, unverified.
-      if (!(await passwordAuthEnabled(pool, environmentId))) {
+      if (!snapshotOf(provider).passwordAuthEnabled) {
         await failed('password_disabled');
         return { passwordDisabled: true };
       }

@@ -27,7 +27,7 @@ export function signUpRoutes(
    * on), if it is at login and sign-up is allowed; else null once the 400 page is sent.
    */
   const allowed = async (r: Req, reply: FastifyReply, found: Found | null) => {
-    const mode = found && (await signIn.signUpMode(found.provider, r.params.envId));
+    const mode = found && signIn.signUpMode(found.provider);
     if (found && mode) return Object.assign(found, { passwordless: mode === 'passwordless' });
     if (found) await ix.sendExpired(r, reply, found);
     return null;
