@@ -14,3 +14,9 @@ CREATE TABLE protection_policies (
 
 CREATE TRIGGER protection_policies_oidc AFTER INSERT OR DELETE OR UPDATE ON protection_policies
   FOR EACH ROW EXECUTE FUNCTION notify_oidc();
+
+-- A protection that denies an attempt opens (or adds to) a threat of its own category.
+ALTER TABLE threats DROP CONSTRAINT threats_category_check;
+ALTER TABLE threats ADD CONSTRAINT threats_category_check CHECK (category IN ('mcp.manifest_mismatch', 'mcp.tool_not_allowed',
+  'mcp.unknown_subject', 'mcp.revoked_subject', 'sign_in.brute_force', 'sign_in.bot_detection', 'sign_in.rate_limit',
+  'sign_in.device_risk', 'sign_in.restrictions', 'sign_in.breached_password', 'sign_in.sms_pumping', 'manual'));
