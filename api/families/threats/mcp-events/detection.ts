@@ -8,7 +8,7 @@ import type { Detection } from '../../../../db/threats/threats/queries.ts';
 import type { Severity, ThreatCategory } from '../../../../db/threats/threats/rows.ts';
 
 /** The severity a detection opens with (triage may change it). */
-const DEFAULT_SEVERITY: Record<Exclude<ThreatCategory, 'manual'>, Severity> = {
+const DEFAULT_SEVERITY: Record<Extract<ThreatCategory, `mcp.${string}`>, Severity> = {
   'mcp.manifest_mismatch': 'critical',
   'mcp.revoked_subject': 'high',
   'mcp.tool_not_allowed': 'medium',
@@ -16,7 +16,7 @@ const DEFAULT_SEVERITY: Record<Exclude<ThreatCategory, 'manual'>, Severity> = {
 };
 
 interface Finding {
-  category: Exclude<ThreatCategory, 'manual'>;
+  category: Extract<ThreatCategory, `mcp.${string}`>;
   key: string;
   summary: string;
   evidence: Record<string, unknown>;
