@@ -4,7 +4,8 @@
 import { e164Country } from '../../lib/sms/phone.ts';
 import type { SmsAvailability } from '../../db/sms-codes/availability.ts';
 
-export type TypedNumber = { ok: true; number: string; country: string | null } | { ok: false; reason: 'invalid' } | { ok: false; reason: 'country'; country: string };
+export type TypedNumber =
+  { ok: true; number: string; country: string | null } | { ok: false; reason: 'invalid' } | { ok: false; reason: 'country'; country: string };
 
 export function typedNumber(input: string, availability: SmsAvailability): TypedNumber {
   const number = input.replace(/[\s\-.()]/g, '');

@@ -87,7 +87,15 @@ export function createSmsSecondFactor(deps: { pool: DatabasePool; sender: Messag
           return { kind: 'rate_limited' };
         }
         await sends.add(numberHash);
-        const row = await codes.replace({ id, interactionUid: s.uid, userId, phoneNumber, purpose, codeHash: codeHash(code, id), ttlSeconds: EMAIL_CODE_TTL_SECONDS });
+        const row = await codes.replace({
+          id,
+          interactionUid: s.uid,
+          userId,
+          phoneNumber,
+          purpose,
+          codeHash: codeHash(code, id),
+          ttlSeconds: EMAIL_CODE_TTL_SECONDS,
+        });
         await codes.prune();
         await recordChange(trx, {
           actor: { type: 'user', id: userId },
@@ -135,7 +143,13 @@ export function createSmsSecondFactor(deps: { pool: DatabasePool; sender: Messag
         }
         const factor = await phones.save(userId, row.phoneNumber);
         await phones.markUsed(userId);
-        const data = { userId, factor: 'phone' as const, factorId: factor.id, phoneNumberHint: phoneHint(row.phoneNumber), country: countryOf(row.phoneNumber) };
+        const data = {
+          userId,
+          factor: 'phone' as const,
+          factorId: factor.id,
+          phoneNumberHint: phoneHint(row.phoneNumber),
+          country: countryOf(row.phoneNumber),
+        };
         await recordChange(trx, {
           actor: { type: 'user', id: userId },
           origin: s.origin,

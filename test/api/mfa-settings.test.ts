@@ -142,7 +142,13 @@ describe('…/settings/mfa', () => {
     const events = (await tenantEvents(t, tenantId, { environmentId: e.environmentId })).filter((ev) => ev.type === 'mfa_settings.updated');
     expect(events.map((ev) => ev.data.settings)).toEqual([
       { mode: 'required', requiredRoleKeys: [], emailCodeSecondFactor: false, ...sms },
-      { mode: 'required', requiredRoleKeys: [], emailCodeSecondFactor: false, smsSecondFactor: false, smsRateLimit: { perEnvironmentPerHour: 300, perNumberPerHour: 3 } },
+      {
+        mode: 'required',
+        requiredRoleKeys: [],
+        emailCodeSecondFactor: false,
+        smsSecondFactor: false,
+        smsRateLimit: { perEnvironmentPerHour: 300, perNumberPerHour: 3 },
+      },
     ]);
   });
 

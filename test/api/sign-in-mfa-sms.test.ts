@@ -89,6 +89,12 @@ describe('a texted code as the second factor', () => {
     expect(off.asked.kind, off.asked.body).toBe('enrol');
     expect(off.asked.body).not.toContain(ENROL_OFFER);
     expect((await visit(off.jar, off.asked, 'mfa/sms/enrol')).status).toBe(400);
+    // A user with an authenticator and a phone is not offered the text either, and none is sent.
+    const both = await user({ phone: '+14155550199', totp: true });
+    const hidden = await secondFactorPage(both);
+    expect(hidden.asked.kind, hidden.asked.body).toBe('mfa');
+    expect(hidden.asked.body).not.toContain(OFFER);
+    expect((await submit(hidden.jar, hidden.asked, 'mfa/sms/send')).status).toBe(400);
 
     await policy(true);
     expect((await manage('PUT', '/sms-providers/twilio', { active: false })).statusCode).toBe(200);
@@ -100,6 +106,10 @@ describe('a texted code as the second factor', () => {
     const on = await secondFactorPage(u);
     expect(on.asked.body).toContain(`<a href="${path(on.asked)}/mfa/sms/enrol">Use a text message instead</a>`);
     expect(textsTo(t.app, fake, '+14155550100')).toEqual([]);
+    const shown = await secondFactorPage(both);
+    expect(shown.asked.body).toContain(OFFER);
+    expect(shown.asked.body).toContain(`action="${path(shown.asked)}/mfa/sms/send"`);
+    expect(textsTo(t.app, fake, '+14155550199')).toEqual([]);
   });
 
   it('enrols a phone: refuses an invalid number and one outside allowedCountries, texts a code, and the code adds the factor', async () => {
@@ -126,9 +136,20 @@ describe('a texted code as the second factor', () => {
     expect(sent.body).toContain('We sent a 6-digit code to your phone number ending in …5678.');
     expect(postsTo(sent, 'mfa/sms/enrol/confirm')).toBe(true);
     const code = await nthCode(t.app, fake, '+33612345678', 1);
-    expect(textsTo(t.app, fake, '+33612345678')[0]).toEqual({ kind: 'sms_code', text: `${code} is your verification code. It works once, for 10 minutes. Never share it.` });
+    expect(textsTo(t.app, fake, '+33612345678')[0]).toEqual({
+      kind: 'sms_code',
+      text: `${code} is your verification code. It works once, for 10 minutes. Never share it.`,
+    });
     expect((await eventsOf('user.sms_code_sent')).map((e) => e.data)).toEqual([
-      { userId: u.id, clientId: env.clientId, phoneNumberHint: '…5678', country: 'FR', purpose: 'enrolment', expiresAt: expect.stringMatching(/Z$/), ip: '127.0.0.1' },
+      {
+        userId: u.id,
+        clientId: env.clientId,
+        phoneNumberHint: '…5678',
+        country: 'FR',
+        purpose: 'enrolment',
+        expiresAt: expect.stringMatching(/Z$/),
+        ip: '127.0.0.1',
+      },
     ]);
 
     const wrong = await submit(a.jar, sent, 'mfa/sms/enrol/confirm', { code: otherCode(code) });

@@ -13,14 +13,22 @@ export const startSmsFake = () => startTwilioFake(TWILIO);
 /** Saves an active Twilio provider (at `fake`) for the environment, with `allowedCountries` if given. */
 export async function activeSmsProvider(app: App, token: string, path: string, fake: VendorFake, allowedCountries?: string[]) {
   const config = { accountSid: TWILIO.accountSid, from: '+14155552671', baseUrl: fake.url, ...(allowedCountries ? { allowedCountries } : {}) };
-  const res = await app.inject({ method: 'PUT', url: `${path}/sms-providers/twilio`, headers: bearer(token), payload: { config, secrets: { authToken: TWILIO.authToken } } });
+  const res = await app.inject({
+    method: 'PUT',
+    url: `${path}/sms-providers/twilio`,
+    headers: bearer(token),
+    payload: { config, secrets: { authToken: TWILIO.authToken } },
+  });
   expect(res.statusCode, res.body).toBeLessThan(300);
 }
 
 /** Every text sent to `to`, oldest first. */
 export const textsTo = (app: App, fake: VendorFake, to: string) => [
   ...app.messages.inbox.messages.filter((m) => m.channel === 'sms' && m.to === to).map((m) => ({ text: m.text, kind: m.kind })),
-  ...fake.received.map(form).filter((f) => f.To === to).map((f) => ({ text: f.Body ?? '', kind: 'sms_code' })),
+  ...fake.received
+    .map(form)
+    .filter((f) => f.To === to)
+    .map((f) => ({ text: f.Body ?? '', kind: 'sms_code' })),
 ];
 
 /** The code of the `n`th text (1-based) to `to`, once it arrived. */

@@ -46,8 +46,7 @@ const codeForm = (v: { base: string; csrf: string; error?: string | undefined },
 export const mfaSmsPage = (v: MfaSmsView, t: Messages): Page => ({
   title: t.mfaSmsTitle,
   body: html`<p>${fill(v.sent ? t.mfaSmsText : t.mfaSmsStartText, { hint: v.hint })}</p>
-    ${errorBlock(v.error)}
-    ${v.sent ? codeForm(v, '/mfa/sms', t) : ''} ${sendForm(v, '/mfa/sms/send', v.sent ? t.emailCodeResend : t.mfaSmsOffer, !v.sent)}
+    ${errorBlock(v.error)} ${v.sent ? codeForm(v, '/mfa/sms', t) : ''} ${sendForm(v, '/mfa/sms/send', v.sent ? t.emailCodeResend : t.mfaSmsOffer, !v.sent)}
     ${v.enrolled ? html`<p><a href="${v.base}/mfa">${t.mfaUseAuthenticator}</a></p>` : ''} ${cancelForm(v.abort, v.csrf, t.cancel)}`,
 });
 

@@ -2,7 +2,14 @@
 import { z } from 'zod';
 import { isoTimestamp, nullableTimestamp, uuid } from '../../shared/rows.ts';
 
-export const THREAT_CATEGORIES = ['mcp.manifest_mismatch', 'mcp.tool_not_allowed', 'mcp.unknown_subject', 'mcp.revoked_subject', 'manual', 'sign_in.sms_pumping'] as const;
+export const THREAT_CATEGORIES = [
+  'mcp.manifest_mismatch',
+  'mcp.tool_not_allowed',
+  'mcp.unknown_subject',
+  'mcp.revoked_subject',
+  'manual',
+  'sign_in.sms_pumping',
+] as const;
 export type ThreatCategory = (typeof THREAT_CATEGORIES)[number];
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];

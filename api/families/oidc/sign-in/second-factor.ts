@@ -152,9 +152,7 @@ export function createSecondFactor(deps: {
 
     /** Whether the enrolment page offers a phone number instead of an app: texting is on, the user has neither. */
     smsEnrolOffered: async (envId: string, userId: string): Promise<boolean> =>
-      (await smsAvailabilityOf(pool, envId)).on &&
-      !(await isEnrolled(envId, userId)) &&
-      (await createPhoneFactorQueries(pool, envId).of(userId)) === null,
+      (await smsAvailabilityOf(pool, envId)).on && !(await isEnrolled(envId, userId)) && (await createPhoneFactorQueries(pool, envId).of(userId)) === null,
 
     /** After too many wrong codes: the first factor is dropped (see `failed`), the person starts again (429 page). */
     tooMany: (reply: FastifyReply, found: Found) => ix.send(reply, found, 429, (t) => messagePage(t.mfaTooManyTitle, t.mfaTooManyText)),

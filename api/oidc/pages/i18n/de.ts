@@ -168,7 +168,8 @@ export const de: Messages = {
   mfaSmsPhoneLabel: 'Telefonnummer mit Ländervorwahl, z. B. +49 151 23456789',
   mfaSmsSendCode: 'Code senden',
   mfaSmsPhoneInvalid: 'Geben Sie eine gültige Telefonnummer im internationalen Format ein: + und die Ländervorwahl, dann die Nummer.',
-  mfaSmsCountryRefused: 'An Nummern in {country} können keine SMS gesendet werden. Geben Sie eine andere Nummer ein oder richten Sie eine Authenticator-App ein.',
+  mfaSmsCountryRefused:
+    'An Nummern in {country} können keine SMS gesendet werden. Geben Sie eine andere Nummer ein oder richten Sie eine Authenticator-App ein.',
   mfaSmsOtherNumber: 'Eine andere Nummer verwenden',
   smsCodeText: '{code} ist Ihr Bestätigungscode. Er gilt einmal, 10 Minuten lang. Geben Sie ihn niemals weiter.',
   passwordRefusalTooShort: 'Das Passwort muss mindestens {limit} Zeichen lang sein.',

@@ -166,7 +166,8 @@ export const fr: Messages = {
   mfaSmsPhoneLabel: 'Numéro de téléphone avec l’indicatif du pays, par ex. +33 6 12 34 56 78',
   mfaSmsSendCode: 'Envoyer le code',
   mfaSmsPhoneInvalid: 'Saisissez un numéro de téléphone valide au format international : + et l’indicatif du pays, puis le numéro.',
-  mfaSmsCountryRefused: 'Impossible d’envoyer des SMS aux numéros de ce pays : {country}. Saisissez un autre numéro, ou configurez une application d’authentification.',
+  mfaSmsCountryRefused:
+    'Impossible d’envoyer des SMS aux numéros de ce pays : {country}. Saisissez un autre numéro, ou configurez une application d’authentification.',
   mfaSmsOtherNumber: 'Utiliser un autre numéro',
   smsCodeText: '{code} est votre code de vérification. Il est valable une fois, pendant 10 minutes. Ne le communiquez jamais.',
   passwordRefusalTooShort: 'Le mot de passe doit comporter au moins {limit} caractères.',
