@@ -263,4 +263,18 @@ describe('a texted code as the second factor', () => {
     expect(tooMany.body).toContain('Too many wrong codes');
     expect(await eventsOf('user.signed_in')).toEqual([]);
   });
+
+  it('asks a user whose only factor is a phone under the optional policy, while texting is on', async () => {
+    await activeSmsProvider(t.app, token, envPath(), fake);
+    const u = await user({ phone: '+14155550166' });
+    const optional = (smsSecondFactor: boolean) => manage('PUT', '/settings/mfa', { mode: 'optional', smsSecondFactor });
+    expect((await optional(true)).statusCode).toBe(200);
+    const asked = await secondFactorPage(u);
+    expect(postsTo(asked.asked, 'mfa/sms/send'), asked.asked.body).toBe(true);
+    // Texting off: the phone is no factor the pages use, so nothing is asked.
+    expect((await optional(false)).statusCode).toBe(200);
+    const notAsked = await secondFactorPage(u);
+    const claims = await notAsked.exchange(await toCallback(notAsked.jar, notAsked.asked));
+    expect(claims.amr).toEqual(['pwd']);
+  });
 });

@@ -198,8 +198,9 @@ export function createSecondFactor(deps: {
       const hadSecond = forced && (interaction.session?.amr ?? []).includes('mfa');
       const strict = stepUp || hadSecond;
       const requirement = await mfa.mfaRequirement(env, first.userId);
-      const enrolled = (await isEnrolled(r.params.envId, first.userId)) || (await phoneOf(r.params.envId, first.userId)) !== null;
-      const asked = strict || requirement === 'required' || (requirement === 'optional' && enrolled);
+      // Enrolled: an authenticator, or a phone where texting is on (looked up only when `optional` needs it).
+      const enrolled = async () => (await isEnrolled(r.params.envId, first.userId)) || (await phoneOf(r.params.envId, first.userId)) !== null;
+      const asked = strict || requirement === 'required' || (requirement === 'optional' && (await enrolled()));
       if (!asked) return finish(r, reply, found, first, null);
       if (!strict) {
         const remembered = cookieOf(r, cookieNameOf(first.userId));
