@@ -15,7 +15,7 @@ export interface PumpingRefusal {
   clientId: string;
   limit: 'environment' | 'number';
   maxPerHour: number;
-  /** The SHA-256 of the number, hex: the per-number threat's key (never the number). */
+  /** The number's HMAC, hex: the per-number threat's key (never the number). */
   numberKey: string;
   phoneNumberHint: string;
   country: string | null;

@@ -4,9 +4,9 @@
 // replaces the previous one, at most one per 30 s per interaction; every text counts in the environment's hourly SMS
 // rates (./pumping.ts). Sent through the sender port (channel `sms`, kind `sms_code`). A refusal is audited as
 // `user.sign_in_failed` with `secondFactor: sms_code`; the success is recorded by the sign-in's own `user.signed_in`.
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { CommonQueryMethods, DatabasePool } from 'slonik';
-import { hashSecret, secretsEqual, sixDigitCode } from '../../lib/crypto.ts';
+import { secretsEqual, sixDigitCode } from '../../lib/crypto.ts';
 import type { MessageSender } from '../../lib/messages/sender.ts';
 import type { EmailCodeFailureReason } from '../../db/email-codes/events.ts';
 import { createMfaSettingsQueries } from '../../db/mfa/settings.ts';
@@ -30,8 +30,15 @@ export type SmsCheck = { ok: true } | { ok: false; reason: EmailCodeFailureReaso
 const goneReason = (row: SmsCode): EmailCodeFailureReason | null =>
   row.used ? 'code_used' : row.expired ? 'code_expired' : row.attempts >= EMAIL_CODE_MAX_ATTEMPTS ? 'code_attempts_exhausted' : null;
 
-export function createSmsSecondFactor(deps: { pool: DatabasePool; sender: MessageSender; log: { error(fields: object, message: string): void } }) {
+export function createSmsSecondFactor(deps: {
+  pool: DatabasePool;
+  sender: MessageSender;
+  masterKey: Buffer;
+  log: { error(fields: object, message: string): void };
+}) {
   const { pool } = deps;
+  // Numbers are counted (and threats keyed) by an HMAC under the master key: a plain hash of a phone number is easily reversed.
+  const numberKeyOf = (number: string) => createHmac('sha256', deps.masterKey).update(`sms-number:${number}`).digest();
   const scopeOf = (s: EmailCodeSignIn) => ({ tenantId: snapshotOf(s.provider).tenantId, environmentId: s.environmentId });
 
   const fail = async (trx: CommonQueryMethods, s: EmailCodeSignIn, userId: string, number: string, purpose: SmsCodePurpose, reason: EmailCodeFailureReason) => {
@@ -67,7 +74,7 @@ export function createSmsSecondFactor(deps: { pool: DatabasePool; sender: Messag
     issue: async (s: EmailCodeSignIn, userId: string, phoneNumber: string, purpose: SmsCodePurpose, t: Messages): Promise<SmsIssue> => {
       const id = randomUUID();
       const code = sixDigitCode();
-      const numberHash = hashSecret(phoneNumber);
+      const numberHash = numberKeyOf(phoneNumber);
       const hint = phoneHint(phoneNumber);
       const country = countryOf(phoneNumber);
       const issued = await pool.transaction(async (trx): Promise<SmsIssue> => {

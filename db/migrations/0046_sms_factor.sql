@@ -40,8 +40,8 @@ CREATE TABLE sign_in_sms_codes (
 CREATE INDEX sign_in_sms_codes__user ON sign_in_sms_codes (user_id);
 CREATE INDEX sign_in_sms_codes__expires ON sign_in_sms_codes (environment_id, expires_at);
 
--- Each text sent, for the hourly rates (shared by every instance): the number only as its SHA-256. Rows older than
--- an hour are deleted by the next send of the environment.
+-- Each text sent, for the hourly rates (shared by every instance): the number only as an HMAC-SHA256 under the master
+-- key. Rows older than an hour are deleted by the next send of the environment.
 CREATE TABLE sms_sends (
   environment_id uuid NOT NULL REFERENCES environments (id) ON DELETE CASCADE,
   number_hash bytea NOT NULL CHECK (length(number_hash) = 32),

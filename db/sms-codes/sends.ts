@@ -12,7 +12,7 @@ export function createSmsSendQueries(db: CommonQueryMethods, environmentId: stri
     /** Serialises the environment's sends until the transaction ends. */
     lock: () => db.query(sql.unsafe`SELECT pg_advisory_xact_lock(hashtextextended(${`sms_sends:${environmentId}`}, 0))`),
 
-    /** Texts sent in the last hour, in all and to the number whose SHA-256 is `numberHash`. */
+    /** Texts sent in the last hour, in all and to the number keyed `numberHash` (an HMAC of it). */
     lastHour: (numberHash: Buffer) =>
       db.one(sql.type(Counts)`
         SELECT count(*)::int AS environment, (count(*) FILTER (WHERE number_hash = ${sql.binary(numberHash)}))::int AS number

@@ -277,4 +277,57 @@ describe('a texted code as the second factor', () => {
     const claims = await notAsked.exchange(await toCallback(notAsked.jar, notAsked.asked));
     expect(claims.amr).toEqual(['pwd']);
   });
+
+  it('refuses texts over the hourly rates (per number, per environment): a 429 page, sms.rate_limited, and a sign_in.sms_pumping threat', async () => {
+    await policy(true, { smsRateLimit: { perEnvironmentPerHour: 3, perNumberPerHour: 2 } });
+    await activeSmsProvider(t.app, token, envPath(), fake);
+    const ada = await user({ phone: '+14155550133' });
+    const a = await secondFactorPage(ada);
+    let page = await submit(a.jar, a.asked, 'mfa/sms/send');
+    expect(page.status).toBe(200);
+    await sentLongAgo();
+    expect((await submit(a.jar, page, 'mfa/sms/send')).status).toBe(200);
+    await sentLongAgo();
+    page = await submit(a.jar, page, 'mfa/sms/send');
+    expect(page.status).toBe(429);
+    expect(page.body).toContain('Too many text messages were sent recently. Try again later, or sign in another way.');
+    // The code sent before still works: the page still asks for it.
+    expect(postsTo(page, 'mfa/sms')).toBe(true);
+    await sentLongAgo();
+    expect((await submit(a.jar, page, 'mfa/sms/send')).status).toBe(429);
+    await nthCode(t.app, fake, '+14155550133', 2);
+    expect(textsTo(t.app, fake, '+14155550133')).toHaveLength(2);
+
+    // Another number: the third text of the hour in the environment is sent, the fourth is not.
+    const bob = await user({ phone: '+14155550144' });
+    const b = await secondFactorPage(bob);
+    expect((await submit(b.jar, b.asked, 'mfa/sms/send')).status).toBe(200);
+    const cleo = await user({ phone: '+14155550155' });
+    const c = await secondFactorPage(cleo);
+    expect((await submit(c.jar, c.asked, 'mfa/sms/send')).status).toBe(429);
+    expect(textsTo(t.app, fake, '+14155550155')).toEqual([]);
+
+    const limited = (await eventsOf('sms.rate_limited')).map((e) => e.data);
+    const common = { environmentId: env.environmentId, clientId: env.clientId, country: 'US', purpose: 'second_factor', ip: '127.0.0.1' };
+    expect(limited).toEqual([
+      { ...common, userId: ada.id, limit: 'number', maxPerHour: 2, phoneNumberHint: '…0133', threatId: expect.any(String) },
+      { ...common, userId: ada.id, limit: 'number', maxPerHour: 2, phoneNumberHint: '…0133', threatId: limited[0]!.threatId },
+      { ...common, userId: cleo.id, limit: 'environment', maxPerHour: 3, phoneNumberHint: '…0155', threatId: expect.any(String) },
+    ]);
+    expect(await auditEntries(t, { tenantId: env.tenantId }, { action: 'sms.rate_limited' })).toHaveLength(3);
+
+    const threats = (await manage('GET', '/threats?category=sign_in.sms_pumping')).json().threats as Record<string, unknown>[];
+    const byId = new Map(threats.map((th) => [th.id, th]));
+    expect(byId.get(limited[0]!.threatId)).toMatchObject({
+      category: 'sign_in.sms_pumping',
+      severity: 'medium',
+      status: 'open',
+      subject: 'phone:…0133',
+      occurrences: 2,
+      evidence: { limit: 'number', maxPerHour: 2, phoneNumberHint: '…0133', country: 'US', userId: ada.id, ip: '127.0.0.1', userAgent: expect.any(String) },
+    });
+    expect(byId.get(limited[2]!.threatId)).toMatchObject({ severity: 'high', subject: `environment:${env.environmentId}`, occurrences: 1 });
+    expect((await eventsOf('threat.created')).length).toBe(2);
+    expect((await eventsOf('threat.updated')).map((e) => e.data.change)).toEqual(['occurrence']);
+  });
 });

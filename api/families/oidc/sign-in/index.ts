@@ -52,7 +52,7 @@ export default defineFamily({
     ssoContinueRoutes(app, { pool, interactions, second });
     mfaRoutes(app, { interactions, signIn, second, mfa, masterKey });
     mfaEmailRoutes(app, { interactions, signIn, second, emailCodes: createEmailSecondFactor({ pool, sender, log: app.log }) });
-    mfaSmsRoutes(app, { interactions, signIn, second, sms: createSmsSecondFactor({ pool, sender, log: app.log }) });
+    mfaSmsRoutes(app, { interactions, signIn, second, sms: createSmsSecondFactor({ pool, sender, masterKey, log: app.log }) });
     signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log), second, passwordPolicy });
     const emailCodes = createEmailCodeService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log });
     emailCodeRoutes(app, { oidc, interactions, signIn, emailCodes, second });
