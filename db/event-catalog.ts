@@ -44,6 +44,7 @@ import { PROTECTION_POLICY_EVENTS } from './protections/events.ts';
 import { SSO_EVENTS } from './sso/events.ts';
 import { EMAIL_CODE_EVENTS } from './email-codes/events.ts';
 import { SMS_PROVIDER_EVENTS } from './sms-providers/events.ts';
+import { SMS_CODE_EVENTS } from './sms-codes/events.ts';
 import { EMAIL_PROVIDER_EVENTS } from './email-providers/events.ts';
 
 export type { EventTypeEntry };
@@ -89,6 +90,7 @@ export const EVENT_CATALOG = {
   ...SSO_EVENTS,
   ...EMAIL_CODE_EVENTS,
   ...SMS_PROVIDER_EVENTS,
+  ...SMS_CODE_EVENTS,
   ...EMAIL_PROVIDER_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 

@@ -3,6 +3,7 @@
 // the threat of its category (`sign_in.<policy>`) opened or added to with the attempt's IP, user agent and user.
 import type { CommonQueryMethods, DatabasePool } from 'slonik';
 import { recordChange, type RequestOrigin } from '../../db/shared/changes.ts';
+import type { EventType } from '../../db/event-catalog.ts';
 import { recordDetection } from '../../db/threats/threats/record-detection.ts';
 import type { Severity, ThreatCategory } from '../../db/threats/threats/rows.ts';
 import type { ProtectionOutcome, ProtectionPolicy, SignInFlow } from '../../db/protections/events.ts';
@@ -26,6 +27,13 @@ export interface ProtectionDecision {
   /** More for the event and the threat's evidence (counts, distances, country codes; never a secret). */
   details?: Record<string, unknown> | undefined;
 }
+
+const EVENT_OF = {
+  blocked: 'protection.blocked',
+  challenged: 'protection.challenged',
+  stepped_up: 'protection.stepped_up',
+  warned: 'protection.warned',
+} as const satisfies Record<ProtectionOutcome, EventType>;
 
 const ACTIONS: Record<ProtectionOutcome, string> = {
   blocked: 'protection.block',
@@ -71,7 +79,7 @@ export async function recordDecisionIn(trx: CommonQueryMethods, d: ProtectionDec
     scope,
     after: { policy: d.policy, flow: d.flow, reason: d.reason },
     event: {
-      type: `protection.${d.outcome}`,
+      type: EVENT_OF[d.outcome],
       data: { policy: d.policy, flow: d.flow, reason: d.reason, userId: d.userId, login, ip, userAgent, threatId, ...d.details },
     },
   });

@@ -5,14 +5,19 @@ import type { EventTypeEntry } from '../shared/event-type-entry.ts';
 import { uuid } from '../shared/rows.ts';
 
 const Factor = z.enum(['totp']);
+/** `phone`: a verified phone number texted a code at sign-in (0046). */
+const EnrolledFactor = z.enum(['totp', 'phone']);
 
 // `emailCodeSecondFactor` came with 0034: events recorded before it do not have it. `rememberDeviceSeconds` went
 // with 0038 (to the session config, `session_config.updated`): only events recorded before it have it.
+// `smsSecondFactor` and `smsRateLimit` came with 0046.
 const Policy = z.looseObject({
   mode: z.string(),
   requiredRoleKeys: z.array(z.string()),
   rememberDeviceSeconds: z.number().nullable().optional(),
   emailCodeSecondFactor: z.boolean().optional(),
+  smsSecondFactor: z.boolean().optional(),
+  smsRateLimit: z.looseObject({ perEnvironmentPerHour: z.number(), perNumberPerHour: z.number() }).optional(),
 });
 
 export const MFA_FAILURE_REASONS = ['invalid', 'replayed', 'not_enrolled'] as const;
@@ -23,8 +28,15 @@ export const MFA_EVENTS = {
     data: z.looseObject({ userId: uuid, factor: Factor, factorId: uuid, replacedFactorId: uuid.nullable() }),
   },
   'user.mfa_enrolled': {
-    description: 'A directory user confirmed a TOTP authenticator with a code from it; 10 new recovery codes were shown to them once.',
-    data: z.looseObject({ userId: uuid, factor: Factor, factorId: uuid }),
+    description:
+      'A directory user confirmed a second factor: a TOTP authenticator with a code from it (10 new recovery codes were shown to them once), or (`factor: phone`) a phone number with the code texted to it (`phoneNumberHint`: `…` and its last 4 digits; `country`: its ISO 3166 code).',
+    data: z.looseObject({
+      userId: uuid,
+      factor: EnrolledFactor,
+      factorId: uuid,
+      phoneNumberHint: z.string().optional(),
+      country: z.string().nullable().optional(),
+    }),
   },
   'user.mfa_failed': {
     description:
@@ -49,8 +61,8 @@ export const MFA_EVENTS = {
   },
   'user.mfa_removed': {
     description:
-      'An administrator removed a directory user’s TOTP factor (`confirmed`: whether it was enrolled or an enrolment in progress); removing an enrolled factor removes the user’s recovery codes too (`recoveryCodesRemoved`).',
-    data: z.looseObject({ userId: uuid, factor: Factor, factorId: uuid, confirmed: z.boolean(), recoveryCodesRemoved: z.number().int() }),
+      'An administrator removed a directory user’s TOTP factor (`confirmed`: whether it was enrolled or an enrolment in progress) or phone factor (`factor: phone`, always confirmed); removing an enrolled TOTP factor removes the user’s recovery codes too (`recoveryCodesRemoved`).',
+    data: z.looseObject({ userId: uuid, factor: EnrolledFactor, factorId: uuid, confirmed: z.boolean(), recoveryCodesRemoved: z.number().int() }),
   },
   'mfa_settings.updated': {
     description: 'An environment’s MFA policy was replaced: `settings` is what is in force now, `previous` what was.',

@@ -30,7 +30,8 @@ const invalid = (path: string, message: string) => ({
   requestId: expect.any(String),
   details: [{ path, message }],
 });
-const DEFAULTS = { mode: 'off', requiredRoleKeys: [], emailCodeSecondFactor: false, updatedAt: null };
+const SMS = { smsSecondFactor: false, smsRateLimit: { perEnvironmentPerHour: 300, perNumberPerHour: 5 } };
+const DEFAULTS = { mode: 'off', requiredRoleKeys: [], emailCodeSecondFactor: false, ...SMS, updatedAt: null };
 const MOVED = 'has moved to the session config: set it with PUT or PATCH …/settings/session';
 
 describe('…/settings/mfa', () => {
@@ -49,6 +50,7 @@ describe('…/settings/mfa', () => {
       mode: 'optional',
       requiredRoleKeys: ['admin', 'billing'],
       emailCodeSecondFactor: false,
+      ...SMS,
       updatedAt: expect.stringMatching(/Z$/),
     };
     expect(saved.json()).toEqual({ settings });
@@ -64,16 +66,16 @@ describe('…/settings/mfa', () => {
         { type: 'environment', id: e.environmentId },
         {
           environmentId: e.environmentId,
-          settings: { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], emailCodeSecondFactor: false },
-          previous: { mode: 'off', requiredRoleKeys: [], emailCodeSecondFactor: false },
+          settings: { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], emailCodeSecondFactor: false, ...SMS },
+          previous: { mode: 'off', requiredRoleKeys: [], emailCodeSecondFactor: false, ...SMS },
         },
       ],
       [
         { type: 'environment', id: e.environmentId },
         {
           environmentId: e.environmentId,
-          settings: { mode: 'required', requiredRoleKeys: [], emailCodeSecondFactor: false },
-          previous: { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], emailCodeSecondFactor: false },
+          settings: { mode: 'required', requiredRoleKeys: [], emailCodeSecondFactor: false, ...SMS },
+          previous: { mode: 'optional', requiredRoleKeys: ['admin', 'billing'], emailCodeSecondFactor: false, ...SMS },
         },
       ],
     ]);
@@ -101,7 +103,7 @@ describe('…/settings/mfa', () => {
     // Left out, it takes its default again.
     expect((await call('PUT', { mode: 'required' })).json().settings.emailCodeSecondFactor).toBe(false);
 
-    const policy = { mode: 'required', requiredRoleKeys: [] };
+    const policy = { mode: 'required', requiredRoleKeys: [], ...SMS };
     const events = (await tenantEvents(t, tenantId, { environmentId: e.environmentId })).filter((ev) => ev.type === 'mfa_settings.updated');
     expect(events.map((ev) => [ev.data.settings, ev.data.previous])).toEqual([
       [
@@ -115,6 +117,39 @@ describe('…/settings/mfa', () => {
     ]);
     const audit = await auditEntries(t, { tenantId }, { action: 'mfa_settings.update', resourceId: e.environmentId });
     expect(audit.map((a) => a.changes?.after?.emailCodeSecondFactor)).toEqual([true, false]);
+  });
+
+  it('saves smsSecondFactor and smsRateLimit (defaults: off, 300 per hour, 5 per number), events them, and refuses bad rates', async () => {
+    const on = await call('PUT', { mode: 'required', smsSecondFactor: true, smsRateLimit: { perEnvironmentPerHour: 50, perNumberPerHour: 2 } });
+    expect(on.statusCode, on.body).toBe(200);
+    const sms = { smsSecondFactor: true, smsRateLimit: { perEnvironmentPerHour: 50, perNumberPerHour: 2 } };
+    expect(on.json()).toEqual({ settings: { ...DEFAULTS, mode: 'required', ...sms, updatedAt: expect.stringMatching(/Z$/) } });
+    expect((await call('GET')).json()).toEqual(on.json());
+    // One rate given: the other takes its default.
+    const one = await call('PUT', { mode: 'required', smsRateLimit: { perNumberPerHour: 3 } });
+    expect(one.json().settings.smsRateLimit).toEqual({ perEnvironmentPerHour: 300, perNumberPerHour: 3 });
+    for (const [body, path] of [
+      [{ smsSecondFactor: 'yes' }, 'body.smsSecondFactor'],
+      [{ smsRateLimit: { perNumberPerHour: 0 } }, 'body.smsRateLimit.perNumberPerHour'],
+      [{ smsRateLimit: { perNumberPerHour: 101 } }, 'body.smsRateLimit.perNumberPerHour'],
+      [{ smsRateLimit: { perEnvironmentPerHour: 1.5 } }, 'body.smsRateLimit.perEnvironmentPerHour'],
+      [{ smsRateLimit: { perDay: 3 } }, 'body.smsRateLimit.perDay'],
+    ] as const) {
+      const bad = await call('PUT', { mode: 'required', ...body });
+      expect(bad.statusCode, JSON.stringify(body)).toBe(400);
+      expect(bad.json().details, JSON.stringify(body)).toEqual([{ path, message: expect.any(String) }]);
+    }
+    const events = (await tenantEvents(t, tenantId, { environmentId: e.environmentId })).filter((ev) => ev.type === 'mfa_settings.updated');
+    expect(events.map((ev) => ev.data.settings)).toEqual([
+      { mode: 'required', requiredRoleKeys: [], emailCodeSecondFactor: false, ...sms },
+      {
+        mode: 'required',
+        requiredRoleKeys: [],
+        emailCodeSecondFactor: false,
+        smsSecondFactor: false,
+        smsRateLimit: { perEnvironmentPerHour: 300, perNumberPerHour: 3 },
+      },
+    ]);
   });
 
   it('is what the sign-in services apply', async () => {

@@ -6,6 +6,7 @@ import type { Messages } from './i18n/index.ts';
 import { cancelForm, csrfField, errorBlock, field } from './form.ts';
 import type { Page } from './page.ts';
 import { mfaEmailOfferForm } from './mfa-email.ts';
+import { mfaSmsOfferForm } from './mfa-sms.ts';
 
 export interface MfaChallengeView {
   /** The interaction's URL; the forms post to `${base}/mfa/totp` and `${base}/mfa/recovery`. */
@@ -15,6 +16,8 @@ export interface MfaChallengeView {
   rememberDevice: boolean;
   /** Offer an emailed code instead (the setting is on, the user has a verified email, the first factor was no email). */
   emailOffer?: boolean;
+  /** Offer a code texted to the user's verified phone number (texting is on, the user has a phone). */
+  smsOffer?: boolean;
   error?: string | undefined;
 }
 
@@ -30,10 +33,10 @@ export const mfaChallengePage = (v: MfaChallengeView, t: Messages): Page => ({
       <div class="actions"><button class="primary" type="submit">${t.mfaVerify}</button></div>
     </form>
     <p><a href="${v.base}/mfa/recovery">${t.mfaUseRecovery}</a></p>
-    ${v.emailOffer ? mfaEmailOfferForm(v, t) : ''} ${cancelForm(v.abort, v.csrf, t.cancel)}`,
+    ${v.smsOffer ? mfaSmsOfferForm(v, t) : ''} ${v.emailOffer ? mfaEmailOfferForm(v, t) : ''} ${cancelForm(v.abort, v.csrf, t.cancel)}`,
 });
 
-export const mfaRecoveryPage = (v: Omit<MfaChallengeView, 'rememberDevice' | 'emailOffer'>, t: Messages): Page => ({
+export const mfaRecoveryPage = (v: Omit<MfaChallengeView, 'rememberDevice' | 'emailOffer' | 'smsOffer'>, t: Messages): Page => ({
   title: t.mfaRecoveryTitle,
   body: html`<p>${t.mfaRecoveryText}</p>
     ${errorBlock(v.error)}

@@ -8,6 +8,7 @@ import { cancelForm, csrfField, errorBlock, field } from './form.ts';
 import { CODE_INPUT } from './mfa-challenge.ts';
 import type { Page } from './page.ts';
 import { mfaEmailOfferForm } from './mfa-email.ts';
+import { mfaSmsEnrolLink } from './mfa-sms.ts';
 
 export interface MfaEnrolView {
   base: string;
@@ -18,6 +19,8 @@ export interface MfaEnrolView {
   secret: string;
   /** Offer an emailed code instead of enrolling. */
   emailOffer?: boolean;
+  /** Offer to add a phone number (texted codes) instead of enrolling. */
+  smsOffer?: boolean;
   error?: string | undefined;
 }
 
@@ -35,7 +38,7 @@ export const mfaEnrolPage = (v: MfaEnrolView, t: Messages): Page => ({
       ${csrfField(v.csrf)} ${field({ id: 'code', label: t.mfaCodeLabel, autocomplete: 'one-time-code', focus: true, error: v.error, extra: CODE_INPUT })}
       <div class="actions"><button class="primary" type="submit">${t.mfaConfirm}</button></div>
     </form>
-    ${v.emailOffer ? mfaEmailOfferForm(v, t) : ''} ${cancelForm(v.abort, v.csrf, t.cancel)}`,
+    ${v.smsOffer ? mfaSmsEnrolLink(v, t) : ''} ${v.emailOffer ? mfaEmailOfferForm(v, t) : ''} ${cancelForm(v.abort, v.csrf, t.cancel)}`,
 });
 
 export const mfaRecoveryCodesPage = (v: { base: string; csrf: string; codes: string[] }, t: Messages): Page => ({

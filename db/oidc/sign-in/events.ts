@@ -11,19 +11,19 @@ const Settings = SignInSettings.loose();
 export const SIGN_IN_EVENTS = {
   'user.signed_in': {
     description:
-      'A directory user signed in on the sign-in page of the environment’s OpenID provider, for a client (`amr`: the methods used, `pwd` for a password, `fed` for SSO through a connection, named by `connectionId`; `otp` and `email` for an emailed code or magic link; `hwk` and `user` for a user-verified passkey, named by `passkeyId`; `otp` and `mfa` added after a second factor, named by `secondFactor`: `totp` or `recovery_code`, `email_code` (which adds `otp`, `email` and `mfa`), or `remember_device` when a remembered device spared it, which adds nothing to `amr`; `null`: none asked). Recorded when the sign-in finishes, after any second factor.',
+      'A directory user signed in on the sign-in page of the environment’s OpenID provider, for a client (`amr`: the methods used, `pwd` for a password, `fed` for SSO through a connection, named by `connectionId`; `otp` and `email` for an emailed code or magic link; `hwk` and `user` for a user-verified passkey, named by `passkeyId`; `otp` and `mfa` added after a second factor, named by `secondFactor`: `totp` or `recovery_code`, `email_code` (which adds `otp`, `email` and `mfa`), `sms_code` (a code texted to the user’s phone, which adds `sms` and `mfa`), or `remember_device` when a remembered device spared it, which adds nothing to `amr`; `null`: none asked). Recorded when the sign-in finishes, after any second factor.',
     data: z.looseObject({
       userId: uuid,
       clientId: z.string(),
       amr: z.array(z.string()),
       ip: z.string().nullable(),
       remember: z.boolean(),
-      secondFactor: z.enum(['totp', 'recovery_code', 'email_code', 'remember_device']).nullable().optional(),
+      secondFactor: z.enum(['totp', 'recovery_code', 'email_code', 'sms_code', 'remember_device']).nullable().optional(),
     }),
   },
   'user.sign_in_failed': {
     description:
-      'A sign-in on the sign-in page failed. `reason`: `unknown_user` (no user has that userName or email), `wrong_password` (or no password set), `inactive` (the user is deactivated), `email_unverified` (a sign-up whose email code was not entered yet), `sso_required` (a password for an email whose domain must sign in through an SSO connection; the page says so), `password_disabled` (a password posted while the environment’s password policy turns password sign-in off; the page says so). The page shows the same message for every reason. An SSO sign-in (through a connection: `connectionId`) is refused with `state_unknown`, `state_consumed`, `expired`, `tampered`, `replayed`, `wrong_audience`, `invalid_response`, `upstream_error`, `upstream_cancelled` (the user cancelled at the identity provider: the client gets `access_denied`), `email_conflict`, `provisioning_refused`, `idp_initiated_refused` or `inactive`. An emailed code or magic link is refused with `wrong_code`, `code_expired`, `code_used` or `code_attempts_exhausted` (or `unknown_user`, `inactive` when the identifier named no user that can receive one). A code emailed as the second factor is refused with `wrong_code`, `code_expired` or `code_used`, and the event has `secondFactor: email_code`.',
+      'A sign-in on the sign-in page failed. `reason`: `unknown_user` (no user has that userName or email), `wrong_password` (or no password set), `inactive` (the user is deactivated), `email_unverified` (a sign-up whose email code was not entered yet), `sso_required` (a password for an email whose domain must sign in through an SSO connection; the page says so), `password_disabled` (a password posted while the environment’s password policy turns password sign-in off; the page says so). The page shows the same message for every reason. An SSO sign-in (through a connection: `connectionId`) is refused with `state_unknown`, `state_consumed`, `expired`, `tampered`, `replayed`, `wrong_audience`, `invalid_response`, `upstream_error`, `upstream_cancelled` (the user cancelled at the identity provider: the client gets `access_denied`), `email_conflict`, `provisioning_refused`, `idp_initiated_refused` or `inactive`. An emailed code or magic link is refused with `wrong_code`, `code_expired`, `code_used` or `code_attempts_exhausted` (or `unknown_user`, `inactive` when the identifier named no user that can receive one). A code emailed as the second factor is refused with `wrong_code`, `code_expired` or `code_used`, and the event has `secondFactor: email_code`. A code texted as the second factor (or to enrol a phone, `stage: enrolment`) is refused with the same reasons, `secondFactor: sms_code` and `login` the number’s hint (`…` and its last 4 digits).',
     data: z.looseObject({
       userId: uuid.nullable(),
       login: z.string(),
@@ -39,7 +39,8 @@ export const SIGN_IN_EVENTS = {
         ...EMAIL_CODE_FAILURE_REASONS,
       ]),
       ip: z.string().nullable(),
-      secondFactor: z.enum(['email_code']).optional(),
+      secondFactor: z.enum(['email_code', 'sms_code']).optional(),
+      stage: z.enum(['enrolment', 'verification']).optional(),
     }),
   },
   'user.consented': {

@@ -15,7 +15,7 @@ export function mfaFactorRoutes(app: App, factors: MfaFactorService) {
       operationId: 'listDirectoryUserMfaFactors',
       summary: 'List a user’s second factors',
       description:
-        'The user’s TOTP factor (an enrolment in progress shows `confirmed: false`), when it was created, confirmed and last used, and how many recovery codes are left. The secret and the codes are never shown.',
+        'The user’s TOTP factor (an enrolment in progress shows `confirmed: false`) and phone factor (`type: phone`, its verified number), when each was created, confirmed and last used, and how many recovery codes are left. The secret and the codes are never shown.',
       security: requires('directory:read'),
       params: MfaUserParams,
       response: { 200: MfaFactorsResponse, ...errorResponses(404) },
@@ -28,7 +28,7 @@ export function mfaFactorRoutes(app: App, factors: MfaFactorService) {
       operationId: 'deleteDirectoryUserMfaFactor',
       summary: 'Remove a user’s second factor (reset)',
       description:
-        'Removes the factor; removing a confirmed TOTP factor removes the user’s recovery codes too, so the user enrols again at the next sign-in the policy asks it of. 404 `mfa_factor.not_found`; 403 `directory.user_protected` when the user is an operator of the service and the caller does not hold every scope it holds. Emits `user.mfa_removed`.',
+        'Removes the factor (TOTP or phone); removing a confirmed TOTP factor removes the user’s recovery codes too, so the user enrols again at the next sign-in the policy asks it of. 404 `mfa_factor.not_found`; 403 `directory.user_protected` when the user is an operator of the service and the caller does not hold every scope it holds. Emits `user.mfa_removed`.',
       security: requires('directory:write'),
       params: MfaFactorParams,
       response: { 204: z.null().describe('The factor is removed.'), ...errorResponses(403, 404) },

@@ -33,11 +33,28 @@ const emailCodeSecondFactor = z
     'Whether the second-factor pages offer "Email me a code instead" (a 6-digit code sent to the user’s verified email) beside the authenticator app, and instead of enrolling one. Never offered after an emailed code as the first factor.',
   );
 
+const smsSecondFactor = z
+  .boolean()
+  .describe(
+    'Whether the second-factor pages offer a code texted to the user’s verified phone number: "Text me a code" beside the authenticator app for a user with a phone, and "Use a text message" instead of enrolling an app. Needs an active SMS provider of the environment.',
+  );
+
+const smsRateLimit = z
+  .strictObject({
+    perEnvironmentPerHour: z.number().int().min(1).max(100000).default(300).describe('Codes the sign-in pages text in the last hour, in all.'),
+    perNumberPerHour: z.number().int().min(1).max(100).default(5).describe('Codes the sign-in pages text to one number in the last hour.'),
+  })
+  .describe(
+    'SMS pumping protection: the most codes texted in any hour (counted in Postgres, shared by every instance). A send above either is refused (429 page), evented as `sms.rate_limited` and opens or adds to a `sign_in.sms_pumping` threat.',
+  );
+
 export const MfaSettingsBody = z.strictObject({
   mode,
   requiredRoleKeys: requiredRoleKeys.default([]),
   rememberDeviceSeconds: movedToSessionConfig,
   emailCodeSecondFactor: emailCodeSecondFactor.default(false),
+  smsSecondFactor: smsSecondFactor.default(false),
+  smsRateLimit: smsRateLimit.default({ perEnvironmentPerHour: 300, perNumberPerHour: 5 }),
 });
 export type MfaSettingsBody = z.infer<typeof MfaSettingsBody>;
 
@@ -48,6 +65,8 @@ export const MfaSettingsResponse = z
         mode,
         requiredRoleKeys: z.array(z.string()),
         emailCodeSecondFactor,
+        smsSecondFactor,
+        smsRateLimit: z.object({ perEnvironmentPerHour: z.number().int(), perNumberPerHour: z.number().int() }).describe(smsRateLimit.description ?? ''),
         updatedAt: z.iso.datetime({ offset: true }).nullable().describe('When the policy was last saved; null while the environment has the default (`off`).'),
       })
       .meta({ id: 'MfaSettings' }),

@@ -8,7 +8,13 @@ import { invalidField } from '../../../errors.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import type { MfaSettingsBody } from './schemas.ts';
 
-const policyOf = ({ mode, requiredRoleKeys, emailCodeSecondFactor }: MfaSettings) => ({ mode, requiredRoleKeys, emailCodeSecondFactor });
+const policyOf = ({ mode, requiredRoleKeys, emailCodeSecondFactor, smsSecondFactor, smsRateLimit }: MfaSettings) => ({
+  mode,
+  requiredRoleKeys,
+  emailCodeSecondFactor,
+  smsSecondFactor,
+  smsRateLimit,
+});
 
 export function createMfaSettingsService(pool: DatabasePool) {
   return {

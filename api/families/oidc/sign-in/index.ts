@@ -18,6 +18,8 @@ import { mfaRoutes } from './mfa-routes.ts';
 import { createSecondFactor } from './second-factor.ts';
 import { mfaEmailRoutes } from './mfa-email-routes.ts';
 import { createEmailSecondFactor } from '../../../email-codes/second-factor.ts';
+import { mfaSmsRoutes } from './mfa-sms-routes.ts';
+import { createSmsSecondFactor } from '../../../sms-codes/second-factor.ts';
 import { ssoContinueRoutes } from './sso-continue-routes.ts';
 import { createProtections } from '../../../protections/index.ts';
 
@@ -52,6 +54,7 @@ export default defineFamily({
     ssoContinueRoutes(app, { pool, interactions, second });
     mfaRoutes(app, { interactions, signIn, second, mfa, masterKey });
     mfaEmailRoutes(app, { interactions, signIn, second, emailCodes: createEmailSecondFactor({ pool, sender, log: app.log }) });
+    mfaSmsRoutes(app, { interactions, signIn, second, sms: createSmsSecondFactor({ pool, sender, masterKey, log: app.log }) });
     signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log), second, passwordPolicy, protections });
     const emailCodes = createEmailCodeService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log });
     emailCodeRoutes(app, { oidc, interactions, signIn, emailCodes, second });

@@ -4,7 +4,9 @@
 // check a code (the api/mfa services audit each failure; the page says what went wrong, in the interaction's
 // locale, and nothing changes; after MAX_MFA_FAILURES wrong codes the sign-in starts again); POST …/mfa/done finishes after the recovery codes were shown. Every POST is checked
 // against the interaction's CSRF token; without a waiting first factor every page is the 400 "start again" page.
-// The challenge and the enrolment offer "Email me a code instead" where second.emailOffered says so (mfa-email-routes.ts).
+// The challenge and the enrolment offer "Email me a code instead" where second.emailOffered says so (mfa-email-routes.ts),
+// and "Text me a code" / "Use a text message instead" where texting is on (mfa-sms-routes.ts); a user with only a
+// phone goes to the texted code's page.
 import type { FastifyReply } from 'fastify';
 import { decrypt, encrypt } from '../../../../lib/crypto.ts';
 import { totpQrSvg } from '../../../../lib/mfa/totp.ts';
@@ -30,7 +32,8 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
   async function showChallenge(r: Req, reply: FastifyReply, found: Found, pending: Pending, status = 200, error?: string) {
     const rememberDevice = second.rememberSeconds(found) !== null;
     const emailOffer = await second.emailOffered(r.params.envId, pending);
-    return ix.send(reply, found, status, (t) => mfaChallengePage({ ...common(r), rememberDevice, emailOffer, error }, t));
+    const smsOffer = (await second.phoneOf(r.params.envId, pending.userId)) !== null;
+    return ix.send(reply, found, status, (t) => mfaChallengePage({ ...common(r), rememberDevice, emailOffer, smsOffer, error }, t));
   }
 
   async function showEnrolment(r: Req, reply: FastifyReply, found: Found, pending: Pending, status = 200, error?: string) {
@@ -48,7 +51,8 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
     }
     const qrSvg = await totpQrSvg(shown.otpauthUri);
     const emailOffer = await second.emailOffered(r.params.envId, pending);
-    return ix.send(reply, found, status, (t) => mfaEnrolPage({ ...common(r), qrSvg, secret: shown.secret, emailOffer, error }, t));
+    const smsOffer = await second.smsEnrolOffered(r.params.envId, pending.userId);
+    return ix.send(reply, found, status, (t) => mfaEnrolPage({ ...common(r), qrSvg, secret: shown.secret, emailOffer, smsOffer, error }, t));
   }
 
   app.get<Route>(`${BASE}/mfa`, PAGE_ROUTE, async (r, reply) => {
@@ -56,6 +60,7 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
     if (!w) return reply;
     if (w.pending.passed) return second.finish(r, reply, w.found, w.pending, 'totp');
     if (await second.isEnrolled(r.params.envId, w.pending.userId)) return showChallenge(r, reply, w.found, w.pending);
+    if (await second.phoneOf(r.params.envId, w.pending.userId)) return reply.header('cache-control', 'no-store').redirect(ix.urlOf(r, '/mfa/sms'), 303);
     return showEnrolment(r, reply, w.found, w.pending);
   });
 

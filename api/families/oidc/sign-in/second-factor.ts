@@ -6,6 +6,8 @@
 // nothing about it rides in a form field. Otherwise the step finishes as before. Where the MFA settings turn on
 // `emailCodeSecondFactor`, a user with a verified email may pass with a code sent there instead (mfa-email-routes.ts),
 // unless the first factor already was an emailed code (amr `email`): the second factor must be a different one.
+// Where they turn on `smsSecondFactor` and an SMS provider is active, a code texted to the user's verified phone
+// number passes too, and a user with only a phone counts as enrolled (mfa-sms-routes.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DatabasePool } from 'slonik';
 import { createOidcPayloadQueries } from '../../../../db/oidc/provider/payloads.ts';
@@ -13,6 +15,8 @@ import { createMfaPendingQueries, MFA_PENDING_MODEL } from '../../../../db/oidc/
 import { createTotpFactorQueries } from '../../../../db/mfa/totp-factors.ts';
 import { createMfaSettingsQueries } from '../../../../db/mfa/settings.ts';
 import { createVerifiedEmailQueries } from '../../../../db/mfa/verified-email.ts';
+import { createPhoneFactorQueries } from '../../../../db/mfa/phone-factors.ts';
+import { smsAvailabilityOf } from '../../../../db/sms-codes/availability.ts';
 import { messagePage } from '../../../oidc/pages/page.ts';
 import { snapshotOf } from '../../../oidc/providers.ts';
 import { effectiveSessionConfig } from '../../../../lib/oidc/session-config.ts';
@@ -35,13 +39,14 @@ export interface FirstFactor {
   connectionId?: string;
 }
 
-export type SecondFactorKind = 'totp' | 'recovery_code' | 'email_code' | 'remember_device';
+export type SecondFactorKind = 'totp' | 'recovery_code' | 'email_code' | 'sms_code' | 'remember_device';
 
 /** What each second factor adds to the first factor's amr (a remembered device spares it without claiming it). */
 const SECOND_FACTOR_AMR: Record<SecondFactorKind, string[]> = {
   totp: ['otp', 'mfa'],
   recovery_code: ['otp', 'mfa'],
   email_code: ['otp', 'email', 'mfa'],
+  sms_code: ['sms', 'mfa'],
   remember_device: [],
 };
 
@@ -82,6 +87,9 @@ export function createSecondFactor(deps: {
   const { pool, mfa, signIn, interactions: ix } = deps;
   const store = (envId: string) => createOidcPayloadQueries(pool, envId);
   const isEnrolled = async (envId: string, userId: string) => (await createTotpFactorQueries(pool, envId).confirmedOf(userId)) !== null;
+  /** The user's verified phone number where the pages text codes (the MFA settings and an active SMS provider), else null. */
+  const phoneOf = async (envId: string, userId: string) =>
+    (await smsAvailabilityOf(pool, envId)).on ? createPhoneFactorQueries(pool, envId).of(userId) : null;
   const envOf = (r: Req, found: Found): MfaEnv => ({ tenantId: snapshotOf(found.provider).tenantId, environmentId: r.params.envId, origin: originOf(r) });
 
   async function save(r: Req, found: Found, pending: Pending) {
@@ -139,7 +147,12 @@ export function createSecondFactor(deps: {
     envOf,
     finish,
     isEnrolled,
+    phoneOf,
     waiting,
+
+    /** Whether the enrolment page offers a phone number instead of an app: texting is on, the user has neither. */
+    smsEnrolOffered: async (envId: string, userId: string): Promise<boolean> =>
+      (await smsAvailabilityOf(pool, envId)).on && !(await isEnrolled(envId, userId)) && (await createPhoneFactorQueries(pool, envId).of(userId)) === null,
 
     /** After too many wrong codes: the first factor is dropped (see `failed`), the person starts again (429 page). */
     tooMany: (reply: FastifyReply, found: Found) => ix.send(reply, found, 429, (t) => messagePage(t.mfaTooManyTitle, t.mfaTooManyText)),
@@ -185,8 +198,9 @@ export function createSecondFactor(deps: {
       const hadSecond = forced && (interaction.session?.amr ?? []).includes('mfa');
       const strict = stepUp || hadSecond;
       const requirement = await mfa.mfaRequirement(env, first.userId);
-      const enrolled = await isEnrolled(r.params.envId, first.userId);
-      const asked = strict || requirement === 'required' || (requirement === 'optional' && enrolled);
+      // Enrolled: an authenticator, or a phone where texting is on (looked up only when `optional` needs it).
+      const enrolled = async () => (await isEnrolled(r.params.envId, first.userId)) || (await phoneOf(r.params.envId, first.userId)) !== null;
+      const asked = strict || requirement === 'required' || (requirement === 'optional' && (await enrolled()));
       if (!asked) return finish(r, reply, found, first, null);
       if (!strict) {
         const remembered = cookieOf(r, cookieNameOf(first.userId));

@@ -162,7 +162,7 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
         clientId: string;
         amr: string[];
         remember: boolean;
-        secondFactor: 'totp' | 'recovery_code' | 'email_code' | 'remember_device' | null;
+        secondFactor: 'totp' | 'recovery_code' | 'email_code' | 'sms_code' | 'remember_device' | null;
         connectionId?: string;
       },
     ) =>

@@ -1,5 +1,6 @@
-// The six protection policies as the API names them: path segment, response key, OpenAPI names and event type.
+// The six protection policies as the API names them: path segment, response key, OpenAPI names, and the event a save records.
 import type { ProtectionKind } from '../../../../lib/protections/settings.ts';
+import type { EventType } from '../../../../db/event-catalog.ts';
 
 export interface PolicyRoute {
   kind: ProtectionKind;
@@ -10,8 +11,17 @@ export interface PolicyRoute {
   /** The response's key: `policy`, or `restrictions` for the restrictions. */
   key: 'policy' | 'restrictions';
   title: string;
-  event: `${string}.updated`;
 }
+
+/** The event each policy's save records. */
+export const EVENT_OF = {
+  breached_password: 'breached_password_policy.updated',
+  brute_force: 'brute_force_policy.updated',
+  bot_detection: 'bot_detection_policy.updated',
+  rate_limit: 'rate_limit_policy.updated',
+  device_risk: 'device_risk_policy.updated',
+  restrictions: 'environment_restrictions.updated',
+} as const satisfies Record<ProtectionKind, EventType>;
 
 export const POLICY_ROUTES: PolicyRoute[] = [
   {
@@ -20,7 +30,6 @@ export const POLICY_ROUTES: PolicyRoute[] = [
     shape: 'BreachedPasswordPolicy',
     key: 'policy',
     title: 'breached password policy',
-    event: 'breached_password_policy.updated',
   },
   {
     kind: 'brute_force',
@@ -28,7 +37,6 @@ export const POLICY_ROUTES: PolicyRoute[] = [
     shape: 'BruteForcePolicy',
     key: 'policy',
     title: 'brute force policy',
-    event: 'brute_force_policy.updated',
   },
   {
     kind: 'bot_detection',
@@ -36,16 +44,14 @@ export const POLICY_ROUTES: PolicyRoute[] = [
     shape: 'BotDetectionPolicy',
     key: 'policy',
     title: 'bot detection policy',
-    event: 'bot_detection_policy.updated',
   },
-  { kind: 'rate_limit', segment: 'rate-limit-policy', shape: 'RateLimitPolicy', key: 'policy', title: 'rate limit policy', event: 'rate_limit_policy.updated' },
+  { kind: 'rate_limit', segment: 'rate-limit-policy', shape: 'RateLimitPolicy', key: 'policy', title: 'rate limit policy' },
   {
     kind: 'device_risk',
     segment: 'device-risk-policy',
     shape: 'DeviceRiskPolicy',
     key: 'policy',
     title: 'device risk policy',
-    event: 'device_risk_policy.updated',
   },
   {
     kind: 'restrictions',
@@ -53,6 +59,5 @@ export const POLICY_ROUTES: PolicyRoute[] = [
     shape: 'EnvironmentRestrictions',
     key: 'restrictions',
     title: 'sign-up restrictions',
-    event: 'environment_restrictions.updated',
   },
 ];

@@ -1,7 +1,7 @@
 import { callerOf, requires } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../common/schemas.ts';
 import { bodyOf, ProtectionPolicyParams, responseOf } from './schemas.ts';
-import { POLICY_ROUTES } from './policies.ts';
+import { EVENT_OF, POLICY_ROUTES } from './policies.ts';
 import type { ProtectionPolicyService } from './service.ts';
 import type { App } from '../../../types.ts';
 
@@ -28,7 +28,7 @@ export function protectionPolicyRoutes(app: App, policies: ProtectionPolicyServi
         tags,
         operationId: `update${route.shape}`,
         summary: `Replace the ${route.title} of an environment`,
-        description: `Replaces the ${route.title} (a key left out takes its default). The hosted sign-in applies it from the next request on every instance. Emits \`${route.event}\`.`,
+        description: `Replaces the ${route.title} (a key left out takes its default). The hosted sign-in applies it from the next request on every instance. Emits \`${EVENT_OF[route.kind]}\`.`,
         security: requires('environment-settings:write'),
         params: ProtectionPolicyParams,
         body: bodyOf(route),

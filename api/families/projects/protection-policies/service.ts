@@ -3,8 +3,7 @@ import type { DatabasePool } from 'slonik';
 import { createEnvironmentQueries } from '../../../../db/projects/environments/queries.ts';
 import { createProtectionPolicyQueries, type ProtectionPolicyRow } from '../../../../db/protections/queries.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
-import type { EventOf } from '../../../../db/event-catalog.ts';
-import type { PolicyRoute } from './policies.ts';
+import { EVENT_OF, type PolicyRoute } from './policies.ts';
 
 const shown = (route: PolicyRoute, row: ProtectionPolicyRow | null) => {
   if (!row) return { [route.key]: null };
@@ -26,11 +25,11 @@ export function createProtectionPolicyService(pool: DatabasePool) {
         const previous = (await queries.find(route.kind, true))?.settings ?? null;
         const row = await queries.save(route.kind, settings);
         await record(trx, caller, {
-          action: route.event.replace(/\.updated$/, '.update'),
+          action: EVENT_OF[route.kind].replace(/\.updated$/, '.update'),
           resource: { type: 'environment', id: environmentId },
           before: previous,
           after: row.settings,
-          event: { type: route.event, data: { environmentId, settings: row.settings, previous } } as EventOf,
+          event: { type: EVENT_OF[route.kind], data: { environmentId, settings: row.settings, previous } },
         });
         return shown(route, row);
       }),
