@@ -46,6 +46,7 @@ import oidcClientAllowlist from './oidc/client-allowlist/index.ts';
 import oidcSettings from './oidc/settings/index.ts';
 import oidcMfaSettings from './oidc/mfa-settings/index.ts';
 import passwordPolicy from './projects/password-policy/index.ts';
+import forms from './projects/forms/index.ts';
 import connectedApps from './oidc/connected-apps/index.ts';
 import directorySessions from './directory/sessions/index.ts';
 import oidcSignIn from './oidc/sign-in/index.ts';
@@ -101,6 +102,7 @@ export const FAMILIES: readonly Family[] = [
   oidcSettings,
   oidcMfaSettings,
   passwordPolicy,
+  forms,
   connectedApps,
   directorySessions,
   oidcSignIn,

@@ -3,6 +3,7 @@
 // here rather than on every page: a change to a connection rebuilds the Provider through `iam_oidc`, migration 0037).
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
+import { SignUpForms, signUpFormsColumn } from '../../forms/snapshot.ts';
 
 export const ClaimMapping = z.object({
   claimName: z.string(),
@@ -34,6 +35,8 @@ const Snapshot = z.object({
   passwordAuthEnabled: z.boolean(),
   /** The active sign-in connections, in rank order (the sign-in pages pick the SSO ones). */
   connections: z.array(z.object({ id: z.uuid(), providerId: z.string(), name: z.string().nullable() })),
+  /** The published forms attached to sign-up (db/forms/snapshot.ts). */
+  signUpForms: SignUpForms,
 });
 export type ProviderSnapshot = z.infer<typeof Snapshot>;
 
@@ -54,7 +57,8 @@ export function createProviderSnapshotQueries(db: CommonQueryMethods, environmen
           coalesce((SELECT pp.password_auth_enabled FROM password_policies pp WHERE pp.environment_id = e.id), true) AS "passwordAuthEnabled",
           coalesce((SELECT jsonb_agg(jsonb_build_object('id', c.id, 'providerId', c.provider_id, 'name', c.name)
             ORDER BY c.rank, c.created_at, c.id)
-            FROM environment_connections c WHERE c.environment_id = e.id AND c.active), '[]') AS "connections"
+            FROM environment_connections c WHERE c.environment_id = e.id AND c.active), '[]') AS "connections",
+          ${signUpFormsColumn}
         FROM environments e LEFT JOIN oidc_settings s ON s.environment_id = e.id
         WHERE e.id = ${environmentId}`),
   };
