@@ -42,4 +42,3 @@ export function createFormAttachmentQueries(db: CommonQueryMethods, environmentI
       db.maybeOne(sql.type(FormAttachment)`DELETE FROM form_attachments WHERE environment_id = ${environmentId} AND id = ${id} RETURNING ${columns}`),
   };
 }
-

@@ -31,7 +31,13 @@ async function api(method: 'GET' | 'POST' | 'PUT', path: string, payload?: objec
 }
 const eventsOf = async (type: string) => (await tenantEvents(t, env.tenantId, { environmentId: env.environmentId })).filter((e) => e.type === type);
 
-const COMPANY = { name: 'company', type: 'text', label: { en: 'Company', de: 'Firma', fr: 'Entreprise' }, required: true, validation: { pattern: '[A-Za-z ]+' } };
+const COMPANY = {
+  name: 'company',
+  type: 'text',
+  label: { en: 'Company', de: 'Firma', fr: 'Entreprise' },
+  required: true,
+  validation: { pattern: '[A-Za-z ]+' },
+};
 const SIZE = { name: 'size', type: 'number', label: 'Team size', validation: { min: 1, max: 1000 } };
 const TERMS = { name: 'terms', type: 'boolean', label: { en: 'I accept the terms', de: 'Ich akzeptiere die Bedingungen' }, required: true };
 const ROLE = { name: 'role', type: 'select', label: 'Role', options: ['dev', { value: 'ops', label: { en: 'Operations', de: 'Betrieb' } }] };
@@ -80,9 +86,15 @@ describe('forms on the sign-up page', () => {
 
     const s = await signUpPage();
     expect(s.page).toContain('<fieldset><legend>About you</legend>');
-    expect(s.page).toContain('<label for="form-signup_extra-company">Company</label> <input id="form-signup_extra-company" name="form.signup_extra.company" required type="text" value="" />');
-    expect(s.page).toContain('<label for="form-signup_extra-size">Team size (optional)</label> <input id="form-signup_extra-size" name="form.signup_extra.size" type="number" value="" min="1" max="1000" step="any" />');
-    expect(s.page).toContain('<label class="check"><input id="form-signup_extra-terms" name="form.signup_extra.terms" required type="checkbox" value="true" /> I accept the terms</label>');
+    expect(s.page).toContain(
+      '<label for="form-signup_extra-company">Company</label> <input id="form-signup_extra-company" name="form.signup_extra.company" required type="text" value="" />',
+    );
+    expect(s.page).toContain(
+      '<label for="form-signup_extra-size">Team size (optional)</label> <input id="form-signup_extra-size" name="form.signup_extra.size" type="number" value="" min="1" max="1000" step="any" />',
+    );
+    expect(s.page).toContain(
+      '<label class="check"><input id="form-signup_extra-terms" name="form.signup_extra.terms" required type="checkbox" value="true" /> I accept the terms</label>',
+    );
     expect(s.page).toContain('<option value="">Choose…</option><option value="dev">dev</option><option value="ops">Operations</option>');
     expect(s.page.indexOf('form.signup_extra.company')).toBeLessThan(s.page.indexOf('form.second.phone'));
     expect(s.page).not.toContain('form.hidden.secret');
@@ -112,7 +124,9 @@ describe('forms on the sign-up page', () => {
         '<li>Phone must be a phone number with its country code, e.g. +14155552671.</li>',
       ].join(''),
     );
-    expect(page).toMatch(/id="form-signup_extra-company" name="form.signup_extra.company" required aria-invalid="true" aria-describedby="error" type="text" value="Acme 42"/);
+    expect(page).toMatch(
+      /id="form-signup_extra-company" name="form.signup_extra.company" required aria-invalid="true" aria-describedby="error" type="text" value="Acme 42"/,
+    );
     expect(page).toContain(`value="${address}" />`); // the error block has the focus, not the email
 
     expect(page).toContain('value="0"');
@@ -141,7 +155,10 @@ describe('forms on the sign-up page', () => {
     await waitForMessage(t.app, address, 'sign_up_code');
     const [created] = await eventsOf('directory.user.created');
     const answers = { company: 'Acme Corp', size: 42, terms: true, role: 'ops', phone: '+14155552671' };
-    expect(created!.data).toEqual({ user: expect.objectContaining({ userName: address, attributes: { forms: { signup_extra: answers } } }), forms: [{ formId: form.id, key: 'signup_extra', version: 1 }] });
+    expect(created!.data).toEqual({
+      user: expect.objectContaining({ userName: address, attributes: { forms: { signup_extra: answers } } }),
+      forms: [{ formId: form.id, key: 'signup_extra', version: 1 }],
+    });
     const user = await t.app.inject({
       method: 'GET',
       url: `/v1/tenants/${env.tenantId}/environments/${env.environmentId}/directory/users/${(created!.data.user as { id: string }).id}`,
@@ -160,7 +177,10 @@ describe('forms on the sign-up page', () => {
     });
     expect(retaken.status).toBe(200);
     const [updated] = await eventsOf('directory.user.updated');
-    expect(updated!.data).toMatchObject({ user: { attributes: { forms: { signup_extra: { company: 'Other', terms: true } } } }, forms: [{ key: 'signup_extra', version: 1 }] });
+    expect(updated!.data).toMatchObject({
+      user: { attributes: { forms: { signup_extra: { company: 'Other', terms: true } } } },
+      forms: [{ key: 'signup_extra', version: 1 }],
+    });
   });
 
   it('keeps rendering the published version while a new draft is edited, and the new one once it is published', async () => {

@@ -41,10 +41,22 @@ describe('forms', () => {
 
     const edited = await call('POST', '/forms', { id: form.id, name: 'Sign-up extras', key: 'signup_extra', definition: definition(COMPANY, ROLE) });
     expect(edited).toMatchObject({ status: 200, body: { form: { status: 'draft', version: 1, publishedVersion: null } } });
-    const published = await call('POST', '/forms', { id: form.id, name: 'Sign-up extras', key: 'signup_extra', definition: definition(COMPANY, ROLE), status: 'published' });
+    const published = await call('POST', '/forms', {
+      id: form.id,
+      name: 'Sign-up extras',
+      key: 'signup_extra',
+      definition: definition(COMPANY, ROLE),
+      status: 'published',
+    });
     expect(published).toMatchObject({ status: 200, body: { form: { status: 'published', version: 1, publishedVersion: 1 } } });
     // Publishing it again unchanged freezes nothing new.
-    const again = await call('POST', '/forms', { id: form.id, name: 'Sign-up extras', key: 'signup_extra', definition: definition(COMPANY, ROLE), status: 'published' });
+    const again = await call('POST', '/forms', {
+      id: form.id,
+      name: 'Sign-up extras',
+      key: 'signup_extra',
+      definition: definition(COMPANY, ROLE),
+      status: 'published',
+    });
     expect(again).toMatchObject({ status: 200, body: { form: { status: 'published', version: 1, publishedVersion: 1 } } });
 
     const draft = await call('POST', '/forms', { id: form.id, name: 'Sign-up extras', key: 'signup_extra', definition: definition(ROLE) });
@@ -65,7 +77,13 @@ describe('forms', () => {
     ]);
 
     const events = await eventsOf('form.');
-    expect(events.map(([type, data]) => [type, (data as { form: { version: number; status: string } }).form.version, (data as { form: { status: string } }).form.status])).toEqual([
+    expect(
+      events.map(([type, data]) => [
+        type,
+        (data as { form: { version: number; status: string } }).form.version,
+        (data as { form: { status: string } }).form.status,
+      ]),
+    ).toEqual([
       ['form.saved', 1, 'draft'],
       ['form.saved', 1, 'draft'],
       ['form.saved', 1, 'published'],
@@ -96,7 +114,11 @@ describe('forms', () => {
 
   it('lists forms a page at a time, by status or key; deletes a form; 404 for an unknown one', async () => {
     const ids: string[] = [];
-    for (const [key, status] of [['a_form', 'draft'], ['b_form', 'published'], ['c_form', 'published']] as const) {
+    for (const [key, status] of [
+      ['a_form', 'draft'],
+      ['b_form', 'published'],
+      ['c_form', 'published'],
+    ] as const) {
       ids.push((await call('POST', '/forms', { name: key, key, definition: definition(COMPANY), status })).body.form.id);
     }
     const first = await call('GET', '/forms?limit=2');

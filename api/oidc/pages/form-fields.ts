@@ -21,18 +21,23 @@ function fieldHtml(form: RenderedForm, f: FormField, v: FormsView, t: Messages) 
   const id = `form-${form.key}-${f.name}`;
   const value = v.values[name] ?? '';
   const label = f.required ? textIn(f.label, v.locale) : `${textIn(f.label, v.locale)} ${t.formOptional}`;
-  const common = html`id="${id}" name="${name}"${f.required ? html` required` : ''}${v.invalid.has(name) ? html` aria-invalid="true" aria-describedby="error"` : ''}`;
+  const common = html`id="${id}"
+  name="${name}"${f.required ? html` required` : ''}${v.invalid.has(name) ? html` aria-invalid="true" aria-describedby="error"` : ''}`;
   if (f.type === 'boolean') {
     const checked = value === 'true' || value === 'on';
-    return html`<label class="check"><input ${common} type="checkbox" value="true"${checked ? html` checked` : ''} /> ${label}</label>`;
+    return html`<label class="check"><input ${common} type="checkbox" value="true" ${checked ? html` checked` : ''} /> ${label}</label>`;
   }
   if (f.type === 'select') {
     const options = (f.options ?? []).map((o) => {
       const optionText = optionLabel(o);
       const selected = optionValue(o) === value ? html` selected` : '';
-      return html`<option value="${optionValue(o)}"${selected}>${typeof optionText === 'string' ? optionText : textIn(optionText, v.locale)}</option>`;
+      return html`<option value="${optionValue(o)}" ${selected}>${typeof optionText === 'string' ? optionText : textIn(optionText, v.locale)}</option>`;
     });
-    return html`<label for="${id}">${label}</label> <select ${common}><option value="">${t.formChoose}</option>${options}</select>`;
+    return html`<label for="${id}">${label}</label>
+      <select ${common}>
+        <option value="">${t.formChoose}</option>
+        ${options}
+      </select>`;
   }
   const rules = f.validation ?? {};
   const limits = [
@@ -42,7 +47,7 @@ function fieldHtml(form: RenderedForm, f: FormField, v: FormsView, t: Messages) 
     rules.max !== undefined ? html` max="${rules.max}"` : '',
     f.type === 'number' ? html` step="any"` : '',
   ];
-  return html`<label for="${id}">${label}</label> <input ${common} type="${INPUT_TYPES[f.type]}" value="${value}"${limits} />`;
+  return html`<label for="${id}">${label}</label> <input ${common} type="${INPUT_TYPES[f.type]}" value="${value}" ${limits} />`;
 }
 
 /** The fields of every attached form, in order; a form with a title is a group with it as its legend. */
@@ -50,7 +55,12 @@ export const formFields = (v: FormsView | undefined, t: Messages) =>
   (v?.forms ?? []).map((form) => {
     const fields = form.definition.fields.map((f) => fieldHtml(form, f, v!, t));
     const title = form.definition.title;
-    return title ? html`<fieldset><legend>${textIn(title, v!.locale)}</legend>${fields}</fieldset>` : fields;
+    return title
+      ? html`<fieldset>
+          <legend>${textIn(title, v!.locale)}</legend>
+          ${fields}
+        </fieldset>`
+      : fields;
   });
 
 /** The sentence saying why an answer was refused, in the page's locale (plain text: the page escapes it). */

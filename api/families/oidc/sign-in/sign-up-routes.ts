@@ -48,7 +48,9 @@ export function signUpRoutes(
     const password = field(r, 'password');
     const forms = signUpForms(found, r.body);
     const refuse = (error: PageError, errorField?: 'email' | 'password') =>
-      ix.send(reply, found, 400, () => signUpPage({ ...common(r), email, displayName, error, errorField, password: !found.passwordless, forms: forms.view }, t));
+      ix.send(reply, found, 400, () =>
+        signUpPage({ ...common(r), email, displayName, error, errorField, password: !found.passwordless, forms: forms.view }, t),
+      );
     if (email.length > 254 || !EMAIL.test(email)) return refuse(t.emailInvalid, 'email');
     if (forms.error) return refuse(forms.error);
     const scope = { tenantId: snapshotOf(found.provider).tenantId, environmentId: r.params.envId };
@@ -69,7 +71,10 @@ export function signUpRoutes(
     const result = await signUp.verify(found.provider, r.params.envId, id, field(r, 'code'), clientIdOf(found.interaction), originOf(r));
     if (result.kind === 'verified')
       return second.afterFirstFactor(r, reply, found, { userId: result.userId, amr: result.amr, remember: false, recorded: true });
-    if (result.kind === 'expired') return ix.send(reply, found, 400, () => signUpPage({ ...common(r), email, error: t.codeExpired, errorField: 'email', forms: signUpForms(found).view }, t));
+    if (result.kind === 'expired')
+      return ix.send(reply, found, 400, () =>
+        signUpPage({ ...common(r), email, error: t.codeExpired, errorField: 'email', forms: signUpForms(found).view }, t),
+      );
     return ix.send(reply, found, 400, () => verifyPage({ ...common(r), signUp: id, email, error: t.wrongCode }, t));
   });
 }

@@ -49,7 +49,12 @@ async function replaceAnswers(
   if (!before) return;
   const user = await users.updateUser(userId, { attributes: withAnswers(before.attributes, forms) });
   const change = userChange('update', user, before);
-  await recordChange(trx, { ...change, event: { type: 'directory.user.updated', data: { user, forms: answeredForms(forms) } }, actor: { type: 'user', id: userId }, ...where });
+  await recordChange(trx, {
+    ...change,
+    event: { type: 'directory.user.updated', data: { user, forms: answeredForms(forms) } },
+    actor: { type: 'user', id: userId },
+    ...where,
+  });
 }
 
 export function createSignUpService(pool: DatabasePool, sender: MessageSender, log: { error(fields: object, message: string): void }) {

@@ -1,7 +1,16 @@
 // An environment's forms: list, save (create, edit, publish), read, its published versions, delete.
 import { callerOf, requires } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../common/schemas.ts';
-import { DeleteFormResponse, EnvironmentParams, FormParams, FormsQuery, FormsResponse, FormVersionsResponse, SaveFormBody, SaveFormResponse } from './schemas.ts';
+import {
+  DeleteFormResponse,
+  EnvironmentParams,
+  FormParams,
+  FormsQuery,
+  FormsResponse,
+  FormVersionsResponse,
+  SaveFormBody,
+  SaveFormResponse,
+} from './schemas.ts';
 import type { FormService } from './service.ts';
 import type { App } from '../../../types.ts';
 

@@ -37,9 +37,7 @@ export const SaveFormBody = z
 export type SaveFormBody = z.infer<typeof SaveFormBody>;
 
 export { Form, FormAttachment };
-export const FormsResponse = pageOf('forms', Form)
-  .extend({ meta })
-  .meta({ id: 'FormsResponse' });
+export const FormsResponse = pageOf('forms', Form).extend({ meta }).meta({ id: 'FormsResponse' });
 export const SaveFormResponse = z.object({ form: Form, meta }).meta({ id: 'SaveFormResponse' });
 export const FormVersionsResponse = z.object({ versions: z.array(FormVersion), meta }).meta({ id: 'FormVersionsResponse' });
 export const DeleteFormResponse = z.object({ success: z.literal(true), meta }).meta({ id: 'DeleteFormResponse' });
