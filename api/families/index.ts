@@ -46,6 +46,7 @@ import oidcClientAllowlist from './oidc/client-allowlist/index.ts';
 import oidcSettings from './oidc/settings/index.ts';
 import oidcMfaSettings from './oidc/mfa-settings/index.ts';
 import passwordPolicy from './projects/password-policy/index.ts';
+import protectionPolicies from './projects/protection-policies/index.ts';
 import forms from './projects/forms/index.ts';
 import connectedApps from './oidc/connected-apps/index.ts';
 import directorySessions from './directory/sessions/index.ts';
@@ -102,6 +103,7 @@ export const FAMILIES: readonly Family[] = [
   oidcSettings,
   oidcMfaSettings,
   passwordPolicy,
+  protectionPolicies,
   forms,
   connectedApps,
   directorySessions,

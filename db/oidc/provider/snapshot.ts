@@ -1,8 +1,9 @@
 // What building an environment's Provider reads, in one go: that the environment exists, its settings, its
-// enabled claim mappings, its client allowlist, its password policy's passwordAuthEnabled and its active connections (the identifier page's SSO buttons, read
+// enabled claim mappings, its client allowlist, its password policy's passwordAuthEnabled, its protection policies and its active connections (the identifier page's SSO buttons, read
 // here rather than on every page: a change to a connection rebuilds the Provider through `iam_oidc`, migration 0037).
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
+import { PROTECTION_KINDS, PROTECTION_SETTINGS } from '../../../lib/protections/settings.ts';
 import { SignUpForms, signUpFormsColumn } from '../../forms/snapshot.ts';
 
 export const ClaimMapping = z.object({
@@ -33,6 +34,12 @@ const Snapshot = z.object({
     .nullable(),
   /** The password policy's passwordAuthEnabled (true without a policy): whether the pages offer and accept a password. */
   passwordAuthEnabled: z.boolean(),
+  /** The sign-in protection policies the environment saved (lib/protections/settings.ts), by kind; a kind absent is off. */
+  protections: z.strictObject(
+    Object.fromEntries(PROTECTION_KINDS.map((kind) => [kind, z.object(PROTECTION_SETTINGS[kind].shape).optional()])) as {
+      [K in keyof typeof PROTECTION_SETTINGS]: z.ZodOptional<z.ZodObject<(typeof PROTECTION_SETTINGS)[K]['shape']>>;
+    },
+  ),
   /** The active sign-in connections, in rank order (the sign-in pages pick the SSO ones). */
   connections: z.array(z.object({ id: z.uuid(), providerId: z.string(), name: z.string().nullable() })),
   /** The published forms attached to sign-up (db/forms/snapshot.ts). */
@@ -55,6 +62,7 @@ export function createProviderSnapshotQueries(db: CommonQueryMethods, environmen
             'emailCodeEnabled', p.email_code_enabled)
             FROM sign_in_settings p WHERE p.environment_id = e.id) AS "signIn",
           coalesce((SELECT pp.password_auth_enabled FROM password_policies pp WHERE pp.environment_id = e.id), true) AS "passwordAuthEnabled",
+          coalesce((SELECT jsonb_object_agg(pr.kind, pr.settings) FROM protection_policies pr WHERE pr.environment_id = e.id), '{}') AS protections,
           coalesce((SELECT jsonb_agg(jsonb_build_object('id', c.id, 'providerId', c.provider_id, 'name', c.name)
             ORDER BY c.rank, c.created_at, c.id)
             FROM environment_connections c WHERE c.environment_id = e.id AND c.active), '[]') AS "connections",

@@ -2,7 +2,21 @@
 import { z } from 'zod';
 import { isoTimestamp, nullableTimestamp, uuid } from '../../shared/rows.ts';
 
-export const THREAT_CATEGORIES = ['mcp.manifest_mismatch', 'mcp.tool_not_allowed', 'mcp.unknown_subject', 'mcp.revoked_subject', 'manual'] as const;
+export const THREAT_CATEGORIES = [
+  'mcp.manifest_mismatch',
+  'mcp.tool_not_allowed',
+  'mcp.unknown_subject',
+  'mcp.revoked_subject',
+  // A sign-in protection denied an attempt (api/protections/decisions.ts).
+  'sign_in.brute_force',
+  'sign_in.bot_detection',
+  'sign_in.rate_limit',
+  'sign_in.device_risk',
+  'sign_in.restrictions',
+  'sign_in.breached_password',
+  'sign_in.sms_pumping',
+  'manual',
+] as const;
 export type ThreatCategory = (typeof THREAT_CATEGORIES)[number];
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];

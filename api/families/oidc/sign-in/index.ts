@@ -19,6 +19,7 @@ import { createSecondFactor } from './second-factor.ts';
 import { mfaEmailRoutes } from './mfa-email-routes.ts';
 import { createEmailSecondFactor } from '../../../email-codes/second-factor.ts';
 import { ssoContinueRoutes } from './sso-continue-routes.ts';
+import { createProtections } from '../../../protections/index.ts';
 
 export default defineFamily({
   name: 'oidc/sign-in',
@@ -45,14 +46,20 @@ export default defineFamily({
       complete: (r, reply, provider, login) =>
         login.amr.includes('fed') ? interactions.finish(r, reply, provider, { login }) : passkeys.afterSignIn(r, reply, provider, login),
     });
-    signInRoutes(app, { interactions, signIn, homeRealm, second, passkeys });
+    const protections = createProtections({ pool, config, masterKey });
+    signInRoutes(app, { interactions, signIn, homeRealm, second, passkeys, protections });
     passkeys.routes(app);
     ssoContinueRoutes(app, { pool, interactions, second });
     mfaRoutes(app, { interactions, signIn, second, mfa, masterKey });
     mfaEmailRoutes(app, { interactions, signIn, second, emailCodes: createEmailSecondFactor({ pool, sender, log: app.log }) });
-    signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log), second, passwordPolicy });
+    signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log), second, passwordPolicy, protections });
     const emailCodes = createEmailCodeService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log });
     emailCodeRoutes(app, { oidc, interactions, signIn, emailCodes, second });
-    resetRoutes(app, { interactions, signIn, reset: createPasswordResetService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log }) });
+    resetRoutes(app, {
+      interactions,
+      signIn,
+      reset: createPasswordResetService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log }),
+      protections,
+    });
   },
 });

@@ -10,6 +10,8 @@ import { snapshotOf } from '../../../oidc/providers.ts';
 import type { Messages } from '../../../oidc/pages/i18n/index.ts';
 import type { Csrf } from './csrf.ts';
 import type { Interaction } from './service.ts';
+import type { Attempt } from '../../../protections/pipeline.ts';
+import type { SignInFlow } from '../../../protections/decisions.ts';
 
 export interface Route {
   Params: { envId: string; uid: string };
@@ -38,6 +40,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const originOf = (r: FastifyRequest) => ({ ip: r.ip, userAgent: r.headers['user-agent'] ?? null, requestId: r.id });
 export const field = (r: Req, name: string) => (typeof r.body?.[name] === 'string' ? (r.body[name] as string) : '');
+
+/** The posted form of a page as the protections see it (api/protections/pipeline.ts). */
+export const attemptOf = (r: Req, found: Found, flow: SignInFlow, login: string | null, userId: string | null = null): Attempt => {
+  const { tenantId, protections } = snapshotOf(found.provider);
+  const fields = Object.fromEntries(Object.entries(r.body ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  return { environmentId: r.params.envId, tenantId, flow, protections, login, userId, origin: originOf(r), fields, headers: r.headers };
+};
 
 export function createInteractions(deps: { oidc: OidcProviders; csrf: Csrf; basePath: string }) {
   const { oidc, csrf } = deps;

@@ -3,13 +3,17 @@
 // policy) both answer a 409 page saying so and send nothing.
 import { resetPage, resetSentPage } from '../../../oidc/pages/reset.ts';
 import { passwordOffPage } from '../../../oidc/pages/password-link.ts';
-import { BASE, field, originOf, PAGE_ROUTE, type Interactions, type Route } from './interaction.ts';
+import { attemptOf, BASE, field, originOf, PAGE_ROUTE, type Interactions, type Route } from './interaction.ts';
+import type { ProtectionPipeline } from '../../../protections/pipeline.ts';
 import type { SignInService } from './service.ts';
 import type { PasswordResetService } from './password-reset.ts';
 import type { App } from '../../../types.ts';
 
-export function resetRoutes(app: App, deps: { interactions: Interactions; signIn: SignInService; reset: PasswordResetService }) {
-  const { interactions: ix, signIn, reset } = deps;
+export function resetRoutes(
+  app: App,
+  deps: { interactions: Interactions; signIn: SignInService; reset: PasswordResetService; protections: ProtectionPipeline },
+) {
+  const { interactions: ix, signIn, reset, protections } = deps;
 
   app.get<Route>(`${BASE}/reset`, PAGE_ROUTE, async (r, reply) => {
     const found = await ix.shown(r, reply);
@@ -26,15 +30,12 @@ export function resetRoutes(app: App, deps: { interactions: Interactions; signIn
     if (!signIn.passwordEnabled(found.provider)) return ix.send(reply, found, 409, passwordOffPage);
     const { t } = found.context;
     const identifier = field(r, 'identifier').trim();
-    if (identifier === '' || identifier.length > 256) {
-      const view = {
-        base: ix.urlOf(r),
-        abort: ix.urlOf(r, '/abort'),
-        csrf: signIn.csrfOf(r.params.envId, r.params.uid),
-        identifier,
-        error: t.identifierRequired,
-      };
-      return ix.send(reply, found, 400, () => resetPage(view, t));
+    const view = (error: string) => ({ base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid), identifier, error });
+    if (identifier === '' || identifier.length > 256) return ix.send(reply, found, 400, () => resetPage(view(t.identifierRequired), t));
+    const verdict = await protections.before(attemptOf(r, found, 'password_reset', identifier));
+    if (verdict) {
+      if (verdict.kind === 'deny' && verdict.retryAfterSeconds) reply.header('retry-after', String(verdict.retryAfterSeconds));
+      return ix.send(reply, found, verdict.kind === 'deny' ? verdict.status : 401, () => resetPage(view(verdict.text(t)), t));
     }
     await reset.request(found.provider, r.params.envId, identifier, t, originOf(r));
     return ix.send(reply, found, 200, () => resetSentPage({ base: ix.urlOf(r) }, t));

@@ -9,7 +9,8 @@ import { identifierPage } from '../../../oidc/pages/identifier.ts';
 import { factorsPage } from '../../../oidc/pages/factors.ts';
 import { consentPage } from '../../../oidc/pages/consent.ts';
 import { signInEndpoints } from '../../../oidc/pages/passkey.ts';
-import { BASE, field, originOf, PAGE_ROUTE, type Found, type Interactions, type Req, type Route } from './interaction.ts';
+import { attemptOf, BASE, field, originOf, PAGE_ROUTE, type Found, type Interactions, type Req, type Route } from './interaction.ts';
+import type { ProtectionPipeline, Refusal } from '../../../protections/pipeline.ts';
 import { clientIdOf, missingOf, type SignInService } from './service.ts';
 import type { HomeRealm, HomeRealmService } from './home-realm.ts';
 import { fillText } from '../../../oidc/pages/i18n/index.ts';
@@ -20,9 +21,16 @@ import type { PasskeyPages } from './passkey-routes.ts';
 
 export function signInRoutes(
   app: App,
-  deps: { interactions: Interactions; signIn: SignInService; homeRealm: HomeRealmService; second: SecondFactor; passkeys: PasskeyPages },
+  deps: {
+    interactions: Interactions;
+    signIn: SignInService;
+    homeRealm: HomeRealmService;
+    second: SecondFactor;
+    passkeys: PasskeyPages;
+    protections: ProtectionPipeline;
+  },
 ) {
-  const { interactions: ix, signIn, homeRealm, second, passkeys } = deps;
+  const { interactions: ix, signIn, homeRealm, second, passkeys, protections } = deps;
 
   async function showIdentifier(r: Req, reply: FastifyReply, found: Found, status = 200, error?: string, identifier?: string) {
     const { provider, interaction } = found;
@@ -65,6 +73,12 @@ export function signInRoutes(
         t,
       ),
     );
+  }
+
+  /** The factors page again, saying why a protection stopped the attempt. */
+  function refuse(r: Req, reply: FastifyReply, found: Found, identifier: string, verdict: Refusal) {
+    if (verdict.kind === 'deny' && verdict.retryAfterSeconds) reply.header('retry-after', String(verdict.retryAfterSeconds));
+    return showFactors(r, reply, found, identifier, verdict.kind === 'deny' ? verdict.status : 401, verdict.text(found.context.t));
   }
 
   async function showConsent(r: Req, reply: FastifyReply, found: Found) {
@@ -116,8 +130,14 @@ export function signInRoutes(
     const { provider, interaction } = found;
     const identifier = field(r, 'identifier').trim();
     const remember = signIn.rememberMe(provider) && field(r, 'remember') !== '';
+    const attempt = attemptOf(r, found, 'sign_in', identifier);
+    const verdict = await protections.before(attempt);
+    if (verdict) return refuse(r, reply, found, identifier, verdict);
     const login = await signIn.login(provider, r.params.envId, clientIdOf(interaction), identifier, field(r, 'password'), remember, originOf(r));
-    if (!login) return showFactors(r, reply, found, identifier, 401, found.context.t.wrongCredentials);
+    if (!login) {
+      await protections.failed(attempt);
+      return showFactors(r, reply, found, identifier, 401, found.context.t.wrongCredentials);
+    }
     if ('passwordDisabled' in login) return showFactors(r, reply, found, identifier, 403, found.context.t.passwordSignInOff);
     if ('ssoRequired' in login) {
       const text = fillText(found.context.t.ssoRequired, { name: login.ssoRequired.name });

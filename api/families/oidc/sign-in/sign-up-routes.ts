@@ -7,8 +7,9 @@ import { refusalText } from '../../../oidc/pages/password-refusal.ts';
 import type { PageError } from '../../../oidc/pages/form.ts';
 import { snapshotOf } from '../../../oidc/providers.ts';
 import type { PasswordPolicy } from '../../../passwords/policy.ts';
+import { attemptOf, BASE, field, originOf, PAGE_ROUTE, WRITING_PAGE_ROUTE, type Found, type Interactions, type Req, type Route } from './interaction.ts';
+import type { ProtectionPipeline } from '../../../protections/pipeline.ts';
 import { signUpForms } from '../../../forms/sign-up.ts';
-import { BASE, field, originOf, PAGE_ROUTE, WRITING_PAGE_ROUTE, type Found, type Interactions, type Req, type Route } from './interaction.ts';
 import { clientIdOf, type SignInService } from './service.ts';
 import type { SignUpService } from './sign-up.ts';
 import type { SecondFactor } from './second-factor.ts';
@@ -18,9 +19,16 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 
 export function signUpRoutes(
   app: App,
-  deps: { interactions: Interactions; signIn: SignInService; signUp: SignUpService; second: SecondFactor; passwordPolicy: PasswordPolicy },
+  deps: {
+    interactions: Interactions;
+    signIn: SignInService;
+    signUp: SignUpService;
+    second: SecondFactor;
+    passwordPolicy: PasswordPolicy;
+    protections: ProtectionPipeline;
+  },
 ) {
-  const { interactions: ix, signIn, signUp, second, passwordPolicy } = deps;
+  const { interactions: ix, signIn, signUp, second, passwordPolicy, protections } = deps;
   const common = (r: Req) => ({ base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid) });
 
   /**
@@ -47,14 +55,19 @@ export function signUpRoutes(
     const displayName = field(r, 'displayName').trim().slice(0, 200);
     const password = field(r, 'password');
     const forms = signUpForms(found, r.body);
-    const refuse = (error: PageError, errorField?: 'email' | 'password') =>
-      ix.send(reply, found, 400, () =>
+    const refuse = (error: PageError, errorField?: 'email' | 'password', status = 400) =>
+      ix.send(reply, found, status, () =>
         signUpPage({ ...common(r), email, displayName, error, errorField, password: !found.passwordless, forms: forms.view }, t),
       );
     if (email.length > 254 || !EMAIL.test(email)) return refuse(t.emailInvalid, 'email');
-    if (forms.error) return refuse(forms.error);
     const scope = { tenantId: snapshotOf(found.provider).tenantId, environmentId: r.params.envId };
     const address = email.toLowerCase();
+    const verdict = await protections.before(attemptOf(r, found, 'sign_up', address));
+    if (verdict) {
+      if (verdict.kind === 'deny' && verdict.retryAfterSeconds) reply.header('retry-after', String(verdict.retryAfterSeconds));
+      return refuse(verdict.text(t), 'email', verdict.kind === 'deny' ? verdict.status : 401);
+    }
+    if (forms.error) return refuse(forms.error);
     const refusal = found.passwordless ? null : await passwordPolicy.check(scope, password, { purpose: 'sign_up', userName: address, email: address });
     if (refusal) return refuse(refusalText(refusal, t), 'password');
     const input = { email, password: found.passwordless ? null : password, displayName: displayName || null, forms: forms.submitted };

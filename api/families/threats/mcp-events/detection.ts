@@ -7,8 +7,10 @@ import type { Observation } from '../../../../db/threats/mcp-events/queries.ts';
 import type { Detection } from '../../../../db/threats/threats/queries.ts';
 import type { Severity, ThreatCategory } from '../../../../db/threats/threats/rows.ts';
 
+type McpCategory = Extract<ThreatCategory, `mcp.${string}`>;
+
 /** The severity a detection opens with (triage may change it). */
-const DEFAULT_SEVERITY: Record<Exclude<ThreatCategory, 'manual'>, Severity> = {
+const DEFAULT_SEVERITY: Record<McpCategory, Severity> = {
   'mcp.manifest_mismatch': 'critical',
   'mcp.revoked_subject': 'high',
   'mcp.tool_not_allowed': 'medium',
@@ -16,7 +18,7 @@ const DEFAULT_SEVERITY: Record<Exclude<ThreatCategory, 'manual'>, Severity> = {
 };
 
 interface Finding {
-  category: Exclude<ThreatCategory, 'manual'>;
+  category: McpCategory;
   key: string;
   summary: string;
   evidence: Record<string, unknown>;

@@ -5,10 +5,7 @@
 import type { DatabasePool } from 'slonik';
 import type { AccessModel } from '../../../../lib/authz/compile.ts';
 import { createObservationQueries, type Observation } from '../../../../db/threats/mcp-events/queries.ts';
-import { createThreatQueries } from '../../../../db/threats/threats/queries.ts';
-import { createThreatAlertingQueries } from '../../../../db/threats/threats/alerting.ts';
-import { recordChange, type Change } from '../../../../db/shared/changes.ts';
-import type { EventOf } from '../../../../db/event-catalog.ts';
+import { recordDetection } from '../../../../db/threats/threats/record-detection.ts';
 import type { EnvironmentSecretPrincipal } from '../../../access/environment-secrets.ts';
 import type { ModelCache } from '../../../access/models.ts';
 import { ApiError } from '../../../errors.ts';
@@ -42,14 +39,6 @@ export function createMcpEventService(deps: { pool: DatabasePool; models: ModelC
       }
       const { agents } = await deps.models.get(secret.environmentId);
       const scope = { tenantId: secret.tenantId, environmentId: secret.environmentId };
-      const system = (event: EventOf, id: string): Change => ({
-        actor: { type: 'system', id: null },
-        origin: { requestId },
-        action: event.type === 'threat.created' ? 'threat.create' : event.type === 'threat.alerted' ? 'threat.alert' : 'threat.update',
-        resource: { type: 'threat', id },
-        scope,
-        event,
-      });
       return deps.pool.transaction(async (trx) => {
         const stored = await createObservationQueries(trx).insert({ ...scope, secretId: secret.secretId }, [...unique.values()]);
         const threats = [];
@@ -57,17 +46,8 @@ export function createMcpEventService(deps: { pool: DatabasePool; models: ModelC
           agents,
           [...unique.values()].filter((o) => stored.has(o.clientId)),
         )) {
-          const queries = createThreatQueries(trx, secret.environmentId);
-          const { id, created } = await queries.upsertDetection(detection);
-          const threat = await queries.byId(id);
-          if (created) {
-            await recordChange(trx, system({ type: 'threat.created', data: { threat } }, id));
-            const alert = await createThreatAlertingQueries(trx).alertOf(threat, 'created');
-            if (alert) await recordChange(trx, system(alert, id));
-          } else {
-            await recordChange(trx, system({ type: 'threat.updated', data: { threat, change: 'occurrence' } }, id));
-          }
-          threats.push({ id, category: threat.category, occurrences: threat.occurrences });
+          const threat = await recordDetection(trx, scope, detection, { requestId });
+          threats.push({ id: threat.id, category: threat.category, occurrences: threat.occurrences });
         }
         return { accepted: stored.size, duplicates: events.length - stored.size, threats };
       });

@@ -1,0 +1,18 @@
+// The sign-in protections of the hosted pages: the policies' hooks in the order they are asked (./pipeline.ts).
+import type { DatabasePool } from 'slonik';
+import type { Config } from '../../lib/config.ts';
+import { createProtectionPipeline, type EvaluationTimings, type ProtectionHook } from './pipeline.ts';
+
+export interface ProtectionDeps {
+  pool: DatabasePool;
+  config: Config;
+  masterKey: Buffer;
+  timings?: EvaluationTimings | undefined;
+}
+
+export function createProtections(deps: ProtectionDeps) {
+  const hooks: ProtectionHook[] = [];
+  return createProtectionPipeline(hooks, deps.timings);
+}
+
+export type { Attempt, ProtectionPipeline, Refusal, Verdict } from './pipeline.ts';
