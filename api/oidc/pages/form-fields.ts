@@ -21,33 +21,39 @@ function fieldHtml(form: RenderedForm, f: FormField, v: FormsView, t: Messages) 
   const id = `form-${form.key}-${f.name}`;
   const value = v.values[name] ?? '';
   const label = f.required ? textIn(f.label, v.locale) : `${textIn(f.label, v.locale)} ${t.formOptional}`;
-  const common = html`id="${id}"
-  name="${name}"${f.required ? html` required` : ''}${v.invalid.has(name) ? html` aria-invalid="true" aria-describedby="error"` : ''}`;
+  const rules = f.validation ?? {};
+  // Each attribute after the first carries its leading space, so the markup has no stray ones.
+  const attributes = [
+    html`id="${id}" name="${name}"`,
+    f.required ? html` required` : '',
+    v.invalid.has(name) ? html` aria-invalid="true" aria-describedby="error"` : '',
+  ];
   if (f.type === 'boolean') {
-    const checked = value === 'true' || value === 'on';
-    return html`<label class="check"><input ${common} type="checkbox" value="true" ${checked ? html` checked` : ''} /> ${label}</label>`;
+    const checked = value === 'true' || value === 'on' ? html` checked` : '';
+    return html`<label class="check"><input ${[...attributes, html` type="checkbox" value="true"`, checked]} /> ${label}</label>`;
   }
   if (f.type === 'select') {
     const options = (f.options ?? []).map((o) => {
-      const optionText = optionLabel(o);
+      const text = optionLabel(o);
       const selected = optionValue(o) === value ? html` selected` : '';
-      return html`<option value="${optionValue(o)}" ${selected}>${typeof optionText === 'string' ? optionText : textIn(optionText, v.locale)}</option>`;
+      return html`<option ${[html`value="${optionValue(o)}"`, selected]}>${typeof text === 'string' ? text : textIn(text, v.locale)}</option>`;
     });
     return html`<label for="${id}">${label}</label>
-      <select ${common}>
+      <select ${attributes}>
         <option value="">${t.formChoose}</option>
         ${options}
       </select>`;
   }
-  const rules = f.validation ?? {};
-  const limits = [
+  const input = [
+    ...attributes,
+    html` type="${INPUT_TYPES[f.type]}" value="${value}"`,
     rules.minLength !== undefined ? html` minlength="${rules.minLength}"` : '',
     rules.maxLength !== undefined ? html` maxlength="${rules.maxLength}"` : '',
     rules.min !== undefined ? html` min="${rules.min}"` : '',
     rules.max !== undefined ? html` max="${rules.max}"` : '',
     f.type === 'number' ? html` step="any"` : '',
   ];
-  return html`<label for="${id}">${label}</label> <input ${common} type="${INPUT_TYPES[f.type]}" value="${value}" ${limits} />`;
+  return html`<label for="${id}">${label}</label> <input ${input} />`;
 }
 
 /** The fields of every attached form, in order; a form with a title is a group with it as its legend. */
