@@ -46,6 +46,7 @@ import { EMAIL_CODE_EVENTS } from './email-codes/events.ts';
 import { SMS_PROVIDER_EVENTS } from './sms-providers/events.ts';
 import { SMS_CODE_EVENTS } from './sms-codes/events.ts';
 import { EMAIL_PROVIDER_EVENTS } from './email-providers/events.ts';
+import { FORM_EVENTS } from './forms/events.ts';
 
 export type { EventTypeEntry };
 
@@ -92,6 +93,7 @@ export const EVENT_CATALOG = {
   ...SMS_PROVIDER_EVENTS,
   ...SMS_CODE_EVENTS,
   ...EMAIL_PROVIDER_EVENTS,
+  ...FORM_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

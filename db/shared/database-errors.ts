@@ -64,6 +64,7 @@ export const UNIQUE_CONSTRAINTS = {
   trust_store_entries__environment_subject: fixed('trust_store.subject_taken', 'Conflict: body.subject already names another entry of this environment.'),
   threats__open_dedupe: fixed('threat.already_open', 'An open threat with the same category and subject exists: it gets the new occurrences.'),
   jwt_claim_mappings__environment_claim: taken('jwt_claim_mapping.claim_name_taken', 'body.claimName', 'the claimName of another mapping'),
+  forms__environment_key: taken('form.key_taken', 'body.key', 'the key of another form'),
   // Unreachable through the services (they lock the user and refuse a second enrolment), kept as the answer if it is.
   user_totp_factors__user_confirmed: fixed('mfa.already_enrolled', 'The user already has a TOTP authenticator: remove it first.'),
   tenant_domains__tenant_domain: { code: 'tenant_domain.already_exists', message: (domain) => `The domain ${domain} is already added to this tenant.` },

@@ -146,6 +146,9 @@ beforeAll(async () => {
   ids.groupId = (await create(`${directory}/groups`, { name: 'Isolated' })).group.id;
   const claims = `${tn}/environments/${ids.environmentId}/settings/jwt-claim-mappings`;
   ids.mappingId = (await create(claims, { claimName: 'team', source: 'static', staticValue: 'a' })).mapping.id;
+  const definition = { fields: [{ name: 'company', type: 'text', label: 'Company' }] };
+  ids.formId = (await create(`${tn}/environments/${ids.environmentId}/forms`, { name: 'A', key: 'a', definition })).form.id;
+  ids.attachmentId = (await create(`${tn}/environments/${ids.environmentId}/form-attachments`, { formId: ids.formId, hookType: 'pre_signup' })).attachment.id;
   // Sessions are written by the provider at sign-in.
   ids.sessionId = String(
     await t.pool.oneFirst(sql.unsafe`

@@ -113,6 +113,12 @@ const ANSWERS: Record<keyof typeof UNIQUE_CONSTRAINTS, { detail: string; code: s
     message: 'Conflict: body.claimName department is already the claimName of another mapping in this environment.',
     path: 'body.claimName',
   },
+  forms__environment_key: {
+    detail: `Key (environment_id, key)=(${SCOPE}, signup_extra) already exists.`,
+    code: 'form.key_taken',
+    message: 'Conflict: body.key signup_extra is already the key of another form in this environment.',
+    path: 'body.key',
+  },
   tenant_domains__tenant_domain: {
     detail: `Key (tenant_id, domain)=(${SCOPE}, example.com) already exists.`,
     code: 'tenant_domain.already_exists',

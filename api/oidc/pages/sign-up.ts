@@ -4,6 +4,7 @@ import { html } from './html.ts';
 import { fill, type Messages } from './i18n/index.ts';
 import { cancelForm, csrfField, errorBlock, field, type PageError } from './form.ts';
 import type { Page } from './page.ts';
+import { formFields, type FormsView } from './form-fields.ts';
 
 export interface SignUpView {
   base: string;
@@ -16,6 +17,8 @@ export interface SignUpView {
   errorField?: 'email' | 'password' | undefined;
   /** Whether the form asks for a password (default); not when password sign-in is off (the emailed code verifies). */
   password?: boolean;
+  /** The fields of the forms attached to sign-up, if any. */
+  forms?: FormsView | undefined;
 }
 
 export const signUpPage = (v: SignUpView, t: Messages): Page => ({
@@ -23,10 +26,11 @@ export const signUpPage = (v: SignUpView, t: Messages): Page => ({
   body: html`${errorBlock(v.error)}
     <form method="post" action="${v.base}/sign-up">
       ${csrfField(v.csrf)}
-      ${field({ id: 'email', label: t.emailLabel, type: 'email', autocomplete: 'email', value: v.email, focus: true, error: v.errorField === 'email' ? v.error : undefined })}
+      ${field({ id: 'email', label: t.emailLabel, type: 'email', autocomplete: 'email', value: v.email, focus: !v.error, error: v.errorField === 'email' ? v.error : undefined })}
       <label for="displayName">${t.displayNameLabel}</label>
       <input id="displayName" name="displayName" type="text" autocomplete="name" maxlength="200" value="${v.displayName ?? ''}" />
       ${v.password === false ? '' : field({ id: 'password', label: t.newPasswordLabel, type: 'password', autocomplete: 'new-password', error: v.errorField === 'password' ? v.error : undefined })}
+      ${formFields(v.forms, t)}
       <div class="actions"><button class="primary" type="submit">${t.createAccount}</button></div>
     </form>
     <p>${t.haveAccount} <a href="${v.base}">${t.signInButton}</a></p>

@@ -4,6 +4,7 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { PROTECTION_KINDS, PROTECTION_SETTINGS } from '../../../lib/protections/settings.ts';
+import { SignUpForms, signUpFormsColumn } from '../../forms/snapshot.ts';
 
 export const ClaimMapping = z.object({
   claimName: z.string(),
@@ -41,6 +42,8 @@ const Snapshot = z.object({
   ),
   /** The active sign-in connections, in rank order (the sign-in pages pick the SSO ones). */
   connections: z.array(z.object({ id: z.uuid(), providerId: z.string(), name: z.string().nullable() })),
+  /** The published forms attached to sign-up (db/forms/snapshot.ts). */
+  signUpForms: SignUpForms,
 });
 export type ProviderSnapshot = z.infer<typeof Snapshot>;
 
@@ -62,7 +65,8 @@ export function createProviderSnapshotQueries(db: CommonQueryMethods, environmen
           coalesce((SELECT jsonb_object_agg(pr.kind, pr.settings) FROM protection_policies pr WHERE pr.environment_id = e.id), '{}') AS protections,
           coalesce((SELECT jsonb_agg(jsonb_build_object('id', c.id, 'providerId', c.provider_id, 'name', c.name)
             ORDER BY c.rank, c.created_at, c.id)
-            FROM environment_connections c WHERE c.environment_id = e.id AND c.active), '[]') AS "connections"
+            FROM environment_connections c WHERE c.environment_id = e.id AND c.active), '[]') AS "connections",
+          ${signUpFormsColumn}
         FROM environments e LEFT JOIN oidc_settings s ON s.environment_id = e.id
         WHERE e.id = ${environmentId}`),
   };

@@ -9,6 +9,7 @@ import { snapshotOf } from '../../../oidc/providers.ts';
 import type { PasswordPolicy } from '../../../passwords/policy.ts';
 import { attemptOf, BASE, field, originOf, PAGE_ROUTE, WRITING_PAGE_ROUTE, type Found, type Interactions, type Req, type Route } from './interaction.ts';
 import type { ProtectionPipeline } from '../../../protections/pipeline.ts';
+import { signUpForms } from '../../../forms/sign-up.ts';
 import { clientIdOf, type SignInService } from './service.ts';
 import type { SignUpService } from './sign-up.ts';
 import type { SecondFactor } from './second-factor.ts';
@@ -43,7 +44,7 @@ export function signUpRoutes(
 
   app.get<Route>(`${BASE}/sign-up`, PAGE_ROUTE, async (r, reply) => {
     const found = await allowed(r, reply, await ix.shown(r, reply));
-    return found ? ix.send(reply, found, 200, (t) => signUpPage({ ...common(r), password: !found.passwordless }, t)) : reply;
+    return found ? ix.send(reply, found, 200, (t) => signUpPage({ ...common(r), password: !found.passwordless, forms: signUpForms(found).view }, t)) : reply;
   });
 
   app.post<Route>(`${BASE}/sign-up`, WRITING_PAGE_ROUTE, async (r, reply) => {
@@ -53,8 +54,11 @@ export function signUpRoutes(
     const email = field(r, 'email').trim();
     const displayName = field(r, 'displayName').trim().slice(0, 200);
     const password = field(r, 'password');
-    const refuse = (error: PageError, errorField: 'email' | 'password', status = 400) =>
-      ix.send(reply, found, status, () => signUpPage({ ...common(r), email, displayName, error, errorField, password: !found.passwordless }, t));
+    const forms = signUpForms(found, r.body);
+    const refuse = (error: PageError, errorField?: 'email' | 'password', status = 400) =>
+      ix.send(reply, found, status, () =>
+        signUpPage({ ...common(r), email, displayName, error, errorField, password: !found.passwordless, forms: forms.view }, t),
+      );
     if (email.length > 254 || !EMAIL.test(email)) return refuse(t.emailInvalid, 'email');
     const scope = { tenantId: snapshotOf(found.provider).tenantId, environmentId: r.params.envId };
     const address = email.toLowerCase();
@@ -63,9 +67,10 @@ export function signUpRoutes(
       if (verdict.kind === 'deny' && verdict.retryAfterSeconds) reply.header('retry-after', String(verdict.retryAfterSeconds));
       return refuse(verdict.text(t), 'email', verdict.kind === 'deny' ? verdict.status : 401);
     }
+    if (forms.error) return refuse(forms.error);
     const refusal = found.passwordless ? null : await passwordPolicy.check(scope, password, { purpose: 'sign_up', userName: address, email: address });
     if (refusal) return refuse(refusalText(refusal, t), 'password');
-    const input = { email, password: found.passwordless ? null : password, displayName: displayName || null };
+    const input = { email, password: found.passwordless ? null : password, displayName: displayName || null, forms: forms.submitted };
     const id = await signUp.start(found.provider, r.params.envId, input, t, originOf(r));
     return ix.send(reply, found, 200, () => verifyPage({ ...common(r), signUp: id, email: email.toLowerCase() }, t));
   });
@@ -79,7 +84,10 @@ export function signUpRoutes(
     const result = await signUp.verify(found.provider, r.params.envId, id, field(r, 'code'), clientIdOf(found.interaction), originOf(r));
     if (result.kind === 'verified')
       return second.afterFirstFactor(r, reply, found, { userId: result.userId, amr: result.amr, remember: false, recorded: true });
-    if (result.kind === 'expired') return ix.send(reply, found, 400, () => signUpPage({ ...common(r), email, error: t.codeExpired, errorField: 'email' }, t));
+    if (result.kind === 'expired')
+      return ix.send(reply, found, 400, () =>
+        signUpPage({ ...common(r), email, error: t.codeExpired, errorField: 'email', forms: signUpForms(found).view }, t),
+      );
     return ix.send(reply, found, 400, () => verifyPage({ ...common(r), signUp: id, email, error: t.wrongCode }, t));
   });
 }

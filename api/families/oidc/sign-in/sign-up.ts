@@ -5,7 +5,7 @@
 // and the page is the same: the form tells nobody whether an account exists. Signing up again with the email of a
 // sign-up never verified replaces its password and code (the account is whoever's the email is).
 import { randomUUID } from 'node:crypto';
-import type { DatabasePool } from 'slonik';
+import type { DatabasePool, DatabaseTransactionConnection } from 'slonik';
 import type Provider from 'oidc-provider';
 import { hashPassword } from '../../../../lib/passwords.ts';
 import { secretsEqual, sixDigitCode } from '../../../../lib/crypto.ts';
@@ -20,6 +20,7 @@ import { snapshotOf } from '../../../oidc/providers.ts';
 import { fillText, type Messages } from '../../../oidc/pages/i18n/index.ts';
 import { userChange } from '../../directory/users/service.ts';
 import { EMAIL_CODE_AMR } from '../../../email-codes/service.ts';
+import { answeredForms, withAnswers, type SubmittedForm } from '../../../forms/sign-up.ts';
 
 export const CODE_TTL_SECONDS = 600;
 export const MAX_ATTEMPTS = 5;
@@ -29,9 +30,32 @@ export interface SignUpInput {
   /** Null: a sign-up without a password (password sign-in off); the emailed code is the only factor. */
   password: string | null;
   displayName: string | null;
+  /** The answers to the forms attached to sign-up (stored on the user under `attributes.forms.<key>`). */
+  forms?: readonly SubmittedForm[];
 }
 
 export type VerifyResult = { kind: 'verified'; userId: string; amr: string[] } | { kind: 'wrong' } | { kind: 'expired' };
+
+/** A sign-up taken over (never verified): its answers replace the earlier ones, recorded as the user's own change. */
+async function replaceAnswers(
+  trx: DatabaseTransactionConnection,
+  environmentId: string,
+  userId: string,
+  forms: readonly SubmittedForm[],
+  where: { origin: RequestOrigin; scope: { tenantId: string; environmentId: string } },
+) {
+  const users = createDirectoryUserQueries(trx, environmentId);
+  const before = await users.findUser(userId, 'update');
+  if (!before) return;
+  const user = await users.updateUser(userId, { attributes: withAnswers(before.attributes, forms) });
+  const change = userChange('update', user, before);
+  await recordChange(trx, {
+    ...change,
+    event: { type: 'directory.user.updated', data: { user, forms: answeredForms(forms) } },
+    actor: { type: 'user', id: userId },
+    ...where,
+  });
+}
 
 export function createSignUpService(pool: DatabasePool, sender: MessageSender, log: { error(fields: object, message: string): void }) {
   const send = (message: Parameters<MessageSender['send']>[0]) =>
@@ -49,6 +73,7 @@ export function createSignUpService(pool: DatabasePool, sender: MessageSender, l
       const hash = input.password === null ? null : await hashPassword(input.password);
       const existing = await createSignInQueries(pool, environmentId).findByLogin(email);
       const code = sixDigitCode();
+      const forms = input.forms ?? [];
       const sendCode = () => send({ to: email, subject: t.signUpMailSubject, text: fillText(t.signUpMailText, { code }), environmentId, kind: 'sign_up_code' });
       if (existing?.pendingSignUp && existing.userName === email) {
         // A sign-up never verified (someone else's typo, a lost code): whoever receives the new code owns the account.
@@ -58,6 +83,7 @@ export function createSignUpService(pool: DatabasePool, sender: MessageSender, l
           const passwords = createPasswordQueries(trx, environmentId);
           await (hash ? passwords.setPassword(existing.id, hash) : passwords.deletePassword(existing.id));
           await codes.insertCode({ id, userId: existing.id, email, codeHash: codeHash(code, id), ttlSeconds: CODE_TTL_SECONDS });
+          if (forms.length > 0) await replaceAnswers(trx, environmentId, existing.id, forms, { origin, scope: { tenantId, environmentId } });
         });
         await sendCode();
         return id;
@@ -73,10 +99,13 @@ export function createSignUpService(pool: DatabasePool, sender: MessageSender, l
             displayName: input.displayName,
             emails: [{ id: randomUUID(), value: email, type: 'work' }],
             active: true,
+            ...(forms.length > 0 ? { attributes: withAnswers({}, forms) } : {}),
           });
           if (hash) await createPasswordQueries(trx, environmentId).setPassword(user.id, hash);
           await createSignUpQueries(trx, environmentId).insertCode({ id, userId: user.id, email, codeHash: codeHash(code, id), ttlSeconds: CODE_TTL_SECONDS });
-          await recordChange(trx, { ...userChange('create', user, null), actor: { type: 'user', id: user.id }, origin, scope: { tenantId, environmentId } });
+          const change = userChange('create', user, null);
+          if (forms.length > 0) change.event = { type: 'directory.user.created', data: { user, forms: answeredForms(forms) } };
+          await recordChange(trx, { ...change, actor: { type: 'user', id: user.id }, origin, scope: { tenantId, environmentId } });
           return true;
         })
         // Two sign-ups of one email at once: the loser's unique violation means the account exists now.
