@@ -29,7 +29,10 @@ export interface Change<T extends EventType = EventType> {
   event: EventOf<T>;
 }
 
-const SECRET_FIELD = /secret|password|token|hash|private|key$/i;
+// A name that holds a secret: anything with secret, password or private in it, and names ending in a token, a hash or
+// an API/access/secret key. Not a lifetime named after tokens (`accessTokenLifetimeSeconds`) or a plain `key`
+// (a form's or a role's key names it; it is not a credential).
+const SECRET_FIELD = /secret|password|private|(?:token|hash|api_?key|access_?key|secret_?key)$/i;
 
 // A flag is never a secret (`passwordAuthEnabled` says whether, not what).
 function mask(value: Record<string, unknown> | null | undefined): Record<string, unknown> | null {
