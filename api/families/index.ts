@@ -47,6 +47,7 @@ import oidcSettings from './oidc/settings/index.ts';
 import oidcMfaSettings from './oidc/mfa-settings/index.ts';
 import passwordPolicy from './projects/password-policy/index.ts';
 import protectionPolicies from './projects/protection-policies/index.ts';
+import bruteForceLockouts from './projects/brute-force-lockouts/index.ts';
 import connectedApps from './oidc/connected-apps/index.ts';
 import directorySessions from './directory/sessions/index.ts';
 import oidcSignIn from './oidc/sign-in/index.ts';
@@ -103,6 +104,7 @@ export const FAMILIES: readonly Family[] = [
   oidcMfaSettings,
   passwordPolicy,
   protectionPolicies,
+  bruteForceLockouts,
   connectedApps,
   directorySessions,
   oidcSignIn,
