@@ -93,7 +93,8 @@ export function createBruteForceQueries(db: CommonQueryMethods, environmentId: s
           AND (locked_until > now() OR delay_until > now())`),
 
     /** A good password: the identifier's count starts again. */
-    clear: (key: FailureKey) => db.query(sql.unsafe`DELETE FROM sign_in_failures WHERE environment_id = ${environmentId} AND kind = ${key.kind} AND key = ${key.key}`),
+    clear: (key: FailureKey) =>
+      db.query(sql.unsafe`DELETE FROM sign_in_failures WHERE environment_id = ${environmentId} AND kind = ${key.kind} AND key = ${key.key}`),
 
     /** Notes the user a locked identifier names (the lockout's threat and the operator's list show it). */
     setUser: (key: FailureKey, userId: string) =>

@@ -80,8 +80,7 @@ const threats = async () =>
     string,
     unknown
   >[];
-const rows = () =>
-  t.pool.any(sql.unsafe`SELECT kind, key, failures FROM sign_in_failures WHERE environment_id = ${env.environmentId} ORDER BY kind, key`);
+const rows = () => t.pool.any(sql.unsafe`SELECT kind, key, failures FROM sign_in_failures WHERE environment_id = ${env.environmentId} ORDER BY kind, key`);
 /** Moves the environment's clock on: every lockout and delay has ended. */
 const timePasses = (what: 'delay_until' | 'locked_until' = 'delay_until') =>
   t.pool.query(sql.unsafe`UPDATE sign_in_failures SET ${sql.identifier([what])} = now() - interval '1 second',
@@ -105,8 +104,23 @@ describe('the brute-force policy', () => {
     expect(threat).toMatchObject({ category: 'sign_in.brute_force', severity: 'medium', subject: `user:${user.id}`, occurrences: 1 });
     const blocked = await events('protection.blocked');
     expect(blocked.map((e) => e.data)).toEqual([
-      expect.objectContaining({ policy: 'brute_force', flow: 'sign_in', reason: 'locked_out', userId: user.id, threatId: threat!.id, keys: ['identifier'], failures: 3 }),
-      expect.objectContaining({ policy: 'brute_force', reason: 'locked_out', userId: null, threatId: null, keys: ['identifier'], retryAfterSeconds: expect.any(Number) }),
+      expect.objectContaining({
+        policy: 'brute_force',
+        flow: 'sign_in',
+        reason: 'locked_out',
+        userId: user.id,
+        threatId: threat!.id,
+        keys: ['identifier'],
+        failures: 3,
+      }),
+      expect.objectContaining({
+        policy: 'brute_force',
+        reason: 'locked_out',
+        userId: null,
+        threatId: null,
+        keys: ['identifier'],
+        retryAfterSeconds: expect.any(Number),
+      }),
     ]);
   });
 
@@ -121,7 +135,11 @@ describe('the brute-force policy', () => {
       [401, false],
       [429, true],
     ]);
-    const page = (body: string, identifier: string) => body.replaceAll(identifier, 'X').replace(/(name="csrf" value|nonce)="[^"]*"/g, '').replace(/interaction\/[^/"]+/g, '');
+    const page = (body: string, identifier: string) =>
+      body
+        .replaceAll(identifier, 'X')
+        .replace(/(name="csrf" value|nonce)="[^"]*"/g, '')
+        .replace(/interaction\/[^/"]+/g, '');
     expect(page(unknown[2]!.body, 'nobody-here')).toBe(page(known[2]!.body, 'known-user'));
     const subjects = (await threats()).map((th) => String(th.subject)).sort();
     expect(subjects).toEqual([expect.stringMatching(/^ip:198\.51\./), `user:${user.id}`]);
@@ -131,13 +149,22 @@ describe('the brute-force policy', () => {
     await savePolicy({ enabled: true, maxFailures: 3, lockoutMinutes: 15 });
     const user = await newUser();
     const attacker = '203.0.113.99';
-    expect(await statuses(3, (i) => `guess-${i}`, 'wrong', () => attacker)).toEqual([401, 401, 401]);
+    expect(
+      await statuses(
+        3,
+        (i) => `guess-${i}`,
+        'wrong',
+        () => attacker,
+      ),
+    ).toEqual([401, 401, 401]);
     expect((await signIn(user.userName, PASSWORD, attacker)).status).toBe(429);
     expect((await signIn(user.userName, PASSWORD)).status).toBe(303);
     expect(await threats()).toEqual([expect.objectContaining({ category: 'sign_in.brute_force', severity: 'high', subject: `ip:${attacker}` })]);
     const listed = await t.app.inject({ method: 'GET', url: url(`${settings}/lockouts`), headers: bearer(token) });
     expect(listed.json()).toEqual({
-      lockouts: [{ id: expect.any(String), kind: 'ip', key: attacker, userId: null, failures: 3, lastFailureAt: expect.any(String), lockedUntil: expect.any(String) }],
+      lockouts: [
+        { id: expect.any(String), kind: 'ip', key: attacker, userId: null, failures: 3, lastFailureAt: expect.any(String), lockedUntil: expect.any(String) },
+      ],
       total: 1,
     });
   });
@@ -194,7 +221,7 @@ describe('the brute-force policy', () => {
     const [event] = await events('brute_force.unlocked');
     expect(event!.data).toMatchObject({ lockoutId: lockout!.id, kind: 'identifier', key: user.userName, userId: user.id, failures: 2 });
     const [entry] = await auditEntries(t, { tenantId: env.tenantId }, { action: 'brute_force.unlock' });
-    expect(entry).toMatchObject({ resource: { type: 'user', id: user.id }, changes: { before: { kind: 'identifier', key: user.userName }, after: null } });
+    expect(entry).toMatchObject({ resource: { type: 'user', id: user.id }, changes: { before: { kind: 'identifier', value: user.userName }, after: null } });
     const reader = await t.token('environment-settings:read');
     const denied = await t.app.inject({ method: 'DELETE', url: url(`${settings}/lockouts/${lockout!.id}`), headers: bearer(reader) });
     expect(denied.statusCode).toBe(403);
