@@ -1,7 +1,7 @@
 // Closed-loop virtual users making password sign-in attempts through the hosted pages, each on a fresh interaction:
-// GET /auth (303 and the interaction's cookies) → GET the identifier page (its CSRF token) → POST …/login. Attempt i
-// signs in identifier i mod n, with a wrong password on even passes over the identifiers and the right one on odd
-// passes, so a user's failures never pile up (a good password clears them); each attempt comes from its own client
+// GET /auth (303 and the interaction's cookies) → GET the identifier page (its CSRF token) → POST …/login. Attempts
+// 2k and 2k+1 sign in identifier k mod n, the first with a wrong password and the second with the right one, so a
+// user's failures never pile up (a good password clears them); each attempt comes from its own client
 // IP address (X-Forwarded-For; the bench's service trusts its own address as a proxy), so no address piles up either.
 import { Pool } from 'undici';
 import { latencies, type Latencies } from '../sign-in/page-load.ts';
@@ -32,7 +32,7 @@ const cookiesOf = (header: string | string[] | undefined) =>
     .filter((pair) => pair.includes('='))
     .join('; ');
 const octet = () => Math.floor(Math.random() * 254) + 1;
-/** A random address of public unicast space (1.0.0.0–223.255.255.255 but 10/8 and 127/8). */
+/** A random unicast IPv4 address (first octet 1–223, not 10 or 127): mostly public, so geolocation has work to do. */
 export const randomIp = () => {
   let first = octet();
   while (first === 10 || first === 127 || first > 223) first = octet();
@@ -55,8 +55,8 @@ export async function attemptLoad(options: AttemptLoadOptions): Promise<AttemptL
   };
   const attempt = async () => {
     const i = next++;
-    const identifier = options.identifiers[i % n]!;
-    const password = Math.floor(i / n) % 2 === 0 ? 'not the password' : options.password;
+    const identifier = options.identifiers[Math.floor(i / 2) % n]!;
+    const password = i % 2 === 0 ? 'not the password' : options.password;
     const start = await send(target.pathname + target.search, 'GET', {});
     const location = start.headers.location;
     if (start.status !== 303 || typeof location !== 'string') throw new Error(`GET /auth: ${start.status} ${start.body.slice(0, 200)}`);
@@ -90,5 +90,12 @@ export async function attemptLoad(options: AttemptLoadOptions): Promise<AttemptL
   );
   const seconds = (performance.now() - started) / 1000;
   await pool.close();
-  return { seconds: Math.round(seconds * 100) / 100, attemptsPerSecond: Math.round((logins.length / seconds) * 10) / 10, login: latencies(logins), statuses, errors, firstError };
+  return {
+    seconds: Math.round(seconds * 100) / 100,
+    attemptsPerSecond: Math.round((logins.length / seconds) * 10) / 10,
+    login: latencies(logins),
+    statuses,
+    errors,
+    firstError,
+  };
 }
