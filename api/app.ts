@@ -187,7 +187,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   if (config.rateLimit.enabled) await app.register(rateLimitPlugin, config.rateLimit);
 
   const passwordPolicy = deps.passwordPolicy ?? createEnvironmentPasswordPolicy(pool);
-  const familyDeps = { config, pool, keys, masterKey: deps.masterKey, issuer, audience, models, trustStores, oidc, sender, passwordPolicy, protectionTimings: deps.protectionTimings };
+  const familyDeps = {
+    config,
+    pool,
+    keys,
+    masterKey: deps.masterKey,
+    issuer,
+    audience,
+    models,
+    trustStores,
+    oidc,
+    sender,
+    passwordPolicy,
+    protectionTimings: deps.protectionTimings,
+  };
   for (const family of FAMILIES) {
     await app.register(familyPlugin(family), familyDeps);
   }
