@@ -26,6 +26,7 @@ import { FAMILIES } from './families/index.ts';
 import { createOidcProviders } from './oidc/providers.ts';
 import type { OidcProviders } from './oidc/types.ts';
 import type { Family, FamilyDeps } from './families/family.ts';
+import type { EvaluationTimings } from './protections/pipeline.ts';
 import type { SigningKeys } from './access/signing-keys.ts';
 import type { App } from './types.ts';
 import { createInbox, type Inbox } from '../lib/messages/inbox.ts';
@@ -49,6 +50,8 @@ export interface AppDeps {
   passwordPolicy?: PasswordPolicy;
   /** Benchmarks only: registers what a bench measures beside the service's routes (bench:sign-in's static page) before ready. */
   extend?: (app: App) => void;
+  /** Benchmarks only: receives the wall time of each sign-in protection evaluation (bench:protections). */
+  protectionTimings?: EvaluationTimings;
 }
 
 export const REDACTED_PATHS = ['req.headers.authorization', '*.clientSecret', '*.client_secret', '*.fullToken', '*.invitationCode', '*.password', '*.secret'];
@@ -184,7 +187,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   if (config.rateLimit.enabled) await app.register(rateLimitPlugin, config.rateLimit);
 
   const passwordPolicy = deps.passwordPolicy ?? createEnvironmentPasswordPolicy(pool);
-  const familyDeps = { config, pool, keys, masterKey: deps.masterKey, issuer, audience, models, trustStores, oidc, sender, passwordPolicy };
+  const familyDeps = {
+    config,
+    pool,
+    keys,
+    masterKey: deps.masterKey,
+    issuer,
+    audience,
+    models,
+    trustStores,
+    oidc,
+    sender,
+    passwordPolicy,
+    protectionTimings: deps.protectionTimings,
+  };
   for (const family of FAMILIES) {
     await app.register(familyPlugin(family), familyDeps);
   }

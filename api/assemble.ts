@@ -13,7 +13,7 @@ export async function assembleApp(
   databaseUrl: string,
   logger?: AppDeps['logger'],
   extend?: AppDeps['extend'],
-  ports: Pick<AppDeps, 'passwordPolicy'> = {},
+  ports: Pick<AppDeps, 'passwordPolicy' | 'protectionTimings'> = {},
 ) {
   const bootstrapped = await bootstrap(pool, config);
   const masterKey = await loadMasterKey(config.masterKey, config.dataDir);

@@ -13,7 +13,12 @@ import { createDatabasePool } from '../db/pool.ts';
  * env: extra settings over the service's defaults (e.g. ALLOW_PRIVATE_NETWORK_TARGETS for a local receiver); extend:
  * routes the bench adds to the app beside the service's own (a baseline served by the same process).
  */
-export async function startBenchApp(databaseUrl: string, env: Record<string, string> = {}, extend?: AppDeps['extend']) {
+export async function startBenchApp(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  extend?: AppDeps['extend'],
+  ports: Pick<AppDeps, 'protectionTimings'> = {},
+) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'iam-bench-data-'));
   const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent', ...env });
   const pool = await createDatabasePool(databaseUrl, { maxPoolSize: config.databasePoolSize });
@@ -21,7 +26,7 @@ export async function startBenchApp(databaseUrl: string, env: Record<string, str
     app,
     masterKey,
     bootstrap: { file },
-  } = await assembleApp(config, pool, databaseUrl, undefined, extend);
+  } = await assembleApp(config, pool, databaseUrl, undefined, extend, ports);
   const credentials = JSON.parse(await fs.readFile(file, 'utf8')) as BootstrapCredentials;
 
   const token = async () => {

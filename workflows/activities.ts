@@ -93,6 +93,8 @@ export interface OidcCleanupCounts {
   /** Absent from the results of histories recorded before sign-in codes were cleaned up (migration 0036). */
   emailCodes?: number;
   signUpCodes?: number;
+  /** Brute-force counters past their window and lockout (migration 0047); absent from older histories. */
+  signInFailures?: number;
   keysRetired: number;
   keysDeleted: number;
 }

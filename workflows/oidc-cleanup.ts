@@ -38,7 +38,7 @@ export const oidcCleanupProcess = defineProcess('oidc-cleanup', {
       summary: () => 'delete expired OIDC records and retire due signing keys',
       outcome: (o) =>
         `${o.payloads} provider records, ${o.passwordLinks} password links, ${o.sessions} sessions, ` +
-        `${(o.emailCodes ?? 0) + (o.signUpCodes ?? 0)} sign-in codes deleted; ` +
+        `${(o.emailCodes ?? 0) + (o.signUpCodes ?? 0)} sign-in codes, ${o.signInFailures ?? 0} brute-force counters deleted; ` +
         `${o.keysRetired} keys retired, ${o.keysDeleted} deleted${o.more ? '; more to do' : ''}`,
     },
     continueOidcCleanup: {
@@ -64,7 +64,7 @@ export const oidcCleanupProcess = defineProcess('oidc-cleanup', {
     summary: `Cleans up expired OIDC records every ${duration(i.intervalMs)}`,
     details:
       `Every ${duration(i.intervalMs)}: deletes the OpenID provider's expired records (tokens, codes, sessions, interactions, grants), ` +
-      'password links and sign-in email codes expired over a day ago, superseded sign-up codes, directory sessions ended over 30 days ago and signing keys retired over 7 days ago, ' +
+      'password links and sign-in email codes expired over a day ago, superseded sign-up codes, brute-force counters whose window and lockout ended, directory sessions ended over 30 days ago and signing keys retired over 7 days ago, ' +
       `and retires signing keys whose retirement time has passed (event \`oidc_signing_key.retired\`). ` +
       `After ${i.rounds ?? ROUNDS_PER_RUN} rounds it starts its next run and ends, so its history stays short.`,
   }),

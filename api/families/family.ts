@@ -9,6 +9,7 @@ import type { TrustStoreSnapshot } from '../access/trust-stores.ts';
 import type { OidcProviders } from '../oidc/types.ts';
 import type { MessageSender } from '../../lib/messages/sender.ts';
 import type { PasswordPolicy } from '../passwords/policy.ts';
+import type { EvaluationTimings } from '../protections/pipeline.ts';
 
 export interface FamilyDeps {
   config: Config;
@@ -29,6 +30,8 @@ export interface FamilyDeps {
   sender: MessageSender;
   /** The password policy every place that sets a password asks (api/passwords/policy.ts). */
   passwordPolicy: PasswordPolicy;
+  /** Benchmarks only: the sign-in protections' evaluation timings (api/protections/pipeline.ts). */
+  protectionTimings?: EvaluationTimings | undefined;
 }
 
 export interface Family {

@@ -48,6 +48,7 @@ import oidcMfaSettings from './oidc/mfa-settings/index.ts';
 import passwordPolicy from './projects/password-policy/index.ts';
 import protectionPolicies from './projects/protection-policies/index.ts';
 import forms from './projects/forms/index.ts';
+import bruteForceLockouts from './projects/brute-force-lockouts/index.ts';
 import connectedApps from './oidc/connected-apps/index.ts';
 import directorySessions from './directory/sessions/index.ts';
 import oidcSignIn from './oidc/sign-in/index.ts';
@@ -105,6 +106,7 @@ export const FAMILIES: readonly Family[] = [
   passwordPolicy,
   protectionPolicies,
   forms,
+  bruteForceLockouts,
   connectedApps,
   directorySessions,
   oidcSignIn,

@@ -2,6 +2,7 @@
 import type { DatabasePool } from 'slonik';
 import type { Config } from '../../lib/config.ts';
 import { createProtectionPipeline, type EvaluationTimings, type ProtectionHook } from './pipeline.ts';
+import { createBruteForce } from './brute-force.ts';
 
 export interface ProtectionDeps {
   pool: DatabasePool;
@@ -11,7 +12,8 @@ export interface ProtectionDeps {
 }
 
 export function createProtections(deps: ProtectionDeps) {
-  const hooks: ProtectionHook[] = [];
+  // Brute force first: its `succeeded` (clearing the identifier's count) must run before a step-up verdict ends the list.
+  const hooks: ProtectionHook[] = [createBruteForce(deps.pool)];
   return createProtectionPipeline(hooks, deps.timings);
 }
 

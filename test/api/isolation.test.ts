@@ -180,6 +180,12 @@ beforeAll(async () => {
   ids.impersonationGrantId = (
     await create(`${tn}/environments/${ids.environmentId}/impersonation/grants`, { userId: ids.userId, reason: 'Isolation' })
   ).grant.id;
+  // A brute-force lockout is written by failed sign-ins on the hosted pages.
+  ids.lockoutId = String(
+    await t.pool.oneFirst(sql.unsafe`
+      INSERT INTO sign_in_failures (environment_id, kind, key, failures, expires_at, locked_until)
+      VALUES (${ids.environmentId!}, 'ip', '192.0.2.9', 5, now() + interval '1 hour', now() + interval '1 hour') RETURNING id`),
+  );
   const threats = `${tn}/environments/${ids.environmentId}/threats`;
   ids.threatId = (await create(threats, { severity: 'low', subject: 'agent', summary: 'An isolated threat' })).threat.id;
   const trustStore = `${tn}/environments/${ids.environmentId}/mcp/trust-store`;

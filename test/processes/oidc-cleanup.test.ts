@@ -130,6 +130,19 @@ describe.each(ENGINES)('OIDC clean-up process (%s)', (engine) => {
     expect(await exists('sign_up_codes', onlyCode)).toBe(true);
   });
 
+  it('deletes brute-force counters whose window and lockout have ended, and keeps a current lockout', async () => {
+    const counter = (key: string, expiresInMs: number, lockedForMs: number | null) =>
+      t.pool.oneFirst(sql.type(Id)`
+        INSERT INTO sign_in_failures (environment_id, kind, key, failures, expires_at, locked_until)
+        VALUES (${environmentId}, 'ip', ${key}, 3, ${at(expiresInMs)}, ${at(lockedForMs)}) RETURNING id`);
+    const ended = await counter(`ended-${crypto.randomUUID()}`, -1000, -1000);
+    const locked = await counter(`locked-${crypto.randomUUID()}`, 600_000, 600_000);
+    const counting = await counter(`counting-${crypto.randomUUID()}`, 600_000, null);
+    const left = (id: string) => t.pool.oneFirst(sql.type(Count)`SELECT count(*)::int AS n FROM sign_in_failures WHERE id = ${id}`);
+    await expect.poll(() => left(ended), POLL).toBe(0);
+    expect([await left(locked), await left(counting)]).toEqual([1, 1]);
+  });
+
   it('works through a backlog of sign-in email codes larger than one batch', async () => {
     const backlog = 1500;
     await t.pool.query(sql.unsafe`

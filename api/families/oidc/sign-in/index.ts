@@ -25,7 +25,7 @@ import { createProtections } from '../../../protections/index.ts';
 
 export default defineFamily({
   name: 'oidc/sign-in',
-  register: async (app, { pool, oidc, masterKey, config, sender, passwordPolicy }) => {
+  register: async (app, { pool, oidc, masterKey, config, sender, passwordPolicy, protectionTimings }) => {
     // The pages' forms post form-encoded bodies; the parser stays inside this family.
     await app.register(formbody);
     const basePath = new URL(config.publicBaseUrl).pathname.replace(/\/$/, '');
@@ -48,7 +48,7 @@ export default defineFamily({
       complete: (r, reply, provider, login) =>
         login.amr.includes('fed') ? interactions.finish(r, reply, provider, { login }) : passkeys.afterSignIn(r, reply, provider, login),
     });
-    const protections = createProtections({ pool, config, masterKey });
+    const protections = createProtections({ pool, config, masterKey, timings: protectionTimings });
     signInRoutes(app, { interactions, signIn, homeRealm, second, passkeys, protections });
     passkeys.routes(app);
     ssoContinueRoutes(app, { pool, interactions, second });

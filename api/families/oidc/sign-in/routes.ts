@@ -143,6 +143,7 @@ export function signInRoutes(
       const text = fillText(found.context.t.ssoRequired, { name: login.ssoRequired.name });
       return showFactors(r, reply, found, identifier, 403, text, login.ssoRequired);
     }
+    await protections.succeeded({ ...attempt, userId: login.accountId });
     return second.afterFirstFactor(r, reply, found, { userId: login.accountId, amr: login.amr, remember: login.remember });
   });
 

@@ -207,4 +207,6 @@ export const de: Messages = {
   ssoUnreachableText: 'Der Identitätsanbieter ist nicht erreichbar. Versuchen Sie es später erneut.',
   ssoStartAtAppTitle: 'In der Anwendung beginnen',
   ssoStartAtAppText: 'Die Anmeldung muss in der Anwendung beginnen, die Sie verwenden möchten: Öffnen Sie sie und wählen Sie dort „Anmelden“.',
+  bruteForceLockedOut: 'Zu viele fehlgeschlagene Anmeldeversuche. Versuchen Sie es in {minutes} Min. erneut.',
+  bruteForceSlowDown: 'Zu viele Fehlversuche hintereinander. Warten Sie {seconds} s, bevor Sie es erneut versuchen.',
 };

@@ -197,6 +197,8 @@ export const en = {
   ssoUnreachableText: 'The identity provider could not be reached. Try again later.',
   ssoStartAtAppTitle: 'Start at the application',
   ssoStartAtAppText: 'Sign-in must start at the application you want to use: open it and choose to sign in there.',
+  bruteForceLockedOut: 'Too many failed sign-in attempts. Try again in {minutes} min.',
+  bruteForceSlowDown: 'Too many failed attempts in a row. Wait {seconds} s before you try again.',
 };
 
 export type MessageKey = keyof typeof en;

@@ -204,4 +204,6 @@ export const fr: Messages = {
   ssoUnreachableText: 'Le fournisseur d’identité est injoignable. Réessayez plus tard.',
   ssoStartAtAppTitle: 'Commencez dans l’application',
   ssoStartAtAppText: 'La connexion doit commencer dans l’application que vous voulez utiliser : ouvrez-la et choisissez de vous y connecter.',
+  bruteForceLockedOut: 'Trop de tentatives de connexion échouées. Réessayez dans {minutes} min.',
+  bruteForceSlowDown: 'Trop de tentatives échouées d’affilée. Attendez {seconds} s avant de réessayer.',
 };

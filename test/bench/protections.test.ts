@@ -1,0 +1,59 @@
+// bench:protections' own parts that a wrong figure would hide in: the virtual attempts take a fresh interaction each,
+// alternate a wrong and the right password per identifier, bring their own client IP address, and count each answer;
+// the evaluation timings are kept between reset and take.
+import Fastify from 'fastify';
+import formbody from '@fastify/formbody';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attemptLoad, randomIp } from '../../bench/protections/attempt-load.ts';
+import { timingCollector } from '../../bench/protections/timings.ts';
+
+const app = Fastify();
+const seen: { identifier: string; password: string; ip: string; cookie: string }[] = [];
+let interactions = 0;
+let origin: string;
+beforeAll(async () => {
+  await app.register(formbody);
+  app.get('/auth', (_r, reply) => reply.header('set-cookie', `_interaction=${++interactions}; path=/`).redirect(`/interaction/${interactions}`, 303));
+  app.get('/interaction/:uid', (_r, reply) => reply.type('text/html').send('<form><input type="hidden" name="csrf" value="token" /></form>'));
+  app.post<{ Body: Record<string, string> }>('/interaction/:uid/login', (r, reply) => {
+    seen.push({ identifier: r.body.identifier!, password: r.body.password!, ip: String(r.headers['x-forwarded-for']), cookie: String(r.headers.cookie) });
+    return reply.code(r.body.csrf === 'token' && r.body.password === 'right' ? 303 : 401).send('');
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  origin = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+});
+afterAll(() => app.close());
+
+describe('bench:protections', () => {
+  it('makes each attempt on a fresh interaction, a wrong then the right password per identifier, from its own IP address', async () => {
+    const result = await attemptLoad({ authorizeUrl: `${origin}/auth`, identifiers: ['a', 'b'], password: 'right', users: 1, duration: 0.3 });
+    expect(result.errors).toBe(0);
+    expect(result.login.n).toBe(seen.length);
+    expect(result.statuses['401']! + (result.statuses['303'] ?? 0)).toBe(seen.length);
+    expect(seen.slice(0, 4).map((s) => [s.identifier, s.password])).toEqual([
+      ['a', 'not the password'],
+      ['a', 'right'],
+      ['b', 'not the password'],
+      ['b', 'right'],
+    ]);
+    expect(new Set(seen.map((s) => s.cookie)).size).toBe(seen.length);
+    expect(new Set(seen.map((s) => s.ip)).size).toBeGreaterThan(seen.length / 2);
+  });
+
+  it('draws unicast client addresses outside 10/8 and 127/8', () => {
+    for (let i = 0; i < 1000; i++) {
+      const [first] = randomIp().split('.').map(Number);
+      expect(first).toBeGreaterThan(0);
+      expect(first).toBeLessThanOrEqual(223);
+      expect([10, 127]).not.toContain(first);
+    }
+  });
+
+  it('keeps the evaluation timings between reset and take', () => {
+    const timings = timingCollector();
+    timings.record(5);
+    timings.reset();
+    for (let ms = 1; ms <= 100; ms++) timings.record(ms);
+    expect(timings.take()).toEqual({ n: 100, p50: 50, p95: 95, p99: 99, max: 100 });
+  });
+});
