@@ -11,5 +11,6 @@ export const STYLE = html`
   var(--primary); color: var(--on-primary); border-color: var(--primary); } :focus-visible { outline: 3px solid #1d2330; outline-offset: 2px; } a { color:
   #1d4ed8; } .error { color: #a31515; background: #fdecec; padding: 0.5rem; border-radius: 0.25rem; } .client { display: flex; align-items: center; gap:
   0.75rem; } .client img { width: 48px; height: 48px; object-fit: contain; } .brand { margin-bottom: 1rem; font-weight: 600; } .brand img { max-height: 48px;
-  max-width: 100%; } .links a { margin-right: 1rem; } .actions { display: flex; gap: 0.75rem; flex-wrap: wrap; }
+  max-width: 100%; } .links a { margin-right: 1rem; } .actions { display: flex; gap: 0.75rem; flex-wrap: wrap; } .notice { color: #7a4d00; background: #fff4d6;
+  padding: 0.5rem; border-radius: 0.25rem; }
 `;

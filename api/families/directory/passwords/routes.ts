@@ -3,6 +3,7 @@ import { callerOf, requires } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../common/schemas.ts';
 import { CreatePasswordLinkBody, PasswordLinkResponse, PasswordUserParams, SetPasswordBody } from './schemas.ts';
 import type { PasswordService } from './service.ts';
+import { PASSWORD_WARNING_HEADER } from '../../../passwords/policy.ts';
 import type { App } from '../../../types.ts';
 
 const tags = ['Directory'];
@@ -26,7 +27,8 @@ export function passwordRoutes(app: App, passwords: PasswordService) {
       response: { 204: z.null().describe('The password is set.'), ...errorResponses(400, 403, 404, 409) },
     },
     handler: async (r, reply) => {
-      await passwords.setPassword(callerOf(r, 'environment'), r.params.userId, r.body.password);
+      const { warning } = await passwords.setPassword(callerOf(r, 'environment'), r.params.userId, r.body.password);
+      if (warning) reply.header(PASSWORD_WARNING_HEADER, warning);
       return reply.status(204).send(null);
     },
   });
