@@ -2,6 +2,7 @@
 import type { DatabasePool } from 'slonik';
 import type { Config } from '../../lib/config.ts';
 import { createProtectionPipeline, type EvaluationTimings, type ProtectionHook } from './pipeline.ts';
+import { createRestrictionsHook } from './restrictions.ts';
 
 export interface ProtectionDeps {
   pool: DatabasePool;
@@ -11,7 +12,7 @@ export interface ProtectionDeps {
 }
 
 export function createProtections(deps: ProtectionDeps) {
-  const hooks: ProtectionHook[] = [];
+  const hooks: ProtectionHook[] = [createRestrictionsHook(deps.pool)];
   return createProtectionPipeline(hooks, deps.timings);
 }
 
