@@ -8,7 +8,7 @@ import { bearer } from '../helpers/app.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
 import { messagesTo } from '../helpers/inbox.ts';
 import { CookieJar, directoryUser, oidcEnvironment, REDIRECT_URI, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
-import { codeFlowThroughPages, inputValue, postForm, setPassword } from '../helpers/sign-in.ts';
+import { codeFlowThroughPages, inputValue, setPassword } from '../helpers/sign-in.ts';
 
 const GOOD = 'correct horse battery';
 const LISTED = 'password123';
