@@ -19,7 +19,7 @@ export function passwordRoutes(app: App, passwords: PasswordService) {
       operationId: 'setDirectoryUserPassword',
       summary: 'Set a user’s password',
       description:
-        'Sets (or replaces) the password the user signs in with on the environment’s sign-in pages. The environment’s password policy applies (…/settings/password-policy; by default 8 to 256 characters, not only whitespace): 400 naming `body.password` once per failing rule; 409 `password.disabled` when the policy turns password sign-in off. The password is stored as an argon2id hash and never returned or logged; emits `user.password_set`.' +
+        'Sets (or replaces) the password the user signs in with on the environment’s sign-in pages. The environment’s password policy applies (…/settings/password-policy; by default 8 to 256 characters, not only whitespace): 400 naming `body.password` once per failing rule; 409 `password.disabled` when the policy turns password sign-in off. With the breached password policy (…/settings/breached-password-policy, `checkOnChange`) a common or too-guessable password is refused at `block` (the rule `is too common or too easy to guess …`) and set at `warn` with the header `Password-Warning: breached`. The password is stored as an argon2id hash and never returned or logged; emits `user.password_set`.' +
         PROTECTED,
       security: write,
       params: PasswordUserParams,
