@@ -107,7 +107,7 @@ describe('breached password policy', () => {
       threatId: null,
       purpose: 'sign_up',
     });
-    const audit = (await auditEntries(t, { tenantId: env.tenantId })).filter((a) => a.action === 'protection.block');
+    const audit = (await auditEntries(t, { tenantId: env.tenantId })).filter((a) => a.action === 'protection.block' && a.environmentId === env.environmentId);
     expect(audit.map((a) => a.changes?.after)).toEqual([
       { policy: 'breached_password', flow: 'sign_up', reason: 'listed' },
       { policy: 'breached_password', flow: 'sign_up', reason: 'guessable' },
