@@ -13,7 +13,7 @@ import { recordChange, type Change, type RequestOrigin } from '../../db/shared/c
 import type { EventType } from '../../db/event-catalog.ts';
 import { ApiError } from '../errors.ts';
 import { createWindowCounter, rateLimited } from '../plugins/rate-window.ts';
-import type { PasswordPolicy } from '../passwords/policy.ts';
+import type { PasswordPolicy, PasswordWarning } from '../passwords/policy.ts';
 import { passwordRefused } from '../passwords/refused.ts';
 import { passwordAuthEnabled, passwordDisabled } from '../passwords/enabled.ts';
 import type { OidcProviders } from '../oidc/types.ts';
@@ -57,8 +57,8 @@ export function createPasswordChangeService(deps: { pool: DatabasePool; oidc: Oi
     });
 
   return {
-    /** Changes the token's user's password, or throws the 4xx saying why nothing changed. */
-    change: async (token: AccountToken, input: PasswordChange, origin: RequestOrigin): Promise<void> => {
+    /** Changes the token's user's password (with the policy's warning, if any), or throws the 4xx saying why nothing changed. */
+    change: async (token: AccountToken, input: PasswordChange, origin: RequestOrigin): Promise<{ warning?: PasswordWarning | undefined }> => {
       const { environmentId, userId } = token;
       const user = await createAccountQueries(pool, environmentId).findUser(userId);
       if (!user?.active) {
@@ -88,8 +88,8 @@ export function createPasswordChangeService(deps: { pool: DatabasePool; oidc: Oi
       }
 
       const scope = { tenantId: token.tenantId, environmentId };
-      const check = { purpose: 'change' as const, userId, userName: user.userName, email: user.email };
-      const refusal = await policy.check(scope, input.newPassword, check);
+      const check = { purpose: 'change' as const, userId, userName: user.userName, email: user.email, origin };
+      const { refusal, warning } = await policy.check(scope, input.newPassword, check);
       if (refusal) throw passwordRefused('body.newPassword', refusal);
 
       const hash = await hashPassword(input.newPassword);
@@ -117,6 +117,7 @@ export function createPasswordChangeService(deps: { pool: DatabasePool; oidc: Oi
         return notices;
       });
       await backChannelLogout(deps.oidc, environmentId, notices, deps.log);
+      return { warning };
     },
   };
 }

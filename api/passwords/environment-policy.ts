@@ -1,11 +1,13 @@
 // The environment's configured password policy (…/settings/password-policy, password_policies): the port's
 // implementation the app is built with. The service's default rules stay the floor (8 to 256 code points, not only
 // whitespace); an environment raises the minimum and requires character classes, told apart by Unicode category.
-// Every failing rule is named, so a user fixes their password in one go.
+// Every failing rule is named, so a user fixes their password in one go. The breached password policy adds its rule
+// (`breached`, last) or a warning (api/protections/breached-password.ts).
 import type { DatabasePool } from 'slonik';
 import { passwordPolicySettingsOf, type PasswordPolicySettings } from '../../db/password-policy/queries.ts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../lib/passwords.ts';
-import type { PasswordPolicy, PasswordRefusal, PasswordRule } from './policy.ts';
+import { BREACHED_RULE, breachedPasswordOutcome, breachedPasswordSettingsOf } from '../protections/breached-password.ts';
+import type { PasswordPolicy, PasswordRule, PasswordVerdict } from './policy.ts';
 
 const CLASSES = [
   { key: 'requireLowercase', pattern: /\p{Ll}/u, rule: { code: 'missing_lowercase', message: 'must contain a lowercase letter' } },
@@ -28,12 +30,19 @@ export function rulesFailed(settings: PasswordPolicySettings, password: string):
   return failed;
 }
 
-/** The policy of each environment, read from its row (the default without one): one statement per check. */
+/** The policy of each environment, read from its rows (the default without one): two statements per check. */
 export function createEnvironmentPasswordPolicy(pool: DatabasePool): PasswordPolicy {
   return {
-    check: async (scope, password): Promise<PasswordRefusal | null> => {
-      const failed = rulesFailed(await passwordPolicySettingsOf(pool, scope.environmentId), password);
-      return failed.length === 0 ? null : { ...failed[0]!, rules: failed };
+    check: async (scope, password, context): Promise<PasswordVerdict> => {
+      const [settings, breached] = await Promise.all([
+        passwordPolicySettingsOf(pool, scope.environmentId),
+        breachedPasswordSettingsOf(pool, scope.environmentId),
+      ]);
+      const failed = rulesFailed(settings, password);
+      const outcome = await breachedPasswordOutcome(pool, scope, password, context, breached, failed.length > 0);
+      if (outcome === 'blocked') failed.push(BREACHED_RULE);
+      if (failed.length > 0) return { refusal: { ...failed[0]!, rules: failed } };
+      return { refusal: null, warning: outcome === 'warned' ? 'breached' : undefined };
     },
   };
 }

@@ -3,6 +3,7 @@
 // default is the service's fixed rules; the protections issue swaps in the environment's configured policy (minimum
 // length, character classes, breached-password check) without touching a call site.
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../lib/passwords.ts';
+import type { RequestOrigin } from '../../db/shared/changes.ts';
 
 /**
  * Why a password is refused: a stable code. Every code has a localised message on the sign-in pages
@@ -36,7 +37,17 @@ export interface PasswordCheck {
   userId?: string;
   userName?: string;
   email?: string | null;
+  /** The request that sets it (IP, user agent): a policy that records its decision names it. */
+  origin?: RequestOrigin;
 }
+
+/** Why a password the policy lets through is worth a notice to the user (a breached password in `warn` mode). */
+export type PasswordWarning = 'breached';
+/** The header of an API answer that set a password with a warning (`Password-Warning: breached`). */
+export const PASSWORD_WARNING_HEADER = 'password-warning';
+
+/** The policy's answer: the refusal (nothing is set), or none, with a warning the user is shown when there is one. */
+export type PasswordVerdict = { refusal: PasswordRefusal; warning?: undefined } | { refusal: null; warning?: PasswordWarning | undefined };
 
 export interface PasswordScope {
   tenantId: string;
@@ -44,19 +55,20 @@ export interface PasswordScope {
 }
 
 export interface PasswordPolicy {
-  /** The refusal of `password` in this environment, or null when it may be set. */
-  check(scope: PasswordScope, password: string, context: PasswordCheck): Promise<PasswordRefusal | null>;
+  /** The refusal of `password` in this environment (`refusal: null` when it may be set), with its warning if any. */
+  check(scope: PasswordScope, password: string, context: PasswordCheck): Promise<PasswordVerdict>;
 }
 
 /** The service's rules until an environment configures its own: 8 to 256 Unicode code points, not only whitespace. */
 export const defaultPasswordPolicy: PasswordPolicy = {
-  check: async (_scope, password) => {
-    const length = [...password].length; // code points, not UTF-16 units
-    if (length < PASSWORD_MIN_LENGTH)
-      return { code: 'too_short', message: `must be at least ${PASSWORD_MIN_LENGTH} characters long`, limit: PASSWORD_MIN_LENGTH };
-    if (length > PASSWORD_MAX_LENGTH)
-      return { code: 'too_long', message: `must be at most ${PASSWORD_MAX_LENGTH} characters long`, limit: PASSWORD_MAX_LENGTH };
-    if (password.trim() === '') return { code: 'whitespace_only', message: 'must not be only whitespace' };
-    return null;
-  },
+  check: async (_scope, password) => ({ refusal: defaultRefusal(password) }),
 };
+
+function defaultRefusal(password: string): PasswordRefusal | null {
+  const length = [...password].length; // code points, not UTF-16 units
+  if (length < PASSWORD_MIN_LENGTH)
+    return { code: 'too_short', message: `must be at least ${PASSWORD_MIN_LENGTH} characters long`, limit: PASSWORD_MIN_LENGTH };
+  if (length > PASSWORD_MAX_LENGTH) return { code: 'too_long', message: `must be at most ${PASSWORD_MAX_LENGTH} characters long`, limit: PASSWORD_MAX_LENGTH };
+  if (password.trim() === '') return { code: 'whitespace_only', message: 'must not be only whitespace' };
+  return null;
+}

@@ -3,6 +3,7 @@ import type { DatabasePool } from 'slonik';
 import type { Config } from '../../lib/config.ts';
 import { createProtectionPipeline, type EvaluationTimings, type ProtectionHook } from './pipeline.ts';
 import { createBruteForce } from './brute-force.ts';
+import { createRestrictionsHook } from './restrictions.ts';
 
 export interface ProtectionDeps {
   pool: DatabasePool;
@@ -13,7 +14,7 @@ export interface ProtectionDeps {
 
 export function createProtections(deps: ProtectionDeps) {
   // Brute force first: its `succeeded` (clearing the identifier's count) must run before a step-up verdict ends the list.
-  const hooks: ProtectionHook[] = [createBruteForce(deps.pool)];
+  const hooks: ProtectionHook[] = [createBruteForce(deps.pool), createRestrictionsHook(deps.pool)];
   return createProtectionPipeline(hooks, deps.timings);
 }
 

@@ -13,7 +13,7 @@ export const BreachedPasswordSettings = z.strictObject({
   checkOnChange: bool('Check a password set by a reset, a change or the directory API.').default(true),
   mode: z
     .enum(['warn', 'block'])
-    .describe('`block` refuses the password naming the reason; `warn` lets it through with a notice and a `password.breached_warning` event.')
+    .describe('`block` refuses the password naming the reason; `warn` lets it through with a notice and a `protection.warned` event.')
     .default('block'),
 });
 

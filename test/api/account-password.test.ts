@@ -259,6 +259,6 @@ describe('POST {issuer}/account/password', () => {
     const allowed = await change(tokens.access_token, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD }, { origin: 'http://127.0.0.1:9' });
     expect(allowed.statusCode, allowed.body).toBe(204);
     expect(allowed.headers['access-control-allow-origin']).toBe('http://127.0.0.1:9');
-    expect(allowed.headers['access-control-expose-headers']).toBe('WWW-Authenticate');
+    expect(allowed.headers['access-control-expose-headers']).toBe('WWW-Authenticate, Password-Warning');
   });
 });

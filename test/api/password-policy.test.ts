@@ -13,15 +13,15 @@ import { codeFlowThroughPages, inputValue, postForm, setPassword } from '../help
 
 const PASSWORD = 'correct horse battery';
 const BREACHED = 'pwned horse battery';
-const BREACHED_EN = 'This password has appeared in a data breach. Choose another one.';
-const BREACHED_DE = 'Dieses Passwort ist in einem Datenleck aufgetaucht. Wählen Sie ein anderes.';
+const BREACHED_EN = 'This password is too common or too easy to guess: passwords like it appear in data breaches. Choose another one.';
+const BREACHED_DE = 'Dieses Passwort ist zu verbreitet oder zu leicht zu erraten: Passwörter wie dieses tauchen in Datenlecks auf. Wählen Sie ein anderes.';
 
 /** Refuses any password containing "pwned" as breached; remembers what it was asked. */
 const asked: { scope: { tenantId: string; environmentId: string }; password: string; context: PasswordCheck }[] = [];
 const breachedPolicy: PasswordPolicy = {
   check: async (scope, password, context) => {
-    asked.push({ scope, password, context });
-    return password.includes('pwned') ? { code: 'breached', message: 'has appeared in a data breach' } : null;
+    asked.push({ scope, password, context: { ...context, origin: undefined } }); // the request's origin: see breached-password.test.ts
+    return { refusal: password.includes('pwned') ? { code: 'breached', message: 'has appeared in a data breach' } : null };
   },
 };
 
@@ -166,7 +166,8 @@ describe('a custom password policy is asked wherever a password is set', () => {
 });
 
 describe('the default password policy', () => {
-  const check = (password: string) => defaultPasswordPolicy.check({ tenantId: 't', environmentId: 'e' }, password, { purpose: 'admin_set' });
+  const check = async (password: string) =>
+    (await defaultPasswordPolicy.check({ tenantId: 't', environmentId: 'e' }, password, { purpose: 'admin_set' })).refusal;
 
   it('refuses passwords outside 8–256 code points and passwords of whitespace only, with a stable code', async () => {
     expect(await check('short')).toEqual({ code: 'too_short', message: 'must be at least 8 characters long', limit: 8 });

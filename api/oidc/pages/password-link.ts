@@ -1,7 +1,7 @@
 // The page of a one-time password link: a form that sets the user's password once, and the pages that say a link
 // is gone or unknown.
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../lib/passwords.ts';
-import { html } from './html.ts';
+import { html, type Html } from './html.ts';
 import { fill, type Messages } from './i18n/index.ts';
 import { errorBlock, field, type PageError } from './form.ts';
 import { messagePage, type Page } from './page.ts';
@@ -19,7 +19,15 @@ export const passwordLinkPage = (userName: string, t: Messages, error?: PageErro
     </form>`,
 });
 
-export const passwordSetPage = (t: Messages): Page => messagePage(t.linkDoneTitle, t.linkDoneText);
+/** The password is set; `notice`: what the user should know about it (a breached password in `warn` mode). */
+export const passwordSetPage = (t: Messages, notice: Html | '' = ''): Page =>
+  notice
+    ? {
+        title: t.linkDoneTitle,
+        body: html`${notice}
+          <p>${t.linkDoneText}</p>`,
+      }
+    : messagePage(t.linkDoneTitle, t.linkDoneText);
 export const linkGonePage = (t: Messages): Page => messagePage(t.linkGoneTitle, t.linkGoneText);
 export const linkUnknownPage = (t: Messages): Page => messagePage(t.linkUnknownTitle, t.linkUnknownText);
 /** Password sign-in is off in the environment (password policy): no password is set here. */

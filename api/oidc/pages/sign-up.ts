@@ -1,6 +1,6 @@
 // Sign-up (where the environment allows it): email, name and password; then the page that asks for the code sent
 // to the email.
-import { html } from './html.ts';
+import { html, type Html } from './html.ts';
 import { fill, type Messages } from './i18n/index.ts';
 import { cancelForm, csrfField, errorBlock, field, type PageError } from './form.ts';
 import type { Page } from './page.ts';
@@ -44,11 +44,14 @@ export interface VerifyView {
   signUp: string;
   email: string;
   error?: string | undefined;
+  /** A notice about the password just chosen (a breached password in `warn` mode). */
+  notice?: Html | '' | undefined;
 }
 
 export const verifyPage = (v: VerifyView, t: Messages): Page => ({
   title: t.verifyTitle,
-  body: html`<p>${fill(t.verifyText, { email: html`<strong>${v.email}</strong>` })}</p>
+  body: html`${v.notice ?? ''}
+    <p>${fill(t.verifyText, { email: html`<strong>${v.email}</strong>` })}</p>
     ${errorBlock(v.error)}
     <form method="post" action="${v.base}/verify">
       ${csrfField(v.csrf)}

@@ -13,5 +13,6 @@ export const STYLE = html`
   0.75rem; } .client img { width: 48px; height: 48px; object-fit: contain; } .brand { margin-bottom: 1rem; font-weight: 600; } .brand img { max-height: 48px;
   max-width: 100%; } .links a { margin-right: 1rem; } .actions { display: flex; gap: 0.75rem; flex-wrap: wrap; } input[type=number], input[type=date],
   input[type=tel], select { width: 100%; box-sizing: border-box; padding: 0.5rem; font-size: 1rem; border: 1px solid #6b7280; border-radius: 0.25rem; } fieldset
-  { border: 0; padding: 0; margin: 1rem 0 0; } legend { font-weight: 600; }
+  { border: 0; padding: 0; margin: 1rem 0 0; } legend { font-weight: 600; } .notice { color: #7a4d00; background: #fff4d6; padding: 0.5rem; border-radius:
+  0.25rem; }
 `;

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendPage, type PageContext } from '../../../oidc/pages/page.ts';
 import { pageContextOf } from '../../../oidc/pages/context.ts';
 import { linkGonePage, linkUnknownPage, passwordLinkPage, passwordOffPage, passwordSetPage } from '../../../oidc/pages/password-link.ts';
-import { refusalText } from '../../../oidc/pages/password-refusal.ts';
+import { refusalText, warningNotice } from '../../../oidc/pages/password-refusal.ts';
 import type { PageError } from '../../../oidc/pages/form.ts';
 import { snapshotOf } from '../../../oidc/providers.ts';
 import type { LinkState, PasswordService } from './service.ts';
@@ -49,6 +49,8 @@ export function passwordLinkPages(app: App, passwords: PasswordService) {
     const origin = { ip: r.ip, userAgent: r.headers['user-agent'] ?? null, requestId: r.id };
     const used = await passwords.useLink(environmentId, token, password, origin);
     if (used.kind === 'refused') return refused(refusalText(used.refusal, c.t));
-    return used.kind === 'open' ? sendPage(reply, 200, passwordSetPage(c.t), c) : closed(reply, used, c);
+    return used.kind === 'open'
+      ? sendPage(reply, 200, passwordSetPage(c.t, warningNotice('warning' in used ? used.warning : undefined, c.t)), c)
+      : closed(reply, used, c);
   });
 }

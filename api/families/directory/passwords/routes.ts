@@ -3,6 +3,7 @@ import { callerOf, requires } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../common/schemas.ts';
 import { CreatePasswordLinkBody, PasswordLinkResponse, PasswordUserParams, SetPasswordBody } from './schemas.ts';
 import type { PasswordService } from './service.ts';
+import { PASSWORD_WARNING_HEADER } from '../../../passwords/policy.ts';
 import type { App } from '../../../types.ts';
 
 const tags = ['Directory'];
@@ -18,7 +19,7 @@ export function passwordRoutes(app: App, passwords: PasswordService) {
       operationId: 'setDirectoryUserPassword',
       summary: 'Set a user’s password',
       description:
-        'Sets (or replaces) the password the user signs in with on the environment’s sign-in pages. The environment’s password policy applies (…/settings/password-policy; by default 8 to 256 characters, not only whitespace): 400 naming `body.password` once per failing rule; 409 `password.disabled` when the policy turns password sign-in off. The password is stored as an argon2id hash and never returned or logged; emits `user.password_set`.' +
+        'Sets (or replaces) the password the user signs in with on the environment’s sign-in pages. The environment’s password policy applies (…/settings/password-policy; by default 8 to 256 characters, not only whitespace): 400 naming `body.password` once per failing rule; 409 `password.disabled` when the policy turns password sign-in off. With the breached password policy (…/settings/breached-password-policy, `checkOnChange`) a common or too-guessable password is refused at `block` (the rule `is too common or too easy to guess …`) and set at `warn` with the header `Password-Warning: breached`. The password is stored as an argon2id hash and never returned or logged; emits `user.password_set`.' +
         PROTECTED,
       security: write,
       params: PasswordUserParams,
@@ -26,7 +27,8 @@ export function passwordRoutes(app: App, passwords: PasswordService) {
       response: { 204: z.null().describe('The password is set.'), ...errorResponses(400, 403, 404, 409) },
     },
     handler: async (r, reply) => {
-      await passwords.setPassword(callerOf(r, 'environment'), r.params.userId, r.body.password);
+      const { warning } = await passwords.setPassword(callerOf(r, 'environment'), r.params.userId, r.body.password);
+      if (warning) reply.header(PASSWORD_WARNING_HEADER, warning);
       return reply.status(204).send(null);
     },
   });

@@ -12,7 +12,7 @@ import { recordChange, type RequestOrigin } from '../../../../db/shared/changes.
 import { orNotFound } from '../../../errors.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import { guardOperator } from '../../../access/protected-operators.ts';
-import type { PasswordPolicy, PasswordRefusal } from '../../../passwords/policy.ts';
+import type { PasswordPolicy, PasswordRefusal, PasswordWarning } from '../../../passwords/policy.ts';
 import { passwordCheckOf } from '../../../passwords/owner.ts';
 import { passwordRefused } from '../../../passwords/refused.ts';
 import { passwordAuthEnabled, requirePasswordAuth } from '../../../passwords/enabled.ts';
@@ -23,7 +23,7 @@ type Db = Parameters<typeof createPasswordQueries>[0];
 /** What a link's token opens: a form for its user, or nothing (unknown, used, expired, or its user inactive). */
 export type LinkState = { kind: 'open'; userName: string } | { kind: 'gone' } | { kind: 'unknown' } | { kind: 'disabled' };
 /** What using a link did: its state (`open`: the password is set), or the policy's refusal (nothing changed). */
-export type LinkUse = LinkState | { kind: 'refused'; refusal: PasswordRefusal };
+export type LinkUse = LinkState | { kind: 'open'; userName: string; warning?: PasswordWarning | undefined } | { kind: 'refused'; refusal: PasswordRefusal };
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -48,12 +48,13 @@ export function createPasswordService(pool: DatabasePool, publicBaseUrl: string,
   };
 
   return {
-    /** Sets the password the policy allows (else 400 naming `body.password` with its refusal). */
-    setPassword: async (caller: EnvironmentCaller, userId: string, password: string) => {
+    /** Sets the password the policy allows (else 400 naming `body.password` with its refusal); the policy's warning, if any. */
+    setPassword: async (caller: EnvironmentCaller, userId: string, password: string): Promise<{ warning?: PasswordWarning | undefined }> => {
       const { environmentId } = caller.scope;
       const user = await orNotFound(createDirectoryUserQueries(pool, environmentId).findUser(userId), 'user', userId);
       await requirePasswordAuth(pool, environmentId);
-      const refusal = await policy.check({ tenantId: caller.scope.tenant.id, environmentId }, password, passwordCheckOf('admin_set', user));
+      const check = { ...passwordCheckOf('admin_set', user), origin: caller.origin };
+      const { refusal, warning } = await policy.check({ tenantId: caller.scope.tenant.id, environmentId }, password, check);
       if (refusal) throw passwordRefused('body.password', refusal, 'request.invalid');
       const hash = await hashPassword(password);
       await pool.transaction(async (trx) => {
@@ -65,6 +66,7 @@ export function createPasswordService(pool: DatabasePool, publicBaseUrl: string,
           event: { type: 'user.password_set', data: { userId, via: 'api' } },
         });
       });
+      return { warning };
     },
 
     createLink: (caller: EnvironmentCaller, userId: string, expiresInSeconds = DEFAULT_LINK_SECONDS) =>
@@ -93,7 +95,8 @@ export function createPasswordService(pool: DatabasePool, publicBaseUrl: string,
       if (!before.user) return before.state;
       const tenantId = await tenantOfEnvironment(pool, environmentId);
       if (!tenantId) return { kind: 'unknown' };
-      const refusal = await policy.check({ tenantId, environmentId }, password, passwordCheckOf('reset', before.user));
+      const check = { ...passwordCheckOf('reset', before.user), origin };
+      const { refusal, warning } = await policy.check({ tenantId, environmentId }, password, check);
       if (refusal) return { kind: 'refused', refusal };
       const hash = await hashPassword(password);
       return pool.transaction(async (trx) => {
@@ -109,7 +112,7 @@ export function createPasswordService(pool: DatabasePool, publicBaseUrl: string,
           scope: { tenantId, environmentId },
           event: { type: 'user.password_set', data: { userId: link.userId, via: 'link' } },
         });
-        return state;
+        return state.kind === 'open' ? { ...state, warning } : state;
       });
     },
   };

@@ -25,7 +25,7 @@ export function preflight(request: FastifyRequest, reply: FastifyReply, methods:
 export function allowOrigin(request: FastifyRequest, reply: FastifyReply) {
   reply.header('vary', 'Origin');
   const origin = request.headers.origin;
-  if (origin) reply.headers({ 'access-control-allow-origin': origin, 'access-control-expose-headers': 'WWW-Authenticate' });
+  if (origin) reply.headers({ 'access-control-allow-origin': origin, 'access-control-expose-headers': 'WWW-Authenticate, Password-Warning' });
 }
 
 /** Refuses a browser origin the token's client does not redirect to. */

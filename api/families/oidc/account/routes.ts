@@ -8,6 +8,7 @@ import { UnknownEnvironmentError } from '../../../oidc/providers.ts';
 import type { OidcProviders } from '../../../oidc/types.ts';
 import { accountTokenOf, bearerOf, type AccountToken } from '../../../account/access-token.ts';
 import type { PasswordChangeService } from '../../../account/password-change.ts';
+import { PASSWORD_WARNING_HEADER } from '../../../passwords/policy.ts';
 import { AccountParams, ChangePasswordBody } from './schemas.ts';
 import { allowOrigin, checkOrigin, preflight } from './cors.ts';
 import type { App } from '../../../types.ts';
@@ -36,7 +37,8 @@ export function accountRoutes(app: App, deps: { oidc: OidcProviders; passwords: 
     },
     handler: async (request, reply) => {
       const origin = { ip: request.ip, userAgent: request.headers['user-agent'] ?? null, requestId: request.id };
-      await deps.passwords.change(tokens.get(request)!, request.body, origin);
+      const { warning } = await deps.passwords.change(tokens.get(request)!, request.body, origin);
+      if (warning) reply.header(PASSWORD_WARNING_HEADER, warning);
       return reply.status(204).send(null);
     },
   });

@@ -60,12 +60,13 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
     passwordEnabled: (provider: Provider) => snapshotOf(provider).passwordAuthEnabled,
 
     /**
-     * How people sign up here, or null when they cannot: with a password; or, with password sign-in off (password
-     * policy) and email code sign-in on, without one (the emailed code verifies the account and signs it in).
+     * How people sign up here, or null when they cannot (sign-up off, or closed by the restrictions): with a password;
+     * or, with password sign-in off (password policy) and email code sign-in on, without one (the emailed code
+     * verifies the account and signs it in).
      */
     signUpMode: (provider: Provider): 'password' | 'passwordless' | null => {
-      const { signIn, passwordAuthEnabled } = snapshotOf(provider);
-      if (!signIn?.signUpEnabled) return null;
+      const { signIn, passwordAuthEnabled, protections } = snapshotOf(provider);
+      if (!signIn?.signUpEnabled || protections.restrictions?.signupMode === 'closed') return null;
       if (passwordAuthEnabled) return 'password';
       return signIn.emailCodeEnabled ? 'passwordless' : null;
     },

@@ -3,7 +3,7 @@
 // the code and, when right, signs the new user in (303 to where the provider resumes).
 import type { FastifyReply } from 'fastify';
 import { signUpPage, verifyPage } from '../../../oidc/pages/sign-up.ts';
-import { refusalText } from '../../../oidc/pages/password-refusal.ts';
+import { refusalText, warningNotice } from '../../../oidc/pages/password-refusal.ts';
 import type { PageError } from '../../../oidc/pages/form.ts';
 import { snapshotOf } from '../../../oidc/providers.ts';
 import type { PasswordPolicy } from '../../../passwords/policy.ts';
@@ -68,11 +68,14 @@ export function signUpRoutes(
       return refuse(verdict.text(t), 'email', verdict.kind === 'deny' ? verdict.status : 401);
     }
     if (forms.error) return refuse(forms.error);
-    const refusal = found.passwordless ? null : await passwordPolicy.check(scope, password, { purpose: 'sign_up', userName: address, email: address });
-    if (refusal) return refuse(refusalText(refusal, t), 'password');
+    const checked = found.passwordless
+      ? { refusal: null }
+      : await passwordPolicy.check(scope, password, { purpose: 'sign_up', userName: address, email: address, origin: originOf(r) });
+    if (checked.refusal) return refuse(refusalText(checked.refusal, t), 'password');
     const input = { email, password: found.passwordless ? null : password, displayName: displayName || null, forms: forms.submitted };
     const id = await signUp.start(found.provider, r.params.envId, input, t, originOf(r));
-    return ix.send(reply, found, 200, () => verifyPage({ ...common(r), signUp: id, email: email.toLowerCase() }, t));
+    const notice = warningNotice(checked.warning, t);
+    return ix.send(reply, found, 200, () => verifyPage({ ...common(r), signUp: id, email: email.toLowerCase(), notice }, t));
   });
 
   app.post<Route>(`${BASE}/verify`, WRITING_PAGE_ROUTE, async (r, reply) => {

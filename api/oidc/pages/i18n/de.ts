@@ -192,7 +192,17 @@ export const de: Messages = {
   passwordRefusalMissingUppercase: 'Das Passwort muss einen Großbuchstaben enthalten.',
   passwordRefusalMissingNumber: 'Das Passwort muss eine Ziffer enthalten.',
   passwordRefusalMissingSymbol: 'Das Passwort muss ein Sonderzeichen enthalten (ein Zeichen, das weder Buchstabe noch Ziffer ist).',
-  passwordRefusalBreached: 'Dieses Passwort ist in einem Datenleck aufgetaucht. Wählen Sie ein anderes.',
+  passwordRefusalBreached:
+    'Dieses Passwort ist zu verbreitet oder zu leicht zu erraten: Passwörter wie dieses tauchen in Datenlecks auf. Wählen Sie ein anderes.',
+  passwordWarningBreached:
+    'Ihr neues Passwort ist zu verbreitet oder zu leicht zu erraten: Passwörter wie dieses tauchen in Datenlecks auf. Ändern Sie es bald.',
+  restrictionSignupClosed: 'Die Registrierung ist hier geschlossen. Bitten Sie den Administrator um Zugang.',
+  restrictionInviteOnly: 'Die Registrierung ist hier nur mit Einladung möglich, und für diese E-Mail-Adresse liegt keine offene Einladung vor.',
+  restrictionDomainNotAllowed: 'Hier können nur E-Mail-Adressen zugelassener Domains verwendet werden.',
+  restrictionDomainBlocked: 'E-Mail-Adressen dieser Domain können hier nicht verwendet werden.',
+  restrictionSubaddress:
+    'E-Mail-Adressen mit einer „+“-Unteradresse (wie name+tag@example.com) können hier nicht verwendet werden. Verwenden Sie Ihre Adresse ohne sie.',
+  restrictionDisposable: 'Wegwerf-E-Mail-Adressen können hier nicht verwendet werden. Verwenden Sie eine dauerhafte E-Mail-Adresse.',
   ssoNotCompletedTitle: 'Anmeldung nicht abgeschlossen',
   ssoRefusedText: 'Die Antwort des Identitätsanbieters konnte nicht angenommen werden. Kehren Sie zur Anwendung zurück und beginnen Sie erneut.',
   ssoNoAccountTitle: 'Hier noch kein Konto',

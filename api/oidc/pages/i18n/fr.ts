@@ -190,7 +190,17 @@ export const fr: Messages = {
   passwordRefusalMissingUppercase: 'Le mot de passe doit contenir une lettre majuscule.',
   passwordRefusalMissingNumber: 'Le mot de passe doit contenir un chiffre.',
   passwordRefusalMissingSymbol: 'Le mot de passe doit contenir un caractère spécial (ni lettre ni chiffre).',
-  passwordRefusalBreached: 'Ce mot de passe figure dans une fuite de données. Choisissez-en un autre.',
+  passwordRefusalBreached:
+    'Ce mot de passe est trop courant ou trop facile à deviner : des mots de passe comme celui-ci figurent dans des fuites de données. Choisissez-en un autre.',
+  passwordWarningBreached:
+    'Votre nouveau mot de passe est trop courant ou trop facile à deviner : des mots de passe comme celui-ci figurent dans des fuites de données. Changez-le bientôt.',
+  restrictionSignupClosed: 'Les inscriptions sont fermées ici. Demandez un accès à l’administrateur.',
+  restrictionInviteOnly: 'L’inscription se fait ici sur invitation uniquement, et aucune invitation n’est en attente pour cette adresse e-mail.',
+  restrictionDomainNotAllowed: 'Seules les adresses e-mail de domaines autorisés peuvent être utilisées ici.',
+  restrictionDomainBlocked: 'Les adresses e-mail de ce domaine ne peuvent pas être utilisées ici.',
+  restrictionSubaddress:
+    'Les adresses e-mail avec une sous-adresse « + » (comme nom+tag@example.com) ne peuvent pas être utilisées ici. Utilisez votre adresse sans elle.',
+  restrictionDisposable: 'Les adresses e-mail jetables ne peuvent pas être utilisées ici. Utilisez une adresse e-mail permanente.',
   ssoNotCompletedTitle: 'Connexion non aboutie',
   ssoRefusedText: 'La réponse du fournisseur d’identité n’a pas pu être acceptée. Retournez à l’application et recommencez.',
   ssoNoAccountTitle: 'Pas encore de compte ici',
