@@ -8,6 +8,7 @@ CREATE TABLE messages (
   environment_id uuid NOT NULL REFERENCES environments (id) ON DELETE CASCADE,
   channel text NOT NULL CHECK (channel IN ('email', 'sms')),
   kind text NOT NULL,
+  template text NOT NULL,
   recipient text NOT NULL,
   locale text NOT NULL,
   status text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sent', 'failed', 'bounced')),

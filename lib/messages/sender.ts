@@ -8,14 +8,7 @@ import type { TemplateRequest } from './templates/params.ts';
 export type { TemplateName, TemplateRequest } from './templates/params.ts';
 
 /** What a message is for, as it is recorded and listed (the template is `template`). */
-export type MessageKind =
-  | 'sign_up_code'
-  | 'sign_up_existing_account'
-  | 'password_reset'
-  | 'sign_in_code'
-  | 'sms_code'
-  | 'invitation'
-  | 'elevate_notice';
+export type MessageKind = 'sign_up_code' | 'sign_up_existing_account' | 'password_reset' | 'sign_in_code' | 'sms_code' | 'invitation' | 'elevate_notice';
 
 /** How a message reaches the person: an email (the default) or a text message to an E.164 phone number. */
 export type MessageChannel = 'email' | 'sms';
@@ -42,6 +35,11 @@ export interface Message {
   /** The environment the message is sent for. */
   environmentId: string;
   kind: MessageKind;
+}
+
+/** A sender of rendered messages: the log sender, the fallback when no provider of the channel is active. */
+export interface RenderedMessageSender {
+  send(message: Message): Promise<void>;
 }
 
 export interface MessageSender {

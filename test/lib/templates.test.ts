@@ -11,7 +11,10 @@ const REQUESTS: Record<(typeof TEMPLATE_NAMES)[number], TemplateRequest> = {
   one_time_code: { template: 'one_time_code', params: { code: '111222' } },
   password_reset: { template: 'password_reset', params: { link: 'https://id.example.com/password/tok' } },
   invitation: { template: 'invitation', params: { organization: 'Acme', code: 'JOIN-42', expiresAt: '2026-12-01T10:00:00.000Z' } },
-  elevate_notice: { template: 'elevate_notice', params: { requester: 'ada@example.com', access: 'admin', reason: 'incident', expiresAt: '2026-12-01T10:00:00.000Z' } },
+  elevate_notice: {
+    template: 'elevate_notice',
+    params: { requester: 'ada@example.com', access: 'admin', reason: 'incident', expiresAt: '2026-12-01T10:00:00.000Z' },
+  },
   sms_code: { template: 'sms_code', params: { code: '987654' } },
 };
 
@@ -33,7 +36,9 @@ describe('message templates', () => {
     });
     expect(renderMessage(REQUESTS.magic_link, 'de')).toMatchObject({
       subject: 'Ihr Anmeldecode',
-      text: expect.stringContaining('Ihr Anmeldecode lautet 654321. Oder öffnen Sie diesen Link in dem Browser, in dem Sie sich anmelden: https://id.example.com/'),
+      text: expect.stringContaining(
+        'Ihr Anmeldecode lautet 654321. Oder öffnen Sie diesen Link in dem Browser, in dem Sie sich anmelden: https://id.example.com/',
+      ),
     });
     expect(renderMessage(REQUESTS.password_reset, 'fr').subject).toBe('Réinitialiser votre mot de passe');
     expect(renderMessage(REQUESTS.one_time_code, 'en').text).toContain('If you are not signing in right now, someone may know your password');
@@ -62,11 +67,9 @@ describe('message templates', () => {
 
   it('escapes every value and the branding in the HTML part, not in the text part', () => {
     const evil = '<script>alert("x")</script>&';
-    const m = renderMessage(
-      { template: 'elevate_notice', params: { requester: evil, access: '<b>root</b>', reason: `"'`, expiresAt: 'soon' } },
-      'en',
-      { displayName: '<img src=x onerror=alert(1)>' },
-    );
+    const m = renderMessage({ template: 'elevate_notice', params: { requester: evil, access: '<b>root</b>', reason: `"'`, expiresAt: 'soon' } }, 'en', {
+      displayName: '<img src=x onerror=alert(1)>',
+    });
     expect(m.html).not.toContain('<script>');
     expect(m.html).not.toContain('<b>root</b>');
     expect(m.html).not.toContain('<img src=x');

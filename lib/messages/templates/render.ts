@@ -67,7 +67,13 @@ const logoOf = (url: string | null | undefined) => {
 export function renderMessage(request: TemplateRequest, locale: TemplateLocale, branding: MessageBranding = {}): RenderedMessage {
   const texts = CATALOGS[locale][request.template];
   const values = Object.fromEntries(Object.entries(request.params as Record<string, string>).map(([k, v]) => [k, formatValue(k, String(v), locale)]));
-  const plain = (template: string) => fill(template, values, (_n, v) => v, (s) => s);
+  const plain = (template: string) =>
+    fill(
+      template,
+      values,
+      (_n, v) => v,
+      (s) => s,
+    );
   const subject = plain(texts.subject);
   const text = plain(texts.text);
   const primary = branding.primaryColor && HEX.test(branding.primaryColor) ? branding.primaryColor : DEFAULT_PRIMARY;
