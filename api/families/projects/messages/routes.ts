@@ -47,20 +47,20 @@ export function messageRoutes(app: App, messages: MessageService) {
     },
     handler: (r) => messages.get(callerOf(r, 'environment'), r.params.messageId),
   });
-  app.post('/v1/hooks/email/postmark/:environmentId', {
-    config: { public: true, credentialParam: 'environmentId' },
+  app.post('/v1/hooks/email/postmark/:environment', {
+    config: { public: true, credentialParam: 'environment' },
     schema: {
       tags,
       operationId: 'postmarkBounceWebhook',
       summary: 'Postmark’s bounce webhook',
       description:
-        'The bounce webhook URL of the environment’s Postmark server: `https://postmark:{serverToken}@<host>/v1/hooks/email/postmark/{environmentId}` ' +
+        'The bounce webhook URL of the environment’s Postmark server: `https://postmark:{serverToken}@<host>/v1/hooks/email/postmark/{environment}` (the environment id) ' +
         '(Basic auth, user `postmark`, password the server token saved in the Postmark provider; 401 otherwise). A `Bounce` record marks the ' +
         'message Postmark knows by `MessageID` `bounced` (`message.bounced`); other records are acknowledged and ignored.',
       params: PostmarkHookParams,
       body: PostmarkHookBody,
       response: { 200: HookResponse, ...errorResponses(401) },
     },
-    handler: (r) => messages.postmarkBounce(r.params.environmentId, r.headers.authorization, r.body),
+    handler: (r) => messages.postmarkBounce(r.params.environment, r.headers.authorization, r.body),
   });
 }

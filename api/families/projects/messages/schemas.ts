@@ -17,7 +17,8 @@ export const MessageListQuery = PageQuery.extend({
 export const MessagesList = pageOf('messages', MessageRecord).meta({ id: 'MessagesList' });
 export const MessageResponse = z.object({ message: MessageRecord }).meta({ id: 'MessageResponse' });
 
-export const PostmarkHookParams = z.strictObject({ environmentId: z.uuid() });
+// Not `environmentId`: that name is for routes under a tenant (api/plugins/scope.ts); this one is public.
+export const PostmarkHookParams = z.strictObject({ environment: z.uuid().describe('The environment id') });
 // Postmark's bounce webhook body: the fields read here; every other field Postmark sends is accepted and ignored.
 export const PostmarkHookBody = z
   .looseObject({
