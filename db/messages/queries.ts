@@ -69,18 +69,17 @@ export function createMessageQueries(db: CommonQueryMethods, environmentId: stri
 
     /** Newest first, with the total of the filtered list. */
     list: async (filter: MessageFilter, page: { limit: number; offset: number }) => {
-      const where = sql.join(
-        [
-          sql.fragment`m.environment_id = ${environmentId}`,
-          ...(filter.status ? [sql.fragment`m.status = ${filter.status}`] : []),
-          ...(filter.kind ? [sql.fragment`m.kind = ${filter.kind}`] : []),
-          ...(filter.recipient ? [sql.fragment`lower(m.recipient) = ${filter.recipient.toLowerCase()}`] : []),
-        ],
-        sql.fragment` AND `,
-      );
+      const filters = [
+        sql.fragment` AND true`,
+        ...(filter.status ? [sql.fragment` AND m.status = ${filter.status}`] : []),
+        ...(filter.kind ? [sql.fragment` AND m.kind = ${filter.kind}`] : []),
+        ...(filter.recipient ? [sql.fragment` AND lower(m.recipient) = ${filter.recipient.toLowerCase()}`] : []),
+      ];
+      const and = sql.join(filters, sql.fragment` `);
       const items = await db.any(sql.type(MessageRecord)`
-        SELECT ${messageColumns} FROM messages m WHERE ${where} ORDER BY m.created_at DESC, m.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`);
-      const { total } = await db.one(sql.type(Total)`SELECT count(*)::int AS total FROM messages m WHERE ${where}`);
+        SELECT ${messageColumns} FROM messages m WHERE m.environment_id = ${environmentId}${and}
+        ORDER BY m.created_at DESC, m.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`);
+      const { total } = await db.one(sql.type(Total)`SELECT count(*)::int AS total FROM messages m WHERE m.environment_id = ${environmentId}${and}`);
       return { items: [...items], total };
     },
 
