@@ -98,7 +98,7 @@ describe('messages', () => {
   it('records each queued message with its audit entry and event (no content)', async () => {
     const [message] = (await list('?kind=password_reset')).messages;
     const events = await tenantEvents(t, tenantId, { environmentId, type: 'message.queued' });
-    expect(events.map((e) => e.data.message.id)).toContain(message.id);
+    expect(events.map((e) => (e.data.message as { id: string }).id)).toContain(message.id);
     const [entry] = await auditEntries(t, { tenantId }, { action: 'message.queue', resourceId: message.id });
     expect(entry).toMatchObject({
       actor: { type: 'system', id: 'message-sender' },
@@ -110,7 +110,13 @@ describe('messages', () => {
   });
 
   it('without an active provider of the channel, the log sender keeps the rendered message and no record is made', async () => {
-    await t.app.messages.sender.send({ template: 'magic_link', params: { code: '333333', link: 'https://id.example.com/l' }, to: 'eve@example.com', environmentId: quiet, locale: 'de' });
+    await t.app.messages.sender.send({
+      template: 'magic_link',
+      params: { code: '333333', link: 'https://id.example.com/l' },
+      to: 'eve@example.com',
+      environmentId: quiet,
+      locale: 'de',
+    });
     const kept = await waitForMessage(t.app, 'eve@example.com', 'sign_in_code');
     expect(kept).toMatchObject({ channel: 'email', subject: 'Ihr Anmeldecode', environmentId: quiet, text: expect.stringContaining('333333') });
     expect(kept.html).toContain('<html lang="de">');
