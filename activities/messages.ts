@@ -19,7 +19,7 @@ export function createMessageActivities(deps: MessageDeps): Pick<Activities, 'at
   const { pool } = deps;
   return {
     attemptMessage: async ({ messageId, provider, lastAttempt, next }): Promise<MessageAttemptResult> => {
-      const queued = await createMessageProcessQueries(pool).lock(messageId);
+      const queued = await createMessageProcessQueries(pool).find(messageId);
       if (!queued || queued.status !== 'queued' || !queued.sealedContent) return { outcome: 'settled' };
       const content = JSON.parse(decrypt(deps.masterKey, queued.sealedContent)) as SealedContent;
       const sent = await sendThrough(pool, deps, queued.environmentId, provider, queued.recipient, content).then(

@@ -10,6 +10,12 @@ export type LockedMessage = z.infer<typeof Locked>;
 // unscoped: the message-send process acts on the one message it was started for, by its id.
 export function createMessageProcessQueries(db: CommonQueryMethods) {
   return {
+    // unscoped: the process's own message, read before an attempt (no lock: the vendor call is made outside any transaction).
+    find: (id: string) =>
+      db.maybeOne(sql.type(Locked)`
+        SELECT ${messageColumns}, e.tenant_id AS "tenantId", m.sealed_content AS "sealedContent"
+        FROM messages m JOIN environments e ON e.id = m.environment_id WHERE m.id = ${id}`),
+
     // unscoped: the process's own message, locked for the attempt's bookkeeping.
     lock: (id: string) =>
       db.maybeOne(sql.type(Locked)`

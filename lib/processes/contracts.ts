@@ -157,5 +157,4 @@ export interface ProcessScope {
   channelId?: string | null;
   domainId?: string;
   invitationId?: string;
-  messageId?: string;
 }
