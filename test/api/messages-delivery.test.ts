@@ -24,7 +24,13 @@ let postmark: VendorFake;
 
 beforeAll(async () => {
   t = await startOidcApp({ LOG_LEVEL: 'error', ALLOW_PRIVATE_NETWORK_TARGETS: 'true', DISPATCH_POLL_MS: '200', MESSAGE_RETRY_SCHEDULE: '0,300ms' });
-  const processes = await startEmbeddedProcesses({ config: t.config, pool: t.pool, databaseUrl: t.databaseUrl, masterKey: t.masterKey, onError: console.error });
+  const processes = await startEmbeddedProcesses({
+    config: t.config,
+    pool: t.pool,
+    databaseUrl: t.databaseUrl,
+    masterKey: t.masterKey,
+    onError: console.error,
+  });
   stopProcesses = processes.stop;
   token = await t.token();
   smtp = await startSmtpFake(SMTP);
@@ -56,7 +62,12 @@ describe('messages through the providers', () => {
     const env = await oidcEnvironment(t, { tokenEndpointAuthMethod: 'none' });
     const base = `/v1/tenants/${env.tenantId}/environments/${env.environmentId}`;
     await put(`${base}/settings/sign-in`, { emailCodeEnabled: true, displayName: 'Acme <ID>', primaryColor: '#aa3300' });
-    await put(`${base}/email-providers/smtp`, { provider: 'smtp', active: true, config: { host: smtp.host, port: smtp.port, requireTls: false, from: 'id@acme.example' }, secrets: SMTP });
+    await put(`${base}/email-providers/smtp`, {
+      provider: 'smtp',
+      active: true,
+      config: { host: smtp.host, port: smtp.port, requireTls: false, from: 'id@acme.example' },
+      secrets: SMTP,
+    });
     const user = await directoryUser(t, env.environmentId);
     const rp = await relyingParty(env.issuer, env.clientId, null);
 
@@ -95,8 +106,18 @@ describe('messages through the providers', () => {
   it('marks a sent message bounced from Postmark’s bounce webhook, authenticated by the server token', async () => {
     const env = await oidcEnvironment(t);
     const base = `/v1/tenants/${env.tenantId}/environments/${env.environmentId}`;
-    await put(`${base}/email-providers/postmark`, { provider: 'postmark', active: true, config: { from: 'noreply@example.com', baseUrl: postmark.url }, secrets: { serverToken: TOKEN } });
-    await t.app.messages.sender.send({ template: 'password_reset', params: { link: 'https://id.example.com/p/x' }, to: 'gone@example.org', environmentId: env.environmentId });
+    await put(`${base}/email-providers/postmark`, {
+      provider: 'postmark',
+      active: true,
+      config: { from: 'noreply@example.com', baseUrl: postmark.url },
+      secrets: { serverToken: TOKEN },
+    });
+    await t.app.messages.sender.send({
+      template: 'password_reset',
+      params: { link: 'https://id.example.com/p/x' },
+      to: 'gone@example.org',
+      environmentId: env.environmentId,
+    });
     await expect.poll(async () => (await messagesOf(env.tenantId, env.environmentId)).map((m) => m.status), POLL).toEqual(['sent']);
     const [sent] = await messagesOf(env.tenantId, env.environmentId);
 
@@ -107,7 +128,14 @@ describe('messages through the providers', () => {
         headers: { authorization: `Basic ${Buffer.from(`postmark:${password}`).toString('base64')}` },
         payload,
       });
-    const bounce = { RecordType: 'Bounce', MessageID: sent!.providerMessageId, Type: 'HardBounce', TypeCode: 1, Email: 'gone@example.org', Description: 'The server was unable to deliver your message (ex: unknown user, mailbox not found).' };
+    const bounce = {
+      RecordType: 'Bounce',
+      MessageID: sent!.providerMessageId,
+      Type: 'HardBounce',
+      TypeCode: 1,
+      Email: 'gone@example.org',
+      Description: 'The server was unable to deliver your message (ex: unknown user, mailbox not found).',
+    };
     const wrong = await hook(env.environmentId, 'not-the-token', bounce);
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json().code).toBe('message_hook.unauthorized');

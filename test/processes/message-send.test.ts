@@ -45,8 +45,17 @@ const save = async (environmentId: string, path: string, body: object) => {
 };
 /** Postmark active (at `url`), SMTP saved but inactive: the failover. */
 const emailProviders = async (environmentId: string, postmarkUrl: string) => {
-  await save(environmentId, 'email-providers/postmark', { provider: 'postmark', active: true, config: { from: FROM, baseUrl: postmarkUrl }, secrets: { serverToken: KEY } });
-  await save(environmentId, 'email-providers/smtp', { provider: 'smtp', config: { host: smtp.host, port: smtp.port, requireTls: false, from: FROM }, secrets: SMTP });
+  await save(environmentId, 'email-providers/postmark', {
+    provider: 'postmark',
+    active: true,
+    config: { from: FROM, baseUrl: postmarkUrl },
+    secrets: { serverToken: KEY },
+  });
+  await save(environmentId, 'email-providers/smtp', {
+    provider: 'smtp',
+    config: { host: smtp.host, port: smtp.port, requireTls: false, from: FROM },
+    secrets: SMTP,
+  });
 };
 const messagesOf = async (environmentId: string, query = '') => {
   const res = await call('GET', `${base(environmentId)}/messages${query}`);
@@ -109,9 +118,16 @@ describe.each(ENGINES)('message-send process (%s)', (engine) => {
     expect(mail!.mail.html).toContain('<strong style="font-size:20px;letter-spacing:2px">424242</strong>');
     expect(message.providerMessageId).toBe(mail!.mail.messageId);
     expect(await eventsOf(environmentId!, 'message.failed_over')).toEqual([
-      { message: expect.objectContaining({ id: message.id, attempts: 2 }), from: 'postmark', to: 'smtp', error: expect.stringMatching(/could not reach 127\.0\.0\.1:9/) },
+      {
+        message: expect.objectContaining({ id: message.id, attempts: 2 }),
+        from: 'postmark',
+        to: 'smtp',
+        error: expect.stringMatching(/could not reach 127\.0\.0\.1:9/),
+      },
     ]);
-    expect(await eventsOf(environmentId!, 'message.sent')).toEqual([{ message: expect.objectContaining({ provider: 'smtp', providerMessageId: mail!.mail.messageId }) }]);
+    expect(await eventsOf(environmentId!, 'message.sent')).toEqual([
+      { message: expect.objectContaining({ provider: 'smtp', providerMessageId: mail!.mail.messageId }) },
+    ]);
   });
 
   it('every provider refusing gives the message up: failed, with the last refusal', async () => {
@@ -152,7 +168,11 @@ describe.each(ENGINES)('message-send process (%s)', (engine) => {
     const [environmentId] = (await newEnvironments(t, token)).environmentIds;
     const twilioConfig = (baseUrl: string) => ({ accountSid: TWILIO.accountSid, from: '+14155552671', baseUrl });
     // Two Twilio accounts cannot be saved (one per kind): the down one is Vonage at rank 0.
-    await save(environmentId!, 'sms-providers/vonage', { rank: 0, config: { from: '+14155552671', baseUrl: DOWN }, secrets: { apiKey: 'vonage-key', apiSecret: 'vonage-secret-0123' } });
+    await save(environmentId!, 'sms-providers/vonage', {
+      rank: 0,
+      config: { from: '+14155552671', baseUrl: DOWN },
+      secrets: { apiKey: 'vonage-key', apiSecret: 'vonage-secret-0123' },
+    });
     await save(environmentId!, 'sms-providers/twilio', { rank: 1, config: twilioConfig(twilio.url), secrets: { authToken: TWILIO.authToken } });
     await t.app.messages.sender.send({ template: 'sms_code', params: { code: '909090' }, to: '+12025550123', environmentId: environmentId!, locale: 'fr' });
     await settled(environmentId!);

@@ -36,7 +36,11 @@ export function createMessageService(deps: { pool: DatabasePool; masterKey: Buff
      * Postmark's bounce webhook: authenticated by the environment's Postmark server token (401 otherwise, also for an
      * environment without a Postmark provider); a `Bounce` record marks the message Postmark knows by `MessageID` bounced.
      */
-    postmarkBounce: async (environmentId: string, authorization: string | undefined, body: { RecordType: string; MessageID?: string | undefined; Type?: string | undefined; Description?: string | undefined }) => {
+    postmarkBounce: async (
+      environmentId: string,
+      authorization: string | undefined,
+      body: { RecordType: string; MessageID?: string | undefined; Type?: string | undefined; Description?: string | undefined },
+    ) => {
       const given = basicPassword(authorization, 'postmark');
       if (given === null) throw unauthorized();
       const sealed = await createEmailProviderQueries(pool, environmentId).findSecretsEncrypted('postmark');
