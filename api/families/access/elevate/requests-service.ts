@@ -134,9 +134,8 @@ export function createRequestService(pool: DatabasePool, onPending: OnPending = 
 
     create: async (caller: EnvironmentCaller, body: CreateRequestBody) => {
       const requesterId = await actingUser(pool, caller, body.requesterId, 'body.requesterId');
-      let found: Policy | null = null;
-      const opened = await pool.transaction(async (trx) => {
-        const policy = (found = await createPolicyQueries(trx, env(caller)).findPolicy(body.policyId));
+      const { policy, ...opened } = await pool.transaction(async (trx) => {
+        const policy = await createPolicyQueries(trx, env(caller)).findPolicy(body.policyId);
         if (!policy) throw invalidField('body.policyId', 'is not a policy of this environment');
         if ((await createPolicyQueries(trx, env(caller)).missingSubjects('user', [requesterId])).length > 0) {
           throw invalidField('body.requesterId', 'is not a user of this environment');
@@ -148,9 +147,9 @@ export function createRequestService(pool: DatabasePool, onPending: OnPending = 
           ticketId: body.ticketId ?? null,
           extendsGrantId: null,
         };
-        return openRequest(trx, actorOf(caller), { environmentId: env(caller), tenantId: caller.scope.tenant.id }, policy, ask);
+        return { policy, ...(await openRequest(trx, actorOf(caller), { environmentId: env(caller), tenantId: caller.scope.tenant.id }, policy, ask)) };
       });
-      if (!opened.grant && found) await onPending(env(caller), opened.request, found);
+      if (!opened.grant) await onPending(env(caller), opened.request, policy);
       return opened;
     },
 
