@@ -2,12 +2,13 @@
 // down fails over to the next one (message.failed_over, then sent by the second, read at the local SMTP server), every
 // provider refusing gives it up (failed), a restart while it waits between attempts loses nothing, and SMS messages
 // go through the active SMS providers by rank.
+import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageRequest } from '../../lib/messages/sender.ts';
 import { bearer } from '../helpers/app.ts';
 import { tenantEvents } from '../helpers/events.ts';
 import { newEnvironments } from '../helpers/fixtures.ts';
-import { ENGINES, startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
+import { ENGINES, startTestAppWithProcesses, sweepOnce, type TestAppWithProcesses } from '../helpers/processes.ts';
 import { startVendorFake, type VendorFake } from '../helpers/vendor-fakes/email-http.ts';
 import { startSmtpFake, type SmtpFake } from '../helpers/vendor-fakes/email-smtp.ts';
 import { startTwilioFake } from '../helpers/vendor-fakes/sms-twilio.ts';
@@ -162,6 +163,21 @@ describe.each(ENGINES)('message-send process (%s)', (engine) => {
     await settled(environmentId!);
     expect(await onlyMessage(environmentId!)).toMatchObject({ status: 'sent', provider: 'smtp' });
     expect(mailsTo(to)).toHaveLength(1);
+  });
+
+  it('the sweeper starts the process of a queued message whose start was lost, which then sends it', async () => {
+    const [environmentId] = (await newEnvironments(t, token)).environmentIds;
+    await emailProviders(environmentId!, postmark.url);
+    await t.processes.stop();
+    await send(environmentId!, `swept-${engine}@example.org`);
+    const { id } = await onlyMessage(environmentId!);
+    await t.pool.query(sql.unsafe`DELETE FROM process_outbox WHERE process_id = ${`message-send:${id}`}`);
+    await t.restartProcesses();
+    expect(await t.processStatus(`message-send:${id}`)).toBe('unknown');
+    const { logged } = await sweepOnce(t);
+    expect(logged.join('\n')).toContain(`message-send:${id}`);
+    await settled(environmentId!);
+    expect(await onlyMessage(environmentId!)).toMatchObject({ id, status: 'sent', provider: 'postmark' });
   });
 
   it('an SMS code goes through the active SMS providers by rank: a down one fails over to the next', async () => {
