@@ -80,7 +80,7 @@ describe.each(ENGINES)('message-send process (%s)', (engine) => {
     smtp = await startSmtpFake(SMTP);
     postmark = await startVendorFake('postmark', { key: KEY });
     twilio = await startTwilioFake(TWILIO);
-    t = await startTestAppWithProcesses({ engine, env: { MESSAGE_RETRY_SCHEDULE: '0,500ms' } });
+    t = await startTestAppWithProcesses({ engine, env: { MESSAGE_RETRY_SCHEDULE: '0,300ms' } });
     token = await t.token();
     tenantId = t.credentials.tenantId;
   });
