@@ -9,6 +9,7 @@ import { createImpersonationActivities, type ImpersonationDeps } from './imperso
 import { createElevateActivities, type ElevateDeps } from './elevate.ts';
 import { createTrustStoreKeyActivities, type TrustStoreKeyDeps } from './trust-store-keys.ts';
 import { createOidcCleanupActivities, type OidcCleanupDeps } from './oidc-cleanup.ts';
+import { createMessageActivities, type MessageDeps } from './messages.ts';
 
 export type ActivityDeps = DeliveryDeps &
   DomainDeps &
@@ -17,7 +18,8 @@ export type ActivityDeps = DeliveryDeps &
   DirectorySyncDeps &
   TrustStoreKeyDeps &
   ElevateDeps &
-  OidcCleanupDeps;
+  OidcCleanupDeps &
+  MessageDeps;
 
 export function createActivities(deps: ActivityDeps): Activities {
   // An integrity violation fails the same way on every attempt: thrown as a non-retryable DatabaseRefusal.
@@ -30,5 +32,6 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createTrustStoreKeyActivities(deps),
     ...createElevateActivities(deps),
     ...createOidcCleanupActivities(deps),
+    ...createMessageActivities(deps),
   });
 }

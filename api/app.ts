@@ -32,6 +32,7 @@ import type { App } from './types.ts';
 import { createInbox, type Inbox } from '../lib/messages/inbox.ts';
 import { createLogSender } from '../lib/messages/log-sender.ts';
 import type { MessageSender } from '../lib/messages/sender.ts';
+import { createMessageSender } from './messages/sender.ts';
 import type { PasswordPolicy } from './passwords/policy.ts';
 import { createEnvironmentPasswordPolicy } from './passwords/environment-policy.ts';
 
@@ -44,7 +45,10 @@ export interface AppDeps {
   /** Encrypts secrets at rest (webhook signing secrets, provider credentials). */
   masterKey: Buffer;
   logger?: FastifyServerOptions['logger'];
-  /** How messages (sign-up codes, password links) are sent; default: the log sender with its in-process inbox. */
+  /**
+   * How messages (sign-up codes, password links) are sent; default: through the environment's providers by the
+   * message-send process when one of the channel is active, else the log sender with its in-process inbox.
+   */
   sender?: MessageSender;
   /** What every place that sets a password asks (api/passwords/policy.ts); default: the service's fixed rules. */
   passwordPolicy?: PasswordPolicy;
@@ -135,7 +139,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   app.decorate('oidc', oidc);
   const inbox = createInbox();
-  const sender = deps.sender ?? createLogSender({ log: app.log, inbox });
+  const sender =
+    deps.sender ??
+    createMessageSender({
+      pool,
+      masterKey: deps.masterKey,
+      fallback: createLogSender({ log: app.log, inbox }),
+      retryScheduleMs: config.messages.retryScheduleMs,
+    });
   app.decorate('messages', { sender, inbox });
   const listener = await listen(
     deps.databaseUrl,

@@ -14,6 +14,8 @@ export const SCOPE_FAMILIES = [
   'environment-settings',
   'email-providers',
   'sms-providers',
+  // The messages sent through an environment's providers (read only; a bounce arrives by the vendor's webhook).
+  'messages',
   'connected-apps',
   'add-ons',
   'vanity-domains',

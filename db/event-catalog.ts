@@ -48,6 +48,7 @@ import { SMS_PROVIDER_EVENTS } from './sms-providers/events.ts';
 import { SMS_CODE_EVENTS } from './sms-codes/events.ts';
 import { EMAIL_PROVIDER_EVENTS } from './email-providers/events.ts';
 import { FORM_EVENTS } from './forms/events.ts';
+import { MESSAGE_EVENTS } from './messages/events.ts';
 
 export type { EventTypeEntry };
 
@@ -96,6 +97,7 @@ export const EVENT_CATALOG = {
   ...SMS_CODE_EVENTS,
   ...EMAIL_PROVIDER_EVENTS,
   ...FORM_EVENTS,
+  ...MESSAGE_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

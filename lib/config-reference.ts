@@ -146,6 +146,12 @@ export const CONFIG_REFERENCE = {
     default: '0,5s,5m,30m,2h,5h,10h,10h',
     meaning: 'delays before each delivery attempt (`ms`, `s`, `m`, `h`, `d`)',
   },
+  MESSAGE_RETRY_SCHEDULE: {
+    section: 'Webhooks and notifications',
+    default: '0,10s,1m',
+    meaning:
+      'delays before each attempt to send a message (codes, links, invitations) through one provider (`ms`, `s`, `m`, `h`); a transient failure waits for the next, a refusal or the last failure moves to the next provider',
+  },
   WEBHOOK_TIMEOUT_MS: { section: 'Webhooks and notifications', default: '15000', meaning: 'timeout of one delivery attempt (at most 60000)' },
   WEBHOOK_DISABLE_AFTER: { section: 'Webhooks and notifications', default: '5d', meaning: 'disable an endpoint whose every delivery failed this long' },
   WEBHOOK_SECRET_OVERLAP: { section: 'Webhooks and notifications', default: '24h', meaning: 'how long a rotated-out signing secret keeps signing' },

@@ -111,6 +111,7 @@ export const configSchema = z
     // Capped below the 2-minute activity timeout of the Temporal binding, so an attempt is never cut and resent.
     WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000, 'must be at most 60000').default(15_000),
     WEBHOOK_DISABLE_AFTER: duration.prefault('5d'),
+    MESSAGE_RETRY_SCHEDULE: schedule.refine((ms) => ms.length <= 20, 'must list at most 20 delays').prefault(['0', '10s', '1m'].join(',')),
     WEBHOOK_SECRET_OVERLAP: duration.prefault('24h'),
     PAGERDUTY_EVENTS_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://events.pagerduty.com'),
     DATADOG_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
@@ -202,6 +203,8 @@ export const configSchema = z
           pendingPerTenant: env.WEBHOOK_MAX_PENDING_PER_TENANT,
         },
       },
+      /** Messages sent through providers: the delays before each attempt at one provider (then the next provider). */
+      messages: { retryScheduleMs: env.MESSAGE_RETRY_SCHEDULE },
       processSweepIntervalMs: env.PROCESS_SWEEP_INTERVAL,
       /** The deployment's OIDC clean-up process: the pause between two rounds, and the rounds of one run (then it continues as new). */
       oidcCleanup: { intervalMs: env.OIDC_CLEANUP_INTERVAL_SECONDS * 1000, rounds: env.OIDC_CLEANUP_ROUNDS_PER_RUN },

@@ -54,6 +54,8 @@ const responses = new Map<string, Record<number, [number, number?]>>();
 const batches = new Map<string, { deliveryId: string; statusCode: number; retryAfterMs?: number }[]>();
 /** OIDC clean-up batches left: each call takes one, `more` while some remain. */
 let oidcBatches = 0;
+/** Per message, the outcome of each attempt in turn (the real activity answers from the vendor's answer). */
+const messageAttempts = new Map<string, ('retry' | 'next' | 'sent')[]>();
 /** Per environment, when its pending lifecycle changes are due. */
 const lifecycleChanges = new Map<string, number[]>();
 
@@ -132,6 +134,7 @@ const activities: Activities = {
   },
   // The real one enqueues the next run's start in the outbox.
   continueOidcCleanup: () => Promise.resolve(),
+  attemptMessage: ({ messageId }) => Promise.resolve({ outcome: messageAttempts.get(messageId)?.shift() ?? ('settled' as const) }),
 };
 
 /** Who and what each process is about: the query its definition names, answered as createProcessScopeQueries(pool).scopeOf would. */
@@ -200,6 +203,9 @@ function scenarios(): Scenario[] {
   // Revoked while active.
   const revokedElevateGrantId = randomUUID();
   elevateGrants.set(revokedElevateGrantId, Date.now() + 60_000);
+  // The first provider fails twice (unreachable, then still on its last attempt): failover; the second one sends it.
+  const messageId = randomUUID();
+  messageAttempts.set(messageId, ['retry', 'next', 'sent']);
   // A backlog of two batches in the first round, then a quiet second round; the run then continues as a new one.
   oidcBatches = 2;
 
@@ -300,6 +306,11 @@ function scenarios(): Scenario[] {
         await gateway.signal('elevate-grant', processId, 'elevate-grant', { revoked: true });
       },
       result: 'revoked',
+    },
+    {
+      fixture: 'message-send-failed-over',
+      start: start('message-send', messageId, tenantId, { messageId, providers: ['postmark', 'smtp'], scheduleMs: [0, 200] }),
+      result: 'sent',
     },
     {
       fixture: 'oidc-cleanup-rounds',

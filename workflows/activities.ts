@@ -83,6 +83,26 @@ export interface Activities {
 
   /** Starts (through the outbox, due after the configured interval) the next run of the OIDC clean-up process. */
   continueOidcCleanup(input: OidcCleanupInput): Promise<void>;
+
+  /**
+   * One attempt to send a queued message through `provider`: `sent` (recorded, message.sent), `retry` (a transient
+   * failure and not the provider's last attempt), `next` (refused, or the last attempt failed, and `next` is tried:
+   * message.failed_over), `failed` (no provider left: message.failed), or `settled` (no longer queued).
+   */
+  attemptMessage(input: MessageAttempt): Promise<MessageAttemptResult>;
+}
+
+export interface MessageAttempt {
+  messageId: string;
+  provider: string;
+  attempt: number;
+  lastAttempt: boolean;
+  next: string | null;
+}
+
+export interface MessageAttemptResult {
+  outcome: 'sent' | 'retry' | 'next' | 'failed' | 'settled';
+  error?: string | null;
 }
 
 /** What one batch of the OIDC clean-up removed or retired. */

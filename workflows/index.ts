@@ -10,6 +10,7 @@ import { domainVerificationProcess } from './domain-verification.ts';
 import { elevateGrantProcess, elevateRequestProcess } from './elevate.ts';
 import { impersonationExpiryProcess } from './impersonation-expiry.ts';
 import { invitationExpiryProcess } from './invitation-expiry.ts';
+import { messageSendProcess } from './message-send.ts';
 import type { ActivityName } from './port.ts';
 import { oidcCleanupProcess } from './oidc-cleanup.ts';
 import { trustStoreKeyRetirementProcess } from './trust-store-key-retirement.ts';
@@ -27,6 +28,7 @@ export const processes = {
   'elevate-request': elevateRequestProcess,
   'elevate-grant': elevateGrantProcess,
   'oidc-cleanup': oidcCleanupProcess,
+  'message-send': messageSendProcess,
 } satisfies { [K in ProcessKind]: ProcessDefinition<K> };
 
 /** The definition of `kind`, typed by it. */

@@ -29,6 +29,11 @@ export const TAGS = [
     name: 'SMS providers',
     description: 'The SMS vendors of an environment (Twilio, MessageBird, Amazon SNS, Vonage) with sealed credentials, failover rank and a test send.',
   },
+  {
+    name: 'Messages',
+    description:
+      'The messages sent through an environment’s email and SMS providers (codes, links, invitations, notices): status, provider, vendor id, attempts; never the content.',
+  },
   { name: 'Organization keys', description: 'Organization keys (adok_…): bearer tokens of an organization, limited to all or some of its tenants.' },
   { name: 'Projects', description: 'Projects (applications) of a tenant, each with its environments and a default one.' },
   { name: 'Audit', description: 'Who changed what, from where, with the before and after of changed fields; paged or exported as NDJSON.' },

@@ -12,7 +12,8 @@ import type { EmailCodeFailureReason } from '../../db/email-codes/events.ts';
 import { createVerifiedEmailQueries } from '../../db/mfa/verified-email.ts';
 import { recordChange } from '../../db/shared/changes.ts';
 import { snapshotOf } from '../oidc/providers.ts';
-import { fillText, type Messages } from '../oidc/pages/i18n/index.ts';
+import type { Messages } from '../oidc/pages/i18n/index.ts';
+import { localeOf } from '../messages/locale.ts';
 import { codeHash, EMAIL_CODE_RESEND_SECONDS, EMAIL_CODE_TTL_SECONDS, goneReason, type EmailCodeSignIn } from './service.ts';
 
 /** What an emailed second factor adds to the first factor's amr (with `mfa`). */
@@ -88,7 +89,7 @@ export function createEmailSecondFactor(deps: { pool: DatabasePool; sender: Mess
       });
       if (!issued) return { kind: 'too_soon' };
       await deps.sender
-        .send({ to: email, subject: t.mfaEmailMailSubject, text: fillText(t.mfaEmailMailText, { code }), environmentId: s.environmentId, kind: 'sign_in_code' })
+        .send({ to: email, template: 'one_time_code', params: { code }, environmentId: s.environmentId, locale: localeOf(t) })
         .catch((error: unknown) => deps.log.error({ err: error, kind: 'sign_in_code' }, 'message could not be sent'));
       return { kind: 'sent' };
     },

@@ -13,7 +13,8 @@ import type { EmailCodeFailureReason } from '../../db/email-codes/events.ts';
 import { createSignInQueries } from '../../db/oidc/sign-in/queries.ts';
 import { recordChange, type RequestOrigin } from '../../db/shared/changes.ts';
 import { issuerOf, snapshotOf } from '../oidc/providers.ts';
-import { fillText, type Messages } from '../oidc/pages/i18n/index.ts';
+import type { Messages } from '../oidc/pages/i18n/index.ts';
+import { localeOf } from '../messages/locale.ts';
 
 export const EMAIL_CODE_TTL_SECONDS = 600;
 export const EMAIL_CODE_MAX_ATTEMPTS = 5;
@@ -131,13 +132,7 @@ export function createEmailCodeService(deps: {
         const link = `${issuerOf(deps.publicBaseUrl, s.environmentId)}/interaction/${s.uid}/email-code/${token}`;
         // Not awaited: the page answers as fast for a known identifier as for an unknown one.
         void deps.sender
-          .send({
-            to: recipient.email,
-            subject: t.emailCodeMailSubject,
-            text: fillText(t.emailCodeMailText, { code, link }),
-            environmentId: s.environmentId,
-            kind: 'sign_in_code',
-          })
+          .send({ to: recipient.email, template: 'magic_link', params: { code, link }, environmentId: s.environmentId, locale: localeOf(t) })
           .catch((error: unknown) => deps.log.error({ err: error, kind: 'sign_in_code' }, 'message could not be sent'));
       }
       return { kind: 'sent' };

@@ -16,7 +16,8 @@ import { createSmsCodeQueries, type SmsCode, type SmsCodePurpose } from '../../d
 import { createSmsSendQueries } from '../../db/sms-codes/sends.ts';
 import { recordChange } from '../../db/shared/changes.ts';
 import { snapshotOf } from '../oidc/providers.ts';
-import { fillText, type Messages } from '../oidc/pages/i18n/index.ts';
+import type { Messages } from '../oidc/pages/i18n/index.ts';
+import { localeOf } from '../messages/locale.ts';
 import { codeHash, EMAIL_CODE_MAX_ATTEMPTS, EMAIL_CODE_RESEND_SECONDS, EMAIL_CODE_TTL_SECONDS, type EmailCodeSignIn } from '../email-codes/service.ts';
 import { countryOf, phoneHint } from './phone.ts';
 import { refuseOverRate } from './pumping.ts';
@@ -119,8 +120,8 @@ export function createSmsSecondFactor(deps: {
       });
       if (issued.kind !== 'sent') return issued;
       await deps.sender
-        .send({ channel: 'sms', to: phoneNumber, subject: '', text: fillText(t.smsCodeText, { code }), environmentId: s.environmentId, kind: 'sms_code' })
-        .catch((error: unknown) => deps.log.error({ err: error, kind: 'sms_code' }, 'message could not be sent'));
+        .send({ to: phoneNumber, template: 'sms_code', params: { code }, environmentId: s.environmentId, locale: localeOf(t) })
+        .catch((error: unknown) => deps.log.error({ err: error, template: 'sms_code' }, 'message could not be sent'));
       return issued;
     },
 

@@ -16,6 +16,7 @@ const ENVIRONMENT_TABLES = {
   trust_store_keys: sql.identifier(['trust_store_keys']),
   elevate_requests: sql.identifier(['elevate_requests']),
   elevate_grants: sql.identifier(['elevate_grants']),
+  messages: sql.identifier(['messages']),
 } satisfies Record<EnvironmentTable, unknown>;
 
 export function createProcessScopeQueries(db: CommonQueryMethods) {

@@ -22,6 +22,7 @@ const Delivery = z.object({
 });
 
 const Environment = z.object({ id: z.uuid(), tenantId: z.uuid() });
+const QueuedMessage = z.object({ id: z.uuid(), tenantId: z.uuid(), providers: z.array(z.string()), scheduleMs: z.array(z.number()) });
 
 const noOutboxEntry = (processId: ReturnType<typeof sql.fragment>) =>
   sql.fragment`NOT EXISTS (SELECT 1 FROM process_outbox o WHERE o.process_id = ${processId})`;
@@ -115,6 +116,16 @@ export function createSweepQueries(db: CommonQueryMethods): { [Q in SweepQuery]:
             UNION SELECT environment_id FROM directory_lifecycle_changes WHERE applied_at IS NULL AND due_at < now() - ${graceMs} * interval '1 millisecond')
           AND ${noOutboxEntry(sql.fragment`'directory-sync:' || e.id`)}
         LIMIT ${limit}`)),
+    ],
+
+    /** Messages still queued (neither sent nor given up), with the providers and schedule they were queued with. */
+    queuedMessages: async (graceMs: number, limit: number) => [
+      ...(await db.any(sql.type(QueuedMessage)`
+        SELECT m.id, e.tenant_id AS "tenantId", m.providers, m.retry_schedule_ms AS "scheduleMs"
+        FROM messages m JOIN environments e ON e.id = m.environment_id
+        WHERE m.status = 'queued' AND m.created_at < now() - ${graceMs} * interval '1 millisecond'
+          AND ${noOutboxEntry(sql.fragment`'message-send:' || m.id`)}
+        ORDER BY m.created_at LIMIT ${limit}`)),
     ],
 
     /** The deployment's OIDC clean-up, unless a start of it waits in the outbox (it has no row to age). */

@@ -99,6 +99,14 @@ export interface OidcCleanupInput {
   rounds?: number;
 }
 
+export interface MessageSendInput {
+  messageId: string;
+  /** The providers (kinds) to try in order: the first, then the failover. */
+  providers: string[];
+  /** Delays before each attempt at one provider, in ms (the first is usually 0). */
+  scheduleMs: number[];
+}
+
 /**
  * Every process kind, with its input and its topics (each topic's message type). A process's id is
  * `<kind>:<entityId>` (processId in db/processes/outbox.ts, through which every process is started and signalled).
@@ -114,6 +122,7 @@ export interface ProcessContracts {
   'elevate-request': { input: ElevateRequestInput; topics: { 'elevate-request': ElevateRequestMessage } };
   'elevate-grant': { input: ElevateGrantInput; topics: { 'elevate-grant': ElevateGrantMessage } };
   'oidc-cleanup': { input: OidcCleanupInput; topics: NoTopics };
+  'message-send': { input: MessageSendInput; topics: NoTopics };
 }
 
 export type ProcessKind = keyof ProcessContracts;

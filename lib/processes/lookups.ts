@@ -14,11 +14,13 @@ export interface SweepRows {
   pendingDirectorySyncs: { id: string; tenantId: string };
   /** The deployment's one OIDC clean-up process (its entity id), when no start of it waits in the outbox. */
   oidcCleanup: { id: string };
+  /** Messages still queued, with what their `message-send` process starts from. */
+  queuedMessages: { id: string; tenantId: string; providers: string[]; scheduleMs: number[] };
 }
 export type SweepQuery = keyof SweepRows;
 
 /** Tables whose row names the environment a process works in. */
-export type EnvironmentTable = 'impersonation_grants' | 'trust_store_keys' | 'elevate_requests' | 'elevate_grants';
+export type EnvironmentTable = 'impersonation_grants' | 'trust_store_keys' | 'elevate_requests' | 'elevate_grants' | 'messages';
 
 /**
  * Where the scope of a process is read from: the invitation (its organization, no tenant), the delivery (tenant,

@@ -34,6 +34,8 @@ const ALLOWLIST: Record<string, string> = {
   'POST /v1/process-outbox/{entryId}/retry': 'service-wide process outbox, operators only',
   'POST /v1/integrations/slack/interactivity/{channelId}':
     "Slack's signature (the channel's signing secret) authenticates it; tested in test/api/elevate-slack.test.ts",
+  'POST /v1/hooks/email/postmark/{environment}':
+    "Postmark's Basic auth (the environment's Postmark server token) authenticates it; tested in test/api/messages-delivery.test.ts",
   'POST /access/v1/evaluation': 'AuthZEN: the environment API secret selects the environment (tested in test/api/authzen-*.test.ts)',
   'POST /access/v1/evaluations': 'AuthZEN: the environment API secret selects the environment (tested in test/api/authzen-*.test.ts)',
   'POST /access/v1/search/subject': 'AuthZEN: the environment API secret selects the environment (tested in test/api/authzen-*.test.ts)',
@@ -206,6 +208,13 @@ beforeAll(async () => {
   ).policy.id;
   ids.requestId = (await create(`${elevate}/requests`, { policyId: ids.policyId, requesterId: ids.userId })).request.id;
   ids.grantId = (await create(`${elevate}/requests/${ids.requestId}/approve`, { approverId })).grant.id;
+
+  // A message of A's environment: queued through its active email provider (no process runs here to send it).
+  const providers = `${tn}/environments/${ids.environmentId}/email-providers/postmark`;
+  const postmark = { provider: 'postmark', active: true, config: { from: 'noreply@example.com' }, secrets: { serverToken: 'postmark-token-0123456789' } };
+  expect((await call(ours, 'PUT', providers, postmark)).status).toBe(200);
+  await t.app.messages.sender.send({ template: 'verification', params: { code: '123456' }, to: 'a@example.com', environmentId: ids.environmentId! });
+  ids.messageId = (await call(ours, 'GET', `${tn}/environments/${ids.environmentId}/messages`)).body.messages[0].id;
 
   const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi' })).json() as { paths: Record<string, Record<string, unknown>> };
   operations = Object.entries(document.paths)

@@ -102,7 +102,10 @@ export async function openRequest(
   return { request, grant: null };
 }
 
-export function createRequestService(pool: DatabasePool) {
+/** Told of each request a caller opened that waits for a decision (the elevate notice to its approvers). */
+export type OnPending = (environmentId: string, request: AccessRequest, policy: Policy) => Promise<void>;
+
+export function createRequestService(pool: DatabasePool, onPending: OnPending = async () => {}) {
   const env = (caller: EnvironmentCaller) => caller.scope.environmentId;
   const find = async (db: CommonQueryMethods, caller: EnvironmentCaller, id: string) => {
     const request = await createRequestQueries(db, env(caller)).findRequest(id);
@@ -131,7 +134,7 @@ export function createRequestService(pool: DatabasePool) {
 
     create: async (caller: EnvironmentCaller, body: CreateRequestBody) => {
       const requesterId = await actingUser(pool, caller, body.requesterId, 'body.requesterId');
-      return pool.transaction(async (trx) => {
+      const { policy, ...opened } = await pool.transaction(async (trx) => {
         const policy = await createPolicyQueries(trx, env(caller)).findPolicy(body.policyId);
         if (!policy) throw invalidField('body.policyId', 'is not a policy of this environment');
         if ((await createPolicyQueries(trx, env(caller)).missingSubjects('user', [requesterId])).length > 0) {
@@ -144,8 +147,10 @@ export function createRequestService(pool: DatabasePool) {
           ticketId: body.ticketId ?? null,
           extendsGrantId: null,
         };
-        return openRequest(trx, actorOf(caller), { environmentId: env(caller), tenantId: caller.scope.tenant.id }, policy, ask);
+        return { policy, ...(await openRequest(trx, actorOf(caller), { environmentId: env(caller), tenantId: caller.scope.tenant.id }, policy, ask)) };
       });
+      if (!opened.grant) await onPending(env(caller), opened.request, policy);
+      return opened;
     },
 
     approve: (caller: EnvironmentCaller, id: string, body: { comment?: string | undefined; approverId?: string | undefined }) =>

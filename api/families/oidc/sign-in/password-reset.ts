@@ -10,7 +10,8 @@ import { createPasswordQueries } from '../../../../db/directory/passwords/querie
 import { createSignInQueries } from '../../../../db/oidc/sign-in/queries.ts';
 import { recordChange, type RequestOrigin } from '../../../../db/shared/changes.ts';
 import { issuerOf, snapshotOf } from '../../../oidc/providers.ts';
-import { fillText, type Messages } from '../../../oidc/pages/i18n/index.ts';
+import type { Messages } from '../../../oidc/pages/i18n/index.ts';
+import { localeOf } from '../../../messages/locale.ts';
 
 /** How long a reset link works. */
 export const RESET_LINK_SECONDS = 3600;
@@ -42,7 +43,7 @@ export function createPasswordResetService(deps: {
       });
       const link = `${issuerOf(deps.publicBaseUrl, environmentId)}/password/${token}`;
       await sender
-        .send({ to: user.email, subject: t.resetMailSubject, text: fillText(t.resetMailText, { link }), environmentId, kind: 'password_reset' })
+        .send({ to: user.email, template: 'password_reset', params: { link }, environmentId, locale: localeOf(t) })
         .catch((error: unknown) => deps.log.error({ err: error, kind: 'password_reset' }, 'message could not be sent'));
     },
   };

@@ -17,7 +17,8 @@ import { createSignInQueries } from '../../../../db/oidc/sign-in/queries.ts';
 import { createSignUpQueries } from '../../../../db/oidc/sign-in/sign-up.ts';
 import { recordChange, type RequestOrigin } from '../../../../db/shared/changes.ts';
 import { snapshotOf } from '../../../oidc/providers.ts';
-import { fillText, type Messages } from '../../../oidc/pages/i18n/index.ts';
+import type { Messages } from '../../../oidc/pages/i18n/index.ts';
+import { localeOf } from '../../../messages/locale.ts';
 import { userChange } from '../../directory/users/service.ts';
 import { EMAIL_CODE_AMR } from '../../../email-codes/service.ts';
 import { answeredForms, withAnswers, type SubmittedForm } from '../../../forms/sign-up.ts';
@@ -59,7 +60,7 @@ async function replaceAnswers(
 
 export function createSignUpService(pool: DatabasePool, sender: MessageSender, log: { error(fields: object, message: string): void }) {
   const send = (message: Parameters<MessageSender['send']>[0]) =>
-    sender.send(message).catch((error: unknown) => log.error({ err: error, kind: message.kind }, 'message could not be sent'));
+    sender.send(message).catch((error: unknown) => log.error({ err: error, template: message.template }, 'message could not be sent'));
 
   return {
     /**
@@ -74,7 +75,7 @@ export function createSignUpService(pool: DatabasePool, sender: MessageSender, l
       const existing = await createSignInQueries(pool, environmentId).findByLogin(email);
       const code = sixDigitCode();
       const forms = input.forms ?? [];
-      const sendCode = () => send({ to: email, subject: t.signUpMailSubject, text: fillText(t.signUpMailText, { code }), environmentId, kind: 'sign_up_code' });
+      const sendCode = () => send({ to: email, template: 'verification', params: { code }, environmentId, locale: localeOf(t) });
       if (existing?.pendingSignUp && existing.userName === email) {
         // A sign-up never verified (someone else's typo, a lost code): whoever receives the new code owns the account.
         await pool.transaction(async (trx) => {
@@ -89,7 +90,7 @@ export function createSignUpService(pool: DatabasePool, sender: MessageSender, l
         return id;
       }
       if (existing) {
-        await send({ to: email, subject: t.signUpMailSubject, text: t.signUpExistsMailText, environmentId, kind: 'sign_up_existing_account' });
+        await send({ to: email, template: 'account_exists', params: {}, environmentId, locale: localeOf(t) });
         return id;
       }
       const created = await pool

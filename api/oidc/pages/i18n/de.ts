@@ -184,7 +184,6 @@ export const de: Messages = {
   mfaSmsCountryRefused:
     'An Nummern in {country} können keine SMS gesendet werden. Geben Sie eine andere Nummer ein oder richten Sie eine Authenticator-App ein.',
   mfaSmsOtherNumber: 'Eine andere Nummer verwenden',
-  smsCodeText: '{code} ist Ihr Bestätigungscode. Er gilt einmal, 10 Minuten lang. Geben Sie ihn niemals weiter.',
   passwordRefusalTooShort: 'Das Passwort muss mindestens {limit} Zeichen lang sein.',
   passwordRefusalTooLong: 'Das Passwort darf höchstens {limit} Zeichen lang sein.',
   passwordRefusalWhitespaceOnly: 'Das Passwort darf nicht nur aus Leerzeichen bestehen.',

@@ -175,7 +175,6 @@ export const en = {
   mfaSmsPhoneInvalid: 'Enter a valid phone number in international format: + and the country code, then the number.',
   mfaSmsCountryRefused: 'Text messages cannot be sent to numbers in {country}. Enter another number, or set up an authenticator app.',
   mfaSmsOtherNumber: 'Use another number',
-  smsCodeText: '{code} is your verification code. It works once, for 10 minutes. Never share it.',
   passwordRefusalTooShort: 'The password must be at least {limit} characters long.',
   passwordRefusalTooLong: 'The password must be at most {limit} characters long.',
   passwordRefusalWhitespaceOnly: 'The password must not be only whitespace.',

@@ -182,7 +182,6 @@ export const fr: Messages = {
   mfaSmsCountryRefused:
     'Impossible d’envoyer des SMS aux numéros de ce pays : {country}. Saisissez un autre numéro, ou configurez une application d’authentification.',
   mfaSmsOtherNumber: 'Utiliser un autre numéro',
-  smsCodeText: '{code} est votre code de vérification. Il est valable une fois, pendant 10 minutes. Ne le communiquez jamais.',
   passwordRefusalTooShort: 'Le mot de passe doit comporter au moins {limit} caractères.',
   passwordRefusalTooLong: 'Le mot de passe doit comporter au plus {limit} caractères.',
   passwordRefusalWhitespaceOnly: 'Le mot de passe ne doit pas être composé uniquement d’espaces.',
