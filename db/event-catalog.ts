@@ -45,6 +45,7 @@ import { SSO_EVENTS } from './sso/events.ts';
 import { EMAIL_CODE_EVENTS } from './email-codes/events.ts';
 import { SMS_PROVIDER_EVENTS } from './sms-providers/events.ts';
 import { EMAIL_PROVIDER_EVENTS } from './email-providers/events.ts';
+import { ADD_ON_EVENTS } from './add-ons/events.ts';
 
 export type { EventTypeEntry };
 
@@ -90,6 +91,7 @@ export const EVENT_CATALOG = {
   ...EMAIL_CODE_EVENTS,
   ...SMS_PROVIDER_EVENTS,
   ...EMAIL_PROVIDER_EVENTS,
+  ...ADD_ON_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

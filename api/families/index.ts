@@ -19,6 +19,7 @@ import environments from './projects/environments/index.ts';
 import environmentSettings from './projects/environment-settings/index.ts';
 import smsProviders from './projects/sms-providers/index.ts';
 import emailProviders from './projects/email-providers/index.ts';
+import addOns from './projects/add-ons/index.ts';
 import events from './events/events/index.ts';
 import auditLogs from './events/audit-logs/index.ts';
 import webhooks from './events/webhooks/index.ts';
@@ -75,6 +76,7 @@ export const FAMILIES: readonly Family[] = [
   environmentSettings,
   smsProviders,
   emailProviders,
+  addOns,
   events,
   auditLogs,
   webhooks,
