@@ -95,4 +95,6 @@ export interface OidcCleanupCounts {
   signUpCodes?: number;
   keysRetired: number;
   keysDeleted: number;
+  /** Ended rate-limit windows deleted (migration 0048); absent from results recorded before. */
+  rateCounters?: number;
 }

@@ -2,6 +2,9 @@
 import type { DatabasePool } from 'slonik';
 import type { Config } from '../../lib/config.ts';
 import { createProtectionPipeline, type EvaluationTimings, type ProtectionHook } from './pipeline.ts';
+import { createBotChallenge } from './challenge.ts';
+import { rateLimitHook } from './rate-limit.ts';
+import { botDetectionHook } from './bot-detection.ts';
 
 export interface ProtectionDeps {
   pool: DatabasePool;
@@ -11,7 +14,8 @@ export interface ProtectionDeps {
 }
 
 export function createProtections(deps: ProtectionDeps) {
-  const hooks: ProtectionHook[] = [];
+  const challenge = createBotChallenge({ ...deps, outbound: { allowPrivate: deps.config.allowPrivateNetworkTargets, timeoutMs: deps.config.webhooks.timeoutMs } });
+  const hooks: ProtectionHook[] = [rateLimitHook({ ...deps, challenge }), botDetectionHook({ ...deps, challenge })];
   return createProtectionPipeline(hooks, deps.timings);
 }
 

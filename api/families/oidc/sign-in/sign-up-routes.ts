@@ -13,6 +13,7 @@ import { clientIdOf, type SignInService } from './service.ts';
 import type { SignUpService } from './sign-up.ts';
 import type { SecondFactor } from './second-factor.ts';
 import type { App } from '../../../types.ts';
+import type { BotChallengeWidget } from '../../../oidc/pages/challenge.ts';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 
@@ -28,7 +29,12 @@ export function signUpRoutes(
   },
 ) {
   const { interactions: ix, signIn, signUp, second, passwordPolicy, protections } = deps;
-  const common = (r: Req) => ({ base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid) });
+  const common = (r: Req) => ({
+    base: ix.urlOf(r),
+    abort: ix.urlOf(r, '/abort'),
+    csrf: signIn.csrfOf(r.params.envId, r.params.uid),
+    stamp: signIn.formStampOf(r.params.envId),
+  });
 
   /**
    * The interaction and how its environment lets people sign up (`passwordless`: password sign-in off, email code
@@ -53,15 +59,15 @@ export function signUpRoutes(
     const email = field(r, 'email').trim();
     const displayName = field(r, 'displayName').trim().slice(0, 200);
     const password = field(r, 'password');
-    const refuse = (error: PageError, errorField: 'email' | 'password', status = 400) =>
-      ix.send(reply, found, status, () => signUpPage({ ...common(r), email, displayName, error, errorField, password: !found.passwordless }, t));
+    const refuse = (error: PageError, errorField: 'email' | 'password', status = 400, challenge?: BotChallengeWidget) =>
+      ix.send(reply, found, status, () => signUpPage({ ...common(r), email, displayName, error, errorField, password: !found.passwordless, challenge }, t));
     if (email.length > 254 || !EMAIL.test(email)) return refuse(t.emailInvalid, 'email');
     const scope = { tenantId: snapshotOf(found.provider).tenantId, environmentId: r.params.envId };
     const address = email.toLowerCase();
     const verdict = await protections.before(attemptOf(r, found, 'sign_up', address));
     if (verdict) {
       if (verdict.kind === 'deny' && verdict.retryAfterSeconds) reply.header('retry-after', String(verdict.retryAfterSeconds));
-      return refuse(verdict.text(t), 'email', verdict.kind === 'deny' ? verdict.status : 401);
+      return refuse(verdict.text(t), 'email', verdict.kind === 'deny' ? verdict.status : 401, verdict.kind === 'challenge' ? verdict.widget : undefined);
     }
     const refusal = found.passwordless ? null : await passwordPolicy.check(scope, password, { purpose: 'sign_up', userName: address, email: address });
     if (refusal) return refuse(refusalText(refusal, t), 'password');

@@ -176,4 +176,9 @@ export const de: Messages = {
   ssoUnreachableText: 'Der Identitätsanbieter ist nicht erreichbar. Versuchen Sie es später erneut.',
   ssoStartAtAppTitle: 'In der Anwendung beginnen',
   ssoStartAtAppText: 'Die Anmeldung muss in der Anwendung beginnen, die Sie verwenden möchten: Öffnen Sie sie und wählen Sie dort „Anmelden“.',
+  rateLimited: 'Zu viele Versuche. Versuchen Sie es in {seconds} Sekunden erneut.',
+  botBlocked: 'Diese Anfrage wirkt automatisiert und wurde abgelehnt. Wenn Sie ein Mensch sind, versuchen Sie es mit Ihrem gewohnten Browser erneut.',
+  challengeRequired: 'Bestätigen Sie, dass Sie ein Mensch sind, und senden Sie das Formular dann erneut.',
+  challengeFailed: 'Die Prüfung konnte nicht bestätigen, dass Sie ein Mensch sind. Versuchen Sie es noch einmal.',
+  challengeNoScript: 'Die Prüfung braucht JavaScript: Schalten Sie es für diese Seite ein.',
 };

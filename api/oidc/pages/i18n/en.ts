@@ -167,6 +167,11 @@ export const en = {
   ssoUnreachableText: 'The identity provider could not be reached. Try again later.',
   ssoStartAtAppTitle: 'Start at the application',
   ssoStartAtAppText: 'Sign-in must start at the application you want to use: open it and choose to sign in there.',
+  rateLimited: 'Too many attempts. Try again in {seconds} seconds.',
+  botBlocked: 'This request looks automated and was refused. If you are a person, try again from your usual browser.',
+  challengeRequired: 'Confirm that you are a person, then send the form again.',
+  challengeFailed: 'The check could not confirm that you are a person. Try it again.',
+  challengeNoScript: 'The check needs JavaScript: turn it on for this page.',
 };
 
 export type MessageKey = keyof typeof en;

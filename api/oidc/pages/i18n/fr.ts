@@ -173,4 +173,9 @@ export const fr: Messages = {
   ssoUnreachableText: 'Le fournisseur d’identité est injoignable. Réessayez plus tard.',
   ssoStartAtAppTitle: 'Commencez dans l’application',
   ssoStartAtAppText: 'La connexion doit commencer dans l’application que vous voulez utiliser : ouvrez-la et choisissez de vous y connecter.',
+  rateLimited: 'Trop de tentatives. Réessayez dans {seconds} secondes.',
+  botBlocked: 'Cette requête semble automatisée et a été refusée. Si vous êtes une personne, réessayez depuis votre navigateur habituel.',
+  challengeRequired: 'Confirmez que vous êtes une personne, puis envoyez à nouveau le formulaire.',
+  challengeFailed: 'La vérification n’a pas pu confirmer que vous êtes une personne. Réessayez.',
+  challengeNoScript: 'La vérification a besoin de JavaScript : activez-le pour cette page.',
 };
