@@ -34,7 +34,14 @@ export function botDetectionHook(deps: { pool: DatabasePool; masterKey: Buffer; 
       const score = scoreOf(signals);
       if (score < THRESHOLDS[s.sensitivity]) return null;
       const details = { score, signals, sensitivity: s.sensitivity, challengeMode: s.challengeMode };
-      const decision = { environmentId: a.environmentId, tenantId: a.tenantId, policy: 'bot_detection' as const, flow: a.flow, userId: a.userId, login: a.login };
+      const decision = {
+        environmentId: a.environmentId,
+        tenantId: a.tenantId,
+        policy: 'bot_detection' as const,
+        flow: a.flow,
+        userId: a.userId,
+        login: a.login,
+      };
       const reason = 'automation_suspected';
       if (s.challengeMode === 'silent') {
         await recordDecision(deps.pool, { ...decision, outcome: 'warned', reason, origin: a.origin, details });
@@ -46,7 +53,13 @@ export function botDetectionHook(deps: { pool: DatabasePool; masterKey: Buffer; 
         if (c.state === 'required') {
           const why = c.failed ? 'challenge_failed' : reason;
           await recordDecision(deps.pool, { ...decision, outcome: 'challenged', reason: why, origin: a.origin, details: { ...details, ...c.failed } });
-          return { kind: 'challenge', policy: 'bot_detection', reason: why, widget: c.widget, text: (t) => (c.failed ? t.challengeFailed : t.challengeRequired) };
+          return {
+            kind: 'challenge',
+            policy: 'bot_detection',
+            reason: why,
+            widget: c.widget,
+            text: (t) => (c.failed ? t.challengeFailed : t.challengeRequired),
+          };
         }
       }
       await recordDecision(deps.pool, {

@@ -14,7 +14,10 @@ export interface ProtectionDeps {
 }
 
 export function createProtections(deps: ProtectionDeps) {
-  const challenge = createBotChallenge({ ...deps, outbound: { allowPrivate: deps.config.allowPrivateNetworkTargets, timeoutMs: deps.config.webhooks.timeoutMs } });
+  const challenge = createBotChallenge({
+    ...deps,
+    outbound: { allowPrivate: deps.config.allowPrivateNetworkTargets, timeoutMs: deps.config.webhooks.timeoutMs },
+  });
   const hooks: ProtectionHook[] = [rateLimitHook({ ...deps, challenge }), botDetectionHook({ ...deps, challenge })];
   return createProtectionPipeline(hooks, deps.timings);
 }

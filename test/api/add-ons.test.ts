@@ -38,7 +38,11 @@ describe('…/add-ons', () => {
   it('saves a bot challenge with its secret sealed, shows only a hint, updates keeping the secret, and never records it', async () => {
     await fresh();
     expect((await call('GET', '')).json()).toEqual({ addOns: [] });
-    const saved = await call('PUT', '/turnstile', { active: true, config: { siteKey: '0x4AAAAAAAsite', baseUrl: `${verifier.url}/` }, secrets: { secretKey: SECRET } });
+    const saved = await call('PUT', '/turnstile', {
+      active: true,
+      config: { siteKey: '0x4AAAAAAAsite', baseUrl: `${verifier.url}/` },
+      secrets: { secretKey: SECRET },
+    });
     expect(saved.statusCode, saved.body).toBe(200);
     const addOn = {
       id: expect.any(String),

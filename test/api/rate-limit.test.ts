@@ -104,7 +104,11 @@ describe('rate limit', () => {
     expect(denied.status).toBe(429);
     expect((await env.events('protection.blocked'))[0]!.data).toMatchObject({ reason: 'too_many_attempts', action: 'challenge', challengeUnavailable: true });
 
-    await env.put('add-ons/turnstile', { active: true, config: { siteKey: 'site-key-1', baseUrl: verifier.url }, secrets: { secretKey: SECRET } }, (s) => s.botChallenge !== null);
+    await env.put(
+      'add-ons/turnstile',
+      { active: true, config: { siteKey: 'site-key-1', baseUrl: verifier.url }, secrets: { secretKey: SECRET } },
+      (s) => s.botChallenge !== null,
+    );
     const asked = await env.post(i, 'login', login('ada@example.com'), ip);
     expect(asked.status).toBe(401);
     expect(asked.body).toContain('Confirm that you are a person, then send the form again.');

@@ -42,7 +42,7 @@ export async function protectedEnvironment(t: OidcTestApp, token: string) {
   };
   const post = async (
     i: Awaited<ReturnType<typeof interaction>>,
-    step: 'login' | 'reset',
+    step: 'login' | 'reset' | 'sign-up',
     fields: Record<string, string>,
     headers: Record<string, string | undefined> = {},
   ) => {
@@ -61,4 +61,3 @@ export async function protectedEnvironment(t: OidcTestApp, token: string) {
 }
 
 export type ProtectedEnvironment = Awaited<ReturnType<typeof protectedEnvironment>>;
-

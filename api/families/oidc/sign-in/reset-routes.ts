@@ -20,7 +20,10 @@ export function resetRoutes(
     if (!found) return reply;
     if (!signIn.passwordEnabled(found.provider)) return ix.send(reply, found, 409, passwordOffPage);
     return ix.send(reply, found, 200, (t) =>
-      resetPage({ base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid), stamp: signIn.formStampOf(r.params.envId) }, t),
+      resetPage(
+        { base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid), stamp: signIn.formStampOf(r.params.envId) },
+        t,
+      ),
     );
   });
 

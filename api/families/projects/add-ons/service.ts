@@ -89,10 +89,20 @@ export function createAddOnService(deps: { pool: DatabasePool; masterKey: Buffer
       const baseUrl = typeof addOn.config.baseUrl === 'string' ? addOn.config.baseUrl : undefined;
       const answer = await siteverify(kind as BotChallengeKind, baseUrl, { secret, response: DUMMY_TOKEN, remoteIp: null }, deps.outbound);
       const outcome = answer.reached
-        ? { reached: true, success: answer.success, errorCodes: answer.errorCodes, secretAccepted: !answer.errorCodes.some((c) => SECRET_REFUSED.has(c)), error: null }
+        ? {
+            reached: true,
+            success: answer.success,
+            errorCodes: answer.errorCodes,
+            secretAccepted: !answer.errorCodes.some((c) => SECRET_REFUSED.has(c)),
+            error: null,
+          }
         : { reached: false, success: false, errorCodes: [], secretAccepted: false, error: answer.error };
       await pool.transaction((trx) =>
-        record(trx, caller, { action: 'add_on.test', resource: { type: 'add_on', id: addOn.id }, event: { type: 'add_on.tested', data: { addOn, ...outcome } } }),
+        record(trx, caller, {
+          action: 'add_on.test',
+          resource: { type: 'add_on', id: addOn.id },
+          event: { type: 'add_on.tested', data: { addOn, ...outcome } },
+        }),
       );
       if (!outcome.reached) throw new ApiError(502, 'add_on.test_failed', `The ${kind} siteverify API could not be used: ${outcome.error}`);
       return { success: outcome.success, errorCodes: outcome.errorCodes, secretAccepted: outcome.secretAccepted };
