@@ -1,7 +1,7 @@
 -- Issue 19's rate limit and bot challenge.
 --
 -- sign_in_rate_counters: the rate-limit policy's attempts per environment, flow and key (`ip:…`, `ip_user:…`,
--- `user:…`) in fixed windows aligned to the window length; one upsert per attempt, shared by every instance. Counters
+-- `user:…`) in fixed windows from a key's first attempt; one upsert per attempt, shared by every instance. Counters
 -- are throw-away (a lost one only forgets some attempts of one window), so the table is UNLOGGED (no WAL on the hot
 -- path) and has no foreign key (no look-up per attempt); the OIDC clean-up deletes the ended ones, and those of a
 -- deleted environment with them.

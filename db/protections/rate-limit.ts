@@ -1,5 +1,5 @@
 // The rate-limit policy's counters (sign_in_rate_counters, 0048): attempts per environment, flow and key in fixed
-// windows aligned to the window length, on Postgres's clock so every instance agrees.
+// windows that start at a key's first attempt, on Postgres's clock so every instance agrees.
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 
@@ -8,17 +8,16 @@ const Hit = z.object({ hits: z.number(), retryAfterSeconds: z.number() });
 export function createRateLimitQueries(db: CommonQueryMethods, environmentId: string) {
   return {
     /**
-     * Counts one attempt of `key` in the current window (a new window starts at 1) and answers the window's count
-     * with the seconds until it ends: one statement, atomic under concurrent attempts.
+     * Counts one attempt of `key` in its window (after the window's end, a new one starts with this attempt) and
+     * answers the window's count with the seconds until it ends: one statement, atomic under concurrent attempts.
      */
     hit: (flow: string, key: string, windowSeconds: number) =>
       db.one(sql.type(Hit)`
         INSERT INTO sign_in_rate_counters AS c (environment_id, flow, key, window_ends_at, hits)
-        VALUES (${environmentId}, ${flow}, ${key},
-          to_timestamp(((floor(extract(epoch FROM now()) / ${windowSeconds}::int) + 1) * ${windowSeconds}::int)::double precision), 1)
+        VALUES (${environmentId}, ${flow}, ${key}, now() + make_interval(secs => ${windowSeconds}::int), 1)
         ON CONFLICT (environment_id, flow, key) DO UPDATE
-          SET hits = CASE WHEN c.window_ends_at = EXCLUDED.window_ends_at THEN c.hits + 1 ELSE 1 END,
-            window_ends_at = EXCLUDED.window_ends_at
+          SET hits = CASE WHEN c.window_ends_at > now() THEN c.hits + 1 ELSE 1 END,
+            window_ends_at = CASE WHEN c.window_ends_at > now() THEN c.window_ends_at ELSE EXCLUDED.window_ends_at END
         RETURNING hits, greatest(1, ceil(extract(epoch FROM window_ends_at - now())))::int AS "retryAfterSeconds"`),
   };
 }
