@@ -60,7 +60,9 @@ describe('…/add-ons', () => {
     expect(updated.json().addOn).toMatchObject({ config: { siteKey: 'other-site', baseUrl: verifier.url }, secretHints: { secretKey: '…WXYZ' }, active: true });
     expect((await call('GET', '', undefined, await t.token('add-ons:read'))).json()).toEqual({ addOns: [updated.json().addOn] });
     // The pages read the active challenge from the Provider snapshot, rebuilt after the save.
-    await expect.poll(async () => snapshotOf(await t.app.oidc.get(environmentId)).botChallenge).toEqual({ kind: 'turnstile', siteKey: 'other-site' });
+    await expect
+      .poll(async () => snapshotOf(await t.app.oidc.get(environmentId)).botChallenge, { timeout: 10_000 })
+      .toEqual({ kind: 'turnstile', siteKey: 'other-site' });
 
     const events = (await tenantEvents(t, tenantId, { environmentId })).filter((e) => e.type.startsWith('add_on.'));
     expect(events.map((e) => [e.type, e.data.deactivated])).toEqual([
@@ -83,14 +85,16 @@ describe('…/add-ons', () => {
     ]);
     const saved = (await tenantEvents(t, tenantId, { environmentId })).filter((e) => e.type === 'add_on.saved');
     expect(saved.at(-1)!.data.deactivated).toBe('turnstile');
-    await expect.poll(async () => snapshotOf(await t.app.oidc.get(environmentId)).botChallenge).toEqual({ kind: 'hcaptcha', siteKey: 'hcaptcha-site' });
+    await expect
+      .poll(async () => snapshotOf(await t.app.oidc.get(environmentId)).botChallenge, { timeout: 10_000 })
+      .toEqual({ kind: 'hcaptcha', siteKey: 'hcaptcha-site' });
 
     const removed = await call('DELETE', '/hcaptcha');
     expect(removed.json()).toEqual({ success: true });
     expect((await call('DELETE', '/hcaptcha')).json()).toMatchObject({ code: 'add_on.not_found' });
     const deleted = (await tenantEvents(t, tenantId, { environmentId })).filter((e) => e.type === 'add_on.deleted');
     expect(deleted.map((e) => (e.data.addOn as { kind: string }).kind)).toEqual(['hcaptcha']);
-    await expect.poll(async () => snapshotOf(await t.app.oidc.get(environmentId)).botChallenge).toBeNull();
+    await expect.poll(async () => snapshotOf(await t.app.oidc.get(environmentId)).botChallenge, { timeout: 10_000 }).toBeNull();
   });
 
   it('tests the secret with siteverify and a dummy token: accepted, refused, and 502 when the verifier cannot be reached', async () => {

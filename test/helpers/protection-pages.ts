@@ -24,7 +24,7 @@ export async function protectedEnvironment(t: OidcTestApp, token: string) {
   const put = async (path: string, payload: object, ready: (s: ProviderSnapshot) => boolean) => {
     const res = await t.app.inject({ method: 'PUT', url: `${base}/${path}`, headers: bearer(token), payload });
     expect(res.statusCode, res.body).toBe(200);
-    await expect.poll(async () => ready(snapshotOf(await t.app.oidc.get(env.environmentId)))).toBe(true);
+    await expect.poll(async () => ready(snapshotOf(await t.app.oidc.get(env.environmentId))), { timeout: 10_000 }).toBe(true);
     return res.json();
   };
   /** A new interaction at its identifier page: its URL and CSRF token. */
