@@ -15,6 +15,8 @@ export interface Attempt {
   flow: SignInFlow;
   /** The saved policies of the environment, as the Provider was built. */
   protections: Protections;
+  /** The environment's active bot-challenge add-on, as the Provider was built (absent or null: none). */
+  botChallenge?: BotChallengeWidget | null | undefined;
   /** The identifier typed (email or user name), trimmed; null where the form has none. */
   login: string | null;
   /** The user the identifier names, once known (after the credential check; or looked up by a hook). */
