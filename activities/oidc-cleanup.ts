@@ -7,6 +7,7 @@ import { createOidcCleanupSingletonQueries } from '../db/oidc/cleanup/singleton.
 import { keyRetirement } from '../db/oidc/keys/retirement.ts';
 import { recordChange } from '../db/shared/changes.ts';
 import { deleteExpiredSignInFailures } from '../db/protections/brute-force-cleanup.ts';
+import { deleteEndedRateCounters } from '../db/protections/rate-limit.ts';
 import type { OidcCleanupInput } from '../lib/processes/contracts.ts';
 import type { Activities } from '../workflows/activities.ts';
 
@@ -39,7 +40,17 @@ export function createOidcCleanupActivities(deps: OidcCleanupDeps): Pick<Activit
       const limit = batchSize ?? OIDC_CLEANUP_BATCH;
       const until = performance.now() + (budgetMs ?? OIDC_CLEANUP_BUDGET_MS);
       const q = createOidcCleanupQueries(deps.pool);
-      const counts = { payloads: 0, passwordLinks: 0, sessions: 0, emailCodes: 0, signUpCodes: 0, signInFailures: 0, keysRetired: 0, keysDeleted: 0 };
+      const counts = {
+        payloads: 0,
+        passwordLinks: 0,
+        sessions: 0,
+        emailCodes: 0,
+        signUpCodes: 0,
+        signInFailures: 0,
+        keysRetired: 0,
+        keysDeleted: 0,
+        rateCounters: 0,
+      };
       // Batches until no table fills one or the budget is spent: a backlog is worked through without one step per batch.
       for (;;) {
         const batch = {
@@ -51,6 +62,7 @@ export function createOidcCleanupActivities(deps: OidcCleanupDeps): Pick<Activit
           signInFailures: await deleteExpiredSignInFailures(deps.pool, limit),
           keysRetired: await retire(limit),
           keysDeleted: await q.deleteRetiredKeys(limit),
+          rateCounters: await deleteEndedRateCounters(deps.pool, limit),
         };
         for (const key of Object.keys(counts) as (keyof typeof counts)[]) counts[key] += batch[key];
         const more = Object.values(batch).some((n) => n >= limit);

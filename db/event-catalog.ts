@@ -49,6 +49,7 @@ import { SMS_CODE_EVENTS } from './sms-codes/events.ts';
 import { EMAIL_PROVIDER_EVENTS } from './email-providers/events.ts';
 import { FORM_EVENTS } from './forms/events.ts';
 import { MESSAGE_EVENTS } from './messages/events.ts';
+import { ADD_ON_EVENTS } from './add-ons/events.ts';
 
 export type { EventTypeEntry };
 
@@ -98,6 +99,7 @@ export const EVENT_CATALOG = {
   ...EMAIL_PROVIDER_EVENTS,
   ...FORM_EVENTS,
   ...MESSAGE_EVENTS,
+  ...ADD_ON_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

@@ -117,4 +117,6 @@ export interface OidcCleanupCounts {
   signInFailures?: number;
   keysRetired: number;
   keysDeleted: number;
+  /** Ended rate-limit windows deleted (migration 0048); absent from results recorded before. */
+  rateCounters?: number;
 }

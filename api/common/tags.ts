@@ -48,6 +48,11 @@ export const TAGS = [
     description: 'The email providers of an environment (Resend, SendGrid, Amazon SES, Postmark, SMTP): sealed secrets, one active, a test send.',
   },
   {
+    name: 'Add-ons',
+    description:
+      'The add-ons of an environment; today the bot challenges (Cloudflare Turnstile, hCaptcha, reCAPTCHA) the hosted sign-in shows: sealed secrets, one active, a siteverify test.',
+  },
+  {
     name: 'Processes',
     description:
       'Operators only: the process outbox, where starts and messages of durable processes that the engine refused wait for a retry or, out of attempts, for an operator.',

@@ -20,6 +20,7 @@ import environmentSettings from './projects/environment-settings/index.ts';
 import smsProviders from './projects/sms-providers/index.ts';
 import emailProviders from './projects/email-providers/index.ts';
 import messages from './projects/messages/index.ts';
+import addOns from './projects/add-ons/index.ts';
 import events from './events/events/index.ts';
 import auditLogs from './events/audit-logs/index.ts';
 import webhooks from './events/webhooks/index.ts';
@@ -79,6 +80,7 @@ export const FAMILIES: readonly Family[] = [
   smsProviders,
   emailProviders,
   messages,
+  addOns,
   events,
   auditLogs,
   webhooks,

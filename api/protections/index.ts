@@ -4,6 +4,9 @@ import type { Config } from '../../lib/config.ts';
 import { createProtectionPipeline, type EvaluationTimings, type ProtectionHook } from './pipeline.ts';
 import { createBruteForce } from './brute-force.ts';
 import { createRestrictionsHook } from './restrictions.ts';
+import { createBotChallenge } from './challenge.ts';
+import { rateLimitHook } from './rate-limit.ts';
+import { botDetectionHook } from './bot-detection.ts';
 
 export interface ProtectionDeps {
   pool: DatabasePool;
@@ -13,8 +16,18 @@ export interface ProtectionDeps {
 }
 
 export function createProtections(deps: ProtectionDeps) {
-  // Brute force first: its `succeeded` (clearing the identifier's count) must run before a step-up verdict ends the list.
-  const hooks: ProtectionHook[] = [createBruteForce(deps.pool), createRestrictionsHook(deps.pool)];
+  const challenge = createBotChallenge({
+    ...deps,
+    outbound: { allowPrivate: deps.config.allowPrivateNetworkTargets, timeoutMs: deps.config.webhooks.timeoutMs },
+  });
+  // Brute force first: a locked key is refused before anything counts it, and its `succeeded` (clearing the
+  // identifier's count) must run before a step-up verdict ends the list.
+  const hooks: ProtectionHook[] = [
+    createBruteForce(deps.pool),
+    rateLimitHook({ ...deps, challenge }),
+    botDetectionHook({ ...deps, challenge }),
+    createRestrictionsHook(deps.pool),
+  ];
   return createProtectionPipeline(hooks, deps.timings);
 }
 

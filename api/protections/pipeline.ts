@@ -6,6 +6,7 @@
 import type { RequestOrigin } from '../../db/shared/changes.ts';
 import type { Protections } from '../../lib/protections/settings.ts';
 import type { Messages } from '../oidc/pages/i18n/index.ts';
+import type { BotChallengeWidget } from '../../lib/challenge/kinds.ts';
 import type { ProtectionPolicy, SignInFlow } from './decisions.ts';
 
 export interface Attempt {
@@ -14,6 +15,8 @@ export interface Attempt {
   flow: SignInFlow;
   /** The saved policies of the environment, as the Provider was built. */
   protections: Protections;
+  /** The environment's active bot-challenge add-on, as the Provider was built (absent or null: none). */
+  botChallenge?: BotChallengeWidget | null | undefined;
   /** The identifier typed (email or user name), trimmed; null where the form has none. */
   login: string | null;
   /** The user the identifier names, once known (after the credential check; or looked up by a hook). */
@@ -29,8 +32,8 @@ export interface Attempt {
 export type Refusal =
   /** Refused: the page shows `text` with `status` (429 with Retry-After when `retryAfterSeconds`). */
   | { kind: 'deny'; policy: ProtectionPolicy; reason: string; status: 403 | 429; text: (t: Messages) => string; retryAfterSeconds?: number }
-  /** The page asks for the bot challenge and the form is posted again with its token. */
-  | { kind: 'challenge'; policy: ProtectionPolicy; reason: string; text: (t: Messages) => string };
+  /** The page asks for the bot challenge (`widget`: the active add-on's) and the form is posted again with its token. */
+  | { kind: 'challenge'; policy: ProtectionPolicy; reason: string; text: (t: Messages) => string; widget: BotChallengeWidget };
 
 export type Verdict =
   | Refusal

@@ -143,6 +143,9 @@ beforeAll(async () => {
   ids.provider = 'resend';
   const emailProvider = { provider: 'resend', config: { from: 'a@example.com' }, secrets: { apiKey: 're_isolated_0123456789' } };
   expect((await call(ours, 'PUT', `${tn}/environments/${ids.environmentId}/email-providers/resend`, emailProvider)).status).toBe(200);
+  ids.kind = 'turnstile';
+  const addOn = { config: { siteKey: 'isolated-site' }, secrets: { secretKey: 'isolated-secret-0123' } };
+  expect((await call(ours, 'PUT', `${tn}/environments/${ids.environmentId}/add-ons/turnstile`, addOn)).status).toBe(200);
   const directory = `${tn}/environments/${ids.environmentId}/directory`;
   ids.userId = (await create(`${directory}/users`, { userName: 'isolated@example.com' })).user.id;
   ids.groupId = (await create(`${directory}/groups`, { name: 'Isolated' })).group.id;

@@ -1,6 +1,7 @@
 // Sending a sign-in page: `Cache-Control: no-store`, and a CSP that loads nothing but the page's own inline style
 // (by nonce) and the images the page shows (the environment's logo, the client's logo) by their exact URLs. No
-// script (except a page's own `script`, by nonce, which may fetch this origin), no external anything, framing denied. `form-action` is left out on purpose: after a POST the provider
+// script (except a page's own `script`, by nonce, which may fetch this origin), nothing external (but the bot challenge's
+// vendor on a page that shows its widget), framing denied. `form-action` is left out on purpose: after a POST the provider
 // redirects to the client's redirect_uri (or post_logout_redirect_uri), and Chromium applies form-action to that
 // redirect too.
 import { randomBytes } from 'node:crypto';
@@ -17,6 +18,8 @@ export interface Page {
   imageUrl?: string | null | undefined;
   /** A script of this origin the page runs (by nonce; it may fetch this origin only), e.g. the passkey script. */
   script?: string | undefined;
+  /** A vendor's widget script (the bot challenge: pages/challenge.ts), by nonce, and the origins it loads from. */
+  vendor?: { script: string; sources: string[] } | undefined;
 }
 
 /** Who a page is rendered for: the negotiated locale (its messages) and the environment's branding. */
@@ -30,11 +33,12 @@ export const defaultPageContext = (locale: Locale = DEFAULT_LOCALE, branding: Br
 
 const source = (url: string) => url.replace(/[;,\s]/g, encodeURIComponent);
 
-const csp = (nonce: string, images: string[], script: boolean) =>
+const csp = (nonce: string, images: string[], script: boolean, vendor: string[] = []) =>
   [
     "default-src 'none'",
-    `style-src 'nonce-${nonce}'`,
-    ...(script ? [`script-src 'nonce-${nonce}'`, "connect-src 'self'"] : []),
+    `style-src ${[`'nonce-${nonce}'`, ...vendor].join(' ')}`,
+    ...(script || vendor.length ? [`script-src ${[`'nonce-${nonce}'`, ...vendor].join(' ')}`, `connect-src ${["'self'", ...vendor].join(' ')}`] : []),
+    ...(vendor.length ? [`frame-src ${vendor.join(' ')}`] : []),
     `img-src ${images.length ? [...new Set(images)].map(source).join(' ') : "'none'"}`,
     "base-uri 'none'",
     "frame-ancestors 'none'",
@@ -59,6 +63,7 @@ export function renderPage(page: Page, context: PageContext = defaultPageContext
           ${brandStyle(branding)} ${STYLE}
         </style>
         ${page.script ? html`<script nonce="${nonce}" src="${page.script}" defer></script>` : ''}
+        ${page.vendor ? html`<script nonce="${nonce}" src="${page.vendor.script}" async defer></script>` : ''}
       </head>
       <body>
         <main>
@@ -76,7 +81,7 @@ export function renderPage(page: Page, context: PageContext = defaultPageContext
       'content-language': context.locale,
       'cache-control': 'no-store',
       pragma: 'no-cache',
-      'content-security-policy': csp(nonce, images, !!page.script),
+      'content-security-policy': csp(nonce, images, !!page.script, page.vendor?.sources),
       'referrer-policy': 'no-referrer',
     } as Record<string, string>,
   };

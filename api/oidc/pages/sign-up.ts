@@ -5,6 +5,7 @@ import { fill, type Messages } from './i18n/index.ts';
 import { cancelForm, csrfField, errorBlock, field, type PageError } from './form.ts';
 import type { Page } from './page.ts';
 import { formFields, type FormsView } from './form-fields.ts';
+import { challengeVendor, challengeWidget, stampField, type BotChallengeWidget } from './challenge.ts';
 
 export interface SignUpView {
   base: string;
@@ -19,18 +20,23 @@ export interface SignUpView {
   password?: boolean;
   /** The fields of the forms attached to sign-up, if any. */
   forms?: FormsView | undefined;
+  /** The form's signed render time (bot detection). */
+  stamp?: string | undefined;
+  /** The bot challenge a protection asked for. */
+  challenge?: BotChallengeWidget | undefined;
 }
 
 export const signUpPage = (v: SignUpView, t: Messages): Page => ({
   title: t.signUpTitle,
+  ...challengeVendor(v.challenge),
   body: html`${errorBlock(v.error)}
     <form method="post" action="${v.base}/sign-up">
-      ${csrfField(v.csrf)}
+      ${csrfField(v.csrf)} ${stampField(v.stamp)}
       ${field({ id: 'email', label: t.emailLabel, type: 'email', autocomplete: 'email', value: v.email, focus: !v.error, error: v.errorField === 'email' ? v.error : undefined })}
       <label for="displayName">${t.displayNameLabel}</label>
       <input id="displayName" name="displayName" type="text" autocomplete="name" maxlength="200" value="${v.displayName ?? ''}" />
       ${v.password === false ? '' : field({ id: 'password', label: t.newPasswordLabel, type: 'password', autocomplete: 'new-password', error: v.errorField === 'password' ? v.error : undefined })}
-      ${formFields(v.forms, t)}
+      ${formFields(v.forms, t)} ${challengeWidget(v.challenge, t)}
       <div class="actions"><button class="primary" type="submit">${t.createAccount}</button></div>
     </form>
     <p>${t.haveAccount} <a href="${v.base}">${t.signInButton}</a></p>

@@ -5,6 +5,7 @@ import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { PROTECTION_KINDS, PROTECTION_SETTINGS } from '../../../lib/protections/settings.ts';
 import { SignUpForms, signUpFormsColumn } from '../../forms/snapshot.ts';
+import { BOT_CHALLENGE_KINDS } from '../../../lib/challenge/kinds.ts';
 
 export const ClaimMapping = z.object({
   claimName: z.string(),
@@ -40,6 +41,8 @@ const Snapshot = z.object({
       [K in keyof typeof PROTECTION_SETTINGS]: z.ZodOptional<z.ZodObject<(typeof PROTECTION_SETTINGS)[K]['shape']>>;
     },
   ),
+  /** The active bot-challenge add-on (migration 0048): the widget the pages show when a protection asks for a challenge. */
+  botChallenge: z.object({ kind: z.enum(BOT_CHALLENGE_KINDS), siteKey: z.string() }).nullable(),
   /** The active sign-in connections, in rank order (the sign-in pages pick the SSO ones). */
   connections: z.array(z.object({ id: z.uuid(), providerId: z.string(), name: z.string().nullable() })),
   /** The published forms attached to sign-up (db/forms/snapshot.ts). */
@@ -63,6 +66,8 @@ export function createProviderSnapshotQueries(db: CommonQueryMethods, environmen
             FROM sign_in_settings p WHERE p.environment_id = e.id) AS "signIn",
           coalesce((SELECT pp.password_auth_enabled FROM password_policies pp WHERE pp.environment_id = e.id), true) AS "passwordAuthEnabled",
           coalesce((SELECT jsonb_object_agg(pr.kind, pr.settings) FROM protection_policies pr WHERE pr.environment_id = e.id), '{}') AS protections,
+          (SELECT jsonb_build_object('kind', ao.kind, 'siteKey', ao.config->>'siteKey') FROM add_ons ao
+            WHERE ao.environment_id = e.id AND ao.category = 'bot_challenge' AND ao.active) AS "botChallenge",
           coalesce((SELECT jsonb_agg(jsonb_build_object('id', c.id, 'providerId', c.provider_id, 'name', c.name)
             ORDER BY c.rank, c.created_at, c.id)
             FROM environment_connections c WHERE c.environment_id = e.id AND c.active), '[]') AS "connections",

@@ -43,9 +43,9 @@ export const field = (r: Req, name: string) => (typeof r.body?.[name] === 'strin
 
 /** The posted form of a page as the protections see it (api/protections/pipeline.ts). */
 export const attemptOf = (r: Req, found: Found, flow: SignInFlow, login: string | null, userId: string | null = null): Attempt => {
-  const { tenantId, protections } = snapshotOf(found.provider);
+  const { tenantId, protections, botChallenge } = snapshotOf(found.provider);
   const fields = Object.fromEntries(Object.entries(r.body ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
-  return { environmentId: r.params.envId, tenantId, flow, protections, login, userId, origin: originOf(r), fields, headers: r.headers };
+  return { environmentId: r.params.envId, tenantId, flow, protections, botChallenge, login, userId, origin: originOf(r), fields, headers: r.headers };
 };
 
 export function createInteractions(deps: { oidc: OidcProviders; csrf: Csrf; basePath: string }) {

@@ -20,7 +20,10 @@ export function resetRoutes(
     if (!found) return reply;
     if (!signIn.passwordEnabled(found.provider)) return ix.send(reply, found, 409, passwordOffPage);
     return ix.send(reply, found, 200, (t) =>
-      resetPage({ base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid) }, t),
+      resetPage(
+        { base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid), stamp: signIn.formStampOf(r.params.envId) },
+        t,
+      ),
     );
   });
 
@@ -30,12 +33,20 @@ export function resetRoutes(
     if (!signIn.passwordEnabled(found.provider)) return ix.send(reply, found, 409, passwordOffPage);
     const { t } = found.context;
     const identifier = field(r, 'identifier').trim();
-    const view = (error: string) => ({ base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid), identifier, error });
+    const view = (error: string) => ({
+      base: ix.urlOf(r),
+      abort: ix.urlOf(r, '/abort'),
+      csrf: signIn.csrfOf(r.params.envId, r.params.uid),
+      stamp: signIn.formStampOf(r.params.envId),
+      identifier,
+      error,
+    });
     if (identifier === '' || identifier.length > 256) return ix.send(reply, found, 400, () => resetPage(view(t.identifierRequired), t));
     const verdict = await protections.before(attemptOf(r, found, 'password_reset', identifier));
     if (verdict) {
       if (verdict.kind === 'deny' && verdict.retryAfterSeconds) reply.header('retry-after', String(verdict.retryAfterSeconds));
-      return ix.send(reply, found, verdict.kind === 'deny' ? verdict.status : 401, () => resetPage(view(verdict.text(t)), t));
+      const challenge = verdict.kind === 'challenge' ? verdict.widget : undefined;
+      return ix.send(reply, found, verdict.kind === 'deny' ? verdict.status : 401, () => resetPage({ ...view(verdict.text(t)), challenge }, t));
     }
     await reset.request(found.provider, r.params.envId, identifier, t, originOf(r));
     return ix.send(reply, found, 200, () => resetSentPage({ base: ix.urlOf(r) }, t));

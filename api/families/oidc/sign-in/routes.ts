@@ -18,6 +18,7 @@ import { snapshotOf } from '../../../oidc/providers.ts';
 import type { SecondFactor } from './second-factor.ts';
 import type { App } from '../../../types.ts';
 import type { PasskeyPages } from './passkey-routes.ts';
+import type { BotChallengeWidget } from '../../../oidc/pages/challenge.ts';
 
 export function signInRoutes(
   app: App,
@@ -55,7 +56,16 @@ export function signInRoutes(
     );
   }
 
-  async function showFactors(r: Req, reply: FastifyReply, found: Found, identifier: string, status = 200, error?: string, realm?: HomeRealm | null) {
+  async function showFactors(
+    r: Req,
+    reply: FastifyReply,
+    found: Found,
+    identifier: string,
+    status = 200,
+    error?: string,
+    realm?: HomeRealm | null,
+    challenge?: BotChallengeWidget,
+  ) {
     const offers = (await signIn.offers(r.params.envId, identifier, found.provider, realm ?? (await homeRealm.realmOf(r.params.envId, identifier)))).filter(
       (o) => o.kind !== 'passkey' || passkeys.usable,
     );
@@ -69,6 +79,8 @@ export function signInRoutes(
           offers,
           rememberMe: signIn.rememberMe(found.provider),
           error,
+          stamp: signIn.formStampOf(r.params.envId),
+          challenge,
         },
         t,
       ),
@@ -78,7 +90,8 @@ export function signInRoutes(
   /** The factors page again, saying why a protection stopped the attempt. */
   function refuse(r: Req, reply: FastifyReply, found: Found, identifier: string, verdict: Refusal) {
     if (verdict.kind === 'deny' && verdict.retryAfterSeconds) reply.header('retry-after', String(verdict.retryAfterSeconds));
-    return showFactors(r, reply, found, identifier, verdict.kind === 'deny' ? verdict.status : 401, verdict.text(found.context.t));
+    const challenge = verdict.kind === 'challenge' ? verdict.widget : undefined;
+    return showFactors(r, reply, found, identifier, verdict.kind === 'deny' ? verdict.status : 401, verdict.text(found.context.t), undefined, challenge);
   }
 
   async function showConsent(r: Req, reply: FastifyReply, found: Found) {

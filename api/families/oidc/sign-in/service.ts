@@ -52,6 +52,7 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
 
   return {
     csrfOf: csrf.tokenOf,
+    formStampOf: csrf.stampOf,
 
     /** Whether the environment lets people create their own account (sign_in_settings.sign_up_enabled), as the Provider was built. */
     signUpEnabled: (provider: Provider) => snapshotOf(provider).signIn?.signUpEnabled ?? false,

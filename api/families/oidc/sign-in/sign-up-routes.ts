@@ -14,6 +14,7 @@ import { clientIdOf, type SignInService } from './service.ts';
 import type { SignUpService } from './sign-up.ts';
 import type { SecondFactor } from './second-factor.ts';
 import type { App } from '../../../types.ts';
+import type { BotChallengeWidget } from '../../../oidc/pages/challenge.ts';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 
@@ -29,7 +30,12 @@ export function signUpRoutes(
   },
 ) {
   const { interactions: ix, signIn, signUp, second, passwordPolicy, protections } = deps;
-  const common = (r: Req) => ({ base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid) });
+  const common = (r: Req) => ({
+    base: ix.urlOf(r),
+    abort: ix.urlOf(r, '/abort'),
+    csrf: signIn.csrfOf(r.params.envId, r.params.uid),
+    stamp: signIn.formStampOf(r.params.envId),
+  });
 
   /**
    * The interaction and how its environment lets people sign up (`passwordless`: password sign-in off, email code
@@ -55,9 +61,9 @@ export function signUpRoutes(
     const displayName = field(r, 'displayName').trim().slice(0, 200);
     const password = field(r, 'password');
     const forms = signUpForms(found, r.body);
-    const refuse = (error: PageError, errorField?: 'email' | 'password', status = 400) =>
+    const refuse = (error: PageError, errorField?: 'email' | 'password', status = 400, challenge?: BotChallengeWidget) =>
       ix.send(reply, found, status, () =>
-        signUpPage({ ...common(r), email, displayName, error, errorField, password: !found.passwordless, forms: forms.view }, t),
+        signUpPage({ ...common(r), email, displayName, error, errorField, password: !found.passwordless, forms: forms.view, challenge }, t),
       );
     if (email.length > 254 || !EMAIL.test(email)) return refuse(t.emailInvalid, 'email');
     const scope = { tenantId: snapshotOf(found.provider).tenantId, environmentId: r.params.envId };
@@ -65,7 +71,7 @@ export function signUpRoutes(
     const verdict = await protections.before(attemptOf(r, found, 'sign_up', address));
     if (verdict) {
       if (verdict.kind === 'deny' && verdict.retryAfterSeconds) reply.header('retry-after', String(verdict.retryAfterSeconds));
-      return refuse(verdict.text(t), 'email', verdict.kind === 'deny' ? verdict.status : 401);
+      return refuse(verdict.text(t), 'email', verdict.kind === 'deny' ? verdict.status : 401, verdict.kind === 'challenge' ? verdict.widget : undefined);
     }
     if (forms.error) return refuse(forms.error);
     const checked = found.passwordless

@@ -218,4 +218,9 @@ export const de: Messages = {
   ssoStartAtAppText: 'Die Anmeldung muss in der Anwendung beginnen, die Sie verwenden möchten: Öffnen Sie sie und wählen Sie dort „Anmelden“.',
   bruteForceLockedOut: 'Zu viele fehlgeschlagene Anmeldeversuche. Versuchen Sie es in {minutes} Min. erneut.',
   bruteForceSlowDown: 'Zu viele Fehlversuche hintereinander. Warten Sie {seconds} s, bevor Sie es erneut versuchen.',
+  rateLimited: 'Zu viele Versuche. Versuchen Sie es in {seconds} Sekunden erneut.',
+  botBlocked: 'Diese Anfrage wirkt automatisiert und wurde abgelehnt. Wenn Sie ein Mensch sind, versuchen Sie es mit Ihrem gewohnten Browser erneut.',
+  challengeRequired: 'Bestätigen Sie, dass Sie ein Mensch sind, und senden Sie das Formular dann erneut.',
+  challengeFailed: 'Die Prüfung konnte nicht bestätigen, dass Sie ein Mensch sind. Versuchen Sie es noch einmal.',
+  challengeNoScript: 'Die Prüfung braucht JavaScript: Schalten Sie es für diese Seite ein.',
 };

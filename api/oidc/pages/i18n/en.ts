@@ -205,6 +205,11 @@ export const en = {
   ssoStartAtAppText: 'Sign-in must start at the application you want to use: open it and choose to sign in there.',
   bruteForceLockedOut: 'Too many failed sign-in attempts. Try again in {minutes} min.',
   bruteForceSlowDown: 'Too many failed attempts in a row. Wait {seconds} s before you try again.',
+  rateLimited: 'Too many attempts. Try again in {seconds} seconds.',
+  botBlocked: 'This request looks automated and was refused. If you are a person, try again from your usual browser.',
+  challengeRequired: 'Confirm that you are a person, then send the form again.',
+  challengeFailed: 'The check could not confirm that you are a person. Try it again.',
+  challengeNoScript: 'The check needs JavaScript: turn it on for this page.',
 };
 
 export type MessageKey = keyof typeof en;

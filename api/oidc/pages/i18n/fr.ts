@@ -215,4 +215,9 @@ export const fr: Messages = {
   ssoStartAtAppText: 'La connexion doit commencer dans l’application que vous voulez utiliser : ouvrez-la et choisissez de vous y connecter.',
   bruteForceLockedOut: 'Trop de tentatives de connexion échouées. Réessayez dans {minutes} min.',
   bruteForceSlowDown: 'Trop de tentatives échouées d’affilée. Attendez {seconds} s avant de réessayer.',
+  rateLimited: 'Trop de tentatives. Réessayez dans {seconds} secondes.',
+  botBlocked: 'Cette requête semble automatisée et a été refusée. Si vous êtes une personne, réessayez depuis votre navigateur habituel.',
+  challengeRequired: 'Confirmez que vous êtes une personne, puis envoyez à nouveau le formulaire.',
+  challengeFailed: 'La vérification n’a pas pu confirmer que vous êtes une personne. Réessayez.',
+  challengeNoScript: 'La vérification a besoin de JavaScript : activez-le pour cette page.',
 };
