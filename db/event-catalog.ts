@@ -41,7 +41,7 @@ import { OIDC_CLEANUP_EVENTS } from './oidc/cleanup/events.ts';
 import { MFA_EVENTS } from './mfa/events.ts';
 import { PASSWORD_POLICY_EVENTS } from './password-policy/events.ts';
 import { PROTECTION_POLICY_EVENTS } from './protections/events.ts';
-import { BRUTE_FORCE_EVENTS } from './protections/brute-force-events.ts';
+import { BRUTE_FORCE_EVENTS } from './protections/events.ts';
 import { SSO_EVENTS } from './sso/events.ts';
 import { EMAIL_CODE_EVENTS } from './email-codes/events.ts';
 import { SMS_PROVIDER_EVENTS } from './sms-providers/events.ts';

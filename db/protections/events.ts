@@ -42,3 +42,19 @@ export const PROTECTION_POLICY_EVENTS = {
   'protection.stepped_up': decision('asked for a second factor or an emailed code before going on'),
   'protection.warned': decision('let an attempt through with a notice (a breached password in `warn` mode)'),
 } as const satisfies Record<string, EventTypeEntry>;
+
+// The brute-force policy's own event (its lockouts are `protection.blocked`, reason `locked_out`).
+export const BRUTE_FORCE_EVENTS = {
+  'brute_force.unlocked': {
+    description:
+      'An operator ended a brute-force lockout before its time: `kind` `identifier` (the lower-cased identifier typed, `userId` the user it names, if any) or `ip` (an IP address), `key` what was locked.',
+    data: z.looseObject({
+      lockoutId: uuid,
+      kind: z.enum(['identifier', 'ip']),
+      key: z.string(),
+      userId: uuid.nullable(),
+      failures: z.number(),
+      lockedUntil: z.string(),
+    }),
+  },
+} as const satisfies Record<string, EventTypeEntry>;

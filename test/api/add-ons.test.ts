@@ -69,7 +69,7 @@ describe('…/add-ons', () => {
       ['add_on.saved', null],
       ['add_on.saved', null],
     ]);
-    const audit = await auditEntries(t, { tenantId }, { action: 'add_on.save' });
+    const audit = (await auditEntries(t, { tenantId }, { action: 'add_on.save' })).filter((a) => a.environmentId === environmentId);
     expect(audit).toHaveLength(2);
     expect(JSON.stringify([events, audit])).not.toContain(SECRET);
   });

@@ -9,11 +9,11 @@ import { createMfaService } from '../../api/mfa/index.ts';
 import { totpCode } from '../../lib/mfa/totp.ts';
 import { bearer } from '../helpers/app.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
-import { directoryUser, oidcEnvironment, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
+import { directoryUser, oidcEnvironment, relyingParty, type OidcTestApp } from '../helpers/oidc.ts';
 import { setPassword } from '../helpers/sign-in.ts';
 import { authorize, follow, password, submit, toCallback, type Stop } from '../helpers/mfa-sign-in.ts';
 import type { CookieJar } from '../helpers/oidc.ts';
-import { activeSmsProvider, nthCode, startSmsFake, textsTo } from '../helpers/sms-codes.ts';
+import { activeSmsProvider, nthCode, startSmsApp, startSmsFake, textsTo } from '../helpers/sms-codes.ts';
 import type { VendorFake } from '../helpers/vendor-fakes/sms-server.ts';
 
 let t: OidcTestApp;
@@ -22,7 +22,7 @@ let token: string;
 let env: Awaited<ReturnType<typeof oidcEnvironment>>;
 let rp: client.Configuration;
 beforeAll(async () => {
-  [t, fake] = await Promise.all([startOidcApp({ LOG_LEVEL: 'error', ALLOW_PRIVATE_NETWORK_TARGETS: 'true' }), startSmsFake()]);
+  [t, fake] = await Promise.all([startSmsApp(), startSmsFake()]);
   token = await t.token();
 });
 beforeEach(async () => {

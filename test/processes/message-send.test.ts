@@ -195,7 +195,7 @@ describe.each(ENGINES)('message-send process (%s)', (engine) => {
     expect(await onlyMessage(environmentId!)).toMatchObject({ status: 'sent', provider: 'twilio', providers: ['vonage', 'twilio'] });
     const body = new URLSearchParams(twilio.received.at(-1)!.body);
     expect(body.get('To')).toBe('+12025550123');
-    expect(body.get('Body')).toBe('Votre code de vérification est 909090. Il expire dans 10 minutes.');
+    expect(body.get('Body')).toBe('909090 est votre code de vérification. Il est valable une fois, pendant 10 minutes. Ne le communiquez jamais.');
     expect(await eventsOf(environmentId!, 'message.failed_over')).toEqual([expect.objectContaining({ from: 'vonage', to: 'twilio' })]);
   });
 });
