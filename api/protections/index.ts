@@ -2,6 +2,8 @@
 import type { DatabasePool } from 'slonik';
 import type { Config } from '../../lib/config.ts';
 import { createProtectionPipeline, type EvaluationTimings, type ProtectionHook } from './pipeline.ts';
+import { deviceRiskHook } from './device-risk.ts';
+import { createKnownDevices } from './known-devices.ts';
 
 export interface ProtectionDeps {
   pool: DatabasePool;
@@ -11,8 +13,11 @@ export interface ProtectionDeps {
 }
 
 export function createProtections(deps: ProtectionDeps) {
-  const hooks: ProtectionHook[] = [];
+  const hooks: ProtectionHook[] = [
+    // Last: a step-up is asked only of an attempt no other policy stopped.
+    deviceRiskHook(createKnownDevices({ pool: deps.pool, masterKey: deps.masterKey, publicBaseUrl: deps.config.publicBaseUrl })),
+  ];
   return createProtectionPipeline(hooks, deps.timings);
 }
 
-export type { Attempt, ProtectionPipeline, Refusal, Verdict } from './pipeline.ts';
+export type { Attempt, ProtectionPipeline, Refusal, StepUpVerdict, Verdict } from './pipeline.ts';

@@ -15,6 +15,8 @@ export interface MfaChallengeView {
   rememberDevice: boolean;
   /** Offer an emailed code instead (the setting is on, the user has a verified email, the first factor was no email). */
   emailOffer?: boolean;
+  /** Why this code is asked, instead of the usual text (a protection's step-up). */
+  intro?: string | undefined;
   error?: string | undefined;
 }
 
@@ -22,7 +24,7 @@ export const CODE_INPUT = html`inputmode="numeric" pattern="[0-9]{6}" maxlength=
 
 export const mfaChallengePage = (v: MfaChallengeView, t: Messages): Page => ({
   title: t.mfaTitle,
-  body: html`<p>${t.mfaText}</p>
+  body: html`<p>${v.intro ?? t.mfaText}</p>
     ${errorBlock(v.error)}
     <form method="post" action="${v.base}/mfa/totp">
       ${csrfField(v.csrf)} ${field({ id: 'code', label: t.mfaCodeLabel, autocomplete: 'one-time-code', focus: true, error: v.error, extra: CODE_INPUT })}

@@ -20,6 +20,7 @@ import { mfaEmailRoutes } from './mfa-email-routes.ts';
 import { createEmailSecondFactor } from '../../../email-codes/second-factor.ts';
 import { ssoContinueRoutes } from './sso-continue-routes.ts';
 import { createProtections } from '../../../protections/index.ts';
+import { createKnownDevices } from '../../../protections/known-devices.ts';
 
 export default defineFamily({
   name: 'oidc/sign-in',
@@ -34,6 +35,7 @@ export default defineFamily({
     const passkeys = createPasskeyPages({ pool, ceremonies: createPasskeyCeremonies(pool, config.publicBaseUrl), interactions, signIn, csrf });
     const mfa = createMfaService(pool, masterKey);
     const secure = config.publicBaseUrl.startsWith('https:');
+    const emailSecondFactor = createEmailSecondFactor({ pool, sender, log: app.log });
     // After the second factor (or without one), the "create a passkey" step, then back to the client.
     const second = createSecondFactor({
       pool,
@@ -42,6 +44,8 @@ export default defineFamily({
       interactions,
       issuerPathOf: (envId) => `${basePath}/v1/oidc/${envId}`,
       secure,
+      emailCodes: emailSecondFactor,
+      devices: createKnownDevices({ pool, masterKey, publicBaseUrl: config.publicBaseUrl }),
       // An SSO sign-in (amr fed) is not offered a passkey: it would sign the user in without the identity provider.
       complete: (r, reply, provider, login) =>
         login.amr.includes('fed') ? interactions.finish(r, reply, provider, { login }) : passkeys.afterSignIn(r, reply, provider, login),
@@ -51,10 +55,10 @@ export default defineFamily({
     passkeys.routes(app);
     ssoContinueRoutes(app, { pool, interactions, second });
     mfaRoutes(app, { interactions, signIn, second, mfa, masterKey });
-    mfaEmailRoutes(app, { interactions, signIn, second, emailCodes: createEmailSecondFactor({ pool, sender, log: app.log }) });
+    mfaEmailRoutes(app, { interactions, signIn, second, emailCodes: emailSecondFactor });
     signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log), second, passwordPolicy, protections });
     const emailCodes = createEmailCodeService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log });
-    emailCodeRoutes(app, { oidc, interactions, signIn, emailCodes, second });
+    emailCodeRoutes(app, { oidc, interactions, signIn, emailCodes, second, protections });
     resetRoutes(app, {
       interactions,
       signIn,

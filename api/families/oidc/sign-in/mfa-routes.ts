@@ -30,7 +30,8 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
   async function showChallenge(r: Req, reply: FastifyReply, found: Found, pending: Pending, status = 200, error?: string) {
     const rememberDevice = second.rememberSeconds(found) !== null;
     const emailOffer = await second.emailOffered(r.params.envId, pending);
-    return ix.send(reply, found, status, (t) => mfaChallengePage({ ...common(r), rememberDevice, emailOffer, error }, t));
+    const intro = (t: Messages) => (pending.stepUp ? t.stepUpTotpText : undefined);
+    return ix.send(reply, found, status, (t) => mfaChallengePage({ ...common(r), rememberDevice, emailOffer, intro: intro(t), error }, t));
   }
 
   async function showEnrolment(r: Req, reply: FastifyReply, found: Found, pending: Pending, status = 200, error?: string) {
@@ -55,6 +56,8 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
     const w = await waiting(r, reply, false);
     if (!w) return reply;
     if (w.pending.passed) return second.finish(r, reply, w.found, w.pending, 'totp');
+    // A step-up by email never turns into an enrolment: a new authenticator is no proof of the doubted sign-in.
+    if (w.pending.stepUp?.method === 'email_code') return reply.header('cache-control', 'no-store').redirect(ix.urlOf(r, '/mfa/email'), 303);
     if (await second.isEnrolled(r.params.envId, w.pending.userId)) return showChallenge(r, reply, w.found, w.pending);
     return showEnrolment(r, reply, w.found, w.pending);
   });

@@ -146,6 +146,12 @@ export const en = {
   mfaEmailMailSubject: 'Your verification code',
   mfaEmailMailText:
     'Your verification code is {code}. Enter it on the sign-in page to finish signing in: it works once, for 10 minutes. If you are not signing in right now, someone may know your password: change it.',
+  stepUpTotpText: 'We do not recognise this sign-in. To make sure it is you, open your authenticator app and enter the 6-digit code it shows for this account.',
+  stepUpEmailText:
+    'We do not recognise this sign-in. To make sure it is you, we sent a 6-digit code to your email address. Enter it to finish signing in. It works for 10 minutes.',
+  stepUpRefusedTitle: 'Sign-in blocked',
+  stepUpRefusedText:
+    'This sign-in looks unusual, and your account has no second factor or verified email address to confirm it is you. Ask your administrator for help.',
   passwordRefusalTooShort: 'The password must be at least {limit} characters long.',
   passwordRefusalTooLong: 'The password must be at most {limit} characters long.',
   passwordRefusalWhitespaceOnly: 'The password must not be only whitespace.',
