@@ -200,8 +200,7 @@ export function createSecondFactor(deps: {
      * passkey is two factors already: its step finishes without calling this. `protectionStepUp`: a protection asked for one.
      */
     async afterFirstFactor(r: Req, reply: FastifyReply, found: Found, first: FirstFactor, protectionStepUp?: StepUpRequest | null) {
-      const steppedUp = protectionStepUp ? await stepUps.ask(r, reply, found, first, protectionStepUp) : null;
-      if (steppedUp) return steppedUp;
+      if (protectionStepUp && (await stepUps.ask(r, reply, found, first, protectionStepUp))) return reply;
       const env = envOf(r, found);
       const { interaction } = found;
       const stepUp = splitValues(interaction.params.acr_values).includes(ACR_MFA);

@@ -44,10 +44,11 @@ export function createStepUp<First extends { userId: string; amr: string[] }>(de
 
   return {
     /**
-     * Asks `first`'s user for the step-up: 303 to the code page, or the 403 refusal page; null when the first
-     * factor already was what would be asked (the sign-in goes on as without a step-up).
+     * Asks `first`'s user for the step-up and answers: 303 to the code page, or the 403 refusal page (true); false,
+     * answering nothing, when the first factor already was what would be asked (the sign-in goes on as without one).
+     * (A boolean: a FastifyReply is thenable, so an async function returning one resolves to undefined.)
      */
-    async ask(r: Req, reply: FastifyReply, found: Found, first: First, v: StepUpRequest): Promise<FastifyReply | null> {
+    async ask(r: Req, reply: FastifyReply, found: Found, first: First, v: StepUpRequest): Promise<boolean> {
       const envId = r.params.envId;
       const tenantId = snapshotOf(found.provider).tenantId;
       const common = { tenantId, policy: v.policy, flow: 'sign_in' as const, reason: v.reason, userId: first.userId, login: v.login };
@@ -57,18 +58,21 @@ export function createStepUp<First extends { userId: string; amr: string[] }>(de
       };
       if (await deps.isEnrolled(envId, first.userId)) {
         await step('totp');
-        return reply.header('cache-control', 'no-store').redirect(ix.urlOf(r, '/mfa'), 303);
+        await reply.header('cache-control', 'no-store').redirect(ix.urlOf(r, '/mfa'), 303);
+        return true;
       }
-      if (first.amr.includes('email')) return null;
+      if (first.amr.includes('email')) return false;
       if (await emailCodes.addressOf(envId, first.userId)) {
         await step('email_code');
         const signIn = { provider: found.provider, environmentId: envId, uid: r.params.uid, clientId: clientIdOf(found.interaction), origin: originOf(r) };
         await emailCodes.issue(signIn, first.userId, found.context.t);
-        return reply.header('cache-control', 'no-store').redirect(ix.urlOf(r, '/mfa/email'), 303);
+        await reply.header('cache-control', 'no-store').redirect(ix.urlOf(r, '/mfa/email'), 303);
+        return true;
       }
       const threat = { severity: 'medium' as const, summary: 'A sign-in the device-risk policy doubted could not be stepped up: the user has no second factor and no verified email.' };
       await decide(r, { ...common, outcome: 'blocked', details: { ...v.details, method: null }, threat });
-      return ix.send(reply, found, 403, (t) => messagePage(t.stepUpRefusedTitle, t.stepUpRefusedText));
+      await ix.send(reply, found, 403, (t) => messagePage(t.stepUpRefusedTitle, t.stepUpRefusedText));
+      return true;
     },
 
     /** Records a step-up failed: the wrong-code budget spent, the waiting first factor dropped. */
