@@ -19,9 +19,9 @@ export class Browser extends CookieJar {
     this.userAgent = userAgent;
     this.language = language;
   }
-  /** Signs out, as far as the provider knows: every cookie but the device cookie goes. */
+  /** Signs out, as far as the provider knows: its cookies go, the pages' own (`iam_device`, `iam_mfa_device_…`) stay. */
   forgetSessions() {
-    for (const name of [...this.cookies.keys()]) if (name !== 'iam_device') this.cookies.delete(name);
+    for (const name of [...this.cookies.keys()]) if (!name.startsWith('iam_')) this.cookies.delete(name);
     return this;
   }
   override fetch(url: string | URL, init: RequestInit = {}) {
