@@ -53,7 +53,10 @@ const first = (rules: [RegExp, string][], ua: string) => rules.find(([re]) => re
 export function fingerprintOf(headers: Headers): string {
   const ua = header(headers, 'user-agent');
   const language = (header(headers, 'accept-language').split(',')[0] ?? '').split(';')[0]!.trim().toLowerCase().split('-')[0] ?? '';
-  return createHash('sha256').update(`${first(BROWSERS, ua)}|${first(SYSTEMS, ua)}|${language}`).digest('base64url').slice(0, 32);
+  return createHash('sha256')
+    .update(`${first(BROWSERS, ua)}|${first(SYSTEMS, ua)}|${language}`)
+    .digest('base64url')
+    .slice(0, 32);
 }
 
 export function createKnownDevices(deps: { pool: DatabasePool; masterKey: Buffer; publicBaseUrl: string }) {
@@ -89,18 +92,27 @@ export function createKnownDevices(deps: { pool: DatabasePool; masterKey: Buffer
      * Records the device of a finished sign-in while the policy is on (located when impossible travel is on) and
      * answers the Set-Cookie line that gives (or renews) the browser its device cookie; null when the policy is off.
      */
-    async signedIn(
-      environmentId: string,
-      settings: Settings | undefined,
-      s: { userId: string; headers: Headers; ip: string | null },
-    ): Promise<string | null> {
+    async signedIn(environmentId: string, settings: Settings | undefined, s: { userId: string; headers: Headers; ip: string | null }): Promise<string | null> {
       if (!deviceRiskOn(settings)) return null;
       const deviceId = deviceIdOf(environmentId, s.headers) ?? randomBytes(16).toString('base64url');
       const location = settings.impossibleTravel === 'off' ? null : locate(s.ip);
       const userAgent = header(s.headers, 'user-agent') || null;
-      await createKnownDeviceQueries(deps.pool, environmentId).seen({ userId: s.userId, deviceId, fingerprint: fingerprintOf(s.headers), userAgent, ip: s.ip, location });
+      await createKnownDeviceQueries(deps.pool, environmentId).seen({
+        userId: s.userId,
+        deviceId,
+        fingerprint: fingerprintOf(s.headers),
+        userAgent,
+        ip: s.ip,
+        location,
+      });
       const value = `${deviceId}.${signerOf(environmentId).sign(`${DEVICE_COOKIE}=${deviceId}`)}`;
-      const attributes = [`Max-Age=${DEVICE_DAYS * 86_400}`, `Path=${basePath}/v1/oidc/${environmentId}`, 'HttpOnly', 'SameSite=Lax', ...(secure ? ['Secure'] : [])];
+      const attributes = [
+        `Max-Age=${DEVICE_DAYS * 86_400}`,
+        `Path=${basePath}/v1/oidc/${environmentId}`,
+        'HttpOnly',
+        'SameSite=Lax',
+        ...(secure ? ['Secure'] : []),
+      ];
       return `${DEVICE_COOKIE}=${value}; ${attributes.join('; ')}`;
     },
   };

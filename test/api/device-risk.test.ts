@@ -33,11 +33,18 @@ afterAll(() => t.close());
 
 const PASSWORD = 'correct horse battery';
 const manage = (method: 'GET' | 'PUT' | 'POST', path: string, payload?: object) =>
-  t.app.inject({ method, url: `/v1/tenants/${env.tenantId}/environments/${env.environmentId}${path}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+  t.app.inject({
+    method,
+    url: `/v1/tenants/${env.tenantId}/environments/${env.environmentId}${path}`,
+    headers: bearer(token),
+    ...(payload ? { payload } : {}),
+  });
 const policy = async (settings: object) => expect((await manage('PUT', '/settings/device-risk-policy', settings)).statusCode).toBe(200);
 const eventsOf = async (type: string) => (await tenantEvents(t, env.tenantId, { environmentId: env.environmentId })).filter((e) => e.type === type);
 const threats = () =>
-  t.pool.any(sql.unsafe`SELECT category, severity, subject, occurrences, evidence->>'reason' AS reason FROM threats WHERE environment_id = ${env.environmentId} ORDER BY created_at`);
+  t.pool.any(
+    sql.unsafe`SELECT category, severity, subject, occurrences, evidence->>'reason' AS reason FROM threats WHERE environment_id = ${env.environmentId} ORDER BY created_at`,
+  );
 const devices = () => t.pool.oneFirst(sql.unsafe`SELECT count(*)::int FROM known_devices WHERE environment_id = ${env.environmentId}`);
 
 async function user() {
@@ -67,7 +74,9 @@ describe('device risk: an unrecognised device', () => {
     const first = new Browser();
     expect((await signsInDirectly(u.userName, first)).amr).toEqual(['pwd']);
     const cookie = first.received.find((line) => line.startsWith('iam_device='))!;
-    expect(cookie).toMatch(new RegExp(`^iam_device=[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]+; Max-Age=34560000; Path=/v1/oidc/${env.environmentId}; HttpOnly; SameSite=Lax$`));
+    expect(cookie).toMatch(
+      new RegExp(`^iam_device=[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]+; Max-Age=34560000; Path=/v1/oidc/${env.environmentId}; HttpOnly; SameSite=Lax$`),
+    );
     expect(await eventsOf('protection.stepped_up')).toEqual([]);
 
     const other = new Browser();
@@ -131,8 +140,17 @@ describe('device risk: an unrecognised device', () => {
     expect(refused.after.status).toBe(403);
     expect(refused.after.body).toContain('Connexion bloquée');
     const [blocked] = await eventsOf('protection.blocked');
-    expect(blocked!.data).toMatchObject({ policy: 'device_risk', reason: 'unrecognized_device', userId, login: userName, method: null, threatId: expect.any(String) });
-    expect(await threats()).toEqual([{ category: 'sign_in.device_risk', severity: 'medium', subject: `user:${userId}`, occurrences: 1, reason: 'unrecognized_device' }]);
+    expect(blocked!.data).toMatchObject({
+      policy: 'device_risk',
+      reason: 'unrecognized_device',
+      userId,
+      login: userName,
+      method: null,
+      threatId: expect.any(String),
+    });
+    expect(await threats()).toEqual([
+      { category: 'sign_in.device_risk', severity: 'medium', subject: `user:${userId}`, occurrences: 1, reason: 'unrecognized_device' },
+    ]);
     expect((await eventsOf('user.signed_in')).map((e) => e.data)).toHaveLength(1);
   });
 
@@ -154,7 +172,14 @@ describe('device risk: an unrecognised device', () => {
     expect(stop.status).toBe(429);
     const blocked = await eventsOf('protection.blocked');
     expect(blocked.map((e) => e.data)).toEqual([
-      expect.objectContaining({ policy: 'device_risk', flow: 'second_factor', reason: 'step_up_failed', userId: u.id, stepUpReason: 'unrecognized_device', method: 'email_code' }),
+      expect.objectContaining({
+        policy: 'device_risk',
+        flow: 'second_factor',
+        reason: 'step_up_failed',
+        userId: u.id,
+        stepUpReason: 'unrecognized_device',
+        method: 'email_code',
+      }),
     ]);
     expect(await threats()).toEqual([{ category: 'sign_in.device_risk', severity: 'high', subject: `user:${u.id}`, occurrences: 1, reason: 'step_up_failed' }]);
   });

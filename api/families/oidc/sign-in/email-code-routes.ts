@@ -61,7 +61,8 @@ export function emailCodeRoutes(
   // policies ask for them, and `user.signed_in` is recorded once the login finishes.
   const finish = async (r: Req, reply: FastifyReply, found: Found, result: Extract<VerifyResult, { kind: 'signed_in' }>, login: string | null) => {
     const after = await protections.succeeded(attemptOf(r, found, 'sign_in', login, result.userId));
-    if (after && after.kind !== 'step_up') return ix.send(reply, found, after.kind === 'deny' ? after.status : 401, (t) => messagePage(t.signInTitle, after.text(t)));
+    if (after && after.kind !== 'step_up')
+      return ix.send(reply, found, after.kind === 'deny' ? after.status : 401, (t) => messagePage(t.signInTitle, after.text(t)));
     return second.afterFirstFactor(r, reply, found, { userId: result.userId, amr: result.amr, remember: false }, after && { ...after, login });
   };
 

@@ -145,7 +145,13 @@ export function signInRoutes(
     }
     const after = await protections.succeeded({ ...attempt, userId: login.accountId });
     if (after && after.kind !== 'step_up') return refuse(r, reply, found, identifier, after);
-    return second.afterFirstFactor(r, reply, found, { userId: login.accountId, amr: login.amr, remember: login.remember }, after && { ...after, login: identifier });
+    return second.afterFirstFactor(
+      r,
+      reply,
+      found,
+      { userId: login.accountId, amr: login.amr, remember: login.remember },
+      after && { ...after, login: identifier },
+    );
   });
 
   app.post<Route>(`${BASE}/confirm`, PAGE_ROUTE, async (r, reply) => {

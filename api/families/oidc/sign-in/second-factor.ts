@@ -172,8 +172,8 @@ export function createSecondFactor(deps: {
     emailOffered: async (envId: string, pending: Pending): Promise<boolean> =>
       pending.stepUp?.method === 'email_code' ||
       (!pending.amr.includes('email') &&
-      (await createMfaSettingsQueries(pool, envId).find()).emailCodeSecondFactor &&
-      (await createVerifiedEmailQueries(pool, envId).of(pending.userId)) !== null),
+        (await createMfaSettingsQueries(pool, envId).find()).emailCodeSecondFactor &&
+        (await createVerifiedEmailQueries(pool, envId).of(pending.userId)) !== null),
     /** The session config's "remember this device" lifetime, or null (the page then offers no checkbox). */
     rememberSeconds: (found: Found) => effectiveSessionConfig(snapshotOf(found.provider).sessionConfig).rememberDeviceSeconds,
     save,

@@ -69,7 +69,10 @@ export function createStepUp<First extends { userId: string; amr: string[] }>(de
         await reply.header('cache-control', 'no-store').redirect(ix.urlOf(r, '/mfa/email'), 303);
         return true;
       }
-      const threat = { severity: 'medium' as const, summary: 'A sign-in the device-risk policy doubted could not be stepped up: the user has no second factor and no verified email.' };
+      const threat = {
+        severity: 'medium' as const,
+        summary: 'A sign-in the device-risk policy doubted could not be stepped up: the user has no second factor and no verified email.',
+      };
       await decide(r, { ...common, outcome: 'blocked', details: { ...v.details, method: null }, threat });
       await ix.send(reply, found, 403, (t) => messagePage(t.stepUpRefusedTitle, t.stepUpRefusedText));
       return true;
@@ -90,4 +93,3 @@ export function createStepUp<First extends { userId: string; amr: string[] }>(de
       }),
   };
 }
-
