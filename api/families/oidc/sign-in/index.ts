@@ -32,7 +32,8 @@ export default defineFamily({
     const interactions = createInteractions({ oidc, csrf, basePath });
     const homeRealm = createHomeRealm(pool);
     const signIn = createSignInService(pool, csrf, homeRealm);
-    const passkeys = createPasskeyPages({ pool, ceremonies: createPasskeyCeremonies(pool, config.publicBaseUrl), interactions, signIn, csrf });
+    const devices = createKnownDevices({ pool, masterKey, publicBaseUrl: config.publicBaseUrl });
+    const passkeys = createPasskeyPages({ pool, ceremonies: createPasskeyCeremonies(pool, config.publicBaseUrl), interactions, signIn, csrf, devices });
     const mfa = createMfaService(pool, masterKey);
     const secure = config.publicBaseUrl.startsWith('https:');
     const emailSecondFactor = createEmailSecondFactor({ pool, sender, log: app.log });
@@ -45,7 +46,7 @@ export default defineFamily({
       issuerPathOf: (envId) => `${basePath}/v1/oidc/${envId}`,
       secure,
       emailCodes: emailSecondFactor,
-      devices: createKnownDevices({ pool, masterKey, publicBaseUrl: config.publicBaseUrl }),
+      devices,
       // An SSO sign-in (amr fed) is not offered a passkey: it would sign the user in without the identity provider.
       complete: (r, reply, provider, login) =>
         login.amr.includes('fed') ? interactions.finish(r, reply, provider, { login }) : passkeys.afterSignIn(r, reply, provider, login),
