@@ -6,6 +6,7 @@
 import type * as client from 'openid-client';
 import { sql } from 'slonik';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createMfaService } from '../../api/mfa/index.ts';
 import { deviceRiskHook } from '../../api/protections/device-risk.ts';
 import { createKnownDevices } from '../../api/protections/known-devices.ts';
 import type { Attempt } from '../../api/protections/pipeline.ts';
@@ -182,6 +183,40 @@ describe('device risk: an unrecognised device', () => {
       }),
     ]);
     expect(await threats()).toEqual([{ category: 'sign_in.device_risk', severity: 'high', subject: `user:${u.id}`, occurrences: 1, reason: 'step_up_failed' }]);
+  });
+});
+
+describe('device risk after an emailed code', () => {
+  it('asks nothing more of a user without an authenticator (the code proved the mailbox), an authenticator’s code of one with it', async () => {
+    await policy({ challengeUnrecognized: true });
+    expect((await manage('PUT', '/settings/sign-in', { emailCodeEnabled: true })).statusCode).toBe(200);
+    const u = await user();
+    await signsInDirectly(u.userName, new Browser());
+    const other = new Browser();
+    const a = await authorize(rp, {}, other);
+    const factors = await submit(other, a.stop, 'identifier', { identifier: u.userName });
+    const codePage = await submit(other, factors, 'email-code/send', { identifier: u.userName });
+    expect(codePage.status, codePage.body).toBe(200);
+    await expect.poll(() => messagesTo(t.app, u.userName).length).toBe(1);
+    const done = await submit(other, codePage, 'email-code', { identifier: u.userName, code: codeOf(messagesTo(t.app, u.userName)[0]!.text) });
+    expect((await a.exchange(await toCallback(other, done))).amr).toEqual(['otp', 'email']);
+    expect(await eventsOf('protection.stepped_up')).toEqual([]);
+    expect(await devices()).toBe(2);
+    expect(isEmailPage((await signIn(u.userName, other)).after)).toBe(false);
+
+    // A user with an authenticator is asked for its code after the emailed one.
+    const started = await createMfaService(t.pool, t.masterKey).startTotpEnrolment({ tenantId: env.tenantId, environmentId: env.environmentId }, u.id);
+    await t.pool.query(sql.unsafe`UPDATE user_totp_factors SET confirmed_at = now() WHERE id = ${started.factorId}`);
+    const third = new Browser();
+    const b = await authorize(rp, {}, third);
+    const sent = await submit(third, await submit(third, b.stop, 'identifier', { identifier: u.userName }), 'email-code/send', { identifier: u.userName });
+    await expect.poll(() => messagesTo(t.app, u.userName).length).toBe(2);
+    const asked = await submit(third, sent, 'email-code', { identifier: u.userName, code: codeOf(messagesTo(t.app, u.userName)[1]!.text) });
+    expect(asked.kind, asked.body).toBe('mfa');
+    expect(asked.body).toContain('We do not recognise this sign-in.');
+    expect((await eventsOf('protection.stepped_up')).map((e) => [e.data.reason, e.data.method, e.data.login])).toEqual([
+      ['unrecognized_device', 'totp', u.userName],
+    ]);
   });
 });
 
