@@ -6,8 +6,8 @@
 // nothing about it rides in a form field. Otherwise the step finishes as before. Where the MFA settings turn on
 // `emailCodeSecondFactor`, a user with a verified email may pass with a code sent there instead (mfa-email-routes.ts),
 // unless the first factor already was an emailed code (amr `email`): the second factor must be a different one.
-// A protection's step-up (`afterFirstFactor`'s `stepUp`: the device-risk policy) asks whatever the MFA policy says
-// (./step-up.ts); every finished sign-in records its device for that policy while it is on.
+// A protection's step-up (`afterFirstFactor`'s `protectionStepUp`: the device-risk policy) asks whatever the MFA
+// policy says (./step-up.ts); every finished sign-in records its device for that policy while it is on.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DatabasePool } from 'slonik';
 import { createOidcPayloadQueries } from '../../../../db/oidc/provider/payloads.ts';
@@ -197,7 +197,8 @@ export function createSecondFactor(deps: {
     /**
      * Call after any first factor succeeded (password, email code, SSO): either finishes the login (303 to the
      * provider) or keeps `first` for this interaction and answers 303 to the second-factor page. A user-verified
-     * passkey is two factors already: its step finishes without calling this. `protectionStepUp`: a protection asked for one.
+     * passkey is two factors already: its step finishes without calling this. `protectionStepUp`: a protection (device
+     * risk) asked for a step-up (./step-up.ts).
      */
     async afterFirstFactor(r: Req, reply: FastifyReply, found: Found, first: FirstFactor, protectionStepUp?: StepUpRequest | null) {
       if (protectionStepUp && (await stepUps.ask(r, reply, found, first, protectionStepUp))) return reply;
