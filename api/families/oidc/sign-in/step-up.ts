@@ -46,7 +46,7 @@ export function createStepUp<First extends { userId: string; amr: string[] }>(de
     /**
      * Asks `first`'s user for the step-up and answers: 303 to the code page, or the 403 refusal page (true); false,
      * answering nothing, when the first factor already was what would be asked (the sign-in goes on as without one).
-     * (A boolean: a FastifyReply is thenable, so an async function returning one resolves to undefined.)
+     * (A boolean, not the reply: a FastifyReply is thenable, so an async function returning one resolves to undefined.)
      */
     async ask(r: Req, reply: FastifyReply, found: Found, first: First, v: StepUpRequest): Promise<boolean> {
       const envId = r.params.envId;
@@ -58,7 +58,7 @@ export function createStepUp<First extends { userId: string; amr: string[] }>(de
       };
       if (await deps.isEnrolled(envId, first.userId)) {
         await step('totp');
-        await reply.header('cache-control', 'no-store').redirect(ix.urlOf(r, '/mfa'), 303);
+        reply.header('cache-control', 'no-store').redirect(ix.urlOf(r, '/mfa'), 303);
         return true;
       }
       if (first.amr.includes('email')) return false;
@@ -66,7 +66,7 @@ export function createStepUp<First extends { userId: string; amr: string[] }>(de
         await step('email_code');
         const signIn = { provider: found.provider, environmentId: envId, uid: r.params.uid, clientId: clientIdOf(found.interaction), origin: originOf(r) };
         await emailCodes.issue(signIn, first.userId, found.context.t);
-        await reply.header('cache-control', 'no-store').redirect(ix.urlOf(r, '/mfa/email'), 303);
+        reply.header('cache-control', 'no-store').redirect(ix.urlOf(r, '/mfa/email'), 303);
         return true;
       }
       const threat = {
@@ -74,7 +74,7 @@ export function createStepUp<First extends { userId: string; amr: string[] }>(de
         summary: 'A sign-in the device-risk policy doubted could not be stepped up: the user has no second factor and no verified email.',
       };
       await decide(r, { ...common, outcome: 'blocked', details: { ...v.details, method: null }, threat });
-      await ix.send(reply, found, 403, (t) => messagePage(t.stepUpRefusedTitle, t.stepUpRefusedText));
+      ix.send(reply, found, 403, (t) => messagePage(t.stepUpRefusedTitle, t.stepUpRefusedText));
       return true;
     },
 
