@@ -13,16 +13,25 @@ export function deviceRiskHook(devices: KnownDevices): ProtectionHook {
     async succeeded(a): Promise<StepUpVerdict | null> {
       const settings = a.protections.device_risk;
       if (!deviceRiskOn(settings) || !a.userId) return null;
+      const travelLimit = settings.impossibleTravel === 'off' ? null : SPEED_LIMIT_KMH[settings.impossibleTravel];
+      const here = travelLimit === null ? null : locate(a.origin.ip);
+      // Travel alone, from an address without a location: nothing to compare, no query.
+      if (!settings.challengeUnrecognized && !here) return null;
       const look = await devices.look(a.environmentId, a.userId, a.headers);
       if (!look.anyDevice) return null;
-      if (settings.impossibleTravel !== 'off' && look.locatedAt && look.country && look.latitude !== null && look.longitude !== null) {
-        const here = locate(a.origin.ip);
+      if (here && travelLimit !== null && look.locatedAt && look.country && look.latitude !== null && look.longitude !== null) {
         const last = { country: look.country, latitude: look.latitude, longitude: look.longitude, radiusKm: look.radiusKm ?? 0 };
-        const moved = here && travel(last, new Date(look.locatedAt), here, new Date());
-        const limitKmh = SPEED_LIMIT_KMH[settings.impossibleTravel];
-        if (here && moved && moved.speedKmh > limitKmh) {
+        const moved = travel(last, new Date(look.locatedAt), here, new Date());
+        if (moved.speedKmh > travelLimit) {
           const speedKmh = Number.isFinite(moved.speedKmh) ? moved.speedKmh : null;
-          const details = { fromCountry: last.country, toCountry: here.country, distanceKm: moved.distanceKm, hours: moved.hours, speedKmh, limitKmh };
+          const details = {
+            fromCountry: last.country,
+            toCountry: here.country,
+            distanceKm: moved.distanceKm,
+            hours: moved.hours,
+            speedKmh,
+            limitKmh: travelLimit,
+          };
           return { kind: 'step_up', policy: 'device_risk', reason: 'impossible_travel', details: { ...details, knownDevice: look.known } };
         }
       }

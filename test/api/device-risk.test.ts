@@ -221,7 +221,7 @@ describe('device risk after an emailed code', () => {
 });
 
 describe('device risk off', () => {
-  it('asks nothing, records no device and makes no query', async () => {
+  it('asks nothing, records no device and makes no query (nor with travel alone from an address without a location)', async () => {
     const u = await user();
     await signsInDirectly(u.userName, new Browser());
     await policy({ challengeUnrecognized: false, impossibleTravel: 'off' });
@@ -254,6 +254,9 @@ describe('device risk off', () => {
     };
     expect(await hook.succeeded!(attempt)).toBeNull();
     expect(await hook.succeeded!({ ...attempt, protections: { device_risk: { challengeUnrecognized: false, impossibleTravel: 'off' } } })).toBeNull();
+    // Impossible travel alone, from an address without a location: nothing to compare with.
+    const privateAddress = { ...attempt, origin: { ...attempt.origin, ip: '10.0.0.1' } };
+    expect(await hook.succeeded!({ ...privateAddress, protections: { device_risk: { challengeUnrecognized: false, impossibleTravel: 'strict' } } })).toBeNull();
     expect(statements).toBe(0);
     expect(await hook.succeeded!({ ...attempt, protections: { device_risk: { challengeUnrecognized: true, impossibleTravel: 'off' } } })).toBeNull();
     expect(statements).toBe(1);
