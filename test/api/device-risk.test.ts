@@ -186,6 +186,26 @@ describe('device risk: an unrecognised device', () => {
   });
 });
 
+describe('device risk after a sign-up', () => {
+  it('knows the device the account was created on, and steps up another', async () => {
+    await policy({ challengeUnrecognized: true });
+    expect((await manage('PUT', '/settings/sign-in', { signUpEnabled: true })).statusCode).toBe(200);
+    const email = `new-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const creator = new Browser();
+    const a = await authorize(rp, {}, creator);
+    const verify = await submit(creator, a.stop, 'sign-up', { email, displayName: 'Grace', password: PASSWORD });
+    expect(verify.status, verify.body).toBe(200);
+    await expect.poll(() => messagesTo(t.app, email).length).toBe(1);
+    const signUp = /name="signUp" value="([^"]*)"/.exec(verify.body)![1]!;
+    const done = await submit(creator, verify, 'verify', { signUp, email, code: codeOf(messagesTo(t.app, email)[0]!.text) });
+    await a.exchange(await toCallback(creator, done));
+    expect(await devices()).toBe(1);
+
+    expect(isEmailPage((await signIn(email, creator)).after)).toBe(false);
+    expect(isEmailPage((await signIn(email, new Browser())).after)).toBe(true);
+  });
+});
+
 describe('device risk after an emailed code', () => {
   it('asks nothing more of a user without an authenticator (the code proved the mailbox), an authenticator’s code of one with it', async () => {
     await policy({ challengeUnrecognized: true });
