@@ -30,8 +30,8 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
   async function showChallenge(r: Req, reply: FastifyReply, found: Found, pending: Pending, status = 200, error?: string) {
     const rememberDevice = second.rememberSeconds(found) !== null;
     const emailOffer = await second.emailOffered(r.params.envId, pending);
-    const intro = (t: Messages) => (pending.stepUp ? t.stepUpTotpText : undefined);
-    return ix.send(reply, found, status, (t) => mfaChallengePage({ ...common(r), rememberDevice, emailOffer, intro: intro(t), error }, t));
+    const view = { ...common(r), rememberDevice, emailOffer, error };
+    return ix.send(reply, found, status, (t) => mfaChallengePage({ ...view, intro: pending.stepUp && t.stepUpTotpText }, t));
   }
 
   async function showEnrolment(r: Req, reply: FastifyReply, found: Found, pending: Pending, status = 200, error?: string) {
