@@ -7,6 +7,8 @@ import { createRestrictionsHook } from './restrictions.ts';
 import { createBotChallenge } from './challenge.ts';
 import { rateLimitHook } from './rate-limit.ts';
 import { botDetectionHook } from './bot-detection.ts';
+import { deviceRiskHook } from './device-risk.ts';
+import { createKnownDevices } from './known-devices.ts';
 
 export interface ProtectionDeps {
   pool: DatabasePool;
@@ -27,8 +29,10 @@ export function createProtections(deps: ProtectionDeps) {
     rateLimitHook({ ...deps, challenge }),
     botDetectionHook({ ...deps, challenge }),
     createRestrictionsHook(deps.pool),
+    // Last: a step-up is asked only of an attempt no other policy stopped.
+    deviceRiskHook(createKnownDevices({ pool: deps.pool, masterKey: deps.masterKey, publicBaseUrl: deps.config.publicBaseUrl })),
   ];
   return createProtectionPipeline(hooks, deps.timings);
 }
 
-export type { Attempt, ProtectionPipeline, Refusal, Verdict } from './pipeline.ts';
+export type { Attempt, ProtectionPipeline, Refusal, StepUpVerdict, Verdict } from './pipeline.ts';

@@ -38,7 +38,9 @@ export type Refusal =
 export type Verdict =
   | Refusal
   /** After a good credential: the sign-in goes on only through a second factor or an emailed code. */
-  | { kind: 'step_up'; policy: ProtectionPolicy; reason: string };
+  | { kind: 'step_up'; policy: ProtectionPolicy; reason: string; details?: Record<string, unknown> };
+
+export type StepUpVerdict = Extract<Verdict, { kind: 'step_up' }>;
 
 export interface ProtectionHook {
   policy: ProtectionPolicy;

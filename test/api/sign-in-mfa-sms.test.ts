@@ -6,6 +6,7 @@ import type * as client from 'openid-client';
 import { sql } from 'slonik';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMfaService } from '../../api/mfa/index.ts';
+import { snapshotOf } from '../../api/oidc/providers.ts';
 import { totpCode } from '../../lib/mfa/totp.ts';
 import { bearer } from '../helpers/app.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
@@ -329,5 +330,26 @@ describe('a texted code as the second factor', () => {
     expect(byId.get(limited[2]!.threatId)).toMatchObject({ severity: 'high', subject: `environment:${env.environmentId}`, occurrences: 1 });
     expect((await eventsOf('threat.created')).length).toBe(2);
     expect((await eventsOf('threat.updated')).map((e) => e.data.change)).toEqual(['occurrence']);
+  });
+
+  it('steps a user whose only factor is a phone up with a texted code on an unrecognised device (device risk)', async () => {
+    await policy(true, { mode: 'off' });
+    await activeSmsProvider(t.app, token, envPath(), fake);
+    expect((await manage('PUT', '/settings/device-risk-policy', { challengeUnrecognized: true })).statusCode).toBe(200);
+    await expect.poll(async () => snapshotOf(await t.app.oidc.get(env.environmentId)).protections.device_risk?.challengeUnrecognized).toBe(true);
+    const u = await user({ phone: '+14155550144' });
+    // The user's first device is trusted; a sign-in from another (a new cookie jar) is asked for a texted code.
+    const trusted = await secondFactorPage(u);
+    expect(trusted.asked.at).not.toContain('/mfa');
+    const doubted = await secondFactorPage(u);
+    expect(doubted.asked.at, doubted.asked.body).toMatch(/\/mfa\/sms$/);
+    const sent = await submit(doubted.jar, doubted.asked, 'mfa/sms/send');
+    expect(sent.status, sent.body).toBe(200);
+    const code = await nthCode(t.app, fake, '+14155550144', 1);
+    const claims = await doubted.exchange(await toCallback(doubted.jar, await submit(doubted.jar, sent, 'mfa/sms', { code })));
+    expect(claims.amr).toEqual(['pwd', 'sms', 'mfa']);
+    expect((await eventsOf('protection.stepped_up')).map((e) => [e.data.policy, e.data.reason, e.data.method])).toEqual([
+      ['device_risk', 'unrecognized_device', 'sms_code'],
+    ]);
   });
 });

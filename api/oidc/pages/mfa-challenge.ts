@@ -18,6 +18,8 @@ export interface MfaChallengeView {
   emailOffer?: boolean;
   /** Offer a code texted to the user's verified phone number (texting is on, the user has a phone). */
   smsOffer?: boolean;
+  /** Why this code is asked, instead of the usual text (a protection's step-up). */
+  intro?: string | undefined;
   error?: string | undefined;
 }
 
@@ -25,7 +27,7 @@ export const CODE_INPUT = html`inputmode="numeric" pattern="[0-9]{6}" maxlength=
 
 export const mfaChallengePage = (v: MfaChallengeView, t: Messages): Page => ({
   title: t.mfaTitle,
-  body: html`<p>${t.mfaText}</p>
+  body: html`<p>${v.intro ?? t.mfaText}</p>
     ${errorBlock(v.error)}
     <form method="post" action="${v.base}/mfa/totp">
       ${csrfField(v.csrf)} ${field({ id: 'code', label: t.mfaCodeLabel, autocomplete: 'one-time-code', focus: true, error: v.error, extra: CODE_INPUT })}

@@ -22,12 +22,14 @@ export interface MfaEmailView {
   csrf: string;
   /** The user has an authenticator (the link goes back to its code), or would set one up. */
   enrolled: boolean;
+  /** A protection's step-up: why the code was sent (instead of the usual text); no way to an authenticator the user lacks. */
+  stepUp?: string | undefined;
   error?: string | undefined;
 }
 
 export const mfaEmailPage = (v: MfaEmailView, t: Messages): Page => ({
   title: t.mfaEmailTitle,
-  body: html`<p>${t.mfaEmailText}</p>
+  body: html`<p>${v.stepUp ?? t.mfaEmailText}</p>
     ${errorBlock(v.error)}
     <form method="post" action="${v.base}/mfa/email">
       ${csrfField(v.csrf)} ${field({ id: 'code', label: t.emailCodeLabel, autocomplete: 'one-time-code', focus: true, error: v.error, extra: CODE_INPUT })}
@@ -37,6 +39,6 @@ export const mfaEmailPage = (v: MfaEmailView, t: Messages): Page => ({
       ${csrfField(v.csrf)}
       <button type="submit">${t.emailCodeResend}</button>
     </form>
-    <p><a href="${v.base}/mfa">${v.enrolled ? t.mfaUseAuthenticator : t.mfaEmailEnrolInstead}</a></p>
+    ${v.stepUp && !v.enrolled ? '' : html`<p><a href="${v.base}/mfa">${v.enrolled ? t.mfaUseAuthenticator : t.mfaEmailEnrolInstead}</a></p>`}
     ${cancelForm(v.abort, v.csrf, t.cancel)}`,
 });

@@ -6,14 +6,15 @@
 import type { FastifyReply } from 'fastify';
 import type { EmailCodeService, EmailCodeSignIn, VerifyResult } from '../../../email-codes/service.ts';
 import { emailCodePage, emailLinkElsewherePage, emailLinkGonePage } from '../../../oidc/pages/email-code.ts';
-import { sendPage } from '../../../oidc/pages/page.ts';
+import { messagePage, sendPage } from '../../../oidc/pages/page.ts';
 import { pageContextOf } from '../../../oidc/pages/context.ts';
 import { snapshotOf } from '../../../oidc/providers.ts';
 import type { OidcProviders } from '../../../oidc/types.ts';
-import { BASE, field, originOf, PAGE_ROUTE, type Found, type Interactions, type Req, type Route } from './interaction.ts';
+import { attemptOf, BASE, field, originOf, PAGE_ROUTE, type Found, type Interactions, type Req, type Route } from './interaction.ts';
 import { clientIdOf, type SignInService } from './service.ts';
 import type { App } from '../../../types.ts';
 import type { SecondFactor } from './second-factor.ts';
+import type { ProtectionPipeline } from '../../../protections/pipeline.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -32,9 +33,16 @@ export const signInOf = (r: Req, found: Found): EmailCodeSignIn => ({
 
 export function emailCodeRoutes(
   app: App,
-  deps: { oidc: OidcProviders; interactions: Interactions; signIn: SignInService; emailCodes: EmailCodeService; second: SecondFactor },
+  deps: {
+    oidc: OidcProviders;
+    interactions: Interactions;
+    signIn: SignInService;
+    emailCodes: EmailCodeService;
+    second: SecondFactor;
+    protections: ProtectionPipeline;
+  },
 ) {
-  const { interactions: ix, signIn, emailCodes, second } = deps;
+  const { interactions: ix, signIn, emailCodes, second, protections } = deps;
 
   /** The interaction of a POST at login where the environment offers email codes; else null once a page is sent. */
   const allowed = async (r: Req, reply: FastifyReply) => {
@@ -49,10 +57,14 @@ export function emailCodeRoutes(
       emailCodePage({ base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid), identifier, error }, t),
     );
 
-  // A right code is a first factor: the second factor follows where the policy asks for one, and `user.signed_in`
-  // is recorded once the login finishes.
-  const finish = (r: Req, reply: FastifyReply, found: Found, result: Extract<VerifyResult, { kind: 'signed_in' }>) =>
-    second.afterFirstFactor(r, reply, found, { userId: result.userId, amr: result.amr, remember: false });
+  // A right code is a first factor: the protections' step-up (device risk) and the second factor follow where the
+  // policies ask for them, and `user.signed_in` is recorded once the login finishes.
+  const finish = async (r: Req, reply: FastifyReply, found: Found, result: Extract<VerifyResult, { kind: 'signed_in' }>, login: string | null) => {
+    const after = await protections.succeeded(attemptOf(r, found, 'sign_in', login, result.userId));
+    if (after && after.kind !== 'step_up')
+      return ix.send(reply, found, after.kind === 'deny' ? after.status : 401, (t) => messagePage(t.signInTitle, after.text(t)));
+    return second.afterFirstFactor(r, reply, found, { userId: result.userId, amr: result.amr, remember: false }, after && { ...after, login });
+  };
 
   app.post<Route>(`${BASE}/email-code/send`, PAGE_ROUTE, async (r, reply) => {
     const found = await allowed(r, reply);
@@ -70,7 +82,7 @@ export function emailCodeRoutes(
     const { t } = found.context;
     const identifier = field(r, 'identifier').trim().slice(0, 256);
     const result = await emailCodes.verifyCode(signInOf(r, found), field(r, 'code').slice(0, 64));
-    if (result.kind === 'signed_in') return finish(r, reply, found, result);
+    if (result.kind === 'signed_in') return finish(r, reply, found, result, identifier || null);
     return result.kind === 'wrong' ? showCode(r, reply, found, identifier, 401, t.wrongCode) : showCode(r, reply, found, identifier, 400, t.emailCodeGone);
   });
 
@@ -85,6 +97,6 @@ export function emailCodeRoutes(
     const gone = () => ix.send(reply, found, 400, (t) => emailLinkGonePage(t, ix.urlOf(r)));
     if (found.interaction.prompt.name !== 'login' || !signIn.emailCodeEnabled(found.provider)) return gone();
     const result = await emailCodes.verifyLink(signInOf(r, found), r.params.token.slice(0, 128));
-    return result.kind === 'signed_in' ? finish(r, reply, found, result) : gone();
+    return result.kind === 'signed_in' ? finish(r, reply, found, result, null) : gone();
   });
 }

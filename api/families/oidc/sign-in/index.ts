@@ -22,6 +22,7 @@ import { mfaSmsRoutes } from './mfa-sms-routes.ts';
 import { createSmsSecondFactor } from '../../../sms-codes/second-factor.ts';
 import { ssoContinueRoutes } from './sso-continue-routes.ts';
 import { createProtections } from '../../../protections/index.ts';
+import { createKnownDevices } from '../../../protections/known-devices.ts';
 
 export default defineFamily({
   name: 'oidc/sign-in',
@@ -33,9 +34,11 @@ export default defineFamily({
     const interactions = createInteractions({ oidc, csrf, basePath });
     const homeRealm = createHomeRealm(pool);
     const signIn = createSignInService(pool, csrf, homeRealm);
-    const passkeys = createPasskeyPages({ pool, ceremonies: createPasskeyCeremonies(pool, config.publicBaseUrl), interactions, signIn, csrf });
+    const devices = createKnownDevices({ pool, masterKey, publicBaseUrl: config.publicBaseUrl });
+    const passkeys = createPasskeyPages({ pool, ceremonies: createPasskeyCeremonies(pool, config.publicBaseUrl), interactions, signIn, csrf, devices });
     const mfa = createMfaService(pool, masterKey);
     const secure = config.publicBaseUrl.startsWith('https:');
+    const emailSecondFactor = createEmailSecondFactor({ pool, sender, log: app.log });
     // After the second factor (or without one), the "create a passkey" step, then back to the client.
     const second = createSecondFactor({
       pool,
@@ -44,6 +47,8 @@ export default defineFamily({
       interactions,
       issuerPathOf: (envId) => `${basePath}/v1/oidc/${envId}`,
       secure,
+      emailCodes: emailSecondFactor,
+      devices,
       // An SSO sign-in (amr fed) is not offered a passkey: it would sign the user in without the identity provider.
       complete: (r, reply, provider, login) =>
         login.amr.includes('fed') ? interactions.finish(r, reply, provider, { login }) : passkeys.afterSignIn(r, reply, provider, login),
@@ -53,11 +58,11 @@ export default defineFamily({
     passkeys.routes(app);
     ssoContinueRoutes(app, { pool, interactions, second });
     mfaRoutes(app, { interactions, signIn, second, mfa, masterKey });
-    mfaEmailRoutes(app, { interactions, signIn, second, emailCodes: createEmailSecondFactor({ pool, sender, log: app.log }) });
+    mfaEmailRoutes(app, { interactions, signIn, second, emailCodes: emailSecondFactor });
     mfaSmsRoutes(app, { interactions, signIn, second, sms: createSmsSecondFactor({ pool, sender, masterKey, log: app.log }) });
     signUpRoutes(app, { interactions, signIn, signUp: createSignUpService(pool, sender, app.log), second, passwordPolicy, protections });
     const emailCodes = createEmailCodeService({ pool, sender, publicBaseUrl: config.publicBaseUrl, log: app.log });
-    emailCodeRoutes(app, { oidc, interactions, signIn, emailCodes, second });
+    emailCodeRoutes(app, { oidc, interactions, signIn, emailCodes, second, protections });
     resetRoutes(app, {
       interactions,
       signIn,

@@ -37,7 +37,7 @@ export function mfaEmailRoutes(app: App, deps: { interactions: Interactions; sig
   async function show(r: Req, reply: FastifyReply, w: { found: Found; pending: Pending }, status = 200, error?: string) {
     const enrolled = await second.isEnrolled(r.params.envId, w.pending.userId);
     const view = { base: ix.urlOf(r), abort: ix.urlOf(r, '/abort'), csrf: signIn.csrfOf(r.params.envId, r.params.uid), enrolled, error };
-    return ix.send(reply, w.found, status, (t) => mfaEmailPage(view, t));
+    return ix.send(reply, w.found, status, (t) => mfaEmailPage({ ...view, stepUp: w.pending.stepUp && t.stepUpEmailText }, t));
   }
 
   app.post<Route>(`${BASE}/mfa/email/send`, PAGE_ROUTE, async (r, reply) => {

@@ -33,7 +33,8 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
     const rememberDevice = second.rememberSeconds(found) !== null;
     const emailOffer = await second.emailOffered(r.params.envId, pending);
     const smsOffer = (await second.phoneOf(r.params.envId, pending.userId)) !== null;
-    return ix.send(reply, found, status, (t) => mfaChallengePage({ ...common(r), rememberDevice, emailOffer, smsOffer, error }, t));
+    const view = { ...common(r), rememberDevice, emailOffer, smsOffer, error };
+    return ix.send(reply, found, status, (t) => mfaChallengePage({ ...view, intro: pending.stepUp && t.stepUpTotpText }, t));
   }
 
   async function showEnrolment(r: Req, reply: FastifyReply, found: Found, pending: Pending, status = 200, error?: string) {
@@ -59,6 +60,9 @@ export function mfaRoutes(app: App, deps: { interactions: Interactions; signIn: 
     const w = await waiting(r, reply, false);
     if (!w) return reply;
     if (w.pending.passed) return second.finish(r, reply, w.found, w.pending, 'totp');
+    // A step-up by email never turns into an enrolment: a new authenticator is no proof of the doubted sign-in.
+    if (w.pending.stepUp?.method === 'email_code') return reply.header('cache-control', 'no-store').redirect(ix.urlOf(r, '/mfa/email'), 303);
+    if (w.pending.stepUp?.method === 'sms_code') return reply.header('cache-control', 'no-store').redirect(ix.urlOf(r, '/mfa/sms'), 303);
     if (await second.isEnrolled(r.params.envId, w.pending.userId)) return showChallenge(r, reply, w.found, w.pending);
     if (await second.phoneOf(r.params.envId, w.pending.userId)) return reply.header('cache-control', 'no-store').redirect(ix.urlOf(r, '/mfa/sms'), 303);
     return showEnrolment(r, reply, w.found, w.pending);

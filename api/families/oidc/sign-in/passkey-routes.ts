@@ -19,6 +19,7 @@ import { clientIdOf, type SignInService } from './service.ts';
 import type { Csrf } from './csrf.ts';
 import { passkeyAmr, passkeyRefusal, recordPasskeySignIn } from './passkey-sign-in.ts';
 import type { App } from '../../../types.ts';
+import type { KnownDevices } from '../../../protections/known-devices.ts';
 
 export interface PasskeyPageDeps {
   pool: DatabasePool;
@@ -26,6 +27,8 @@ export interface PasskeyPageDeps {
   interactions: Interactions;
   signIn: SignInService;
   csrf: Csrf;
+  /** A passkey sign-in is never stepped up (phishing-resistant, bound to its authenticator), but records its device. */
+  devices: KnownDevices;
 }
 
 export function createPasskeyPages(deps: PasskeyPageDeps) {
@@ -99,6 +102,12 @@ export function createPasskeyPages(deps: PasskeyPageDeps) {
         return refuse(r, reply, status, message, `passkey.${result.reason}`);
       }
       const login: Login = { accountId: result.userId, amr: passkeyAmr(result.userVerified), remember: false };
+      const device = await deps.devices.signedIn(env.environmentId, snapshotOf(provider).protections.device_risk, {
+        userId: result.userId,
+        headers: r.headers,
+        ip: r.ip,
+      });
+      if (device) reply.header('set-cookie', device);
       const location = await provider.interactionResult(r.raw, reply.raw, { login }, { mergeWithLastSubmission: true });
       return answer(reply, { location });
     });

@@ -156,8 +156,10 @@ export function signInRoutes(
       const text = fillText(found.context.t.ssoRequired, { name: login.ssoRequired.name });
       return showFactors(r, reply, found, identifier, 403, text, login.ssoRequired);
     }
-    await protections.succeeded({ ...attempt, userId: login.accountId });
-    return second.afterFirstFactor(r, reply, found, { userId: login.accountId, amr: login.amr, remember: login.remember });
+    const first = { userId: login.accountId, amr: login.amr, remember: login.remember };
+    const after = await protections.succeeded({ ...attempt, userId: login.accountId });
+    if (after && after.kind !== 'step_up') return refuse(r, reply, found, identifier, after);
+    return second.afterFirstFactor(r, reply, found, first, after && { ...after, login: identifier });
   });
 
   app.post<Route>(`${BASE}/confirm`, PAGE_ROUTE, async (r, reply) => {

@@ -8,6 +8,8 @@
 // unless the first factor already was an emailed code (amr `email`): the second factor must be a different one.
 // Where they turn on `smsSecondFactor` and an SMS provider is active, a code texted to the user's verified phone
 // number passes too, and a user with only a phone counts as enrolled (mfa-sms-routes.ts).
+// A protection's step-up (`afterFirstFactor`'s `protectionStepUp`: the device-risk policy) asks whatever the MFA
+// policy says (./step-up.ts); every finished sign-in records its device for that policy while it is on.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DatabasePool } from 'slonik';
 import { createOidcPayloadQueries } from '../../../../db/oidc/provider/payloads.ts';
@@ -24,6 +26,9 @@ import { ACR_MFA } from '../../../oidc/mfa-step-up.ts';
 import type { MfaEnv, MfaService } from '../../../mfa/index.ts';
 import { originOf, type Found, type Interactions, type Login, type Req } from './interaction.ts';
 import { clientIdOf, type SignInService } from './service.ts';
+import type { EmailSecondFactor } from '../../../email-codes/second-factor.ts';
+import type { KnownDevices } from '../../../protections/known-devices.ts';
+import { createStepUp, type StepUp, type StepUpRequest } from './step-up.ts';
 
 /** Wrong codes an interaction's first factor survives; then the sign-in starts again (the first factor too). */
 export const MAX_MFA_FAILURES = 5;
@@ -60,6 +65,8 @@ export interface Pending extends FirstFactor {
   passed?: boolean;
   /** Wrong codes so far (counted in the database: ../../../../db/oidc/sign-in/mfa-pending.ts). */
   failures?: number;
+  /** A protection asked for this second factor (./step-up.ts), whatever the MFA policy. */
+  stepUp?: StepUp;
 }
 
 const splitValues = (value: unknown) => (typeof value === 'string' ? value.split(' ').filter(Boolean) : []);
@@ -81,6 +88,9 @@ export function createSecondFactor(deps: {
   interactions: Interactions;
   issuerPathOf: (envId: string) => string;
   secure: boolean;
+  emailCodes: EmailSecondFactor;
+  /** The device-risk policy's devices: a finished sign-in records its device. */
+  devices: KnownDevices;
   /** What finishing the login does (the "create a passkey" step, then the client); by default back to the client. */
   complete?: (r: Req, reply: FastifyReply, provider: Found['provider'], login: Login) => Promise<unknown>;
 }) {
@@ -111,6 +121,9 @@ export function createSecondFactor(deps: {
    */
   async function finish(r: Req, reply: FastifyReply, found: Found, first: FirstFactor, secondFactor: SecondFactorKind | null) {
     await store(r.params.envId).destroy(MFA_PENDING_MODEL, r.params.uid);
+    const device = { userId: first.userId, headers: r.headers, ip: r.ip };
+    const deviceCookie = await deps.devices.signedIn(r.params.envId, snapshotOf(found.provider).protections.device_risk, device);
+    if (deviceCookie) reply.header('set-cookie', deviceCookie);
     const passed = secondFactor !== null && secondFactor !== 'remember_device';
     const amr = passed ? [...new Set([...first.amr, ...SECOND_FACTOR_AMR[secondFactor]])] : first.amr;
     if (first.recorded !== true) {
@@ -127,6 +140,15 @@ export function createSecondFactor(deps: {
     const login: Login = { accountId: first.userId, amr, remember: first.remember, ...(passed ? { acr: ACR_MFA } : {}) };
     return deps.complete ? deps.complete(r, reply, found.provider, login) : ix.finish(r, reply, found.provider, { login });
   }
+
+  const stepUps = createStepUp({
+    pool,
+    interactions: ix,
+    emailCodes: deps.emailCodes,
+    isEnrolled,
+    hasPhone: async (envId, userId) => (await phoneOf(envId, userId)) !== null,
+    wait: (r, found, first: FirstFactor, stepUp) => save(r, found, { ...first, strict: true, stepUp }),
+  });
 
   async function pendingOf(r: Req): Promise<Pending | null> {
     const row = await store(r.params.envId).find(MFA_PENDING_MODEL, r.params.uid);
@@ -162,9 +184,10 @@ export function createSecondFactor(deps: {
      * a verified email, and the first factor was not itself an emailed code.
      */
     emailOffered: async (envId: string, pending: Pending): Promise<boolean> =>
-      !pending.amr.includes('email') &&
-      (await createMfaSettingsQueries(pool, envId).find()).emailCodeSecondFactor &&
-      (await createVerifiedEmailQueries(pool, envId).of(pending.userId)) !== null,
+      pending.stepUp?.method === 'email_code' ||
+      (!pending.amr.includes('email') &&
+        (await createMfaSettingsQueries(pool, envId).find()).emailCodeSecondFactor &&
+        (await createVerifiedEmailQueries(pool, envId).of(pending.userId)) !== null),
     /** The session config's "remember this device" lifetime, or null (the page then offers no checkbox). */
     rememberSeconds: (found: Found) => effectiveSessionConfig(snapshotOf(found.provider).sessionConfig).rememberDeviceSeconds,
     save,
@@ -176,7 +199,9 @@ export function createSecondFactor(deps: {
     failed: async (r: Req): Promise<boolean> => {
       const failures = await createMfaPendingQueries(pool, r.params.envId).countFailure(r.params.uid);
       if (failures !== null && failures < MAX_MFA_FAILURES) return true;
+      const pending = await pendingOf(r);
       await store(r.params.envId).destroy(MFA_PENDING_MODEL, r.params.uid);
+      if (pending?.stepUp) await stepUps.failed(r, pending.userId, pending.stepUp);
       return false;
     },
 
@@ -186,9 +211,11 @@ export function createSecondFactor(deps: {
     /**
      * Call after any first factor succeeded (password, email code, SSO): either finishes the login (303 to the
      * provider) or keeps `first` for this interaction and answers 303 to the second-factor page. A user-verified
-     * passkey is two factors already: its step finishes without calling this.
+     * passkey is two factors already: its step finishes without calling this. `protectionStepUp`: a protection (device
+     * risk) asked for a step-up (./step-up.ts).
      */
-    async afterFirstFactor(r: Req, reply: FastifyReply, found: Found, first: FirstFactor) {
+    async afterFirstFactor(r: Req, reply: FastifyReply, found: Found, first: FirstFactor, protectionStepUp?: StepUpRequest | null) {
+      if (protectionStepUp && (await stepUps.ask(r, reply, found, first, protectionStepUp))) return reply;
       const env = envOf(r, found);
       const { interaction } = found;
       const stepUp = splitValues(interaction.params.acr_values).includes(ACR_MFA);

@@ -184,6 +184,13 @@ export const de: Messages = {
   mfaSmsCountryRefused:
     'An Nummern in {country} können keine SMS gesendet werden. Geben Sie eine andere Nummer ein oder richten Sie eine Authenticator-App ein.',
   mfaSmsOtherNumber: 'Eine andere Nummer verwenden',
+  stepUpTotpText:
+    'Wir erkennen diese Anmeldung nicht. Um sicherzugehen, dass Sie es sind, öffnen Sie Ihre Authenticator-App und geben Sie den 6-stelligen Code ein, den sie für dieses Konto anzeigt.',
+  stepUpEmailText:
+    'Wir erkennen diese Anmeldung nicht. Um sicherzugehen, dass Sie es sind, haben wir einen 6-stelligen Code an Ihre E-Mail-Adresse gesendet. Geben Sie ihn ein, um die Anmeldung abzuschließen. Er funktioniert 10 Minuten lang.',
+  stepUpRefusedTitle: 'Anmeldung gesperrt',
+  stepUpRefusedText:
+    'Diese Anmeldung wirkt ungewöhnlich, und Ihr Konto hat keinen zweiten Faktor und keine bestätigte E-Mail-Adresse, mit der Sie sich ausweisen könnten. Wenden Sie sich an Ihren Administrator.',
   passwordRefusalTooShort: 'Das Passwort muss mindestens {limit} Zeichen lang sein.',
   passwordRefusalTooLong: 'Das Passwort darf höchstens {limit} Zeichen lang sein.',
   passwordRefusalWhitespaceOnly: 'Das Passwort darf nicht nur aus Leerzeichen bestehen.',

@@ -175,6 +175,12 @@ export const en = {
   mfaSmsPhoneInvalid: 'Enter a valid phone number in international format: + and the country code, then the number.',
   mfaSmsCountryRefused: 'Text messages cannot be sent to numbers in {country}. Enter another number, or set up an authenticator app.',
   mfaSmsOtherNumber: 'Use another number',
+  stepUpTotpText: 'We do not recognise this sign-in. To make sure it is you, open your authenticator app and enter the 6-digit code it shows for this account.',
+  stepUpEmailText:
+    'We do not recognise this sign-in. To make sure it is you, we sent a 6-digit code to your email address. Enter it to finish signing in. It works for 10 minutes.',
+  stepUpRefusedTitle: 'Sign-in blocked',
+  stepUpRefusedText:
+    'This sign-in looks unusual, and your account has no second factor or verified email address to confirm it is you. Ask your administrator for help.',
   passwordRefusalTooShort: 'The password must be at least {limit} characters long.',
   passwordRefusalTooLong: 'The password must be at most {limit} characters long.',
   passwordRefusalWhitespaceOnly: 'The password must not be only whitespace.',

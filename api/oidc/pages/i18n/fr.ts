@@ -182,6 +182,13 @@ export const fr: Messages = {
   mfaSmsCountryRefused:
     'Impossible d’envoyer des SMS aux numéros de ce pays : {country}. Saisissez un autre numéro, ou configurez une application d’authentification.',
   mfaSmsOtherNumber: 'Utiliser un autre numéro',
+  stepUpTotpText:
+    'Nous ne reconnaissons pas cette connexion. Pour vérifier que c’est bien vous, ouvrez votre application d’authentification et saisissez le code à 6 chiffres qu’elle affiche pour ce compte.',
+  stepUpEmailText:
+    'Nous ne reconnaissons pas cette connexion. Pour vérifier que c’est bien vous, nous avons envoyé un code à 6 chiffres à votre adresse e-mail. Saisissez-le pour terminer la connexion. Il fonctionne pendant 10 minutes.',
+  stepUpRefusedTitle: 'Connexion bloquée',
+  stepUpRefusedText:
+    'Cette connexion semble inhabituelle, et votre compte n’a ni second facteur ni adresse e-mail vérifiée pour confirmer que c’est bien vous. Demandez de l’aide à votre administrateur.',
   passwordRefusalTooShort: 'Le mot de passe doit comporter au moins {limit} caractères.',
   passwordRefusalTooLong: 'Le mot de passe doit comporter au plus {limit} caractères.',
   passwordRefusalWhitespaceOnly: 'Le mot de passe ne doit pas être composé uniquement d’espaces.',

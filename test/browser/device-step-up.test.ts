@@ -1,0 +1,97 @@
+// The device-risk step-up in Chromium: with `challengeUnrecognized` on, a user's first browser signs in with the
+// password alone and keeps a device cookie; a second browser (another device) is asked for a code sent to the user's
+// email, says why, and signs in with the code from the test inbox (amr pwd+otp+email+mfa), receiving its own device
+// cookie (HttpOnly, SameSite=Lax, the issuer's path). Every page passes axe-core.
+import * as client from 'openid-client';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { bearer } from '../helpers/app.ts';
+import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty } from '../helpers/browser.ts';
+import { messagesTo } from '../helpers/inbox.ts';
+import { directoryUser, oidcEnvironment, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
+import { setPassword } from '../helpers/sign-in.ts';
+
+const PASSWORD = 'correct horse battery';
+let t: OidcTestApp;
+let browser: Browser;
+let rp: RelyingParty;
+let token: string;
+
+beforeAll(async () => {
+  [t, browser, rp] = await Promise.all([startOidcApp({ LOG_LEVEL: 'error' }), launchBrowser(), startRelyingParty()]);
+  token = await t.token();
+});
+afterAll(async () => {
+  await Promise.all([browser?.close(), rp?.close(), t?.close()]);
+});
+
+const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
+
+describeBrowser('the device-risk step-up in Chromium', () => {
+  it('asks an unrecognised device for the code sent by email, then signs in', async () => {
+    const env = await oidcEnvironment(t, { tokenEndpointAuthMethod: 'none', redirectUris: [rp.callback] });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/tenants/${env.tenantId}/environments/${env.environmentId}/settings/device-risk-policy`,
+      headers: bearer(token),
+      payload: { challengeUnrecognized: true },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const config = await relyingParty(env.issuer, env.clientId, null);
+    const user = await directoryUser(t, env.environmentId);
+    await setPassword(t, token, env.tenantId, env.environmentId, user.id, PASSWORD);
+
+    /** Signs in with the password in a new page of `context`; returns the page and how to exchange the callback. */
+    async function signIn(context: BrowserContext) {
+      const verifier = client.randomPKCECodeVerifier();
+      const state = client.randomState();
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: rp.callback,
+        scope: 'openid',
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state,
+      });
+      const page = await context.newPage();
+      page.setDefaultTimeout(8_000);
+      await page.goto(url.href);
+      await page.getByLabel('User name or email').fill(user.userName);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const finish = async () => {
+        // Consent is asked once per user and client: the second device goes straight back.
+        const back = () => page.url().startsWith(rp.callback);
+        await expect.poll(async () => back() || (await heading(page)) === 'Allow access').toBe(true);
+        if (!back()) await page.getByRole('button', { name: 'Allow' }).click();
+        await page.waitForURL((u) => u.href.startsWith(rp.callback));
+        const tokens = await client.authorizationCodeGrant(config, new URL(page.url()), { pkceCodeVerifier: verifier, expectedState: state });
+        return tokens.claims()!;
+      };
+      return { page, finish };
+    }
+    const deviceCookie = async (context: BrowserContext) => (await context.cookies()).find((c) => c.name === 'iam_device');
+
+    const home = await browser.newContext();
+    expect((await (await signIn(home)).finish()).amr).toEqual(['pwd']);
+    expect(await deviceCookie(home)).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: `/v1/oidc/${env.environmentId}` });
+    expect(messagesTo(t.app, user.userName)).toEqual([]);
+
+    const away = await browser.newContext();
+    const { page, finish } = await signIn(away);
+    await expect.poll(() => heading(page)).toBe('Check your email');
+    expect(await page.locator('main p').first().textContent()).toBe(
+      'We do not recognise this sign-in. To make sure it is you, we sent a 6-digit code to your email address. Enter it to finish signing in. It works for 10 minutes.',
+    );
+    await expectAccessible(page);
+    await expect.poll(() => messagesTo(t.app, user.userName).length).toBe(1);
+    const sent = /\b(\d{6})\b/.exec(messagesTo(t.app, user.userName)[0]!.text)![1]!;
+    await page.getByLabel('Code from the email').fill(sent);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    expect((await finish()).amr).toEqual(['pwd', 'otp', 'email', 'mfa']);
+    const cookie = await deviceCookie(away);
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    expect(cookie!.value).not.toBe((await deviceCookie(home))!.value);
+    await Promise.all([home.close(), away.close()]);
+  });
+});
