@@ -345,8 +345,13 @@ describe('a texted code as the second factor', () => {
     expect(doubted.asked.at, doubted.asked.body).toMatch(/\/mfa\/sms$/);
     const sent = await submit(doubted.jar, doubted.asked, 'mfa/sms/send');
     expect(sent.status, sent.body).toBe(200);
-    const code = await nthCode(t.app, fake, '+14155550144', 1);
-    const claims = await doubted.exchange(await toCallback(doubted.jar, await submit(doubted.jar, sent, 'mfa/sms', { code })));
+    await nthCode(t.app, fake, '+14155550144', 1);
+    // The latest text holds the code in force (a retried send repeats it; a new code replaces it).
+    const texts = textsTo(t.app, fake, '+14155550144');
+    const code = /\b(\d{6})\b/.exec(texts.at(-1)!.text)![1]!;
+    const entered = await submit(doubted.jar, sent, 'mfa/sms', { code });
+    expect(entered.status, `${JSON.stringify(texts)} ${JSON.stringify(await eventsOf('user.sms_code_sent'))}`).not.toBe(401);
+    const claims = await doubted.exchange(await toCallback(doubted.jar, entered));
     expect(claims.amr).toEqual(['pwd', 'sms', 'mfa']);
     expect((await eventsOf('protection.stepped_up')).map((e) => [e.data.policy, e.data.reason, e.data.method])).toEqual([
       ['device_risk', 'unrecognized_device', 'sms_code'],
