@@ -40,6 +40,10 @@ export const randomIp = () => {
 };
 const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
+// Each user signs in from one place and keeps the device cookie its sign-ins gave it, from one load to the next, as a
+// person's browser does (with a new address and no cookie each time, device risk would step every sign-in up).
+const devices = new Map<string, { ip: string; cookie: string }>();
+
 export async function attemptLoad(options: AttemptLoadOptions): Promise<AttemptLoadResult> {
   const target = new URL(options.authorizeUrl);
   const pool = new Pool(target.origin, { connections: options.users, pipelining: 1 });
@@ -49,6 +53,10 @@ export async function attemptLoad(options: AttemptLoadOptions): Promise<AttemptL
   let errors = 0;
   let firstError: string | undefined;
   const n = options.identifiers.length;
+  const deviceOf = (identifier: string) => {
+    const key = `${target.pathname}|${identifier}`;
+    return devices.get(key) ?? devices.set(key, { ip: randomIp(), cookie: '' }).get(key)!;
+  };
   const send = async (path: string, method: 'GET' | 'POST', headers: Record<string, string>, body?: string) => {
     const res = await pool.request({ path, method, headers: { 'user-agent': USER_AGENT, 'accept-language': 'en', ...headers }, body });
     return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
@@ -65,13 +73,22 @@ export async function attemptLoad(options: AttemptLoadOptions): Promise<AttemptL
     const form = await send(page.pathname, 'GET', { cookie });
     const csrf = /name="csrf" value="([^"]*)"/.exec(form.body)?.[1];
     if (form.status !== 200 || !csrf) throw new Error(`sign-in page: ${form.status} ${form.body.slice(0, 200)}`);
+    const device = deviceOf(identifier);
     const sent = performance.now();
     const login = await send(
       `${page.pathname}/login`,
       'POST',
-      { cookie, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': randomIp() },
+      {
+        cookie: [cookie, device.cookie].filter((c) => c !== '').join('; '),
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-forwarded-for': device.ip,
+      },
       new URLSearchParams({ csrf, identifier, password }).toString(),
     );
+    const kept = cookiesOf(login.headers['set-cookie'])
+      .split('; ')
+      .find((pair) => pair.startsWith('iam_device='));
+    if (kept) device.cookie = kept;
     logins.push(performance.now() - sent);
     statuses[login.status] = (statuses[login.status] ?? 0) + 1;
     if (login.status >= 500) throw new Error(`POST …/login: ${login.status} ${login.body.slice(0, 200)}`);
