@@ -51,23 +51,23 @@ export interface ProtectionHook {
 
 /** Wall time spent in the hooks, per call of before/failed/succeeded (bench:protections reads it). */
 export interface EvaluationTimings {
-  record(ms: number): void;
+  record(ms: number, point: 'before' | 'failed' | 'succeeded'): void;
 }
 
 export function createProtectionPipeline(hooks: ProtectionHook[], timings?: EvaluationTimings) {
-  const timed = async <T>(run: () => Promise<T>): Promise<T> => {
+  const timed = async <T>(point: 'before' | 'failed' | 'succeeded', run: () => Promise<T>): Promise<T> => {
     if (!timings) return run();
     const start = performance.now();
     try {
       return await run();
     } finally {
-      timings.record(performance.now() - start);
+      timings.record(performance.now() - start, point);
     }
   };
   const first =
-    <V>(ask: (hook: ProtectionHook, attempt: Attempt) => Promise<V | null> | undefined) =>
+    <V>(point: 'before' | 'succeeded', ask: (hook: ProtectionHook, attempt: Attempt) => Promise<V | null> | undefined) =>
     (attempt: Attempt) =>
-      timed(async () => {
+      timed(point, async () => {
         for (const hook of hooks) {
           const verdict = await ask(hook, attempt);
           if (verdict) return verdict;
@@ -75,10 +75,10 @@ export function createProtectionPipeline(hooks: ProtectionHook[], timings?: Eval
         return null;
       });
   return {
-    before: first<Refusal>((hook, attempt) => hook.before?.(attempt)),
-    succeeded: first<Verdict>((hook, attempt) => hook.succeeded?.(attempt)),
+    before: first<Refusal>('before', (hook, attempt) => hook.before?.(attempt)),
+    succeeded: first<Verdict>('succeeded', (hook, attempt) => hook.succeeded?.(attempt)),
     failed: (attempt: Attempt) =>
-      timed(async () => {
+      timed('failed', async () => {
         for (const hook of hooks) await hook.failed?.(attempt);
       }),
   };

@@ -1,5 +1,6 @@
 // bench:protections' own parts that a wrong figure would hide in: the virtual attempts take a fresh interaction each,
-// alternate a wrong and the right password per identifier, bring their own client IP address, and count each answer;
+// alternate a wrong and the right password per identifier, each user from one address with the device cookie its
+// sign-in gave it, and count each answer;
 // the evaluation timings are kept between reset and take.
 import Fastify from 'fastify';
 import formbody from '@fastify/formbody';
@@ -17,7 +18,10 @@ beforeAll(async () => {
   app.get('/interaction/:uid', (_r, reply) => reply.type('text/html').send('<form><input type="hidden" name="csrf" value="token" /></form>'));
   app.post<{ Body: Record<string, string> }>('/interaction/:uid/login', (r, reply) => {
     seen.push({ identifier: r.body.identifier!, password: r.body.password!, ip: String(r.headers['x-forwarded-for']), cookie: String(r.headers.cookie) });
-    return reply.code(r.body.csrf === 'token' && r.body.password === 'right' ? 303 : 401).send('');
+    const right = r.body.csrf === 'token' && r.body.password === 'right';
+    // A signed-in browser gets the environment's device cookie, as the real pages give it.
+    if (right) reply.header('set-cookie', `iam_device=device-of-${r.body.identifier}; Path=/; HttpOnly`);
+    return reply.code(right ? 303 : 401).send('');
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   origin = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
@@ -25,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe('bench:protections', () => {
-  it('makes each attempt on a fresh interaction, a wrong then the right password per identifier, from its own IP address', async () => {
+  it('makes each attempt on a fresh interaction, a wrong then the right password per identifier, each user from its own address with its device cookie', async () => {
     const result = await attemptLoad({ authorizeUrl: `${origin}/auth`, identifiers: ['a', 'b'], password: 'right', users: 1, duration: 0.3 });
     expect(result.errors).toBe(0);
     expect(result.login.n).toBe(seen.length);
@@ -36,8 +40,12 @@ describe('bench:protections', () => {
       ['b', 'not the password'],
       ['b', 'right'],
     ]);
-    expect(new Set(seen.map((s) => s.cookie)).size).toBe(seen.length);
-    expect(new Set(seen.map((s) => s.ip)).size).toBeGreaterThan(seen.length / 2);
+    // A fresh interaction cookie each time; the device cookie once the user signed in; one address per user.
+    expect(new Set(seen.map((s) => s.cookie.split('; ')[0])).size).toBe(seen.length);
+    expect(seen.slice(0, 2).map((s) => s.cookie.includes('iam_device'))).toEqual([false, false]);
+    expect(seen.slice(4).every((s) => s.cookie.includes(`iam_device=device-of-${s.identifier}`))).toBe(true);
+    expect(new Set(seen.map((s) => `${s.identifier}|${s.ip}`)).size).toBe(2);
+    expect(seen.find((s) => s.identifier === 'a')!.ip).not.toBe(seen.find((s) => s.identifier === 'b')!.ip);
   });
 
   it('draws unicast client addresses outside 10/8 and 127/8', () => {
@@ -49,11 +57,13 @@ describe('bench:protections', () => {
     }
   });
 
-  it('keeps the evaluation timings between reset and take', () => {
+  it('keeps the evaluation timings between reset and take, the decisions apart from the counting of failures', () => {
     const timings = timingCollector();
-    timings.record(5);
+    timings.record(5, 'before');
     timings.reset();
-    for (let ms = 1; ms <= 100; ms++) timings.record(ms);
+    for (let ms = 1; ms <= 100; ms++) timings.record(ms, ms % 2 === 0 ? 'before' : 'succeeded');
+    timings.record(7, 'failed');
     expect(timings.take()).toEqual({ n: 100, p50: 50, p95: 95, p99: 99, max: 100 });
+    expect(timings.takeFailed()).toMatchObject({ n: 1, max: 7 });
   });
 });
