@@ -14,7 +14,8 @@ import { directoryUser, oidcEnvironment, relyingParty, type OidcTestApp } from '
 import { setPassword } from '../helpers/sign-in.ts';
 import { authorize, follow, password, submit, toCallback, type Stop } from '../helpers/mfa-sign-in.ts';
 import type { CookieJar } from '../helpers/oidc.ts';
-import { activeSmsProvider, nthCode, startSmsApp, startSmsFake, textsTo } from '../helpers/sms-codes.ts';
+import { activeSmsProvider, nthCode, startSmsFake, textsTo } from '../helpers/sms-codes.ts';
+import { startSendingApp } from '../helpers/sending-app.ts';
 import type { VendorFake } from '../helpers/vendor-fakes/sms-server.ts';
 
 let t: OidcTestApp;
@@ -23,7 +24,7 @@ let token: string;
 let env: Awaited<ReturnType<typeof oidcEnvironment>>;
 let rp: client.Configuration;
 beforeAll(async () => {
-  [t, fake] = await Promise.all([startSmsApp(), startSmsFake()]);
+  [t, fake] = await Promise.all([startSendingApp(), startSmsFake()]);
   token = await t.token();
 });
 beforeEach(async () => {

@@ -1,28 +1,33 @@
 // The device-risk step-up in Chromium: with `challengeUnrecognized` on, a user's first browser signs in with the
 // password alone and keeps a device cookie; a second browser (another device) is asked for a code sent to the user's
-// email, says why, and signs in with the code from the test inbox (amr pwd+otp+email+mfa), receiving its own device
-// cookie (HttpOnly, SameSite=Lax, the issuer's path). Every page passes axe-core.
+// email, says why, and signs in with the code read from the local SMTP server (the environment's active email
+// provider, through the message-send process) (amr pwd+otp+email+mfa), receiving its own device cookie (HttpOnly,
+// SameSite=Lax, the issuer's path). Every page passes axe-core.
 import * as client from 'openid-client';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
 import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty } from '../helpers/browser.ts';
 import { messagesTo } from '../helpers/inbox.ts';
-import { directoryUser, oidcEnvironment, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
+import { directoryUser, oidcEnvironment, relyingParty, type OidcTestApp } from '../helpers/oidc.ts';
+import { startSendingApp } from '../helpers/sending-app.ts';
 import { setPassword } from '../helpers/sign-in.ts';
+import { startSmtpFake, type SmtpFake } from '../helpers/vendor-fakes/email-smtp.ts';
 
 const PASSWORD = 'correct horse battery';
 let t: OidcTestApp;
 let browser: Browser;
 let rp: RelyingParty;
 let token: string;
+let smtp: SmtpFake;
+const SMTP = { username: 'mailer', password: 'smtp-password-0123456789' };
 
 beforeAll(async () => {
-  [t, browser, rp] = await Promise.all([startOidcApp({ LOG_LEVEL: 'error' }), launchBrowser(), startRelyingParty()]);
+  [t, browser, rp, smtp] = await Promise.all([startSendingApp(), launchBrowser(), startRelyingParty(), startSmtpFake(SMTP)]);
   token = await t.token();
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), rp?.close(), t?.close()]);
+  await Promise.all([browser?.close(), rp?.close(), t?.close(), smtp?.close()]);
 });
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
@@ -37,6 +42,13 @@ describeBrowser('the device-risk step-up in Chromium', () => {
       payload: { challengeUnrecognized: true },
     });
     expect(res.statusCode, res.body).toBe(200);
+    const provider = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/tenants/${env.tenantId}/environments/${env.environmentId}/email-providers/smtp`,
+      headers: bearer(token),
+      payload: { provider: 'smtp', active: true, config: { host: smtp.host, port: smtp.port, requireTls: false, from: 'id@acme.example' }, secrets: SMTP },
+    });
+    expect(provider.statusCode, provider.body).toBe(200);
     const config = await relyingParty(env.issuer, env.clientId, null);
     const user = await directoryUser(t, env.environmentId);
     await setPassword(t, token, env.tenantId, env.environmentId, user.id, PASSWORD);
@@ -75,7 +87,8 @@ describeBrowser('the device-risk step-up in Chromium', () => {
     const home = await browser.newContext();
     expect((await (await signIn(home)).finish()).amr).toEqual(['pwd']);
     expect(await deviceCookie(home)).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: `/v1/oidc/${env.environmentId}` });
-    expect(messagesTo(t.app, user.userName)).toEqual([]);
+    const mailsTo = () => smtp.received.filter((r) => r.envelope.to.includes(user.userName));
+    expect(mailsTo()).toEqual([]);
 
     const away = await browser.newContext();
     const { page, finish } = await signIn(away);
@@ -84,8 +97,9 @@ describeBrowser('the device-risk step-up in Chromium', () => {
       'We do not recognise this sign-in. To make sure it is you, we sent a 6-digit code to your email address. Enter it to finish signing in. It works for 10 minutes.',
     );
     await expectAccessible(page);
-    await expect.poll(() => messagesTo(t.app, user.userName).length).toBe(1);
-    const sent = /\b(\d{6})\b/.exec(messagesTo(t.app, user.userName)[0]!.text)![1]!;
+    await expect.poll(() => mailsTo().length, { timeout: 15_000 }).toBe(1);
+    const sent = /\b(\d{6})\b/.exec(mailsTo()[0]!.mail.text ?? '')![1]!;
+    expect(messagesTo(t.app, user.userName)).toEqual([]);
     await page.getByLabel('Code from the email').fill(sent);
     await page.getByRole('button', { name: 'Verify' }).click();
     expect((await finish()).amr).toEqual(['pwd', 'otp', 'email', 'mfa']);

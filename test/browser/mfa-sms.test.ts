@@ -9,7 +9,8 @@ import { bearer } from '../helpers/app.ts';
 import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty } from '../helpers/browser.ts';
 import { directoryUser, oidcEnvironment, relyingParty, type OidcTestApp } from '../helpers/oidc.ts';
 import { setPassword } from '../helpers/sign-in.ts';
-import { activeSmsProvider, nthCode, startSmsApp, startSmsFake } from '../helpers/sms-codes.ts';
+import { activeSmsProvider, nthCode, startSmsFake } from '../helpers/sms-codes.ts';
+import { startSendingApp } from '../helpers/sending-app.ts';
 import type { VendorFake } from '../helpers/vendor-fakes/sms-server.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -21,7 +22,7 @@ let fake: VendorFake;
 let token: string;
 
 beforeAll(async () => {
-  [t, browser, rp, fake] = await Promise.all([startSmsApp(), launchBrowser(), startRelyingParty(), startSmsFake()]);
+  [t, browser, rp, fake] = await Promise.all([startSendingApp(), launchBrowser(), startRelyingParty(), startSmsFake()]);
   token = await t.token();
 });
 afterAll(async () => {

@@ -1,36 +1,15 @@
-// Texted codes in tests: an app whose embedded engine runs the message-send processes (a code to a number goes through
-// the environment's active SMS provider), an environment with an active Twilio provider (pointed at a local fake) and
+// Texted codes in tests (with ./sending-app.ts, whose processes send them through the environment's active SMS
+// provider): an environment with an active Twilio provider (pointed at a local fake) and
 // texting on in its MFA settings, and the texts a number received, read from the fake (or the default sender's inbox,
 // where a test's sender keeps them).
 import { expect } from 'vitest';
 import type { App } from '../../api/types.ts';
-import { startEmbeddedProcesses } from '../../worker/embedded.ts';
 import { bearer } from './app.ts';
-import { startOidcApp, type OidcTestApp } from './oidc.ts';
 import { form, type VendorFake } from './vendor-fakes/sms-server.ts';
 import { startTwilioFake } from './vendor-fakes/sms-twilio.ts';
 
 export const TWILIO = { accountSid: `AC${'5e'.repeat(16)}`, authToken: 'sms-factor-token-4242' };
 export const startSmsFake = () => startTwilioFake(TWILIO);
-
-/** The sign-in app with its message-send processes running on the embedded engine; `close` stops both. */
-export async function startSmsApp(): Promise<OidcTestApp> {
-  const t = await startOidcApp({ LOG_LEVEL: 'error', ALLOW_PRIVATE_NETWORK_TARGETS: 'true', DISPATCH_POLL_MS: '200' });
-  const processes = await startEmbeddedProcesses({
-    config: t.config,
-    pool: t.pool,
-    databaseUrl: t.databaseUrl,
-    masterKey: t.masterKey,
-    onError: console.error,
-  });
-  const closeApp = t.close.bind(t);
-  return Object.assign(t, {
-    close: async () => {
-      await processes.stop();
-      await closeApp();
-    },
-  });
-}
 
 /** Saves an active Twilio provider (at `fake`) for the environment, with `allowedCountries` if given. */
 export async function activeSmsProvider(app: App, token: string, path: string, fake: VendorFake, allowedCountries?: string[]) {
