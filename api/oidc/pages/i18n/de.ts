@@ -51,10 +51,6 @@ export const de: Messages = {
   verifyButton: 'Bestätigen',
   wrongCode: 'Dieser Code ist nicht richtig. Prüfen Sie ihn und versuchen Sie es erneut.',
   codeExpired: 'Dieser Code ist abgelaufen oder wurde zu oft versucht. Erstellen Sie Ihr Konto erneut.',
-  signUpMailSubject: 'Ihr Bestätigungscode',
-  signUpMailText: 'Ihr Bestätigungscode lautet {code}. Er läuft in 10 Minuten ab. Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese Nachricht.',
-  signUpExistsMailText:
-    'Jemand wollte mit dieser E-Mail-Adresse ein Konto erstellen, aber Sie haben bereits eines. Melden Sie sich an oder setzen Sie Ihr Passwort zurück. Wenn Sie es nicht waren, ignorieren Sie diese Nachricht.',
   formOptional: '(optional)',
   formChoose: 'Bitte wählen…',
   formRequired: '{label} ist erforderlich.',
@@ -75,9 +71,6 @@ export const de: Messages = {
   resetSentTitle: 'Prüfen Sie Ihre E-Mails',
   resetSentText: 'Wenn ein Konto passt, ist ein Link zum Wählen eines neuen Passworts unterwegs. Kommen Sie danach zurück und melden Sie sich an.',
   backToSignIn: 'Zurück zur Anmeldung',
-  resetMailSubject: 'Passwort zurücksetzen',
-  resetMailText:
-    'Öffnen Sie diesen Link, um ein neues Passwort zu wählen: {link}. Er kann einmal verwendet werden. Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese Nachricht.',
   linkTitle: 'Passwort festlegen',
   linkChoose: 'Wählen Sie ein Passwort für {user}.',
   linkNewPassword: 'Neues Passwort',
@@ -106,9 +99,6 @@ export const de: Messages = {
   emailLinkGoneTitle: 'Dieser Link kann nicht mehr verwendet werden',
   emailLinkGoneText:
     'Er ist abgelaufen, wurde bereits verwendet, oder ein neuerer Code wurde gesendet. Kehren Sie zur Anmeldung zurück und fordern Sie einen neuen Code an.',
-  emailCodeMailSubject: 'Ihr Anmeldecode',
-  emailCodeMailText:
-    'Ihr Anmeldecode lautet {code}. Oder öffnen Sie diesen Link in dem Browser, in dem Sie sich anmelden: {link}. Beide funktionieren einmal und 10 Minuten lang. Falls Sie sich nicht anmelden wollten, ignorieren Sie diese Nachricht.',
   continueWith: 'Weiter mit {name}',
   orContinueWith: 'Oder melden Sie sich mit Ihrer Organisation oder einem anderen Konto an:',
   ssoSection: 'Einmalanmeldung',
@@ -164,9 +154,6 @@ export const de: Messages = {
   mfaEmailUsed: 'Dieser Code wurde bereits verwendet. Fordern Sie einen neuen an.',
   mfaEmailExhausted: 'Dieser Code wurde zu oft versucht. Fordern Sie einen neuen an.',
   mfaEmailEnrolInstead: 'Stattdessen eine Authenticator-App einrichten',
-  mfaEmailMailSubject: 'Ihr Bestätigungscode',
-  mfaEmailMailText:
-    'Ihr Bestätigungscode lautet {code}. Geben Sie ihn auf der Anmeldeseite ein, um die Anmeldung abzuschließen: Er funktioniert einmal und 10 Minuten lang. Falls Sie sich gerade nicht anmelden, kennt möglicherweise jemand Ihr Passwort: Ändern Sie es.',
   mfaSmsOffer: 'Code per SMS senden',
   mfaSmsEnrolOffer: 'Stattdessen eine SMS verwenden',
   mfaSmsTitle: 'Prüfen Sie Ihr Telefon',

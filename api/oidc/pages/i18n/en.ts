@@ -51,10 +51,6 @@ export const en = {
   verifyButton: 'Verify',
   wrongCode: 'This code is not right. Check it and try again.',
   codeExpired: 'This code expired or was tried too often. Create your account again.',
-  signUpMailSubject: 'Your verification code',
-  signUpMailText: 'Your verification code is {code}. It expires in 10 minutes. If you did not ask for it, ignore this message.',
-  signUpExistsMailText:
-    'Someone tried to create an account with this email address, but you already have one. Sign in instead, or reset your password. If it was not you, ignore this message.',
   // The fields of forms attached to sign-up (api/oidc/pages/form-fields.ts); {label} is the field's label.
   formOptional: '(optional)',
   formChoose: 'Choose…',
@@ -75,8 +71,6 @@ export const en = {
   resetSentTitle: 'Check your email',
   resetSentText: 'If an account matches, a link to choose a new password is on its way. Then come back and sign in.',
   backToSignIn: 'Back to sign-in',
-  resetMailSubject: 'Reset your password',
-  resetMailText: 'Open this link to choose a new password: {link}. It can be used once. If you did not ask for it, ignore this message.',
   linkTitle: 'Set your password',
   linkChoose: 'Choose a password for {user}.',
   linkNewPassword: 'New password',
@@ -102,9 +96,6 @@ export const en = {
   emailLinkElsewhereText: 'This link only works in the browser where you started signing in. Go back to that tab and type the code from the email there.',
   emailLinkGoneTitle: 'This link can no longer be used',
   emailLinkGoneText: 'It expired, was already used, or a newer code was sent. Go back to the sign-in and ask for a new code.',
-  emailCodeMailSubject: 'Your sign-in code',
-  emailCodeMailText:
-    'Your sign-in code is {code}. Or open this link in the browser where you are signing in: {link}. Both work once, for 10 minutes. If you did not try to sign in, ignore this message.',
   continueWith: 'Continue with {name}',
   orContinueWith: 'Or sign in with your organization or another account:',
   ssoSection: 'Single sign-on',
@@ -157,9 +148,6 @@ export const en = {
   mfaEmailUsed: 'That code was already used. Ask for a new one.',
   mfaEmailExhausted: 'That code was tried too often. Ask for a new one.',
   mfaEmailEnrolInstead: 'Set up an authenticator app instead',
-  mfaEmailMailSubject: 'Your verification code',
-  mfaEmailMailText:
-    'Your verification code is {code}. Enter it on the sign-in page to finish signing in: it works once, for 10 minutes. If you are not signing in right now, someone may know your password: change it.',
   mfaSmsOffer: 'Text me a code',
   mfaSmsEnrolOffer: 'Use a text message instead',
   mfaSmsTitle: 'Check your phone',

@@ -51,10 +51,6 @@ export const fr: Messages = {
   verifyButton: 'Vérifier',
   wrongCode: 'Ce code n’est pas correct. Vérifiez-le et réessayez.',
   codeExpired: 'Ce code a expiré ou a été essayé trop souvent. Créez à nouveau votre compte.',
-  signUpMailSubject: 'Votre code de vérification',
-  signUpMailText: 'Votre code de vérification est {code}. Il expire dans 10 minutes. Si vous ne l’avez pas demandé, ignorez ce message.',
-  signUpExistsMailText:
-    'Quelqu’un a voulu créer un compte avec cette adresse e-mail, mais vous en avez déjà un. Connectez-vous ou réinitialisez votre mot de passe. Si ce n’était pas vous, ignorez ce message.',
   formOptional: '(facultatif)',
   formChoose: 'Choisissez…',
   formRequired: '{label} est obligatoire.',
@@ -75,9 +71,6 @@ export const fr: Messages = {
   resetSentTitle: 'Consultez vos e-mails',
   resetSentText: 'Si un compte correspond, un lien pour choisir un nouveau mot de passe est en route. Revenez ensuite vous connecter.',
   backToSignIn: 'Retour à la connexion',
-  resetMailSubject: 'Réinitialiser votre mot de passe',
-  resetMailText:
-    'Ouvrez ce lien pour choisir un nouveau mot de passe : {link}. Il ne peut servir qu’une fois. Si vous ne l’avez pas demandé, ignorez ce message.',
   linkTitle: 'Définir votre mot de passe',
   linkChoose: 'Choisissez un mot de passe pour {user}.',
   linkNewPassword: 'Nouveau mot de passe',
@@ -105,9 +98,6 @@ export const fr: Messages = {
     'Ce lien ne fonctionne que dans le navigateur où vous avez commencé à vous connecter. Revenez à cet onglet et saisissez-y le code reçu par e-mail.',
   emailLinkGoneTitle: 'Ce lien ne peut plus être utilisé',
   emailLinkGoneText: 'Il a expiré, a déjà été utilisé, ou un code plus récent a été envoyé. Revenez à la connexion et demandez un nouveau code.',
-  emailCodeMailSubject: 'Votre code de connexion',
-  emailCodeMailText:
-    'Votre code de connexion est {code}. Vous pouvez aussi ouvrir ce lien dans le navigateur où vous vous connectez : {link}. Les deux fonctionnent une seule fois, pendant 10 minutes. Si vous n’avez pas essayé de vous connecter, ignorez ce message.',
   continueWith: 'Continuer avec {name}',
   orContinueWith: 'Ou connectez-vous avec votre organisation ou un autre compte :',
   ssoSection: 'Authentification unique',
@@ -162,9 +152,6 @@ export const fr: Messages = {
   mfaEmailUsed: 'Ce code a déjà été utilisé. Demandez-en un nouveau.',
   mfaEmailExhausted: 'Ce code a été essayé trop de fois. Demandez-en un nouveau.',
   mfaEmailEnrolInstead: 'Configurer plutôt une application d’authentification',
-  mfaEmailMailSubject: 'Votre code de vérification',
-  mfaEmailMailText:
-    'Votre code de vérification est {code}. Saisissez-le sur la page de connexion pour terminer la connexion : il fonctionne une seule fois, pendant 10 minutes. Si vous n’êtes pas en train de vous connecter, quelqu’un connaît peut-être votre mot de passe : changez-le.',
   mfaSmsOffer: 'M’envoyer un code par SMS',
   mfaSmsEnrolOffer: 'Utiliser plutôt un SMS',
   mfaSmsTitle: 'Consultez votre téléphone',
