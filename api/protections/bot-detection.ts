@@ -8,7 +8,7 @@ import { botSignals, createCadence, scoreOf, THRESHOLDS } from '../../lib/protec
 import { createFormStamps } from '../../lib/protections/form-stamp.ts';
 import { recordDecision } from './decisions.ts';
 import type { BotChallenge } from './challenge.ts';
-import type { ProtectionHook, Refusal } from './pipeline.ts';
+import type { ProtectionHook, Ruling } from './pipeline.ts';
 
 /** The hidden field of the pages' forms that carries the form stamp. */
 export const FORM_STAMP_FIELD = 'formStamp';
@@ -20,7 +20,7 @@ export function botDetectionHook(deps: { pool: DatabasePool; masterKey: Buffer; 
   const cadence = createCadence();
   return {
     policy: 'bot_detection',
-    async before(a): Promise<Refusal | null> {
+    async before(a): Promise<Ruling | null> {
       const s = a.protections.bot_detection;
       if (!s?.enabled) return null;
       const now = Date.now();
@@ -52,25 +52,31 @@ export function botDetectionHook(deps: { pool: DatabasePool; masterKey: Buffer; 
         if (c.state === 'passed') return null;
         if (c.state === 'required') {
           const why = c.failed ? 'challenge_failed' : reason;
-          await recordDecision(deps.pool, { ...decision, outcome: 'challenged', reason: why, origin: a.origin, details: { ...details, ...c.failed } });
           return {
-            kind: 'challenge',
-            policy: 'bot_detection',
-            reason: why,
-            widget: c.widget,
-            text: (t) => (c.failed ? t.challengeFailed : t.challengeRequired),
+            refusal: {
+              kind: 'challenge',
+              policy: 'bot_detection',
+              reason: why,
+              widget: c.widget,
+              text: (t) => (c.failed ? t.challengeFailed : t.challengeRequired),
+            },
+            record: () =>
+              recordDecision(deps.pool, { ...decision, outcome: 'challenged', reason: why, origin: a.origin, details: { ...details, ...c.failed } }),
           };
         }
       }
-      await recordDecision(deps.pool, {
-        ...decision,
-        outcome: 'blocked',
-        reason,
-        origin: a.origin,
-        threat: { severity: 'medium', summary: `Automated ${a.flow.replace('_', '-')} attempts (${signals.join(', ')})` },
-        details: { ...details, ...(s.challengeMode === 'step_up' ? { challengeUnavailable: true } : {}) },
-      });
-      return { kind: 'deny', policy: 'bot_detection', reason, status: 403, text: (t) => t.botBlocked };
+      return {
+        refusal: { kind: 'deny', policy: 'bot_detection', reason, status: 403, text: (t) => t.botBlocked },
+        record: () =>
+          recordDecision(deps.pool, {
+            ...decision,
+            outcome: 'blocked',
+            reason,
+            origin: a.origin,
+            threat: { severity: 'medium', summary: `Automated ${a.flow.replace('_', '-')} attempts (${signals.join(', ')})` },
+            details: { ...details, ...(s.challengeMode === 'step_up' ? { challengeUnavailable: true } : {}) },
+          }),
+      };
     },
   };
 }

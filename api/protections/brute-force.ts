@@ -5,11 +5,11 @@
 // before its password is looked at (no argon2 cost), the same page for every identifier. A good password clears the
 // identifier's count. Password sign-ins only: a password reset stays open to a locked user.
 import type { DatabasePool } from 'slonik';
-import { createBruteForceQueries, type Counted, type FailureKey, type Held } from '../../db/protections/brute-force-queries.ts';
+import { bruteForceChecks, createBruteForceQueries, type Counted, type FailureKey, type Held } from '../../db/protections/brute-force-queries.ts';
 import { createSignInQueries } from '../../db/oidc/sign-in/queries.ts';
 import { fillText } from '../oidc/pages/i18n/index.ts';
 import { recordDecision } from './decisions.ts';
-import type { Attempt, ProtectionHook, Refusal } from './pipeline.ts';
+import type { Attempt, ProtectionHook, Ruling } from './pipeline.ts';
 
 const policy = 'brute_force' as const;
 
@@ -39,21 +39,23 @@ const decision = (attempt: Attempt, reason: string) => ({
 
 export function createBruteForce(pool: DatabasePool): ProtectionHook {
   /** The refusal of an attempt whose identifier or IP address is locked or must still wait. */
-  async function refuse(attempt: Attempt, held: readonly Held[]): Promise<Refusal> {
+  function refuse(attempt: Attempt, held: readonly Held[]): Ruling {
     const lockedSeconds = Math.max(0, ...held.map((h) => h.lockedSeconds));
     const locked = lockedSeconds > 0;
     const retryAfterSeconds = Math.max(1, locked ? lockedSeconds : Math.max(...held.map((h) => h.delaySeconds)));
     const reason = locked ? 'locked_out' : 'progressive_delay';
     const keys = held.filter((h) => (locked ? h.lockedSeconds > 0 : h.delaySeconds > 0)).map((h) => h.kind);
-    await recordDecision(pool, { ...decision(attempt, reason), userId: attempt.userId, details: { keys, retryAfterSeconds } });
     const minutes = String(Math.ceil(retryAfterSeconds / 60));
     return {
-      kind: 'deny',
-      policy,
-      reason,
-      status: 429,
-      retryAfterSeconds,
-      text: (t) => (locked ? fillText(t.bruteForceLockedOut, { minutes }) : fillText(t.bruteForceSlowDown, { seconds: String(retryAfterSeconds) })),
+      refusal: {
+        kind: 'deny',
+        policy,
+        reason,
+        status: 429,
+        retryAfterSeconds,
+        text: (t) => (locked ? fillText(t.bruteForceLockedOut, { minutes }) : fillText(t.bruteForceSlowDown, { seconds: String(retryAfterSeconds) })),
+      },
+      record: () => recordDecision(pool, { ...decision(attempt, reason), userId: attempt.userId, details: { keys, retryAfterSeconds } }),
     };
   }
 
@@ -76,11 +78,11 @@ export function createBruteForce(pool: DatabasePool): ProtectionHook {
 
   return {
     policy,
-    async before(attempt) {
+    async before(attempt, db) {
       if (!rulesOf(attempt)) return null;
       const keys = keysOf(attempt);
       if (keys.length === 0) return null;
-      const held = await createBruteForceQueries(pool, attempt.environmentId).held(keys);
+      const held = await bruteForceChecks(db, attempt.environmentId).held(keys);
       return held.length > 0 ? refuse(attempt, held) : null;
     },
     async failed(attempt) {
@@ -90,9 +92,9 @@ export function createBruteForce(pool: DatabasePool): ProtectionHook {
       const counted = await createBruteForceQueries(pool, attempt.environmentId).fail(keys, rules);
       for (const row of counted) if (row.lockedNow) await lockedOut(attempt, row);
     },
-    async succeeded(attempt) {
+    async succeeded(attempt, db) {
       const identifier = rulesOf(attempt) ? keysOf(attempt).find((k) => k.kind === 'identifier') : undefined;
-      if (identifier) await createBruteForceQueries(pool, attempt.environmentId).clear(identifier);
+      if (identifier) await bruteForceChecks(db, attempt.environmentId).clear(identifier);
       return null;
     },
   };

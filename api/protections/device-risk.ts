@@ -10,14 +10,14 @@ import type { ProtectionHook, StepUpVerdict } from './pipeline.ts';
 export function deviceRiskHook(devices: KnownDevices): ProtectionHook {
   return {
     policy: 'device_risk',
-    async succeeded(a): Promise<StepUpVerdict | null> {
+    async succeeded(a, db): Promise<StepUpVerdict | null> {
       const settings = a.protections.device_risk;
       if (!deviceRiskOn(settings) || !a.userId) return null;
       const travelLimit = settings.impossibleTravel === 'off' ? null : SPEED_LIMIT_KMH[settings.impossibleTravel];
       const here = travelLimit === null ? null : locate(a.origin.ip);
       // Travel alone, from an address without a location: nothing to compare, no query.
       if (!settings.challengeUnrecognized && !here) return null;
-      const look = await devices.look(a.environmentId, a.userId, a.headers);
+      const look = await devices.look(db, a.environmentId, a.userId, a.headers);
       if (!look.anyDevice) return null;
       if (here && travelLimit !== null && look.locatedAt && look.country && look.latitude !== null && look.longitude !== null) {
         const last = { country: look.country, latitude: look.latitude, longitude: look.longitude, radiusKm: look.radiusKm ?? 0 };

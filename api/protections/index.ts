@@ -22,17 +22,16 @@ export function createProtections(deps: ProtectionDeps) {
     ...deps,
     outbound: { allowPrivate: deps.config.allowPrivateNetworkTargets, timeoutMs: deps.config.webhooks.timeoutMs },
   });
-  // Brute force first: a locked key is refused before anything counts it, and its `succeeded` (clearing the
-  // identifier's count) must run before a step-up verdict ends the list.
+  // Asked all at once at each point (./pipeline.ts); the order says whose refusal wins when several refuse: a
+  // lockout's page first.
   const hooks: ProtectionHook[] = [
     createBruteForce(deps.pool),
     rateLimitHook({ ...deps, challenge }),
     botDetectionHook({ ...deps, challenge }),
     createRestrictionsHook(deps.pool),
-    // Last: a step-up is asked only of an attempt no other policy stopped.
     deviceRiskHook(createKnownDevices({ pool: deps.pool, masterKey: deps.masterKey, publicBaseUrl: deps.config.publicBaseUrl })),
   ];
-  return createProtectionPipeline(hooks, deps.timings);
+  return createProtectionPipeline(hooks, { db: deps.pool, timings: deps.timings });
 }
 
 export type { Attempt, ProtectionPipeline, Refusal, StepUpVerdict, Verdict } from './pipeline.ts';

@@ -5,7 +5,8 @@
 // device of a finished sign-in (setting the cookie on first sight, renewing it after).
 import { createHash, hkdfSync, randomBytes } from 'node:crypto';
 import type { DatabasePool } from 'slonik';
-import { createKnownDeviceQueries, DEVICE_DAYS } from '../../db/protections/devices.ts';
+import { createKnownDeviceQueries, DEVICE_DAYS, lookAtDevice } from '../../db/protections/devices.ts';
+import type { StatementBatch } from '../../db/shared/statement-batch.ts';
 import type { DeviceRiskSettings } from '../../lib/protections/settings.ts';
 import { locate } from '../../lib/protections/geo.ts';
 import { cookieSigner, type CookieSigner } from '../oidc/cookies.ts';
@@ -84,9 +85,9 @@ export function createKnownDevices(deps: { pool: DatabasePool; masterKey: Buffer
   return {
     deviceIdOf,
 
-    /** What the policy's check needs: one statement. */
-    look: (environmentId: string, userId: string, headers: Headers) =>
-      createKnownDeviceQueries(deps.pool, environmentId).look(userId, deviceIdOf(environmentId, headers), fingerprintOf(headers)),
+    /** What the policy's check needs: one statement (of the batch `db`). */
+    look: (db: StatementBatch, environmentId: string, userId: string, headers: Headers) =>
+      lookAtDevice(db, environmentId, userId, deviceIdOf(environmentId, headers), fingerprintOf(headers)),
 
     /**
      * Records the device of a finished sign-in while the policy is on (located when impossible travel is on) and

@@ -1,9 +1,13 @@
 // The sign-in protections as the hosted pages call them: one Attempt per posted form (sign-in, sign-up, password
-// reset), and the hooks of the policies asked in order at three points: before the credential is looked at (rate
-// limit, bot detection, lockouts, restrictions), after a failed credential (brute-force counting), and after a good
-// one (device risk). The first verdict wins. Each hook reads its settings from `attempt.protections` (the Provider
-// snapshot: no query when a policy is off) and records what it does through ./decisions.ts.
+// reset), and the hooks of the policies asked at three points: before the credential is looked at (rate limit, bot
+// detection, lockouts, restrictions), after a failed credential (brute-force counting), and after a good one (device
+// risk). At each point every hook is asked at once and their statements run as one (db/shared/statement-batch.ts:
+// one round trip's wait, not one per policy); the verdict of the first hook in order wins, and only the winning
+// refusal is recorded (./decisions.ts).
+// Each hook reads its settings from `attempt.protections` (the Provider snapshot: no query when a policy is off).
+import type { CommonQueryMethods } from 'slonik';
 import type { RequestOrigin } from '../../db/shared/changes.ts';
+import { createStatementBatch, type StatementBatch } from '../../db/shared/statement-batch.ts';
 import type { Protections } from '../../lib/protections/settings.ts';
 import type { Messages } from '../oidc/pages/i18n/index.ts';
 import type { BotChallengeWidget } from '../../lib/challenge/kinds.ts';
@@ -42,11 +46,18 @@ export type Verdict =
 
 export type StepUpVerdict = Extract<Verdict, { kind: 'step_up' }>;
 
+/** A hook's refusal and how to record it: the pipeline records only the refusal that wins. */
+export interface Ruling {
+  refusal: Refusal;
+  record(): Promise<unknown>;
+}
+
+/** A policy's hook at each point; `db` batches the statements the hooks of one point make (see above). */
 export interface ProtectionHook {
   policy: ProtectionPolicy;
-  before?(attempt: Attempt): Promise<Refusal | null>;
-  failed?(attempt: Attempt): Promise<void>;
-  succeeded?(attempt: Attempt): Promise<Verdict | null>;
+  before?(attempt: Attempt, db: StatementBatch): Promise<Ruling | null>;
+  failed?(attempt: Attempt, db: StatementBatch): Promise<void>;
+  succeeded?(attempt: Attempt, db: StatementBatch): Promise<Verdict | null>;
 }
 
 /** Wall time spent in the hooks, per call of before/failed/succeeded (bench:protections reads it). */
@@ -54,7 +65,8 @@ export interface EvaluationTimings {
   record(ms: number, point: 'before' | 'failed' | 'succeeded'): void;
 }
 
-export function createProtectionPipeline(hooks: ProtectionHook[], timings?: EvaluationTimings) {
+export function createProtectionPipeline(hooks: ProtectionHook[], deps: { db: CommonQueryMethods; timings?: EvaluationTimings | undefined }) {
+  const { timings } = deps;
   const timed = async <T>(point: 'before' | 'failed' | 'succeeded', run: () => Promise<T>): Promise<T> => {
     if (!timings) return run();
     const start = performance.now();
@@ -64,22 +76,24 @@ export function createProtectionPipeline(hooks: ProtectionHook[], timings?: Eval
       timings.record(performance.now() - start, point);
     }
   };
-  const first =
-    <V>(point: 'before' | 'succeeded', ask: (hook: ProtectionHook, attempt: Attempt) => Promise<V | null> | undefined) =>
-    (attempt: Attempt) =>
-      timed(point, async () => {
-        for (const hook of hooks) {
-          const verdict = await ask(hook, attempt);
-          if (verdict) return verdict;
-        }
-        return null;
-      });
+  /** Every hook's answer at once, in the hooks' order, their statements batched. */
+  const all = <V>(ask: (hook: ProtectionHook, db: StatementBatch) => Promise<V | null> | undefined) => {
+    const db = createStatementBatch(deps.db);
+    return Promise.all(hooks.map((hook) => ask(hook, db) ?? null));
+  };
   return {
-    before: first<Refusal>('before', (hook, attempt) => hook.before?.(attempt)),
-    succeeded: first<Verdict>('succeeded', (hook, attempt) => hook.succeeded?.(attempt)),
+    before: (attempt: Attempt) =>
+      timed('before', async (): Promise<Refusal | null> => {
+        const winner = (await all((hook, db) => hook.before?.(attempt, db))).find((ruling) => ruling !== null);
+        if (!winner) return null;
+        await winner.record();
+        return winner.refusal;
+      }),
+    succeeded: (attempt: Attempt) =>
+      timed('succeeded', async () => (await all((hook, db) => hook.succeeded?.(attempt, db))).find((verdict) => verdict !== null) ?? null),
     failed: (attempt: Attempt) =>
       timed('failed', async () => {
-        for (const hook of hooks) await hook.failed?.(attempt);
+        await all((hook, db) => hook.failed?.(attempt, db));
       }),
   };
 }

@@ -3,12 +3,12 @@
 // and a `sign_in.rate_limit` threat) or, with `action: challenge`, asks for the bot challenge, whose passed token lets
 // that attempt through. Without an active bot-challenge add-on, `challenge` denies.
 import type { DatabasePool } from 'slonik';
-import { createRateLimitQueries } from '../../db/protections/rate-limit.ts';
+import { rateLimitCounters } from '../../db/protections/rate-limit.ts';
 import type { ProtectionSettings } from '../../lib/protections/settings.ts';
 import { fillText } from '../oidc/pages/i18n/index.ts';
 import { recordDecision } from './decisions.ts';
 import type { BotChallenge } from './challenge.ts';
-import type { Attempt, ProtectionHook, Refusal } from './pipeline.ts';
+import type { Attempt, ProtectionHook, Ruling } from './pipeline.ts';
 
 type Settings = ProtectionSettings<'rate_limit'>;
 
@@ -27,10 +27,10 @@ function keyOf(s: Settings, a: Attempt) {
 export function rateLimitHook(deps: { pool: DatabasePool; challenge: BotChallenge }): ProtectionHook {
   return {
     policy: 'rate_limit',
-    async before(a): Promise<Refusal | null> {
+    async before(a, db): Promise<Ruling | null> {
       const s = a.protections.rate_limit;
       if (!s?.enabled || !applies(s, a.flow)) return null;
-      const { hits, retryAfterSeconds } = await createRateLimitQueries(deps.pool, a.environmentId).hit(a.flow, keyOf(s, a), s.windowSeconds);
+      const { hits, retryAfterSeconds } = await rateLimitCounters(db, a.environmentId).hit(a.flow, keyOf(s, a), s.windowSeconds);
       if (hits <= s.maxAttempts) return null;
       const decision = { environmentId: a.environmentId, tenantId: a.tenantId, policy: 'rate_limit' as const, flow: a.flow, userId: a.userId, login: a.login };
       const details = { scope: s.scope, attempts: hits, maxAttempts: s.maxAttempts, windowSeconds: s.windowSeconds, action: s.action };
@@ -39,25 +39,30 @@ export function rateLimitHook(deps: { pool: DatabasePool; challenge: BotChalleng
         if (c.state === 'passed') return null;
         if (c.state === 'required') {
           const reason = c.failed ? 'challenge_failed' : 'too_many_attempts';
-          await recordDecision(deps.pool, { ...decision, outcome: 'challenged', reason, origin: a.origin, details: { ...details, ...c.failed } });
-          return { kind: 'challenge', policy: 'rate_limit', reason, widget: c.widget, text: (t) => (c.failed ? t.challengeFailed : t.challengeRequired) };
+          return {
+            refusal: { kind: 'challenge', policy: 'rate_limit', reason, widget: c.widget, text: (t) => (c.failed ? t.challengeFailed : t.challengeRequired) },
+            record: () => recordDecision(deps.pool, { ...decision, outcome: 'challenged', reason, origin: a.origin, details: { ...details, ...c.failed } }),
+          };
         }
       }
-      await recordDecision(deps.pool, {
-        ...decision,
-        outcome: 'blocked',
-        reason: 'too_many_attempts',
-        origin: a.origin,
-        threat: { severity: 'medium', summary: `Attempts over the rate limit (${s.maxAttempts} per ${s.windowSeconds} s)` },
-        details: { ...details, retryAfterSeconds, ...(s.action === 'challenge' ? { challengeUnavailable: true } : {}) },
-      });
       return {
-        kind: 'deny',
-        policy: 'rate_limit',
-        reason: 'too_many_attempts',
-        status: 429,
-        retryAfterSeconds,
-        text: (t) => fillText(t.rateLimited, { seconds: String(retryAfterSeconds) }),
+        refusal: {
+          kind: 'deny',
+          policy: 'rate_limit',
+          reason: 'too_many_attempts',
+          status: 429,
+          retryAfterSeconds,
+          text: (t) => fillText(t.rateLimited, { seconds: String(retryAfterSeconds) }),
+        },
+        record: () =>
+          recordDecision(deps.pool, {
+            ...decision,
+            outcome: 'blocked',
+            reason: 'too_many_attempts',
+            origin: a.origin,
+            threat: { severity: 'medium', summary: `Attempts over the rate limit (${s.maxAttempts} per ${s.windowSeconds} s)` },
+            details: { ...details, retryAfterSeconds, ...(s.action === 'challenge' ? { challengeUnavailable: true } : {}) },
+          }),
       };
     },
   };

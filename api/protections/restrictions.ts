@@ -13,7 +13,7 @@ import { brokenEmailRule, type EmailRules } from '../../lib/protections/email-ru
 import { domainsOf, type ProtectionSettings } from '../../lib/protections/settings.ts';
 import type { MessageKey } from '../oidc/pages/i18n/index.ts';
 import { recordDecision } from './decisions.ts';
-import type { Attempt, ProtectionHook, Refusal } from './pipeline.ts';
+import type { Attempt, ProtectionHook, Ruling } from './pipeline.ts';
 
 type Settings = ProtectionSettings<'restrictions'>;
 export type RestrictionReason = 'signup_closed' | 'invite_only' | 'domain_not_allowed' | 'domain_blocked' | 'subaddress' | 'disposable_domain';
@@ -49,22 +49,23 @@ const rulesOf = (s: Settings): EmailRules => {
 const hasEmailRules = (r: EmailRules) => r.blocked !== null || r.allowed !== null || r.subaddresses || r.disposable;
 
 export function createRestrictionsHook(pool: DatabasePool): ProtectionHook {
-  const refuse = async (attempt: Attempt, reason: RestrictionReason, address: string | null): Promise<Refusal> => {
+  const refuse = (attempt: Attempt, reason: RestrictionReason, address: string | null): Ruling => {
     const summary = THREATS[reason];
-    await recordDecision(pool, {
-      environmentId: attempt.environmentId,
-      tenantId: attempt.tenantId,
-      policy: 'restrictions',
-      flow: attempt.flow,
-      outcome: 'blocked',
-      reason,
-      userId: attempt.userId,
-      login: attempt.login,
-      origin: attempt.origin,
-      threat: summary ? { severity: 'low', summary } : undefined,
-      details: address && address !== attempt.login ? { email: address } : undefined,
-    });
-    return { kind: 'deny', policy: 'restrictions', reason, status: 403, text: (t) => t[TEXTS[reason]] };
+    const record = () =>
+      recordDecision(pool, {
+        environmentId: attempt.environmentId,
+        tenantId: attempt.tenantId,
+        policy: 'restrictions',
+        flow: attempt.flow,
+        outcome: 'blocked',
+        reason,
+        userId: attempt.userId,
+        login: attempt.login,
+        origin: attempt.origin,
+        threat: summary ? { severity: 'low', summary } : undefined,
+        details: address && address !== attempt.login ? { email: address } : undefined,
+      });
+    return { refusal: { kind: 'deny', policy: 'restrictions', reason, status: 403, text: (t) => t[TEXTS[reason]] }, record };
   };
 
   /** The address the sign-in rules look at: the identifier if it is an email, else its user's (one lookup). */

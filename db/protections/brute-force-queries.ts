@@ -3,6 +3,7 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { isoTimestamp, uuid } from '../shared/rows.ts';
+import type { StatementBatch } from '../shared/statement-batch.ts';
 
 export type FailureKind = 'identifier' | 'ip';
 export interface FailureKey {
@@ -38,6 +39,47 @@ export const Lockout = z.object({
   lockedUntil: isoTimestamp,
 });
 export type Lockout = z.infer<typeof Lockout>;
+
+/**
+ * Evaluated in a counting statement's RETURNING (so only when it changed a row), this makes its commit asynchronous:
+ * the answer does not wait for the WAL to reach the disk (that wait is most of the statement's time and all of its
+ * tail). A Postgres crash may forget the last fraction of a second of counts (wal_writer_delay, 200 ms by default);
+ * it never leaves a row half-written. Counters only: an operator's unlock commits as usual.
+ */
+const asyncCommit = sql.fragment`set_config('synchronous_commit', 'off', true)`;
+
+const Cleared = z.object({});
+
+/** What a sign-in asks of the counters, as statements of the protections' batch (api/protections/pipeline.ts). */
+export function bruteForceChecks(batch: StatementBatch, environmentId: string) {
+  return {
+    /** The keys among `keys` that are locked or delayed now, with the seconds left of each. */
+    held: (keys: FailureKey[]) =>
+      batch.rows(
+        sql.fragment`
+          SELECT kind,
+            ceil(greatest(0, extract(epoch FROM locked_until - now())))::int AS "lockedSeconds",
+            ceil(greatest(0, extract(epoch FROM delay_until - now())))::int AS "delaySeconds"
+          FROM sign_in_failures
+          WHERE environment_id = ${environmentId}
+            AND (kind, key) IN (${sql.join(
+              keys.map((k) => sql.fragment`(${k.kind}, ${k.key})`),
+              sql.fragment`, `,
+            )})
+            AND (locked_until > now() OR delay_until > now())`,
+        Held,
+      ),
+
+    /** A good password: the identifier's count starts again. */
+    clear: (key: FailureKey) =>
+      batch.rows(
+        sql.fragment`
+          DELETE FROM sign_in_failures WHERE environment_id = ${environmentId} AND kind = ${key.kind} AND key = ${key.key}
+          RETURNING ${asyncCommit} AS "asyncCommit"`,
+        Cleared,
+      ),
+  };
+}
 
 const lockoutColumns = sql.fragment`id, kind, key, user_id AS "userId", failures, last_failure_at AS "lastFailureAt", locked_until AS "lockedUntil"`;
 
@@ -75,26 +117,8 @@ export function createBruteForceQueries(db: CommonQueryMethods, environmentId: s
             WHEN NOT ${locked} AND ${count} >= ${rules.maxFailures} THEN greatest(f.expires_at, now() + ${lockout})
             ELSE f.expires_at END
         RETURNING kind, key, failures, locked_until AS "lockedUntil",
-          coalesce(locked_until = now() + ${lockout}, false) AS "lockedNow"`);
+          coalesce(locked_until = now() + ${lockout}, false) AS "lockedNow", ${asyncCommit}`);
     },
-
-    /** The keys among `keys` that are locked or delayed now, with the seconds left of each. */
-    held: (keys: FailureKey[]) =>
-      db.any(sql.type(Held)`
-        SELECT kind,
-          ceil(greatest(0, extract(epoch FROM locked_until - now())))::int AS "lockedSeconds",
-          ceil(greatest(0, extract(epoch FROM delay_until - now())))::int AS "delaySeconds"
-        FROM sign_in_failures
-        WHERE environment_id = ${environmentId}
-          AND (kind, key) IN (${sql.join(
-            keys.map((k) => sql.fragment`(${k.kind}, ${k.key})`),
-            sql.fragment`, `,
-          )})
-          AND (locked_until > now() OR delay_until > now())`),
-
-    /** A good password: the identifier's count starts again. */
-    clear: (key: FailureKey) =>
-      db.query(sql.unsafe`DELETE FROM sign_in_failures WHERE environment_id = ${environmentId} AND kind = ${key.kind} AND key = ${key.key}`),
 
     /** Notes the user a locked identifier names (the lockout's threat and the operator's list show it). */
     setUser: (key: FailureKey, userId: string) =>

@@ -4,6 +4,7 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { isoTimestamp } from '../shared/rows.ts';
+import type { StatementBatch } from '../shared/statement-batch.ts';
 
 export const DeviceLook = z.object({
   anyDevice: z.boolean(),
@@ -28,24 +29,32 @@ export interface DeviceSeen {
 /** How long a device stays known without a sign-in from it (the device cookie's Max-Age, the most browsers keep). */
 export const DEVICE_DAYS = 400;
 
+/**
+ * What the policy needs of `userId` at a sign-in from `deviceId` (null: no device cookie) with `fingerprint`, as a
+ * statement of the protections' batch (api/protections/pipeline.ts).
+ */
+export async function lookAtDevice(batch: StatementBatch, environmentId: string, userId: string, deviceId: string | null, fingerprint: string) {
+  const [look] = await batch.rows(
+    sql.fragment`
+      SELECT
+        EXISTS (SELECT 1 FROM known_devices WHERE environment_id = ${environmentId} AND user_id = ${userId}) AS "anyDevice",
+        EXISTS (SELECT 1 FROM known_devices
+                WHERE environment_id = ${environmentId} AND user_id = ${userId} AND device_id = ${deviceId} AND fingerprint = ${fingerprint}) AS known,
+        l.country, l.latitude, l.longitude, l.radius_km AS "radiusKm", l.located_at AS "locatedAt"
+      FROM (SELECT 1) AS one
+      LEFT JOIN LATERAL (
+        SELECT country, latitude, longitude, radius_km, located_at FROM known_devices
+        WHERE environment_id = ${environmentId} AND user_id = ${userId} AND located_at IS NOT NULL
+        ORDER BY located_at DESC LIMIT 1
+      ) AS l ON true`,
+    DeviceLook,
+  );
+  return look!;
+}
+
 /** The known devices of one environment: every statement is bound to `environmentId`. */
 export function createKnownDeviceQueries(db: CommonQueryMethods, environmentId: string) {
   return {
-    /** What the policy needs of `userId` at a sign-in from `deviceId` (null: no device cookie) with `fingerprint`. */
-    look: (userId: string, deviceId: string | null, fingerprint: string): Promise<DeviceLook> =>
-      db.one(sql.type(DeviceLook)`
-        SELECT
-          EXISTS (SELECT 1 FROM known_devices WHERE environment_id = ${environmentId} AND user_id = ${userId}) AS "anyDevice",
-          EXISTS (SELECT 1 FROM known_devices
-                  WHERE environment_id = ${environmentId} AND user_id = ${userId} AND device_id = ${deviceId} AND fingerprint = ${fingerprint}) AS known,
-          l.country, l.latitude, l.longitude, l.radius_km AS "radiusKm", l.located_at AS "locatedAt"
-        FROM (SELECT 1) AS one
-        LEFT JOIN LATERAL (
-          SELECT country, latitude, longitude, radius_km, located_at FROM known_devices
-          WHERE environment_id = ${environmentId} AND user_id = ${userId} AND located_at IS NOT NULL
-          ORDER BY located_at DESC LIMIT 1
-        ) AS l ON true`),
-
     /** Records a successful sign-in from a device (dropping the user's devices unseen for DEVICE_DAYS). */
     seen: async (d: DeviceSeen): Promise<void> => {
       const l = d.location;

@@ -10,6 +10,7 @@ import { createMfaService } from '../../api/mfa/index.ts';
 import { deviceRiskHook } from '../../api/protections/device-risk.ts';
 import { createKnownDevices } from '../../api/protections/known-devices.ts';
 import type { Attempt } from '../../api/protections/pipeline.ts';
+import { createStatementBatch } from '../../db/shared/statement-batch.ts';
 import { bearer } from '../helpers/app.ts';
 import { Browser, FIREFOX_WINDOWS } from '../helpers/device-risk.ts';
 import { tenantEvents } from '../helpers/events.ts';
@@ -272,13 +273,28 @@ describe('device risk off', () => {
       fields: {},
       headers: {},
     };
-    expect(await hook.succeeded!(attempt)).toBeNull();
-    expect(await hook.succeeded!({ ...attempt, protections: { device_risk: { challengeUnrecognized: false, impossibleTravel: 'off' } } })).toBeNull();
+    expect(await hook.succeeded!(attempt, createStatementBatch(counted))).toBeNull();
+    expect(
+      await hook.succeeded!(
+        { ...attempt, protections: { device_risk: { challengeUnrecognized: false, impossibleTravel: 'off' } } },
+        createStatementBatch(counted),
+      ),
+    ).toBeNull();
     // Impossible travel alone, from an address without a location: nothing to compare with.
     const privateAddress = { ...attempt, origin: { ...attempt.origin, ip: '10.0.0.1' } };
-    expect(await hook.succeeded!({ ...privateAddress, protections: { device_risk: { challengeUnrecognized: false, impossibleTravel: 'strict' } } })).toBeNull();
+    expect(
+      await hook.succeeded!(
+        { ...privateAddress, protections: { device_risk: { challengeUnrecognized: false, impossibleTravel: 'strict' } } },
+        createStatementBatch(counted),
+      ),
+    ).toBeNull();
     expect(statements).toBe(0);
-    expect(await hook.succeeded!({ ...attempt, protections: { device_risk: { challengeUnrecognized: true, impossibleTravel: 'off' } } })).toBeNull();
+    expect(
+      await hook.succeeded!(
+        { ...attempt, protections: { device_risk: { challengeUnrecognized: true, impossibleTravel: 'off' } } },
+        createStatementBatch(counted),
+      ),
+    ).toBeNull();
     expect(statements).toBe(1);
   });
 });

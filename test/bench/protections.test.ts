@@ -57,13 +57,15 @@ describe('bench:protections', () => {
     }
   });
 
-  it('keeps the evaluation timings between reset and take, the decisions apart from the counting of failures', () => {
+  it('keeps the evaluation timings between reset and take, per point, the decisions apart from the counting of failures', () => {
     const timings = timingCollector();
     timings.record(5, 'before');
     timings.reset();
     for (let ms = 1; ms <= 100; ms++) timings.record(ms, ms % 2 === 0 ? 'before' : 'succeeded');
     timings.record(7, 'failed');
     expect(timings.take()).toEqual({ n: 100, p50: 50, p95: 95, p99: 99, max: 100 });
-    expect(timings.takeFailed()).toMatchObject({ n: 1, max: 7 });
+    expect(timings.takePoint('before')).toMatchObject({ n: 50, max: 100 });
+    expect(timings.takePoint('succeeded')).toMatchObject({ n: 50, max: 99 });
+    expect(timings.takePoint('failed')).toMatchObject({ n: 1, max: 7 });
   });
 });
