@@ -52,10 +52,7 @@ describe('a statement batch', () => {
 
   it('fails every statement of a batch when one fails, and a row its schema refuses fails its caller', async () => {
     const batch = createStatementBatch(t.pool);
-    const results = await Promise.allSettled([
-      batch.rows(sql.fragment`SELECT 1 AS n`, N),
-      batch.rows(sql.fragment`SELECT 1 / 0 AS n`, N),
-    ]);
+    const results = await Promise.allSettled([batch.rows(sql.fragment`SELECT 1 AS n`, N), batch.rows(sql.fragment`SELECT 1 / 0 AS n`, N)]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     await expect(batch.rows(sql.fragment`SELECT 'one' AS n`, N)).rejects.toThrow();
   });
