@@ -19,6 +19,8 @@ import { startSendingApp } from '../helpers/sending-app.ts';
 import type { VendorFake } from '../helpers/vendor-fakes/sms-server.ts';
 
 let t: OidcTestApp;
+// One SMS fake for the file's tests: each test texts numbers no other test uses, since a text is sent by a durable
+// process after its request answers and may reach the fake during the next test.
 let fake: VendorFake;
 let token: string;
 let env: Awaited<ReturnType<typeof oidcEnvironment>>;
@@ -333,12 +335,12 @@ describe('a texted code as the second factor', () => {
     expect((await eventsOf('threat.updated')).map((e) => e.data.change)).toEqual(['occurrence']);
   });
 
-  it('steps a user whose only factor is a phone up to a texted code on an unrecognised device (device risk)', async () => {
+  it('steps a user whose only factor is a phone up with a texted code on an unrecognised device (device risk)', async () => {
     await policy(true, { mode: 'off' });
     await activeSmsProvider(t.app, token, envPath(), fake);
     expect((await manage('PUT', '/settings/device-risk-policy', { challengeUnrecognized: true })).statusCode).toBe(200);
     await expect.poll(async () => snapshotOf(await t.app.oidc.get(env.environmentId)).protections.device_risk?.challengeUnrecognized).toBe(true);
-    const u = await user({ phone: '+14155550144' });
+    const u = await user({ phone: '+14155550188' });
     // The user's first device is trusted; a sign-in from another (a new cookie jar) is asked for a texted code.
     const trusted = await secondFactorPage(u);
     expect(trusted.asked.at).not.toContain('/mfa');
@@ -346,11 +348,12 @@ describe('a texted code as the second factor', () => {
     expect(doubted.asked.at, doubted.asked.body).toMatch(/\/mfa\/sms$/);
     const sent = await submit(doubted.jar, doubted.asked, 'mfa/sms/send');
     expect(sent.status, sent.body).toBe(200);
-    expect(sent.body).toContain('We sent a 6-digit code to your phone number ending in …0144.');
-    await nthCode(t.app, fake, '+14155550144', 1);
-    // The code page of the step-up is the texted second factor's own (its checks are the tests above); `…/mfa` sends
-    // back to it rather than to an enrolment.
+    expect(sent.body).toContain('We sent a 6-digit code to your phone number ending in …0188.');
+    const code = await nthCode(t.app, fake, '+14155550188', 1);
+    // `…/mfa` sends back to the texted code's page rather than to an enrolment.
     expect((await visit(doubted.jar, doubted.asked, 'mfa')).at).toMatch(/\/mfa\/sms$/);
+    const claims = await doubted.exchange(await toCallback(doubted.jar, await submit(doubted.jar, sent, 'mfa/sms', { code })));
+    expect(claims.amr).toEqual(['pwd', 'sms', 'mfa']);
     expect((await eventsOf('protection.stepped_up')).map((e) => [e.data.policy, e.data.reason, e.data.method])).toEqual([
       ['device_risk', 'unrecognized_device', 'sms_code'],
     ]);
