@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-// Two groups, one after the other. First the suites that only answer requests, two files at a time (the machine
-// this runs on has 2 cores; vitest's default there is one). Then the suites that wait on time: durable processes on
-// both engines, the Temporal server's own suites, the browser and the bench, one file at a time, because a process
-// suite's waits starve beside another (the Temporal OIDC clean-up missed its waits next to the webhook backlog).
-const SERIAL = ['test/processes/**/*.test.ts', 'test/temporal/**/*.test.ts', 'test/browser/**/*.test.ts', 'test/bench/**/*.test.ts'];
+// Two groups, one after the other. First the suites that answer requests (the browser's among them: they wait for
+// pages, never for time), two files at a time (the machine this runs on has 2 cores; vitest's default there is one).
+// Then the suites that wait on time: durable processes on both engines, the Temporal server's own suites and the
+// bench, one file at a time, because a process suite's waits starve beside another (the Temporal OIDC clean-up
+// missed its waits next to the webhook backlog).
+const SERIAL = ['test/processes/**/*.test.ts', 'test/temporal/**/*.test.ts', 'test/bench/**/*.test.ts'];
 
 const common = {
   pool: 'forks',
