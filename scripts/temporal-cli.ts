@@ -131,7 +131,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');
-    const killed = await Promise.race([exit.then(() => true), sleep(10_000).then(() => false)]);
+    // An unreferenced timer: once the server is gone, nothing keeps this process alive for the rest of the 10 s.
+    const killed = await Promise.race([exit.then(() => true), sleep(10_000, undefined, { ref: false }).then(() => false)]);
     if (!killed) {
       child.kill('SIGKILL');
       await exit;
