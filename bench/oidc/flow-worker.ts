@@ -2,6 +2,7 @@
 // shares the event loop of the service it measures (as bench/load-worker.ts does for autocannon).
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { closedLoop } from '../closed-loop.ts';
 import { authorizationCodeFlow, type FlowTarget } from './flow.ts';
 
 interface Run {
@@ -15,24 +16,11 @@ if (process.send && process.argv.includes('--flow-worker')) {
   process.on('message', async ({ target, inFlight, seconds }: Run) => {
     try {
       let flows = 0;
-      let errors = 0;
-      let firstError: string | undefined;
-      const started = performance.now();
-      const until = started + seconds * 1000;
-      await Promise.all(
-        Array.from({ length: inFlight }, async () => {
-          while (performance.now() < until) {
-            try {
-              await authorizationCodeFlow(target);
-              flows++;
-            } catch (error) {
-              errors++;
-              firstError ??= String(error);
-            }
-          }
-        }),
-      );
-      process.send!({ flows, errors, firstError, seconds: (performance.now() - started) / 1000 } satisfies Reply);
+      const loop = await closedLoop(inFlight, seconds, async () => {
+        await authorizationCodeFlow(target);
+        flows++;
+      });
+      process.send!({ flows, errors: loop.errors, firstError: loop.firstError, seconds: loop.seconds } satisfies Reply);
     } catch (error) {
       process.send!({ error: String(error) } satisfies Reply);
     }

@@ -4,6 +4,7 @@
 // user's failures never pile up (a good password clears them); each attempt comes from its own client
 // IP address (X-Forwarded-For; the bench's service trusts its own address as a proxy), so no address piles up either.
 import { Pool } from 'undici';
+import { closedLoop } from '../closed-loop.ts';
 import { latencies, type Latencies } from '../sign-in/page-load.ts';
 
 export interface AttemptLoadOptions {
@@ -50,8 +51,6 @@ export async function attemptLoad(options: AttemptLoadOptions): Promise<AttemptL
   const logins: number[] = [];
   const statuses: Record<string, number> = {};
   let next = 0;
-  let errors = 0;
-  let firstError: string | undefined;
   const n = options.identifiers.length;
   const deviceOf = (identifier: string) => {
     const key = `${target.pathname}|${identifier}`;
@@ -93,19 +92,7 @@ export async function attemptLoad(options: AttemptLoadOptions): Promise<AttemptL
     statuses[login.status] = (statuses[login.status] ?? 0) + 1;
     if (login.status >= 500) throw new Error(`POST …/login: ${login.status} ${login.body.slice(0, 200)}`);
   };
-  const started = performance.now();
-  const until = started + options.duration * 1000;
-  await Promise.all(
-    Array.from({ length: options.users }, async () => {
-      while (performance.now() < until) {
-        await attempt().catch((error: unknown) => {
-          errors++;
-          firstError ??= String(error);
-        });
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
+  const { seconds, errors, firstError } = await closedLoop(options.users, options.duration, attempt);
   await pool.close();
   return {
     seconds: Math.round(seconds * 100) / 100,

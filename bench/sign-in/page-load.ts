@@ -3,6 +3,7 @@
 // cookies: each page is a fresh interaction found and rendered, never a cached answer. A static user GETs one URL.
 // Latencies run from handing the request to its connection to the end of the body.
 import { Pool } from 'undici';
+import { closedLoop } from '../closed-loop.ts';
 
 export type PageLoadOptions = { users: number; duration: number } & ({ kind: 'static'; url: string } | { kind: 'sign-in'; authorizeUrl: string });
 export type Latencies = { n: number; p50: number; p95: number; p99: number; max: number };
@@ -45,8 +46,6 @@ export async function pageLoad(options: PageLoadOptions): Promise<PageLoadResult
   const pages: number[] = [];
   const authorizes: number[] = [];
   let requests = 0;
-  let errors = 0;
-  let firstError: string | undefined;
   const get = async (path: string, headers: Record<string, string> = {}) => {
     const sent = performance.now();
     const res = await pool.request({ path, method: 'GET', headers });
@@ -69,19 +68,7 @@ export async function pageLoad(options: PageLoadOptions): Promise<PageLoadResult
     if (page.status !== 200 || !page.body.includes('<form')) throw new Error(`sign-in page: ${page.status} ${page.body.slice(0, 200)}`);
     pages.push(page.ms);
   };
-  const started = performance.now();
-  const until = started + options.duration * 1000;
-  await Promise.all(
-    Array.from({ length: options.users }, async () => {
-      while (performance.now() < until) {
-        await iteration().catch((error: unknown) => {
-          errors++;
-          firstError ??= String(error);
-        });
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
+  const { seconds, errors, firstError } = await closedLoop(options.users, options.duration, iteration);
   await pool.close();
   return {
     seconds: round(seconds),
