@@ -4,10 +4,10 @@
 // provider, through the message-send process) (amr pwd+otp+email+mfa), receiving its own device cookie (HttpOnly,
 // SameSite=Lax, the issuer's path). Every page passes axe-core.
 import * as client from 'openid-client';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
-import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty } from '../helpers/browser.ts';
+import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty, heading } from '../helpers/browser.ts';
 import { messagesTo } from '../helpers/inbox.ts';
 import { directoryUser, oidcEnvironment, relyingParty, type OidcTestApp } from '../helpers/oidc.ts';
 import { startSendingApp } from '../helpers/sending-app.ts';
@@ -29,8 +29,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([browser?.close(), rp?.close(), t?.close(), smtp?.close()]);
 });
-
-const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 
 describeBrowser('the device-risk step-up in Chromium', () => {
   it('asks an unrecognised device for the code sent by email, then signs in', async () => {

@@ -6,7 +6,7 @@ import * as client from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
-import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty } from '../helpers/browser.ts';
+import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty, heading } from '../helpers/browser.ts';
 import { waitForMessage } from '../helpers/inbox.ts';
 import { directoryUser, oidcEnvironment, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 
@@ -21,7 +21,6 @@ afterAll(async () => {
   await Promise.all([browser?.close(), rp?.close(), t?.close()]);
 });
 
-const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 const codeOf = (text: string) => /\b(\d{6})\b/.exec(text)![1]!;
 const linkOf = (text: string) => /(https?:\/\/\S+\/email-code\/[\w-]+)/.exec(text)![1]!;
 

@@ -4,7 +4,7 @@ import * as client from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
-import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty } from '../helpers/browser.ts';
+import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty, heading } from '../helpers/browser.ts';
 import { directoryUser, oidcEnvironment, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 import { setPassword } from '../helpers/sign-in.ts';
 
@@ -22,7 +22,6 @@ afterAll(async () => {
   await Promise.all([browser?.close(), rp?.close(), t?.close()]);
 });
 
-const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 const alert = (page: Page) => page.getByRole('alert').textContent();
 
 describeBrowser('brute-force lockout in Chromium', () => {

@@ -3,10 +3,10 @@
 // asks too soon for a new one, then types the code from the test inbox and is signed in (amr pwd+otp+email+mfa).
 // Every page passes axe-core.
 import * as client from 'openid-client';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
-import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty } from '../helpers/browser.ts';
+import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty, heading } from '../helpers/browser.ts';
 import { waitForMessage } from '../helpers/inbox.ts';
 import { directoryUser, oidcEnvironment, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 import { setPassword } from '../helpers/sign-in.ts';
@@ -24,8 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([browser?.close(), rp?.close(), t?.close()]);
 });
-
-const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 
 describeBrowser('an emailed code as the second factor in Chromium', () => {
   it('is chosen instead of enrolling an authenticator, and signs in with the code from the email', async () => {

@@ -3,10 +3,10 @@
 // number, and signs in with the texted code (amr pwd+sms+mfa); the next sign-in texts a code to that number on
 // "Text me a code". Every page passes axe-core.
 import * as client from 'openid-client';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
-import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty } from '../helpers/browser.ts';
+import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty, heading } from '../helpers/browser.ts';
 import { directoryUser, oidcEnvironment, relyingParty, type OidcTestApp } from '../helpers/oidc.ts';
 import { setPassword } from '../helpers/sign-in.ts';
 import { activeSmsProvider, nthCode, startSmsFake } from '../helpers/sms-codes.ts';
@@ -28,8 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([browser?.close(), rp?.close(), t?.close(), fake?.close()]);
 });
-
-const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 
 describeBrowser('a texted code as the second factor in Chromium', () => {
   it('enrols a phone instead of an authenticator, signs in with the texted code, and texts one at the next sign-in', async () => {

@@ -4,10 +4,10 @@
 // the error announced and focused. Every page passes axe-core. The service runs on http://localhost:<port>: browsers
 // refuse an IP address as the WebAuthn RP id.
 import * as client from 'openid-client';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
-import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty } from '../helpers/browser.ts';
+import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty, heading } from '../helpers/browser.ts';
 import { directoryUser, oidcEnvironment, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 import { setPassword } from '../helpers/sign-in.ts';
 
@@ -24,8 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([browser?.close(), rp?.close(), t?.close()]);
 });
-
-const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 
 // Chromium's virtual authenticator may answer a pending conditional (autofill) request by itself at any moment once
 // it holds a passkey for the site, racing the test's own clicks: pages that sign in with the button turn off

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import * as client from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty } from '../helpers/browser.ts';
+import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty, heading } from '../helpers/browser.ts';
 import { directoryUser, oidcEnvironment, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 import { setPassword } from '../helpers/sign-in.ts';
 import { waitForMessage } from '../helpers/inbox.ts';
@@ -43,7 +43,6 @@ async function setUp() {
   return { env, config, user, url, exchange };
 }
 
-const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 const focused = (page: Page) => page.evaluate('document.activeElement?.id');
 
 describeBrowser('password sign-in in Chromium', () => {

@@ -2,10 +2,10 @@
 // refused by the breached password policy, each with its reason shown on the sign-up form (accessible), and the
 // account created once both are fixed; `warn` shows its notice on the code page.
 import * as client from 'openid-client';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
-import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty } from '../helpers/browser.ts';
+import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty, heading } from '../helpers/browser.ts';
 import { waitForMessage } from '../helpers/inbox.ts';
 import { oidcEnvironment, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 
@@ -19,8 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([browser?.close(), rp?.close(), t?.close()]);
 });
-
-const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 
 /** An environment with sign-up, disposable domains refused and the breached password policy in `mode`; a page at sign-up. */
 async function atSignUp(mode: 'block' | 'warn') {

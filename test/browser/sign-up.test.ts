@@ -1,10 +1,10 @@
 // Sign-up in Chromium: "Create account" from the identifier page, the form, the code read from the test inbox,
 // verification, consent and the code back at the relying party; every page passes axe-core.
 import * as client from 'openid-client';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
-import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty } from '../helpers/browser.ts';
+import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty, heading } from '../helpers/browser.ts';
 import { waitForMessage } from '../helpers/inbox.ts';
 import { oidcEnvironment, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 
@@ -18,8 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([browser?.close(), rp?.close(), t?.close()]);
 });
-
-const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 
 describeBrowser('sign-up in Chromium', () => {
   it('creates an account, verifies the email with the code from the inbox, and returns to the application signed in', async () => {

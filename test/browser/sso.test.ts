@@ -8,7 +8,7 @@ import * as client from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
-import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty } from '../helpers/browser.ts';
+import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty, heading } from '../helpers/browser.ts';
 import { directoryUser, oidcEnvironment, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 import { saveConnection, UPSTREAM_PASSWORD, upstreamOidc } from '../helpers/upstream-oidc.ts';
 import { startSamlIdpServer } from '../helpers/saml-idp-server.ts';
@@ -46,7 +46,6 @@ async function downstream() {
   return { env, url, exchange };
 }
 
-const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 async function newPage() {
   const context = await browser.newContext();
   const page = await context.newPage();

@@ -7,7 +7,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
-import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty } from '../helpers/browser.ts';
+import { describeBrowser, expectAccessible, launchBrowser, startRelyingParty, type RelyingParty, heading } from '../helpers/browser.ts';
 import { directoryUser, oidcEnvironment, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 import { setPassword } from '../helpers/sign-in.ts';
 
@@ -28,8 +28,6 @@ afterAll(async () => {
 /** What an authenticator app shows for `secret`, `steps` periods from now. */
 const appCode = (secret: string, steps = 0) =>
   new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: Date.now() + steps * 30_000 });
-
-const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 
 describeBrowser('TOTP sign-in in Chromium', () => {
   it('enrols under a required policy (QR, key, code, recovery codes), then signs in again with a code', async () => {

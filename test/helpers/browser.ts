@@ -15,6 +15,9 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
 }
 
+/** The text of the page's first-level heading (each hosted page has one). */
+export const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
+
 /** Fails on any serious or critical axe-core violation of the page as it is now, listing each with its nodes. */
 export async function expectAccessible(page: Page) {
   const { violations } = await new AxeBuilder({ page }).analyze();
