@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { nameProblem } from '../../lib/text.ts';
 import type { Page, PageRequest } from '../../db/shared/pages.ts';
 
 export const ErrorResponse = z
@@ -19,21 +18,7 @@ export function errorResponses(...statuses: number[]) {
   return Object.fromEntries([...new Set(all)].sort().map((s) => [s, ErrorResponse]));
 }
 
-/**
- * A name, title or display name in a request: trimmed, not empty, at most `max` characters, and free of C0/C1
- * control characters, DEL, line and paragraph separators and bidirectional controls (U+061C, U+200E, U+200F,
- * U+202A–U+202E, U+2066–U+2069). Free-text descriptions keep their newlines and do not use it.
- */
-export const displayName = (max = 200) =>
-  z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(max, `must be at most ${max} characters`)
-    .superRefine((value, ctx) => {
-      const problem = nameProblem(value);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    });
+export { displayName } from '../../lib/text.ts';
 
 const MetaStatus = z.object({ message: z.string().nullable(), code: z.number().nullable() }).meta({ id: 'MetaStatus' });
 /** The optional `meta` envelope of management responses (SPEC "Generic shapes"). */

@@ -1,25 +1,15 @@
 // The service side of bench:oidc: the real app listening on a free port with PUBLIC_BASE_URL its own address (so the
 // issuer is reachable as advertised), an environment, a confidential OIDC client (client_credentials and code +
 // PKCE), and a directory user with a password.
-import net from 'node:net';
 import { sql } from 'slonik';
 import { encrypt } from '../../lib/crypto.ts';
 import { startBenchApp } from '../app.ts';
+import { freePort } from '../../db/embedded.ts';
 
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
 export const PASSWORD = 'correct horse battery staple';
 /** The API the client-credentials tokens are for (RFC 8707): an MCP server of the environment's trust store. */
 export const RESOURCE = 'https://api.bench.example/mcp';
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 /** `extend`: routes a bench adds to the app beside the service's own (bench/app.ts). */
 /** `host`: the name in PUBLIC_BASE_URL (passkeys need a domain name such as `localhost`, not an IP address). */

@@ -3,13 +3,13 @@
 // and two environments alike but for their protection policies: `on` saves all six, `off` none. Each has a public
 // OIDC client (code + PKCE) and `users` directory users sharing one password (hashed once: the figures are about
 // signing in, not signing up).
-import net from 'node:net';
 import { sql } from 'slonik';
 import { hashPassword } from '../../lib/passwords.ts';
 import type { EvaluationTimings } from '../../api/protections/pipeline.ts';
 import { startBenchApp } from '../app.ts';
 import { REDIRECT_URI } from '../oidc/setup.ts';
 import { authorizeUrl } from '../sign-in/pages.ts';
+import { freePort } from '../../db/embedded.ts';
 
 export const PASSWORD = 'correct horse battery staple';
 
@@ -29,16 +29,6 @@ export const ALL_ON: Record<string, Record<string, unknown>> = {
   },
   'breached-password-policy': { enabled: true, mode: 'block' },
 };
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 export async function startProtectionsBench(databaseUrl: string, timings: EvaluationTimings, users: number) {
   const port = await freePort();

@@ -1,7 +1,7 @@
 // A form's definition: the fields the hosted pages render and whose answers they check. Checked whole when a form is
 // saved, so a stored definition always renders; a field's `pattern` runs on RE2 (../patterns/re2.ts), never RegExp.
 import { z } from 'zod';
-import { nameProblem } from '../text.ts';
+import { displayName as text } from '../text.ts';
 import { compilePattern } from '../patterns/re2.ts';
 
 export const FIELD_TYPES = ['text', 'email', 'number', 'boolean', 'select', 'date', 'phone'] as const;
@@ -13,17 +13,6 @@ export const MAX_DEFINITION_BYTES = 64 * 1024;
 export const MAX_ANSWER_LENGTH = 1000;
 const NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(max, `must be at most ${max} characters`)
-    .superRefine((value, ctx) => {
-      const problem = nameProblem(value);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    });
 
 /** A text shown on the pages: one string for every locale, or per locale (`en` required, the fallback). */
 export const LocalizedText = z.union([text(200), z.strictObject({ en: text(200), de: text(200).optional(), fr: text(200).optional() })]);

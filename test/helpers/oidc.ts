@@ -1,28 +1,18 @@
 // OpenID provider fixtures: an app listening on a real port (relying parties use fetch), environments with OIDC
 // clients (inserted with SQL until the clients family lands), directory users, and a code flow driven over HTTP
 // whose sign-in is finished through the provider's Interaction model (no login page needed).
-import net from 'node:net';
 import { sql } from 'slonik';
 import * as client from 'openid-client';
 import { encrypt } from '../../lib/crypto.ts';
 import { createUserQueries } from '../../db/identity/users/queries.ts';
 import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 import { newEnvironments } from './fixtures.ts';
+import { freePort } from '../../db/embedded.ts';
 
 export interface OidcTestApp extends TestApp {
   baseUrl: string;
   issuer(environmentId: string): string;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 /**
  * The app on 127.0.0.1 with PUBLIC_BASE_URL its own address, so issuers are reachable as advertised. `host`
