@@ -5,7 +5,7 @@
 // IP address (X-Forwarded-For; the bench's service trusts its own address as a proxy), so no address piles up either.
 import { Pool } from 'undici';
 import { closedLoop } from '../closed-loop.ts';
-import { latencies, type Latencies } from '../sign-in/page-load.ts';
+import { cookiesOf, latencies, type Latencies } from '../sign-in/page-load.ts';
 
 export interface AttemptLoadOptions {
   authorizeUrl: string;
@@ -26,12 +26,6 @@ export interface AttemptLoadResult {
   firstError?: string;
 }
 
-const cookiesOf = (header: string | string[] | undefined) =>
-  [header ?? []]
-    .flat()
-    .map((line) => line.split(';')[0]!.trim())
-    .filter((pair) => pair.includes('='))
-    .join('; ');
 const octet = () => Math.floor(Math.random() * 254) + 1;
 /** A random unicast IPv4 address (first octet 1–223, not 10 or 127): mostly public, so geolocation has work to do. */
 export const randomIp = () => {

@@ -33,7 +33,8 @@ export function latencies(list: number[]): Latencies {
   };
 }
 
-const cookiesOf = (header: string | string[] | undefined) =>
+/** The `name=value` pairs of Set-Cookie lines, as a Cookie header. */
+export const cookiesOf = (header: string | string[] | undefined) =>
   [header ?? []]
     .flat()
     .map((line) => line.split(';')[0]!.trim())
