@@ -22,8 +22,17 @@ export function createFgaTupleReader(db: CommonQueryMethods, environmentId: stri
             SELECT ${tupleColumns} FROM fga_tuples
             WHERE environment_id = ${environmentId} AND object_type = ${objectType} AND relation = ${relation}
               AND (user_type, user_id, user_relation) IN (
-                SELECT * FROM unnest(${sql.array(users.map((u) => u.type), 'text')}, ${sql.array(users.map((u) => u.id), 'text')},
-                  ${sql.array(users.map((u) => u.relation), 'text')}))
+                SELECT * FROM unnest(${sql.array(
+                  users.map((u) => u.type),
+                  'text',
+                )}, ${sql.array(
+                  users.map((u) => u.id),
+                  'text',
+                )},
+                  ${sql.array(
+                    users.map((u) => u.relation),
+                    'text',
+                  )}))
             ${limit === undefined ? sql.fragment`` : sql.fragment`LIMIT ${limit}`}`),
   };
 }

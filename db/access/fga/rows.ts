@@ -34,7 +34,8 @@ export function toTupleKey(t: Tuple): TupleKey {
     relation: t.relation,
     object: `${t.objectType}:${t.objectId}`,
   };
-  if (t.condition) key.condition = Object.keys(t.condition.context).length ? { name: t.condition.name, context: t.condition.context } : { name: t.condition.name };
+  if (t.condition)
+    key.condition = Object.keys(t.condition.context).length ? { name: t.condition.name, context: t.condition.context } : { name: t.condition.name };
   return key;
 }
 

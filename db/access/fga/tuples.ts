@@ -68,8 +68,7 @@ export function createFgaTupleQueries(db: CommonQueryMethods, environmentId: str
         filter.objectType !== undefined && sql.fragment`object_type = ${filter.objectType}`,
         filter.objectId !== undefined && sql.fragment`object_id = ${filter.objectId}`,
         filter.relation !== undefined && sql.fragment`relation = ${filter.relation}`,
-        filter.user !== undefined &&
-          sql.fragment`user_type = ${filter.user.type} AND user_id = ${filter.user.id} AND user_relation = ${filter.user.relation}`,
+        filter.user !== undefined && sql.fragment`user_type = ${filter.user.type} AND user_id = ${filter.user.id} AND user_relation = ${filter.user.relation}`,
         after !== null &&
           sql.fragment`(object_type, object_id, relation, user_type, user_id, user_relation) >
             (${after.objectType}, ${after.objectId}, ${after.relation}, ${after.userType}, ${after.userId}, ${after.userRelation})`,

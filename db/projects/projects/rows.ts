@@ -40,9 +40,7 @@ export type Project = z.infer<typeof Project>;
 export const Environment = ProjectEnvironment.extend({
   name: z.string(),
   isDefault: z.boolean().nullable().describe('The default environment of its project'),
-  fgaStoreId: z
-    .string()
-    .describe("The environment's FGA store id: `store_id` in the FGA API at /v1/fga (OpenFGA's), and `storeId` for OpenFGA's SDKs"),
+  fgaStoreId: z.string().describe("The environment's FGA store id: `store_id` in the FGA API at /v1/fga (OpenFGA's), and `storeId` for OpenFGA's SDKs"),
 }).meta({ id: 'Environment' });
 export type Environment = z.infer<typeof Environment>;
 

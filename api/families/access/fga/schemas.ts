@@ -16,9 +16,7 @@ const relation = z
   .regex(/^[^:#@\s]{1,50}$/, 'must be 1 to 50 characters without `:`, `#`, `@` or whitespace')
   .describe('A relation of the object’s type');
 const object = string(256).describe('`type:id`');
-const typeName = z
-  .string(required('must be a string'))
-  .regex(/^[^:#@\s]{1,254}$/, 'must be 1 to 254 characters without `:`, `#`, `@` or whitespace');
+const typeName = z.string(required('must be a string')).regex(/^[^:#@\s]{1,254}$/, 'must be 1 to 254 characters without `:`, `#`, `@` or whitespace');
 
 /** A condition's context (or a request's): a JSON object within the condition input bounds. */
 const Context = z
@@ -43,7 +41,10 @@ export const TupleKey = z.object({ user, relation, object, condition: Condition.
 const TupleKeyWithoutCondition = z.object({ user, relation, object }).meta({ id: 'FgaTupleKeyWithoutCondition' });
 const CheckTupleKey = z.object({ user, relation, object }).meta({ id: 'FgaCheckRequestTupleKey' });
 const tupleKeys = (what: string) =>
-  z.array(TupleKey).max(FGA_LIMITS.contextualTuples, `must hold at most ${FGA_LIMITS.contextualTuples} ${what}`).describe(`At most ${FGA_LIMITS.contextualTuples}`);
+  z
+    .array(TupleKey)
+    .max(FGA_LIMITS.contextualTuples, `must hold at most ${FGA_LIMITS.contextualTuples} ${what}`)
+    .describe(`At most ${FGA_LIMITS.contextualTuples}`);
 const ContextualTuples = z
   .object({ tuple_keys: tupleKeys('contextual tuples') })
   .describe('Tuples that count for this request only (checked against the model like written ones)')
@@ -61,7 +62,11 @@ const pageSize = (max: number) =>
     .max(max, `must be between 1 and ${max}`)
     .optional()
     .describe(`1 to ${max}; 50 when absent`);
-const continuationToken = z.string().max(1000, 'is not a continuation token this API issued').optional().describe('From the previous page; empty or absent for the first');
+const continuationToken = z
+  .string()
+  .max(1000, 'is not a continuation token this API issued')
+  .optional()
+  .describe('From the previous page; empty or absent for the first');
 
 export const StoresQuery = z.object({ page_size: pageSize(100), continuation_token: continuationToken, name: z.string().max(256).optional() });
 export const ModelsQuery = z.object({ page_size: pageSize(100), continuation_token: continuationToken });

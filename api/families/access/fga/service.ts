@@ -47,7 +47,10 @@ function decodeToken<T>(token: string | undefined, valid: (value: unknown) => va
   if (!valid(value)) throw new FgaApiError(400, 'invalid_continuation_token', 'Invalid continuation token: it is not one this API issued.');
   return value;
 }
-const isStrings = (n: number) => (v: unknown): v is string[] => Array.isArray(v) && v.length === n && v.every((x) => typeof x === 'string');
+const isStrings =
+  (n: number) =>
+  (v: unknown): v is string[] =>
+    Array.isArray(v) && v.length === n && v.every((x) => typeof x === 'string');
 
 /** OpenFGA names a tuple in write errors this way. */
 const describe = (t: TupleIdentity) =>
@@ -75,7 +78,10 @@ export function createFgaStoreService(pool: DatabasePool, fga: FgaService) {
 
   return {
     /** The caller's stores: the secret's one, or those of the environments of the tenants a token reaches. */
-    listStores: async (caller: { secret: EnvironmentSecretPrincipal } | { principal: Principal }, query: { page_size?: number | undefined; continuation_token?: string | undefined }) => {
+    listStores: async (
+      caller: { secret: EnvironmentSecretPrincipal } | { principal: Principal },
+      query: { page_size?: number | undefined; continuation_token?: string | undefined },
+    ) => {
       const size = query.page_size ?? DEFAULT_PAGE_SIZE;
       const after = decodeToken(query.continuation_token, isStrings(1))?.[0] ?? null;
       const stores = createFgaStoreQueries(pool);
@@ -139,7 +145,10 @@ export function createFgaStoreService(pool: DatabasePool, fga: FgaService) {
       const before = decodeToken(query.continuation_token, isStrings(1))?.[0] ?? null;
       const found = await models(caller).page(before, size + 1);
       const page = found.slice(0, size);
-      return { authorization_models: page as unknown as AuthorizationModelJson[], continuation_token: found.length > size ? encodeToken([page.at(-1)!.id]) : '' };
+      return {
+        authorization_models: page as unknown as AuthorizationModelJson[],
+        continuation_token: found.length > size ? encodeToken([page.at(-1)!.id]) : '',
+      };
     },
 
     /** Deletes, then writes, in one transaction with the change log; the whole request fails or none of it happens. */
@@ -177,7 +186,9 @@ export function createFgaStoreService(pool: DatabasePool, fga: FgaService) {
           const skipped = writes.filter((t) => !added.has(identity(t)));
           const stored = new Map((await tuples.find(skipped)).map((t) => [identity(t), t]));
           // `ignore` forgives only the same tuple: a stored one with another condition is still an error, as in OpenFGA.
-          const conflict = skipped.find((t) => body.writes?.on_duplicate !== 'ignore' || !stored.get(identity(t)) || !sameCondition(t, stored.get(identity(t))!));
+          const conflict = skipped.find(
+            (t) => body.writes?.on_duplicate !== 'ignore' || !stored.get(identity(t)) || !sameCondition(t, stored.get(identity(t))!),
+          );
           if (conflict) {
             throw new FgaApiError(
               400,
@@ -195,7 +206,13 @@ export function createFgaStoreService(pool: DatabasePool, fga: FgaService) {
           after: { writes: written, deletes: removed },
           event: {
             type: EVENT_OF.tuples,
-            data: { storeId: caller.storeId, writeCount: written.length, deleteCount: removed.length, writes: written.slice(0, 100), deletes: removed.slice(0, 100) },
+            data: {
+              storeId: caller.storeId,
+              writeCount: written.length,
+              deleteCount: removed.length,
+              writes: written.slice(0, 100),
+              deletes: removed.slice(0, 100),
+            },
           },
         });
       });
@@ -204,7 +221,11 @@ export function createFgaStoreService(pool: DatabasePool, fga: FgaService) {
 
     read: async (
       caller: FgaCaller,
-      body: { tuple_key?: { user?: string | undefined; relation?: string | undefined; object?: string | undefined } | undefined; page_size?: number | undefined; continuation_token?: string | undefined },
+      body: {
+        tuple_key?: { user?: string | undefined; relation?: string | undefined; object?: string | undefined } | undefined;
+        page_size?: number | undefined;
+        continuation_token?: string | undefined;
+      },
     ) => {
       const key = body.tuple_key ?? {};
       const object = key.object !== undefined ? readObject(key.object) : undefined;
