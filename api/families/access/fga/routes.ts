@@ -5,7 +5,6 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { errorResponses } from '../../../common/schemas.ts';
 import { callerOf, requires } from '../../../plugins/auth.ts';
 import { ENVIRONMENT_SECRET } from '../../../plugins/environment-secret.ts';
 import { FgaApiError } from '../../../fga/errors.ts';
@@ -42,6 +41,7 @@ import {
   WriteBody,
   WriteModelBody,
   WriteModelResponse,
+  fgaErrorResponses,
 } from './schemas.ts';
 
 const tags = ['FGA'];
@@ -85,7 +85,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       description: `The caller’s stores, one per environment: an environment API secret sees its environment’s, a management token those of the environments of the tenants it reaches, in id order. ${credentials}`,
       security: security('fga:read'),
       querystring: StoresQuery,
-      response: { 200: ListStoresResponse, ...errorResponses() },
+      response: { 200: ListStoresResponse, ...fgaErrorResponses() },
     },
     handler: (r) => stores.listStores(storesCaller(r), r.query),
   });
@@ -97,7 +97,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       summary: 'Create a store (not supported)',
       description: 'Always 404 `unimplemented`: every environment is one store, created with the environment.',
       security: security('fga:write'),
-      response: errorResponses(404),
+      response: fgaErrorResponses(),
     },
     handler: unimplemented('Creating a store'),
   });
@@ -110,7 +110,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       description: `The environment’s store: its id is the environment’s \`fgaStoreId\`, its name \`<project> / <environment>\`. ${credentials}`,
       security: security('fga:read'),
       params: StoreParams,
-      response: { 200: Store, ...errorResponses(404) },
+      response: { 200: Store, ...fgaErrorResponses() },
     },
     handler: (r) => stores.getStore(fgaCallerOf(r)),
   });
@@ -123,7 +123,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       description: 'Always 404 `unimplemented` (or `store_id_not_found`): a store goes with its environment.',
       security: security('fga:write'),
       params: StoreParams,
-      response: errorResponses(404),
+      response: fgaErrorResponses(),
     },
     handler: (r) => {
       fgaCallerOf(r);
@@ -143,7 +143,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       security: security('fga:write'),
       params: StoreParams,
       body: WriteModelBody,
-      response: { 201: WriteModelResponse, ...errorResponses(404) },
+      response: { 201: WriteModelResponse, ...fgaErrorResponses() },
     },
     handler: async (r, reply) => reply.status(201).send(await stores.writeModel(fgaCallerOf(r), r.body)),
   });
@@ -157,7 +157,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       security: security('fga:read'),
       params: StoreParams,
       querystring: ModelsQuery,
-      response: { 200: ReadModelsResponse, ...errorResponses(404) },
+      response: { 200: ReadModelsResponse, ...fgaErrorResponses() },
     },
     handler: (r) => stores.listModels(fgaCallerOf(r), r.query),
   });
@@ -170,7 +170,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       description: 'One model of the store; 400 `authorization_model_not_found` for an id the store does not have.',
       security: security('fga:read'),
       params: ModelParams,
-      response: { 200: ReadModelResponse, ...errorResponses(404) },
+      response: { 200: ReadModelResponse, ...fgaErrorResponses() },
     },
     handler: (r) => stores.readModel(fgaCallerOf(r), r.params.id),
   });
@@ -188,7 +188,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       security: security('fga:write'),
       params: StoreParams,
       body: WriteBody,
-      response: { 200: z.object({}), ...errorResponses(404) },
+      response: { 200: z.object({}), ...fgaErrorResponses() },
     },
     handler: (r) => stores.write(fgaCallerOf(r), r.body),
   });
@@ -203,7 +203,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       security: security('fga:read'),
       params: StoreParams,
       body: ReadBody,
-      response: { 200: ReadResponse, ...errorResponses(404) },
+      response: { 200: ReadResponse, ...fgaErrorResponses() },
     },
     handler: (r) => stores.read(fgaCallerOf(r), r.body),
   });
@@ -218,7 +218,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       security: security('fga:read'),
       params: StoreParams,
       querystring: ChangesQuery,
-      response: { 200: ReadChangesResponse, ...errorResponses(404) },
+      response: { 200: ReadChangesResponse, ...fgaErrorResponses() },
     },
     handler: (r) => stores.changes(fgaCallerOf(r), r.query),
   });
@@ -234,7 +234,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       security: security('fga:read'),
       params: StoreParams,
       body: CheckBody,
-      response: { 200: CheckResponse, ...errorResponses(404) },
+      response: { 200: CheckResponse, ...fgaErrorResponses() },
     },
     handler: async (r) => {
       const { tuple_key: key, contextual_tuples, context, trace } = r.body;
@@ -257,7 +257,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       security: security('fga:read'),
       params: StoreParams,
       body: BatchCheckBody,
-      response: { 200: BatchCheckResponse, ...errorResponses(404) },
+      response: { 200: BatchCheckResponse, ...fgaErrorResponses() },
     },
     handler: async (r) => {
       const ids = new Set<string>();
@@ -290,7 +290,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       security: security('fga:read'),
       params: StoreParams,
       body: ExpandBody,
-      response: { 200: ExpandResponse, ...errorResponses(404) },
+      response: { 200: ExpandResponse, ...fgaErrorResponses() },
     },
     handler: async (r) => {
       const tree = await fga.expand(fgaCallerOf(r).environmentId, selection(r.body), {
@@ -311,7 +311,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       security: security('fga:read'),
       params: StoreParams,
       body: ListObjectsBody,
-      response: { 200: ListObjectsResponse, ...errorResponses(404) },
+      response: { 200: ListObjectsResponse, ...fgaErrorResponses() },
     },
     handler: async (r) => {
       const { type, relation, user, contextual_tuples, context } = r.body;
@@ -335,7 +335,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       security: security('fga:read'),
       params: StoreParams,
       body: ListObjectsBody,
-      response: { 200: z.string().describe('Newline-delimited JSON'), ...errorResponses(404) },
+      response: { 200: z.string().describe('Newline-delimited JSON'), ...fgaErrorResponses() },
     },
     handler: async (r, reply) => {
       const { type, relation, user, contextual_tuples, context } = r.body;
@@ -375,7 +375,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       security: security('fga:read'),
       params: StoreParams,
       body: ListUsersBody,
-      response: { 200: ListUsersResponse, ...errorResponses(404) },
+      response: { 200: ListUsersResponse, ...fgaErrorResponses() },
     },
     handler: async (r) => {
       const { object, relation, user_filters, contextual_tuples, context } = r.body;
@@ -399,7 +399,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       description: 'The assertions (expected check answers) written for the model; none when never written.',
       security: security('fga:read'),
       params: AssertionParams,
-      response: { 200: ReadAssertionsResponse, ...errorResponses(404) },
+      response: { 200: ReadAssertionsResponse, ...fgaErrorResponses() },
     },
     handler: (r) => stores.readAssertions(fgaCallerOf(r), r.params.authorization_model_id),
   });
@@ -414,7 +414,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       security: security('fga:write'),
       params: AssertionParams,
       body: WriteAssertionsBody,
-      response: { 204: z.null().describe('Written'), ...errorResponses(404) },
+      response: { 204: z.null().describe('Written'), ...fgaErrorResponses() },
     },
     handler: async (r, reply) => {
       await stores.writeAssertions(fgaCallerOf(r), r.params.authorization_model_id, r.body.assertions);

@@ -1,6 +1,7 @@
 // OpenFGA's HTTP API shapes (openfga/api openfga/v1, snake_case as OpenFGA has them), with OpenFGA's field limits:
 // a wrong JSON type, a missing field or a value beyond a limit is a 400 `validation_error` naming the field.
 import { z } from 'zod';
+import { ErrorResponse } from '../../../common/schemas.ts';
 import { inputBoundsProblem } from '../../../../lib/authz/input-bounds.ts';
 import { FGA_LIMITS } from '../../../../lib/fga/types.ts';
 import { ULID_PATTERN } from '../../../../lib/fga/store-id.ts';
@@ -231,3 +232,14 @@ export type Assertion = z.infer<typeof Assertion>;
 export const ReadAssertionsResponse = z
   .object({ authorization_model_id: z.string(), assertions: z.array(Assertion) })
   .meta({ id: 'FgaReadAssertionsResponse' });
+
+/** An error as OpenFGA answers it (`code`, `message`), with the service's own `error` and `requestId`. */
+export const FgaErrorResponse = ErrorResponse.extend({
+  code: z.string().describe('OpenFGA’s error code: `validation_error`, `store_id_not_found`, `invalid_tuple`…'),
+  message: z.string().describe('A human-readable sentence (the same as `error`)'),
+}).meta({ id: 'FgaErrorResponse' });
+
+/** Error responses of every FGA operation (400, 401, 403, 404, 429, 500), plus the extra ones given. */
+export function fgaErrorResponses(...statuses: number[]) {
+  return Object.fromEntries([...new Set([400, 401, 403, 404, 429, 500, ...statuses])].sort().map((s) => [s, FgaErrorResponse]));
+}
