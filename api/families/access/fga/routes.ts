@@ -371,7 +371,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       tags,
       operationId: 'listFgaUsers',
       summary: 'List the users that have a relation on an object',
-      description: `The users of \`user_filters\` (one filter: a type, or a type and relation for usersets) that have \`relation\` on \`object\`: \`{ object }\`, \`{ userset }\`, or \`{ wildcard }\` when \`type:*\` grants. ${contextual}`,
+      description: `The users of \`user_filters\` (each a type, or a type and relation for usersets; OpenFGA takes one, here up to 10) that have \`relation\` on \`object\`: \`{ object }\`, \`{ userset }\`, or \`{ wildcard }\` when \`type:*\` grants. ${contextual}`,
       security: security('fga:read'),
       params: StoreParams,
       body: ListUsersBody,

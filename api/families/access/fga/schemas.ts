@@ -207,8 +207,9 @@ export const ListUsersBody = z
     relation,
     user_filters: z
       .array(z.object({ type: typeName, relation: relation.optional() }))
-      .min(1, 'must hold one filter')
-      .max(1, 'must hold one filter'),
+      .min(1, 'must hold at least one filter')
+      .max(10, 'must hold at most 10 filters')
+      .describe('OpenFGA takes exactly one; several are answered together here'),
     authorization_model_id: authorizationModelId,
     contextual_tuples: tupleKeys('contextual tuples').optional(),
     context: Context.optional(),
