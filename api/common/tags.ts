@@ -74,6 +74,13 @@ export const TAGS = [
       'roles with inheritance and CEL conditions, and role assignments (grants) to users and groups.',
   },
   {
+    name: 'FGA',
+    description:
+      'Relationship-based authorization with OpenFGA’s HTTP API at /v1/fga: each environment is one store (its `fgaStoreId`) holding authorization models, ' +
+      'relationship tuples with their change log, and assertions; check, batch check, expand, list objects and list users. OpenFGA’s SDKs work unchanged; ' +
+      'authenticated by an environment API secret with the purpose `fga` or a management token with `fga:read` / `fga:write`.',
+  },
+  {
     name: 'Elevate',
     description:
       'Just-in-time elevated access: policies (eligible users, approvers, durations), access requests decided by approvers or a CEL condition, ' +

@@ -48,6 +48,20 @@ describe('authentication', () => {
     expect(invalid.json()).toMatchObject({ code: 'unauthenticated' });
   });
 
+  it('reads a DSL body only once the caller is authenticated, and text/plain only for a model', async () => {
+    const url = `/v1/fga/stores/${store.storeId}/authorization-models`;
+    const anonymous = await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'text/plain' }, payload: 'not a model' });
+    expect(anonymous.statusCode).toBe(401);
+    const check = await t.app.inject({
+      method: 'POST',
+      url: `/v1/fga/stores/${store.storeId}/check`,
+      headers: { authorization: `Bearer ${store.secret}`, 'content-type': 'text/plain' },
+      payload: 'x',
+    });
+    expect(check.statusCode).toBe(415);
+    expect(check.json()).toMatchObject({ code: 'validation_error' });
+  });
+
   it('403 for an environment API secret without the purpose fga', async () => {
     const { secret } = await createApiSecret(t.pool, store.environmentId, ['authzen']);
     const res = await store.call('GET', '', undefined, secret);

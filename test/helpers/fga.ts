@@ -4,6 +4,7 @@ import { storeIdOf } from '../../lib/fga/store-id.ts';
 import { createApiSecret } from './access-model.ts';
 import { newEnvironments } from './fixtures.ts';
 import type { TestApp } from './app.ts';
+import type { LightMyRequestResponse } from 'fastify';
 
 export interface FgaStore {
   tenantId: string;
@@ -12,7 +13,7 @@ export interface FgaStore {
   secret: string;
   secretId: string;
   /** A request to /v1/fga/stores/<store>/<path> with the secret (or `token`). */
-  call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, payload?: unknown, token?: string): ReturnType<TestApp['app']['inject']>;
+  call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, payload?: unknown, token?: string): Promise<LightMyRequestResponse>;
 }
 
 export async function fgaStore(t: TestApp, environmentId?: string): Promise<FgaStore> {

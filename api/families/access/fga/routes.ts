@@ -7,7 +7,10 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { callerOf, requires } from '../../../plugins/auth.ts';
 import { ENVIRONMENT_SECRET } from '../../../plugins/environment-secret.ts';
+import { ApiError } from '../../../errors.ts';
 import { FgaApiError } from '../../../fga/errors.ts';
+import { MODEL_LIMITS, parseModelDsl } from '../../../../lib/fga/model.ts';
+import type { AuthorizationModel } from '../../../../lib/fga/types.ts';
 import type { Consistency, FgaService, ModelSelection } from '../../../fga/service.ts';
 import type { App } from '../../../types.ts';
 import { STORE_OF, fgaCallerOf } from './caller.ts';
@@ -47,6 +50,7 @@ import {
 const tags = ['FGA'];
 const BASE = '/v1/fga/stores';
 const STORE = `${BASE}/:store_id`;
+const MODELS = `${STORE}/authorization-models`;
 
 const security = (scope: 'fga:read' | 'fga:write') => [...requires(scope), { [ENVIRONMENT_SECRET]: [] }];
 const auth = { environmentSecret: 'fga', orBearer: true, openFgaErrors: true } as const;
@@ -71,8 +75,24 @@ const selection = (body: { authorization_model_id?: string | undefined; consiste
 });
 
 export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
-  // A model written in OpenFGA's DSL comes as text/plain (the API speaks JSON elsewhere, so only this family parses it).
-  app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: 256 * 1024 }, (_request, body, done) => done(null, body));
+  // A model written in OpenFGA's DSL comes as text/plain. It is turned into its JSON form once the caller is
+  // authenticated (this family's hook runs after the app's), so the route validates one shape and a DSL error names
+  // the line and column of what was written. Elsewhere the API speaks JSON only.
+  app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: MODEL_LIMITS.modelBytes }, (request, body, done) => {
+    if (request.routeOptions.url === MODELS && request.method === 'POST') return done(null, body);
+    done(new ApiError(415, 'request.unsupported_media_type', 'Content-Type text/plain is taken by POST …/authorization-models only; send application/json.'));
+  });
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (typeof request.body !== 'string' || request.routeOptions.url !== MODELS) return done();
+    try {
+      const model: Partial<AuthorizationModel> = parseModelDsl(request.body);
+      delete model.id;
+      request.body = model;
+      done();
+    } catch (error) {
+      done(FgaApiError.from(error) ?? (error as Error));
+    }
+  });
 
   const storesCaller = (r: FastifyRequest) => (r.environmentSecret ? { secret: r.environmentSecret } : { principal: callerOf(r).principal });
 
@@ -95,6 +115,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       tags,
       operationId: 'createFgaStore',
       summary: 'Create a store (not supported)',
+      hide: true,
       description: 'Always 404 `unimplemented`: every environment is one store, created with the environment.',
       security: security('fga:write'),
       response: fgaErrorResponses(),
@@ -120,6 +141,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       tags,
       operationId: 'deleteFgaStore',
       summary: 'Delete a store (not supported)',
+      hide: true,
       description: 'Always 404 `unimplemented` (or `store_id_not_found`): a store goes with its environment.',
       security: security('fga:write'),
       params: StoreParams,
@@ -131,7 +153,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
     },
   });
 
-  app.post(`${STORE}/authorization-models`, {
+  app.post(MODELS, {
     config: onStore,
     schema: {
       tags,
@@ -147,7 +169,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
     },
     handler: async (r, reply) => reply.status(201).send(await stores.writeModel(fgaCallerOf(r), r.body)),
   });
-  app.get(`${STORE}/authorization-models`, {
+  app.get(MODELS, {
     config: onStore,
     schema: {
       tags,
@@ -199,7 +221,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       operationId: 'readFgaTuples',
       summary: 'Read relationship tuples',
       description:
-        'The stored tuples matching a partial `tuple_key`: `object` as `type:id` or `type:` (the type alone; required with `user`), `relation`, `user`; none for every tuple. `page_size` 1 to 100 (50 by default); `continuation_token` is empty on the last page.',
+        'The stored tuples matching a partial `tuple_key`: `object` as `type:id`, or as the type alone followed by its colon (required with `user`), `relation`, `user`; none for every tuple. `page_size` 1 to 100 (50 by default); `continuation_token` is empty on the last page.',
       security: security('fga:read'),
       params: StoreParams,
       body: ReadBody,

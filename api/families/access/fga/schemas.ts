@@ -36,18 +36,29 @@ const Consistency = z
   .describe('`HIGHER_CONSISTENCY` reads past this instance’s cache of tuple look-ups and of the latest model');
 const authorizationModelId = ModelId.optional().describe('The model that answers; the latest when absent');
 
-const Condition = z.object({ name: string(50).describe('A condition of the model'), context: Context.optional() }).meta({ id: 'FgaRelationshipCondition' });
+const Condition = z
+  .strictObject({ name: string(50).describe('A condition of the model'), context: Context.optional() })
+  .meta({ id: 'FgaRelationshipCondition' });
 
-export const TupleKey = z.object({ user, relation, object, condition: Condition.optional() }).meta({ id: 'FgaTupleKey' });
-const TupleKeyWithoutCondition = z.object({ user, relation, object }).meta({ id: 'FgaTupleKeyWithoutCondition' });
-const CheckTupleKey = z.object({ user, relation, object }).meta({ id: 'FgaCheckRequestTupleKey' });
+export const TupleKey = z.strictObject({ user, relation, object, condition: Condition.optional() }).meta({ id: 'FgaTupleKey' });
+const TupleKeyWithoutCondition = z.strictObject({ user, relation, object }).meta({ id: 'FgaTupleKeyWithoutCondition' });
+const CheckTupleKey = z.strictObject({ user, relation, object }).meta({ id: 'FgaCheckRequestTupleKey' });
+/** A tuple key as answers carry it (open, like every response schema). */
+const TupleKeyAnswer = z
+  .object({
+    user: z.string(),
+    relation: z.string(),
+    object: z.string(),
+    condition: z.object({ name: z.string(), context: z.record(z.string(), z.unknown()).optional() }).optional(),
+  })
+  .meta({ id: 'FgaTupleKeyAnswer' });
 const tupleKeys = (what: string) =>
   z
     .array(TupleKey)
     .max(FGA_LIMITS.contextualTuples, `must hold at most ${FGA_LIMITS.contextualTuples} ${what}`)
     .describe(`At most ${FGA_LIMITS.contextualTuples}`);
 const ContextualTuples = z
-  .object({ tuple_keys: tupleKeys('contextual tuples') })
+  .strictObject({ tuple_keys: tupleKeys('contextual tuples') })
   .describe('Tuples that count for this request only (checked against the model like written ones)')
   .meta({ id: 'FgaContextualTupleKeys' });
 
@@ -93,7 +104,7 @@ export const AuthorizationModel = z
   .meta({ id: 'FgaAuthorizationModel' });
 
 export const WriteModelJson = z
-  .object({
+  .strictObject({
     schema_version: z.string(required('must be a string')).describe('`1.1`'),
     type_definitions: z
       .array(z.looseObject({ type: typeName }, { error: 'must be a JSON object' }), required('must be an array'))
@@ -104,10 +115,8 @@ export const WriteModelJson = z
 export type WriteModelJson = z.infer<typeof WriteModelJson>;
 /** A model as the API answers it (the engine's AuthorizationModel, typed loosely for the response schema). */
 export type AuthorizationModelJson = z.infer<typeof AuthorizationModel>;
-export const WriteModelBody = z.union([
-  WriteModelJson,
-  z.string().min(1, 'must not be empty').describe('The model in OpenFGA’s DSL (`Content-Type: text/plain`)'),
-]);
+/** The body of a model write: OpenFGA's JSON, or a DSL model the text/plain parser turned into it (routes.ts). */
+export const WriteModelBody = WriteModelJson;
 export const WriteModelResponse = z.object({ authorization_model_id: z.string() }).meta({ id: 'FgaWriteAuthorizationModelResponse' });
 export const ReadModelResponse = z.object({ authorization_model: AuthorizationModel }).meta({ id: 'FgaReadAuthorizationModelResponse' });
 export const ReadModelsResponse = z
@@ -116,15 +125,15 @@ export const ReadModelsResponse = z
 
 const writeLimit = `at most ${FGA_LIMITS.tuplesPerWrite} tuples in writes and deletes together`;
 export const WriteBody = z
-  .object({
+  .strictObject({
     writes: z
-      .object({
+      .strictObject({
         tuple_keys: z.array(TupleKey).min(1, 'must hold at least one tuple'),
         on_duplicate: z.enum(['error', 'ignore']).optional().describe('`ignore`: a tuple already stored (with the same condition) is no error'),
       })
       .optional(),
     deletes: z
-      .object({
+      .strictObject({
         tuple_keys: z.array(TupleKeyWithoutCondition).min(1, 'must hold at least one tuple'),
         on_missing: z.enum(['error', 'ignore']).optional().describe('`ignore`: a tuple not stored is no error'),
       })
@@ -139,18 +148,18 @@ export const WriteBody = z
   .meta({ id: 'FgaWriteRequest' });
 
 export const ReadBody = z
-  .object({
-    tuple_key: z.object({ user: user.optional(), relation: relation.optional(), object: object.optional() }).optional(),
+  .strictObject({
+    tuple_key: z.strictObject({ user: user.optional(), relation: relation.optional(), object: object.optional() }).optional(),
     page_size: pageSize(100),
     continuation_token: continuationToken,
     consistency: Consistency,
   })
   .meta({ id: 'FgaReadRequest' });
-const StoredTuple = z.object({ key: TupleKey, timestamp: z.string() }).meta({ id: 'FgaTuple' });
+const StoredTuple = z.object({ key: TupleKeyAnswer, timestamp: z.string() }).meta({ id: 'FgaTuple' });
 export const ReadResponse = z.object({ tuples: z.array(StoredTuple), continuation_token: z.string() }).meta({ id: 'FgaReadResponse' });
 export const ReadChangesResponse = z
   .object({
-    changes: z.array(z.object({ tuple_key: TupleKey, operation: z.enum(['TUPLE_OPERATION_WRITE', 'TUPLE_OPERATION_DELETE']), timestamp: z.string() })),
+    changes: z.array(z.object({ tuple_key: TupleKeyAnswer, operation: z.enum(['TUPLE_OPERATION_WRITE', 'TUPLE_OPERATION_DELETE']), timestamp: z.string() })),
     continuation_token: z.string(),
   })
   .meta({ id: 'FgaReadChangesResponse' });
@@ -162,14 +171,14 @@ const query = {
   consistency: Consistency,
 };
 
-export const CheckBody = z.object({ tuple_key: CheckTupleKey, ...query, trace: z.boolean().optional() }).meta({ id: 'FgaCheckRequest' });
+export const CheckBody = z.strictObject({ tuple_key: CheckTupleKey, ...query, trace: z.boolean().optional() }).meta({ id: 'FgaCheckRequest' });
 export const CheckResponse = z.object({ allowed: z.boolean(), resolution: z.string() }).meta({ id: 'FgaCheckResponse' });
 
 export const BatchCheckBody = z
-  .object({
+  .strictObject({
     checks: z
       .array(
-        z.object({
+        z.strictObject({
           tuple_key: CheckTupleKey,
           contextual_tuples: ContextualTuples.optional(),
           context: Context.optional(),
@@ -188,8 +197,8 @@ export const BatchCheckResponse = z
   .meta({ id: 'FgaBatchCheckResponse' });
 
 export const ExpandBody = z
-  .object({
-    tuple_key: z.object({ relation, object }),
+  .strictObject({
+    tuple_key: z.strictObject({ relation, object }),
     authorization_model_id: authorizationModelId,
     consistency: Consistency,
     contextual_tuples: ContextualTuples.optional(),
@@ -197,16 +206,15 @@ export const ExpandBody = z
   .meta({ id: 'FgaExpandRequest' });
 export const ExpandResponse = z.object({ tree: z.record(z.string(), z.unknown()) }).meta({ id: 'FgaExpandResponse' });
 
-export const ListObjectsBody = z.object({ type: typeName, relation, user, ...query }).meta({ id: 'FgaListObjectsRequest' });
+export const ListObjectsBody = z.strictObject({ type: typeName, relation, user, ...query }).meta({ id: 'FgaListObjectsRequest' });
 export const ListObjectsResponse = z.object({ objects: z.array(z.string()) }).meta({ id: 'FgaListObjectsResponse' });
-export const StreamedListObjectsLine = z.object({ result: z.object({ object: z.string() }) }).meta({ id: 'FgaStreamedListObjectsResponse' });
 
 export const ListUsersBody = z
-  .object({
-    object: z.object({ type: typeName, id: string(256) }),
+  .strictObject({
+    object: z.strictObject({ type: typeName, id: string(256) }),
     relation,
     user_filters: z
-      .array(z.object({ type: typeName, relation: relation.optional() }))
+      .array(z.strictObject({ type: typeName, relation: relation.optional() }))
       .min(1, 'must hold at least one filter')
       .max(10, 'must hold at most 10 filters')
       .describe('OpenFGA takes exactly one; several are answered together here'),
@@ -219,7 +227,7 @@ export const ListUsersBody = z
 export const ListUsersResponse = z.object({ users: z.array(z.record(z.string(), z.unknown())) }).meta({ id: 'FgaListUsersResponse' });
 
 const Assertion = z
-  .object({
+  .strictObject({
     tuple_key: CheckTupleKey,
     expectation: z.boolean(required('must be true or false')),
     contextual_tuples: tupleKeys('contextual tuples').optional(),
@@ -227,11 +235,19 @@ const Assertion = z
   })
   .meta({ id: 'FgaAssertion' });
 export const WriteAssertionsBody = z
-  .object({ assertions: z.array(Assertion).max(100, 'must hold at most 100 assertions') })
+  .strictObject({ assertions: z.array(Assertion).max(100, 'must hold at most 100 assertions') })
   .meta({ id: 'FgaWriteAssertionsRequest' });
 export type Assertion = z.infer<typeof Assertion>;
+const AssertionAnswer = z
+  .object({
+    tuple_key: z.object({ user: z.string(), relation: z.string(), object: z.string() }),
+    expectation: z.boolean(),
+    contextual_tuples: z.array(TupleKeyAnswer).optional(),
+    context: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'FgaAssertionAnswer' });
 export const ReadAssertionsResponse = z
-  .object({ authorization_model_id: z.string(), assertions: z.array(Assertion) })
+  .object({ authorization_model_id: z.string(), assertions: z.array(AssertionAnswer) })
   .meta({ id: 'FgaReadAssertionsResponse' });
 
 /** An error as OpenFGA answers it (`code`, `message`), with the service's own `error` and `requestId`. */

@@ -59,7 +59,7 @@ const identity = (t: TupleIdentity) => tupleName(t);
 const sameCondition = (a: Tuple, b: Tuple) =>
   (a.condition?.name ?? '') === (b.condition?.name ?? '') && JSON.stringify(a.condition?.context ?? {}) === JSON.stringify(b.condition?.context ?? {});
 
-/** `type:id` or `type:` (the type alone), as Read takes its object. */
+/** 'type:id' or 'type:' (the type alone), as Read takes its object. */
 function readObject(object: string): { type: string; id: string | undefined } {
   const colon = object.indexOf(':');
   if (colon <= 0) throw fgaInvalid('body.tuple_key.object', "must be 'type:id' or 'type:'");
