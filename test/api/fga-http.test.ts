@@ -191,6 +191,12 @@ describe('writes', () => {
     expect((await store.call('POST', 'write', {})).json()).toMatchObject({ code: 'invalid_write_input' });
   });
 
+  it('refuses a tuple too long for the index, as a 400', async () => {
+    const res = await store.call('POST', 'write', { writes: { tuple_keys: [key(`user:${'😀'.repeat(500)}`, 'owner', `document:${'😀'.repeat(240)}`)] } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'invalid_tuple' });
+  });
+
   it('refuses a tuple that does not fit the model', async () => {
     const res = await store.call('POST', 'write', { writes: { tuple_keys: [key('group:eng#member', 'owner', 'document:w3')] } });
     expect(res.statusCode).toBe(400);

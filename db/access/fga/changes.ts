@@ -15,14 +15,13 @@ export function createFgaChangeQueries(db: CommonQueryMethods, environmentId: st
     /** Changes after the change `after` (a page's last), of one object type and from a time when given. */
     page: async (filter: { objectType?: string | undefined; startTime?: string | undefined }, after: number | null, limit: number): Promise<TupleChange[]> => {
       const where = [
-        sql.fragment`environment_id = ${environmentId}`,
-        filter.objectType !== undefined && sql.fragment`object_type = ${filter.objectType}`,
-        filter.startTime !== undefined && sql.fragment`changed_at >= ${filter.startTime}::timestamptz`,
-        after !== null && sql.fragment`id > ${after}`,
+        filter.objectType !== undefined && sql.fragment`AND object_type = ${filter.objectType}`,
+        filter.startTime !== undefined && sql.fragment`AND changed_at >= ${filter.startTime}::timestamptz`,
+        after !== null && sql.fragment`AND id > ${after}`,
       ].filter((w) => w !== false);
       const rows = (await db.any(sql.unsafe`
         SELECT id, operation, ${tupleColumns}, changed_at AS "changedAt" FROM fga_changes
-        WHERE ${sql.join(where, sql.fragment` AND `)} ORDER BY id LIMIT ${limit}`)) as readonly (TupleRow & {
+        WHERE environment_id = ${environmentId} ${where.length ? sql.join(where, sql.fragment` `) : sql.fragment``} ORDER BY id LIMIT ${limit}`)) as readonly (TupleRow & {
         id: number;
         operation: 'write' | 'delete';
         changedAt: string;

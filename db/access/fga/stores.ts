@@ -15,11 +15,12 @@ export function createFgaStoreQueries(db: CommonQueryMethods) {
     /** The store of an environment. */
     find: (environmentId: string) => db.maybeOne(sql.type(StoreRow)`SELECT ${columns} ${from} WHERE e.id = ${environmentId}`),
 
-    /** The stores of these tenants in id order, after `after` (a page's last environment id). */
-    page: async (tenantIds: readonly string[], after: string | null, limit: number) => [
+    /** The stores of these tenants in id order (of one name when given), after `after` (a page's last environment id). */
+    page: async (tenantIds: readonly string[], after: string | null, limit: number, name?: string) => [
       ...(await db.any(sql.type(StoreRow)`
         SELECT ${columns} ${from} WHERE e.tenant_id = ANY(${sql.array([...tenantIds], 'uuid')})
-        ${after === null ? sql.fragment`` : sql.fragment`AND e.id > ${after}`} ORDER BY e.id LIMIT ${limit}`)),
+        ${after === null ? sql.fragment`` : sql.fragment`AND e.id > ${after}`}
+        ${name === undefined ? sql.fragment`` : sql.fragment`AND p.name || ' / ' || e.name = ${name}`} ORDER BY e.id LIMIT ${limit}`)),
     ],
 
     /** The tenant of an environment (the scope guard's look-up for a store id), or null. */

@@ -64,19 +64,19 @@ export function createFgaTupleQueries(db: CommonQueryMethods, environmentId: str
     /** Tuples matching the filter in primary key order, after `after` (a page's last tuple). */
     read: (filter: TupleFilter, after: TupleIdentity | null, limit: number) => {
       const where = [
-        sql.fragment`environment_id = ${environmentId}`,
-        filter.objectType !== undefined && sql.fragment`object_type = ${filter.objectType}`,
-        filter.objectId !== undefined && sql.fragment`object_id = ${filter.objectId}`,
-        filter.relation !== undefined && sql.fragment`relation = ${filter.relation}`,
-        filter.user !== undefined && sql.fragment`user_type = ${filter.user.type} AND user_id = ${filter.user.id} AND user_relation = ${filter.user.relation}`,
+        filter.objectType !== undefined && sql.fragment`AND object_type = ${filter.objectType}`,
+        filter.objectId !== undefined && sql.fragment`AND object_id = ${filter.objectId}`,
+        filter.relation !== undefined && sql.fragment`AND relation = ${filter.relation}`,
+        filter.user !== undefined &&
+          sql.fragment`AND user_type = ${filter.user.type} AND user_id = ${filter.user.id} AND user_relation = ${filter.user.relation}`,
         after !== null &&
-          sql.fragment`(object_type, object_id, relation, user_type, user_id, user_relation) >
+          sql.fragment`AND (object_type, object_id, relation, user_type, user_id, user_relation) >
             (${after.objectType}, ${after.objectId}, ${after.relation}, ${after.userType}, ${after.userId}, ${after.userRelation})`,
       ].filter((w) => w !== false);
       return db
         .any(
           sql.unsafe`
-            SELECT ${columns}, inserted_at AS "insertedAt" FROM fga_tuples WHERE ${sql.join(where, sql.fragment` AND `)}
+            SELECT ${columns}, inserted_at AS "insertedAt" FROM fga_tuples WHERE environment_id = ${environmentId} ${where.length ? sql.join(where, sql.fragment` `) : sql.fragment``}
             ORDER BY object_type, object_id, relation, user_type, user_id, user_relation LIMIT ${limit}`,
         )
         .then((found) => (found as readonly (TupleRow & { insertedAt: string })[]).map((r) => ({ tuple: toTuple(r), insertedAt: r.insertedAt })));

@@ -80,7 +80,11 @@ const continuationToken = z
   .optional()
   .describe('From the previous page; empty or absent for the first');
 
-export const StoresQuery = z.object({ page_size: pageSize(100), continuation_token: continuationToken, name: z.string().max(256).optional() });
+export const StoresQuery = z.object({
+  page_size: pageSize(100),
+  continuation_token: continuationToken,
+  name: z.string().max(256).optional().describe('Only the store of this name'),
+});
 export const ModelsQuery = z.object({ page_size: pageSize(100), continuation_token: continuationToken });
 export const ChangesQuery = z.object({
   type: typeName.optional().describe('Only changes of tuples whose object is of this type'),

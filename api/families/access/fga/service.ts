@@ -23,6 +23,8 @@ import { recordFga, storeNotFound, type FgaCaller } from './caller.ts';
 import type { Assertion, AuthorizationModelJson, WriteModelJson } from './schemas.ts';
 
 const DEFAULT_PAGE_SIZE = 50;
+/** A stored tuple's identity in UTF-8 bytes at most: its index entries stay within Postgres' btree limit (2704 bytes). */
+const MAX_TUPLE_BYTES = 2000;
 /** The reachable tenants whose stores a bearer token lists. */
 const MAX_LISTED_TENANTS = 1000;
 
@@ -80,7 +82,7 @@ export function createFgaStoreService(pool: DatabasePool, fga: FgaService) {
     /** The caller's stores: the secret's one, or those of the environments of the tenants a token reaches. */
     listStores: async (
       caller: { secret: EnvironmentSecretPrincipal } | { principal: Principal },
-      query: { page_size?: number | undefined; continuation_token?: string | undefined },
+      query: { page_size?: number | undefined; continuation_token?: string | undefined; name?: string | undefined },
     ) => {
       const size = query.page_size ?? DEFAULT_PAGE_SIZE;
       const after = decodeToken(query.continuation_token, isStrings(1))?.[0] ?? null;
@@ -88,13 +90,14 @@ export function createFgaStoreService(pool: DatabasePool, fga: FgaService) {
       let rows: StoreRow[];
       if ('secret' in caller) {
         const own = after === null ? await stores.find(caller.secret.environmentId) : null;
-        rows = own ? [own] : [];
+        rows = own && (query.name === undefined || own.name === query.name) ? [own] : [];
       } else {
         const tenants = await reachableTenants(pool, caller.principal, { limit: MAX_LISTED_TENANTS, offset: 0 });
         rows = await stores.page(
           tenants.items.map((t) => t.id),
           after,
           size + 1,
+          query.name,
         );
       }
       const more = rows.length > size;
@@ -163,11 +166,18 @@ export function createFgaStoreService(pool: DatabasePool, fga: FgaService) {
       const deletes = deleteKeys.map((key) => parseTupleKey(key));
       const seen = new Set<string>();
       for (const t of [...writes, ...deletes]) {
+        if (Buffer.byteLength(identity(t)) > MAX_TUPLE_BYTES) {
+          throw new FgaApiError(400, 'invalid_tuple', `Invalid tuple '${identity(t).slice(0, 100)}…': it is longer than ${MAX_TUPLE_BYTES} bytes in UTF-8.`);
+        }
         if (seen.has(identity(t))) {
           throw new FgaApiError(400, 'cannot_allow_duplicate_tuples_in_one_request', `duplicate tuple in write: ${describe(t)}`);
         }
         seen.add(identity(t));
       }
+      // In one order, so concurrent writes of overlapping tuples lock them in the same order and never deadlock.
+      const byIdentity = (a: TupleIdentity, b: TupleIdentity) => (identity(a) < identity(b) ? -1 : identity(a) > identity(b) ? 1 : 0);
+      writes.sort(byIdentity);
+      deletes.sort(byIdentity);
       await pool.transaction(async (trx) => {
         const tuples = createFgaTupleQueries(trx, caller.environmentId);
         const deleted = deletes.length ? await tuples.delete(deletes) : [];
