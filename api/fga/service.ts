@@ -115,8 +115,13 @@ export function createFgaService(options: FgaServiceOptions): FgaService {
 
   const loadModel = (model: AuthorizationModel | null): LoadedModel | null => (model ? { model, compiled: compileModel(model) } : null);
 
-  const byId = (environmentId: string, id: string) =>
-    remember(compiled, `${environmentId}/${id}`, async () => loadModel(await createFgaModelQueries(pool, environmentId).find(id)));
+  // A model not found is not remembered: ids asked for at random must not push compiled models out.
+  const byId = async (environmentId: string, id: string) => {
+    const key = `${environmentId}/${id}`;
+    const found = await remember(compiled, key, async () => loadModel(await createFgaModelQueries(pool, environmentId).find(id)));
+    if (!found) compiled.delete(key);
+    return found;
+  };
 
   const latestModel = async (environmentId: string, consistency?: Consistency) => {
     if (consistency === 'HIGHER_CONSISTENCY') {

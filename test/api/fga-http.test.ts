@@ -364,6 +364,11 @@ describe('queries', () => {
     const streamed = await store.call('POST', 'streamed-list-objects', { type: 'document', relation: 'owner', user: 'user:q1' });
     expect(streamed.headers['content-type']).toMatch(/application\/x-ndjson/);
     expect(streamed.body).toBe('{"result":{"object":"document:q"}}\n');
+    const none = await store.call('POST', 'streamed-list-objects', { type: 'document', relation: 'owner', user: 'user:nobody' });
+    expect([none.statusCode, none.body]).toEqual([200, '']);
+    const unknown = await store.call('POST', 'streamed-list-objects', { type: 'nope', relation: 'owner', user: 'user:q1' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toMatchObject({ code: expect.stringMatching(/type_not_found|validation_error/) });
   });
 });
 

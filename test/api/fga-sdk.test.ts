@@ -2,7 +2,15 @@
 // models, tuples with a condition, check, batch check, list objects and users, expand, read, changes, assertions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
-import { CredentialsMethod, FgaApiAuthenticationError, FgaApiNotFoundError, FgaApiValidationError, OpenFgaClient } from '@openfga/sdk';
+import {
+  ClientWriteRequestOnDuplicateWrites,
+  ClientWriteRequestOnMissingDeletes,
+  CredentialsMethod,
+  FgaApiAuthenticationError,
+  FgaApiNotFoundError,
+  FgaApiValidationError,
+  OpenFgaClient,
+} from '@openfga/sdk';
 import { parseModelDsl } from '../../lib/fga/model.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { DOCS_MODEL, fgaStore, sdkClient, type FgaStore } from '../helpers/fga.ts';
@@ -131,6 +139,14 @@ describe('OpenFGA SDK with an environment API secret', () => {
     const duplicate = client.write({ writes: [{ user: 'user:carl', relation: 'member', object: 'group:eng' }] });
     await expect(duplicate).rejects.toBeInstanceOf(FgaApiValidationError);
     await expect(duplicate).rejects.toMatchObject({ apiErrorCode: 'write_failed_due_to_invalid_input' });
+    await client.write(
+      { writes: [{ user: 'user:carl', relation: 'member', object: 'group:eng' }] },
+      { conflict: { onDuplicateWrites: ClientWriteRequestOnDuplicateWrites.Ignore } },
+    );
+    await client.write(
+      { deletes: [{ user: 'user:nobody', relation: 'member', object: 'group:eng' }] },
+      { conflict: { onMissingDeletes: ClientWriteRequestOnMissingDeletes.Ignore } },
+    );
     await expect(client.createStore({ name: 'x' })).rejects.toBeInstanceOf(FgaApiNotFoundError);
     await expect(sdkClient(base, store.storeId, own.secret).getStore()).rejects.toBeInstanceOf(FgaApiNotFoundError);
     const unauthenticated = new OpenFgaClient({ apiUrl: `${base}/v1/fga`, storeId: store.storeId, retryParams: { maxRetry: 0 } });
@@ -148,8 +164,18 @@ describe('OpenFGA SDK with a management token', () => {
       credentials: { method: CredentialsMethod.ApiToken, config: { token } },
       retryParams: { maxRetry: 0 },
     });
-    const listed = await client.listStores({ pageSize: 100 });
-    expect(listed.stores.map((s) => s.id)).toContain(own.storeId);
+    const seen: string[] = [];
+    let continuationToken: string | undefined;
+    do {
+      const page = await client.listStores({ pageSize: 2, ...(continuationToken ? { continuationToken } : {}) });
+      expect(page.stores.length).toBeLessThanOrEqual(2);
+      seen.push(...page.stores.map((s) => s.id));
+      continuationToken = page.continuation_token || undefined;
+    } while (continuationToken);
+    expect(seen).toContain(own.storeId);
+    expect(new Set(seen).size).toBe(seen.length);
+    const named = await client.getStore();
+    expect((await client.listStores({ name: named.name })).stores.map((s) => s.id)).toContain(own.storeId);
     await client.writeAuthorizationModel(modelJson as never);
     await client.write({
       writes: [

@@ -362,26 +362,32 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
     handler: async (r, reply) => {
       const { type, relation, user, contextual_tuples, context } = r.body;
       const environmentId = fgaCallerOf(r).environmentId;
-      // The model is resolved first, so a request that cannot start is an HTTP error, not a stream.
-      await fga.model(environmentId, selection(r.body));
       const stream = new PassThrough();
       const line = (value: unknown) => stream.write(`${JSON.stringify(value)}\n`);
-      fga
-        .listObjects(
-          environmentId,
-          selection(r.body),
-          { type, relation, user, contextualTuples: contextual_tuples?.tuple_keys, context },
-          { onObject: (object) => line({ result: { object } }) },
-        )
-        .then(
-          () => stream.end(),
-          (error: unknown) => {
-            const known = FgaApiError.from(error);
-            if (!known) r.log.error({ err: error }, 'streamed list objects failed');
-            line({ error: { code: known?.code ?? 'internal_error', message: known?.message ?? 'Something went wrong on our side.' } });
-            stream.end();
+      let signal!: () => void;
+      const firstObject = new Promise<void>((resolve) => (signal = resolve));
+      const finished = fga.listObjects(
+        environmentId,
+        selection(r.body),
+        { type, relation, user, contextualTuples: contextual_tuples?.tuple_keys, context },
+        {
+          onObject: (object) => {
+            line({ result: { object } });
+            signal();
           },
-        );
+        },
+      );
+      // Until the first object, a failure (an unknown model, type or relation) is an HTTP error, not a stream.
+      await Promise.race([firstObject, finished]);
+      finished.then(
+        () => stream.end(),
+        (error: unknown) => {
+          const known = FgaApiError.from(error);
+          if (!known) r.log.error({ err: error }, 'streamed list objects failed');
+          line({ error: { code: known?.code ?? 'internal_error', message: known?.message ?? 'Something went wrong on our side.' } });
+          stream.end();
+        },
+      );
       // The response schema documents the lines; the stream itself is what is sent.
       return reply.type('application/x-ndjson').send(stream as unknown as string);
     },
