@@ -32,10 +32,13 @@ CREATE TABLE fga_tuples (
 );
 CREATE INDEX fga_tuples__by_user ON fga_tuples (environment_id, object_type, relation, user_type, user_id, user_relation);
 
--- Every write and delete of a tuple, in the transaction that made it (OpenFGA's ReadChanges).
+-- Every write and delete of a tuple, in the transaction that made it (OpenFGA's ReadChanges). Read in
+-- `(tx_id, id)` order below the commit horizon, like the event stream (db/events/events/queries.ts), so a
+-- continuation token never skips a change that commits late.
 CREATE TABLE fga_changes (
   environment_id uuid NOT NULL REFERENCES environments (id) ON DELETE CASCADE,
   id bigint GENERATED ALWAYS AS IDENTITY,
+  tx_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
   operation text NOT NULL CHECK (operation IN ('write', 'delete')),
   object_type text NOT NULL,
   object_id text NOT NULL,
@@ -48,7 +51,8 @@ CREATE TABLE fga_changes (
   changed_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (environment_id, id)
 );
-CREATE INDEX fga_changes__by_type ON fga_changes (environment_id, object_type, id);
+CREATE INDEX fga_changes__order ON fga_changes (environment_id, tx_id, id);
+CREATE INDEX fga_changes__by_type ON fga_changes (environment_id, object_type, tx_id, id);
 
 -- The assertions (expected check answers) of one model, replaced as a whole (OpenFGA's WriteAssertions).
 CREATE TABLE fga_assertions (

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApiSecret } from '../helpers/access-model.ts';
-import { auditEntries, tenantEvents } from '../helpers/events.ts';
+import { auditEntries, pastCommitHorizon, tenantEvents } from '../helpers/events.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
 import { DOCS_MODEL, fgaStore, type FgaStore } from '../helpers/fga.ts';
 
@@ -279,6 +279,7 @@ describe('reads', () => {
     expect(userWithoutObject.json()).toMatchObject({ code: 'validation_error', message: expect.stringContaining('body.tuple_key.object') });
     expect((await own.call('POST', 'read', { continuation_token: 'bogus' })).json()).toMatchObject({ code: 'invalid_continuation_token' });
 
+    await pastCommitHorizon(t);
     const changes = async (query: string) =>
       (await own.call('GET', `changes?${query}`)).json() as { changes: { tuple_key: { user: string } }[]; continuation_token: string };
     const first = await changes('type=document&page_size=3');

@@ -13,6 +13,7 @@ import {
 } from '@openfga/sdk';
 import { parseModelDsl } from '../../lib/fga/model.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { pastCommitHorizon } from '../helpers/events.ts';
 import { DOCS_MODEL, fgaStore, sdkClient, type FgaStore } from '../helpers/fga.ts';
 
 let t: TestApp;
@@ -105,6 +106,7 @@ describe('OpenFGA SDK with an environment API secret', () => {
     expect(rest.continuation_token).toBe('');
 
     await pinned.write({ deletes: [{ user: 'user:anne', relation: 'owner', object: 'document:plan' }] });
+    await pastCommitHorizon(t);
     const first = await pinned.readChanges({ type: 'document' }, { pageSize: 3 });
     expect(first.changes.map((c) => c.operation)).toEqual(['TUPLE_OPERATION_WRITE', 'TUPLE_OPERATION_WRITE', 'TUPLE_OPERATION_WRITE']);
     const next = await pinned.readChanges({ type: 'document' }, { pageSize: 3, continuationToken: first.continuation_token });

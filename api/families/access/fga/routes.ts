@@ -236,7 +236,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
       operationId: 'readFgaChanges',
       summary: 'Read the change log of tuples',
       description:
-        'Tuple writes and deletes, oldest first, of one object `type` and from `start_time` when given, `page_size` (1 to 100, 50 by default) at a time. The `continuation_token` of the last page comes back when nothing is newer: poll with it. A token used with another `type` is 400 `query_string_type_continuation_token_mismatch`.',
+        'Tuple writes and deletes, oldest first, of one object `type` and from `start_time` when given, `page_size` (1 to 100, 50 by default) at a time. The `continuation_token` of the last page comes back when nothing is newer: poll with it. A change shows once every transaction older than it has ended, so a token never skips one that commits late. A token used with another `type` is 400 `query_string_type_continuation_token_mismatch`.',
       security: security('fga:read'),
       params: StoreParams,
       querystring: ChangesQuery,

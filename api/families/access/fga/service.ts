@@ -269,18 +269,19 @@ export function createFgaStoreService(pool: DatabasePool, fga: FgaService) {
       const size = query.page_size ?? DEFAULT_PAGE_SIZE;
       const token = decodeToken(
         query.continuation_token,
-        (v): v is [number, string] => Array.isArray(v) && v.length === 2 && Number.isSafeInteger(v[0]) && typeof v[1] === 'string',
+        (v): v is [string, number, string] =>
+          Array.isArray(v) && v.length === 3 && typeof v[0] === 'string' && /^\d{1,20}$/.test(v[0]) && Number.isSafeInteger(v[1]) && typeof v[2] === 'string',
       );
-      if (token && token[1] !== (query.type ?? '')) {
+      if (token && token[2] !== (query.type ?? '')) {
         throw new FgaApiError(
           400,
           'query_string_type_continuation_token_mismatch',
-          `The type in the querystring and the continuation token don't match: '${query.type ?? ''}' and '${token[1]}'.`,
+          `The type in the querystring and the continuation token don't match: '${query.type ?? ''}' and '${token[2]}'.`,
         );
       }
       const found = await createFgaChangeQueries(pool, caller.environmentId).page(
         { objectType: query.type, startTime: token ? undefined : query.start_time },
-        token?.[0] ?? null,
+        token ? { txId: token[0], id: token[1] } : null,
         size,
       );
       const last = found.at(-1);
@@ -290,7 +291,7 @@ export function createFgaStoreService(pool: DatabasePool, fga: FgaService) {
           operation: c.operation === 'write' ? ('TUPLE_OPERATION_WRITE' as const) : ('TUPLE_OPERATION_DELETE' as const),
           timestamp: c.changedAt,
         })),
-        continuation_token: last ? encodeToken([last.id, query.type ?? '']) : (query.continuation_token ?? ''),
+        continuation_token: last ? encodeToken([last.txId, last.id, query.type ?? '']) : (query.continuation_token ?? ''),
       };
     },
 
