@@ -59,7 +59,8 @@ export const TAGS = [
   },
   {
     name: 'API secrets',
-    description: 'Environment API secrets (adenv_…): the credentials of AuthZEN callers and of the trust-store runtime; each selects its environment.',
+    description:
+      'Environment API secrets (adenv_…): the credentials of AuthZEN callers, of the trust-store runtime and of FGA API callers; each selects its environment.',
   },
   {
     name: 'AuthZEN',
