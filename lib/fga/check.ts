@@ -252,3 +252,35 @@ export async function check(model: CompiledModel, reader: TupleReader, request: 
     loader.done = true;
   }
 }
+
+/**
+ * Several checks at once (OpenFGA's BatchCheck): the items without contextual tuples share one loader, so their
+ * look-ups of a step are read together. Each item answers its result or its own error.
+ */
+export async function batchCheck(model: CompiledModel, reader: TupleReader, items: readonly CheckRequest[]): Promise<(CheckResult | FgaError)[]> {
+  if (items.length > FGA_LIMITS.batchCheckItems) {
+    throw new FgaError('validation_error', `A batch holds at most ${FGA_LIMITS.batchCheckItems} checks, not ${items.length}.`);
+  }
+  const shared = new TupleLoader(reader);
+  try {
+    return await Promise.all(
+      items.map(async (item) => {
+        try {
+          const { obj, subject } = parseTarget(model, item.object, item.relation, item.user);
+          const own = item.contextualTuples?.length ? new TupleLoader(withContextualTuples(reader, contextualTuples(model, item))) : undefined;
+          try {
+            const outcome = await new Resolver(model, own ?? shared, subject, item.context).resolve(obj.type, obj.id, item.relation, 0, undefined);
+            return toResult(`${item.object}#${item.relation}`, outcome);
+          } finally {
+            if (own) own.done = true;
+          }
+        } catch (error) {
+          if (error instanceof FgaError) return error;
+          throw error;
+        }
+      }),
+    );
+  } finally {
+    shared.done = true;
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { check } from '../../../lib/fga/check.ts';
+import { batchCheck, check } from '../../../lib/fga/check.ts';
 import { expand } from '../../../lib/fga/expand.ts';
 import { listObjects } from '../../../lib/fga/list-objects.ts';
 import { listUsers } from '../../../lib/fga/list-users.ts';
@@ -225,5 +225,21 @@ describe('list-objects and list-users', () => {
       ]),
     );
     expect(users).toHaveLength(3);
+  });
+});
+
+describe('batchCheck', () => {
+  it('answers each item, errors per item, reading the items’ look-ups together', async () => {
+    const reader = new MemoryReader(['document:1#viewer@user:anne', 'document:2#editor@user:bob']);
+    const results = await batchCheck(hierarchy, reader, [
+      { user: 'user:anne', relation: 'viewer', object: 'document:1' },
+      { user: 'user:bob', relation: 'viewer', object: 'document:2' },
+      { user: 'user:anne', relation: 'nope', object: 'document:1' },
+      { user: 'user:carl', relation: 'viewer', object: 'document:1', contextualTuples: [{ user: 'user:carl', relation: 'viewer', object: 'document:1' }] },
+    ]);
+    expect(results.slice(0, 2).map((r) => 'allowed' in r && r.allowed)).toEqual([true, true]);
+    expect(results[2]).toMatchObject({ code: 'relation_not_found' });
+    expect(results[3]).toMatchObject({ allowed: true });
+    expect(reader.log.filter((c) => c.objectType === 'document')[0]!.ids).toEqual(['1', '2']);
   });
 });
