@@ -86,6 +86,11 @@ describe('checkTuple: the tuple must fit the model', () => {
     ['an undefined condition', key('document:1', 'viewer', 'user:anne', { name: 'nope' }), /condition 'nope' is not defined/],
     ['a context key the condition has no parameter for', key('document:1', 'editor', 'user:anne', { name: 'fresh', context: { x: 1 } }), /no parameter 'x'/],
     ['a context value of the wrong type', key('document:1', 'editor', 'user:anne', { name: 'fresh', context: { until: 'tomorrow' } }), /not a valid timestamp/],
+    [
+      'a condition context over 32 KiB',
+      key('document:1', 'editor', 'user:anne', { name: 'fresh', context: { until: '2030-01-01T00:00:00Z', x: 'y'.repeat(33 * 1024) } }),
+      /over 32 KiB/,
+    ],
     ['a userset on a tupleset relation', key('document:1', 'parent', 'group:eng#member'), /tupleset relation/],
   ];
   for (const [name, k, reason] of refused) {
