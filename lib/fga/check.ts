@@ -26,7 +26,8 @@ export class Resolver {
   readonly model: CompiledModel;
   readonly loader: TupleLoader;
   readonly user: UserRef;
-  private readonly key: string;
+  /** The relations the subject can possibly hold. */
+  private readonly reach: Set<string>;
   private readonly userText: string;
   private readonly context: Record<string, unknown> | undefined;
   private readonly memo = new Map<string, Outcome>();
@@ -37,7 +38,7 @@ export class Resolver {
     this.model = model;
     this.loader = loader;
     this.user = user;
-    this.key = subjectKey(user);
+    this.reach = model.reachableFrom(subjectKey(user));
     this.userText = formatUser(user);
     this.context = context;
   }
@@ -45,7 +46,7 @@ export class Resolver {
   /** Whether the subject has `relation` on `type:id`. */
   resolve(type: string, id: string, relation: string, depth: number, chain: Chain | undefined): Outcome | Promise<Outcome> {
     const definition = this.model.types.get(type)?.relations.get(relation);
-    if (!definition || !definition.reach.has(this.key)) return false;
+    if (!definition || !this.reach.has(definition.key)) return false;
     const u = this.user;
     if (u.relation === relation && u.type === type && u.id === id) return [`${type}:${id}#${relation}`];
     const key = `${type}:${id}#${relation}`;
@@ -114,7 +115,7 @@ export class Resolver {
       }
       if (t.userRelation === '') continue;
       const target = this.model.types.get(t.userType)?.relations.get(t.userRelation);
-      if (!target || !target.reach.has(this.key)) continue;
+      if (!target || !this.reach.has(target.key)) continue;
       const holds = this.conditionHolds(t);
       if (holds === false) continue;
       if (holds !== true) {
@@ -142,7 +143,7 @@ export class Resolver {
     for (const t of tuples) {
       if (t.userRelation !== '' || t.userId === '*') continue;
       const target = this.model.types.get(t.userType)?.relations.get(computed);
-      if (!target || !target.reach.has(this.key)) continue;
+      if (!target || !this.reach.has(target.key)) continue;
       const holds = this.conditionHolds(t);
       if (holds === false) continue;
       if (holds !== true) {
@@ -249,5 +250,37 @@ export async function check(model: CompiledModel, reader: TupleReader, request: 
     return toResult(`${request.object}#${request.relation}`, outcome);
   } finally {
     loader.done = true;
+  }
+}
+
+/**
+ * Several checks at once (OpenFGA's BatchCheck): the items without contextual tuples share one loader, so their
+ * look-ups of a step are read together. Each item answers its result or its own error.
+ */
+export async function batchCheck(model: CompiledModel, reader: TupleReader, items: readonly CheckRequest[]): Promise<(CheckResult | FgaError)[]> {
+  if (items.length > FGA_LIMITS.batchCheckItems) {
+    throw new FgaError('validation_error', `A batch holds at most ${FGA_LIMITS.batchCheckItems} checks, not ${items.length}.`);
+  }
+  const shared = new TupleLoader(reader);
+  try {
+    return await Promise.all(
+      items.map(async (item) => {
+        try {
+          const { obj, subject } = parseTarget(model, item.object, item.relation, item.user);
+          const own = item.contextualTuples?.length ? new TupleLoader(withContextualTuples(reader, contextualTuples(model, item))) : undefined;
+          try {
+            const outcome = await new Resolver(model, own ?? shared, subject, item.context).resolve(obj.type, obj.id, item.relation, 0, undefined);
+            return toResult(`${item.object}#${item.relation}`, outcome);
+          } finally {
+            if (own) own.done = true;
+          }
+        } catch (error) {
+          if (error instanceof FgaError) return error;
+          throw error;
+        }
+      }),
+    );
+  } finally {
+    shared.done = true;
   }
 }

@@ -64,7 +64,6 @@ export async function listObjects(model: CompiledModel, reader: TupleReader, req
     return out;
   };
 
-  let frontier: Fact[] = [];
   const reach = (type: string, relation: string, ids: Iterable<string>, unsure: boolean, next: Fact[]) => {
     const novel = fresh(type, relation, ids, unsure);
     if (novel.length === 0) return;
@@ -90,57 +89,65 @@ export async function listObjects(model: CompiledModel, reader: TupleReader, req
     return { sure, unsure };
   };
 
-  const follow = async (edges: ReverseEdge[] | undefined, users: UserRef[], fact: Fact | undefined, next: Fact[]) => {
-    for (const e of edges ?? []) {
-      if (found.size >= limit) return;
-      const unsure = (fact?.unsure ?? false) || e.unsure;
-      if (e.kind === 'computed') {
-        reach(e.objectType, e.relation, fact!.ids, unsure, next);
-        continue;
-      }
-      loader.calls++;
-      const tuples =
-        e.kind === 'direct' ? await loader.reader.byUsers(e.objectType, e.relation, users) : await loader.reader.byUsers(e.objectType, e.tupleset, users);
-      const objects = objectsOf(tuples);
-      reach(e.objectType, e.relation, objects.sure, unsure, next);
-      reach(e.objectType, e.relation, objects.unsure, true, next);
-    }
-  };
+  /** Follows edges from the users (the subject, or a fact's objects) one reverse-index look-up per edge, side by side. */
+  const follow = (edges: ReverseEdge[] | undefined, users: UserRef[], fact: Fact | undefined, next: Fact[]) =>
+    Promise.all(
+      (edges ?? []).map(async (e) => {
+        const unsure = (fact?.unsure ?? false) || e.unsure;
+        if (e.kind === 'computed') return reach(e.objectType, e.relation, fact!.ids, unsure, next);
+        if (found.size >= limit) return;
+        loader.calls++;
+        const tuples = await loader.reader.byUsers(e.objectType, e.kind === 'direct' ? e.relation : e.tupleset, users);
+        const objects = objectsOf(tuples);
+        reach(e.objectType, e.relation, objects.sure, unsure, next);
+        reach(e.objectType, e.relation, objects.unsure, true, next);
+      }),
+    );
 
   try {
+    let frontier: Fact[] = [];
     // The subject itself: an object, a wildcard or a userset (which also holds its own relation).
     if (subject.relation) {
       reach(subject.type, subject.relation, [subject.id], false, frontier);
     } else {
-      const start: Fact[] = [];
-      await follow(model.reverse.get(subject.id === '*' ? `${subject.type}:*` : subject.type), [subject], undefined, start);
-      if (subject.id !== '*') await follow(model.reverse.get(`${subject.type}:*`), [{ type: subject.type, id: '*', relation: '' }], undefined, start);
-      frontier = start;
+      await Promise.all([
+        follow(model.reverse.get(subject.id === '*' ? `${subject.type}:*` : subject.type), [subject], undefined, frontier),
+        subject.id === '*' ? undefined : follow(model.reverse.get(`${subject.type}:*`), [{ type: subject.type, id: '*', relation: '' }], undefined, frontier),
+      ]);
     }
     for (let depth = 1; frontier.length > 0 && found.size < limit; depth++) {
       const next: Fact[] = [];
       const tooDeep = depth > FGA_LIMITS.resolutionDepth;
+      // One fact per node and certainty: its objects are looked up together.
+      const merged = new Map<string, Fact>();
       for (const fact of frontier) {
-        if (found.size >= limit) break;
-        const node = `${fact.type}#${fact.relation}`;
-        const edges = model.reverse.get(node);
-        if (!edges) continue;
-        const asUsersets = fact.ids.map((id) => ({ type: fact.type, id, relation: fact.relation }));
-        const asObjects = fact.ids.map((id) => ({ type: fact.type, id, relation: '' }));
-        const step = { ...fact, unsure: fact.unsure || tooDeep };
-        await follow(
-          edges.filter((e) => e.kind !== 'ttu'),
-          asUsersets,
-          step,
-          next,
-        );
-        await follow(
-          edges.filter((e) => e.kind === 'ttu'),
-          asObjects,
-          step,
-          next,
-        );
+        const key = `${fact.type}#${fact.relation}#${fact.unsure || tooDeep}`;
+        const into = merged.get(key);
+        if (into) into.ids.push(...fact.ids);
+        else merged.set(key, { ...fact, ids: [...fact.ids], unsure: fact.unsure || tooDeep });
       }
+      await Promise.all(
+        [...merged.values()].map((fact) => {
+          const edges = model.reverse.get(`${fact.type}#${fact.relation}`);
+          if (!edges) return undefined;
+          const asUsersets = fact.ids.map((id) => ({ type: fact.type, id, relation: fact.relation }));
+          const asObjects = fact.ids.map((id) => ({ type: fact.type, id, relation: '' }));
+          return Promise.all([
+            follow(
+              edges.filter((e) => e.kind !== 'ttu'),
+              asUsersets,
+              fact,
+              next,
+            ),
+            follow(
+              edges.filter((e) => e.kind === 'ttu'),
+              asObjects,
+              fact,
+              next,
+            ),
+          ]);
+        }),
+      );
       frontier = next;
     }
     await Promise.all(confirmations);

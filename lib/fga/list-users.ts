@@ -1,7 +1,8 @@
 // ListUsers: forward from the object through its relation's rewrite, collecting the users of the filter types as
-// sets; intersection and exclusion are computed on the sets. OpenFGA's wildcard rules: `user:*` intersected with
-// `user:anne` is `user:anne`; `user:*` less `user:anne` stays `user:*` (an exclusion from a wildcard cannot be
-// listed: check it), `user:*` less `user:*` removes every user of that type.
+// sets; intersection and exclusion are computed on the sets, a wildcard carrying the ids excluded from it. So
+// `user:*` and `user:anne` is `user:anne`, `(user:* but not user:anne) and [anne, bob]` is `user:bob`, and `user:*`
+// less `user:anne` answers `user:*` (OpenFGA's documented behaviour: an exclusion from a wildcard is not listed;
+// check the user).
 import { Resolver } from './check.ts';
 import type { CompiledModel, CompiledRelation } from './model.ts';
 import { contextualTuples, requireRelation, TupleLoader, withContextualTuples } from './resolution.ts';
@@ -10,38 +11,65 @@ import { FGA_LIMITS, FgaError, type ListedUser, type ListUsersRequest, type Tupl
 interface Users {
   /** `type:id` */
   objects: Set<string>;
-  /** types */
-  wildcards: Set<string>;
+  /** Wildcards by type, each with the ids excluded from it (`user:*` less `user:anne`). */
+  wildcards: Map<string, Set<string>>;
   /** `type:id#relation` */
   usersets: Set<string>;
 }
 
-const empty = (): Users => ({ objects: new Set(), wildcards: new Set(), usersets: new Set() });
+const empty = (): Users => ({ objects: new Set(), wildcards: new Map(), usersets: new Set() });
 const typeOf = (object: string) => object.slice(0, object.indexOf(':'));
+const idOf = (object: string) => object.slice(object.indexOf(':') + 1);
+
+/** Whether the set holds an object, explicitly or through its type's wildcard. */
+const holds = (s: Users, object: string) => {
+  if (s.objects.has(object)) return true;
+  const excluded = s.wildcards.get(typeOf(object));
+  return excluded !== undefined && !excluded.has(idOf(object));
+};
 
 function union(sets: Users[]): Users {
   const out = empty();
   for (const s of sets) {
     for (const o of s.objects) out.objects.add(o);
-    for (const w of s.wildcards) out.wildcards.add(w);
     for (const u of s.usersets) out.usersets.add(u);
+  }
+  for (const s of sets) {
+    for (const [type, excluded] of s.wildcards) {
+      const kept = new Set([...excluded].filter((id) => !out.objects.has(`${type}:${id}`)));
+      const before = out.wildcards.get(type);
+      out.wildcards.set(type, before ? new Set([...before].filter((id) => kept.has(id))) : kept);
+    }
   }
   return out;
 }
 
 function intersect(a: Users, b: Users): Users {
   const out = empty();
-  for (const o of a.objects) if (b.objects.has(o) || b.wildcards.has(typeOf(o))) out.objects.add(o);
-  for (const o of b.objects) if (a.wildcards.has(typeOf(o))) out.objects.add(o);
-  for (const w of a.wildcards) if (b.wildcards.has(w)) out.wildcards.add(w);
+  for (const o of a.objects) if (holds(b, o)) out.objects.add(o);
+  for (const o of b.objects) if (holds(a, o)) out.objects.add(o);
+  for (const [type, excluded] of a.wildcards) {
+    const other = b.wildcards.get(type);
+    if (other) out.wildcards.set(type, new Set([...excluded, ...other]));
+  }
   for (const u of a.usersets) if (b.usersets.has(u)) out.usersets.add(u);
   return out;
 }
 
 function subtract(a: Users, b: Users): Users {
   const out = empty();
-  for (const o of a.objects) if (!b.objects.has(o) && !b.wildcards.has(typeOf(o))) out.objects.add(o);
-  for (const w of a.wildcards) if (!b.wildcards.has(w)) out.wildcards.add(w);
+  for (const o of a.objects) if (!holds(b, o)) out.objects.add(o);
+  for (const [type, excluded] of a.wildcards) {
+    const minus = b.wildcards.get(type);
+    if (minus) {
+      // All of the type less what `b` leaves out of its wildcard: only those, and only where `a` has them.
+      for (const id of minus) if (!excluded.has(id)) out.objects.add(`${type}:${id}`);
+    } else {
+      const more = new Set(excluded);
+      for (const o of b.objects) if (typeOf(o) === type) more.add(idOf(o));
+      out.wildcards.set(type, more);
+    }
+  }
   for (const u of a.usersets) if (!b.usersets.has(u)) out.usersets.add(u);
   return out;
 }
@@ -100,7 +128,7 @@ export async function listUsers(model: CompiledModel, reader: TupleReader, reque
         if (!holds) continue;
         if (t.userRelation) nested.push(node(t.userType, t.userId, t.userRelation, depth + 1, chain));
         else if (t.userId === '*') {
-          if (objectTypes.has(t.userType)) out.wildcards.add(t.userType);
+          if (objectTypes.has(t.userType)) out.wildcards.set(t.userType, new Set());
         } else if (objectTypes.has(t.userType)) out.objects.add(`${t.userType}:${t.userId}`);
       }
       return nested.length > 0 ? union([out, ...(await Promise.all(nested))]) : out;
@@ -139,8 +167,9 @@ export async function listUsers(model: CompiledModel, reader: TupleReader, reque
     loader.done = true;
   }
   const out: ListedUser[] = [];
-  for (const w of users.wildcards) out.push({ wildcard: { type: w } });
-  for (const o of users.objects) out.push({ object: { type: typeOf(o), id: o.slice(o.indexOf(':') + 1) } });
+  for (const type of users.wildcards.keys()) out.push({ wildcard: { type } });
+  for (const o of users.objects)
+    if (!users.wildcards.has(typeOf(o)) || !users.wildcards.get(typeOf(o))!.has(idOf(o))) out.push({ object: { type: typeOf(o), id: idOf(o) } });
   for (const u of users.usersets) {
     const colon = u.indexOf(':');
     const hash = u.lastIndexOf('#');

@@ -15,11 +15,8 @@ export interface CompiledRelation {
   directTypes: RelationReference[];
   /** Whether some tuple-to-userset of the type reads this relation as its tupleset (its users must be objects). */
   tuplesetOf: boolean;
-  /**
-   * The subjects that can possibly hold this relation, as keys: `user` (an object of that type), `user:*` (the
-   * wildcard subject), `group#member` (a userset subject). A check for a subject whose key is absent is false.
-   */
-  reach: Set<string>;
+  /** `type#relation` */
+  key: string;
 }
 
 export interface CompiledType {
@@ -44,6 +41,29 @@ export interface CompiledModel {
   conditions: Map<string, CompiledCondition>;
   /** Reverse graph: subject key → the relations it grants. */
   reverse: Map<string, ReverseEdge[]>;
+  /**
+   * The relations (`type#relation`) a subject can possibly hold, by its key: `user` (an object of that type),
+   * `user:*` (the wildcard subject), `group#member` (a userset subject). A check outside them is false without a
+   * look-up. Computed on first use and kept with the compiled model.
+   */
+  reachableFrom(key: string): Set<string>;
+}
+
+/** The nodes the reverse graph reaches from a subject key (an object also matches its type's wildcard tuples). */
+function reachFrom(reverse: Map<string, ReverseEdge[]>, key: string): Set<string> {
+  const nodes = new Set<string>();
+  const queue = [key];
+  if (key.includes('#')) nodes.add(key);
+  else if (!key.endsWith(':*')) queue.push(`${key}:*`);
+  while (queue.length > 0) {
+    for (const edge of reverse.get(queue.pop()!) ?? []) {
+      const node = `${edge.objectType}#${edge.relation}`;
+      if (nodes.has(node)) continue;
+      nodes.add(node);
+      queue.push(node);
+    }
+  }
+  return nodes;
 }
 
 const positionOf = (line: number | undefined, column: number | undefined) => (line === undefined ? undefined : { line: line + 1, column: (column ?? 0) + 1 });
@@ -89,7 +109,6 @@ function checkLimits(model: AuthorizationModel) {
     throw new FgaError('invalid_authorization_model', message);
   };
   if (typeof model !== 'object' || model === null || !Array.isArray(model.type_definitions)) fail('The model must have type_definitions.');
-  if (model.schema_version !== '1.1') fail(`The model's schema_version must be '1.1', not '${String(model.schema_version)}'.`);
   if (model.type_definitions.length > MODEL_LIMITS.types) fail(`A model has at most ${MODEL_LIMITS.types} types.`);
   for (const type of model.type_definitions) {
     const count = Object.keys(type.relations ?? {}).length;
@@ -121,6 +140,12 @@ function validate(model: AuthorizationModel, dsl: string | undefined): Map<strin
     rendered = dsl ?? transformer.transformJSONToDSL(model as Parameters<typeof transformer.transformJSONToDSL>[0]);
   } catch (error) {
     throw new FgaError('invalid_authorization_model', `The model cannot be rendered as DSL: ${(error as Error).message}`);
+  }
+  if (model.schema_version !== '1.1') {
+    const line = rendered.split('\n').findIndex((l) => /^\s*schema\s/.test(l));
+    const position = line < 0 ? undefined : { line: line + 1, column: rendered.split('\n')[line]!.indexOf('schema') + 8 };
+    const at = position ? ` (line ${position.line}, column ${position.column}${dsl === undefined ? " of the model's DSL form" : ''})` : '';
+    throw new FgaError('invalid_authorization_model', `The model's schema_version must be '1.1', not '${String(model.schema_version)}'${at}.`, position);
   }
   const { copy, stripped } = withoutTuplesetConditions(model);
   try {
@@ -213,7 +238,7 @@ function leaves(rewrite: Userset, unsure: boolean, visit: (leaf: Userset, unsure
 }
 
 /**
- * What queries need of a (valid) model: each relation's rewrite, direct types and reachable subjects, the compiled
+ * What queries need of a (valid) model: each relation's rewrite and direct types, the compiled
  * conditions and the reverse graph. Nothing is cached here: the caller keeps the compiled model.
  */
 export function compileModel(model: AuthorizationModel): CompiledModel {
@@ -228,7 +253,7 @@ export function compileModel(model: AuthorizationModel): CompiledModel {
     const relations = new Map<string, CompiledRelation>();
     for (const [name, rewrite] of Object.entries(definition.relations ?? {})) {
       const directTypes = definition.metadata?.relations?.[name]?.directly_related_user_types ?? [];
-      relations.set(name, { type: definition.type, name, rewrite, directTypes, tuplesetOf: false, reach: new Set([`${definition.type}#${name}`]) });
+      relations.set(name, { type: definition.type, name, rewrite, directTypes, tuplesetOf: false, key: `${definition.type}#${name}` });
     }
     types.set(definition.type, { name: definition.type, relations });
   }
@@ -270,43 +295,19 @@ export function compileModel(model: AuthorizationModel): CompiledModel {
     }
   }
 
-  // Reachable subjects: a fixpoint over the rewrites (an over-approximation: intersections count as unions).
-  const all = [...types.values()].flatMap((t) => [...t.relations.values()]);
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const relation of all) {
-      const add = (key: string) => {
-        if (!relation.reach.has(key)) {
-          relation.reach.add(key);
-          changed = true;
-        }
-      };
-      const addAll = (other: CompiledRelation | undefined) => {
-        if (other && other !== relation) for (const key of other.reach) add(key);
-      };
-      leaves(relation.rewrite, false, (leaf) => {
-        if (leaf.this) {
-          for (const ref of relation.directTypes) {
-            if (ref.relation) {
-              add(`${ref.type}#${ref.relation}`);
-              addAll(relationOf(ref.type, ref.relation));
-            } else {
-              add(ref.type);
-              if (ref.wildcard) add(`${ref.type}:*`);
-            }
-          }
-        } else if (leaf.computedUserset) {
-          addAll(relationOf(relation.type, leaf.computedUserset.relation));
-        } else if (leaf.tupleToUserset) {
-          for (const parent of parentsOf(relationOf(relation.type, leaf.tupleToUserset.tupleset.relation))) {
-            addAll(relationOf(parent, leaf.tupleToUserset.computedUserset.relation));
-          }
-        }
-      });
-    }
-  }
-  return { id: model.id, model, types, conditions, reverse };
+  const reachable = new Map<string, Set<string>>();
+  return {
+    id: model.id,
+    model,
+    types,
+    conditions,
+    reverse,
+    reachableFrom(key) {
+      let nodes = reachable.get(key);
+      if (!nodes) reachable.set(key, (nodes = reachFrom(reverse, key)));
+      return nodes;
+    },
+  };
 }
 
 /** The relations a type defines (AuthZEN's action search). */

@@ -36,8 +36,10 @@ export function contextualTuples(model: CompiledModel, options: QueryOptions): T
   return keys.map((key) => checkTuple(model, key));
 }
 
+/** The look-ups pending for one object type: each `id#relation` and who waits for it. */
 interface Batch {
-  ids: string[];
+  ids: Set<string>;
+  relations: Set<string>;
   waiting: Map<string, { resolve: (tuples: Tuple[]) => void; reject: (error: unknown) => void }>;
 }
 
@@ -55,24 +57,25 @@ export class TupleLoader {
     this.reader = reader;
   }
 
-  /** The tuples of `type:id#relation`, read together with the other look-ups pending at this step. */
+  /** The tuples of `type:id#relation`, read together with the other look-ups of the type pending at this step. */
   tuples(type: string, id: string, relation: string): Promise<Tuple[]> {
-    const key = `${type}:${id}#${relation}`;
-    const cached = this.cache.get(key);
+    const key = `${id}#${relation}`;
+    const cacheKey = `${type}:${key}`;
+    const cached = this.cache.get(cacheKey);
     if (cached) return cached;
     if (this.done) return Promise.resolve([]);
-    const group = `${type}#${relation}`;
-    let batch = this.pending.get(group);
+    let batch = this.pending.get(type);
     if (!batch) {
-      batch = { ids: [], waiting: new Map() };
-      this.pending.set(group, batch);
+      batch = { ids: new Set(), relations: new Set(), waiting: new Map() };
+      this.pending.set(type, batch);
     }
     const b = batch;
     const promise = new Promise<Tuple[]>((resolve, reject) => {
-      b.ids.push(id);
-      b.waiting.set(id, { resolve, reject });
+      b.ids.add(id);
+      b.relations.add(relation);
+      b.waiting.set(key, { resolve, reject });
     });
-    this.cache.set(key, promise);
+    this.cache.set(cacheKey, promise);
     if (!this.scheduled) {
       this.scheduled = true;
       // After the microtasks queued now have run: every branch that is about to read has asked by then.
@@ -85,21 +88,27 @@ export class TupleLoader {
     this.scheduled = false;
     const pending = this.pending;
     this.pending = new Map();
-    for (const [group, batch] of pending) {
-      const hash = group.lastIndexOf('#');
-      const type = group.slice(0, hash);
-      const relation = group.slice(hash + 1);
+    for (const [type, batch] of pending) {
       this.calls++;
-      this.reader.byObjects(type, batch.ids, [relation]).then(
+      this.reader.byObjects(type, [...batch.ids], [...batch.relations]).then(
         (tuples) => {
-          const byId = new Map<string, Tuple[]>();
+          const byKey = new Map<string, Tuple[]>();
           for (const t of tuples) {
-            if (t.relation !== relation) continue;
-            const list = byId.get(t.objectId);
+            const key = `${t.objectId}#${t.relation}`;
+            const list = byKey.get(key);
             if (list) list.push(t);
-            else byId.set(t.objectId, [t]);
+            else byKey.set(key, [t]);
           }
-          for (const [id, waiter] of batch.waiting) waiter.resolve(byId.get(id) ?? []);
+          for (const [key, waiter] of batch.waiting) {
+            const found = byKey.get(key) ?? [];
+            // Look-ups of the same step that were read together (another id × relation) are kept for later.
+            byKey.delete(key);
+            waiter.resolve(found);
+          }
+          for (const [key, list] of byKey) {
+            const cacheKey = `${type}:${key}`;
+            if (!this.cache.has(cacheKey)) this.cache.set(cacheKey, Promise.resolve(list));
+          }
         },
         (error: unknown) => {
           for (const waiter of batch.waiting.values()) waiter.reject(error);

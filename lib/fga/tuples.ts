@@ -5,6 +5,8 @@ import type { CompiledModel } from './model.ts';
 import { FgaError, type Tuple, type TupleKey, type UserRef } from './types.ts';
 
 export const MAX_ID_LENGTH = 256;
+/** OpenFGA's limit on a tuple's condition context. */
+export const MAX_CONTEXT_BYTES = 32 * 1024;
 const NAME = /^[^:#@\s*]{1,254}$/;
 const ID = /^[^\s]+$/;
 
@@ -102,6 +104,7 @@ export function tupleProblem(model: CompiledModel, t: Tuple): string | undefined
       : `'${t.objectType}#${t.relation}' requires a condition for '${shown}'`;
   }
   if (t.condition) {
+    if (JSON.stringify(t.condition.context).length > MAX_CONTEXT_BYTES) return `the condition's context is over ${MAX_CONTEXT_BYTES / 1024} KiB`;
     const problem = contextProblem(model.conditions.get(conditionName)!, t.condition.context);
     if (problem) return problem;
   }

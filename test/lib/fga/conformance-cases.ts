@@ -396,6 +396,117 @@ type group
     listObjects: [{ user: 'user:anne', type: 'group', relation: 'member', expected: ['group:a', 'group:b', 'group:c'] }],
   },
   {
+    name: 'intersection and exclusion over parents and groups',
+    model: `model
+  schema 1.1
+type user
+type group
+  relations
+    define member: [user, user:*, group#member]
+    define banned: [user]
+    define active: member but not banned
+type folder
+  relations
+    define parent: [folder]
+    define viewer: [user, group#active] or viewer from parent
+    define licensed: [user, group#member]
+type document
+  relations
+    define parent: [folder]
+    define owner: [user]
+    define viewer: (viewer from parent and licensed from parent) or owner
+    define restricted: [user]
+    define can_read: viewer but not restricted
+`,
+    tuples: [
+      'group:all#member@user:*',
+      'group:all#banned@user:eve',
+      'group:eng#member@user:anne',
+      'group:eng#member@group:ops#member',
+      'group:ops#member@user:olga',
+      'folder:root#viewer@group:all#active',
+      'folder:root#licensed@group:eng#member',
+      'folder:sub#parent@folder:root',
+      'folder:sub#licensed@user:eve',
+      'document:1#parent@folder:sub',
+      'document:1#owner@user:zed',
+      'document:1#restricted@user:olga',
+      'document:2#parent@folder:root',
+    ],
+    checks: [
+      { user: 'user:anne', relation: 'viewer', object: 'document:2', expected: true },
+      { user: 'user:olga', relation: 'can_read', object: 'document:2', expected: true },
+      { user: 'user:eve', relation: 'viewer', object: 'document:1', expected: false },
+      { user: 'user:anne', relation: 'viewer', object: 'document:1', expected: false },
+      { user: 'user:sam', relation: 'viewer', object: 'folder:sub', expected: true },
+      { user: 'user:zed', relation: 'can_read', object: 'document:1', expected: true },
+      { user: 'user:olga', relation: 'can_read', object: 'document:1', expected: false },
+    ],
+    listObjects: [{ user: 'user:anne', type: 'document', relation: 'viewer', expected: ['document:2'] }],
+    wildcardMayExclude: true,
+  },
+  {
+    name: 'a wildcard in an intersection with specific users (OpenFGA list-users: the specific users)',
+    model: `model
+  schema 1.1
+type user
+type document
+  relations
+    define b: [user:*] but not b1
+    define b1: [user]
+    define a: [user]
+    define viewer: a and b
+`,
+    tuples: ['document:1#b@user:*', 'document:1#b1@user:anne', 'document:1#a@user:anne', 'document:1#a@user:bob'],
+    checks: [
+      { user: 'user:anne', relation: 'viewer', object: 'document:1', expected: false },
+      { user: 'user:bob', relation: 'viewer', object: 'document:1', expected: true },
+    ],
+    listUsers: [{ object: 'document:1', relation: 'viewer', filters: [{ type: 'user' }], expected: ['user:bob'] }],
+    wildcardMayExclude: true,
+  },
+  {
+    name: 'a computed relation over a userset relation of another type, subject as userset',
+    model: `model
+  schema 1.1
+type user
+type team
+  relations
+    define lead: [user]
+    define member: [user, team#member] or lead
+type project
+  relations
+    define team: [team]
+    define contributor: [team#member, team#lead]
+    define viewer: contributor or member from team
+`,
+    tuples: [
+      'team:a#lead@user:lee',
+      'team:a#member@team:b#member',
+      'team:b#member@user:bea',
+      'project:p#contributor@team:c#lead',
+      'team:c#lead@user:cal',
+      'project:q#team@team:a',
+    ],
+    checks: [
+      { user: 'user:lee', relation: 'viewer', object: 'project:q', expected: true },
+      { user: 'user:bea', relation: 'viewer', object: 'project:q', expected: true },
+      { user: 'team:b#member', relation: 'viewer', object: 'project:q', expected: true },
+      { user: 'team:c#lead', relation: 'viewer', object: 'project:p', expected: true },
+      { user: 'team:c#member', relation: 'viewer', object: 'project:p', expected: false },
+      { user: 'user:cal', relation: 'viewer', object: 'project:p', expected: true },
+      { user: 'user:cal', relation: 'viewer', object: 'project:q', expected: false },
+    ],
+    listObjects: [
+      { user: 'team:b#member', type: 'project', relation: 'viewer', expected: ['project:q'] },
+      { user: 'team:c#lead', type: 'project', relation: 'viewer', expected: ['project:p'] },
+    ],
+    listUsers: [
+      { object: 'project:p', relation: 'viewer', filters: [{ type: 'team', relation: 'lead' }], expected: ['team:c#lead'] },
+      { object: 'project:q', relation: 'viewer', filters: [{ type: 'user' }], expected: ['user:lee', 'user:bea'] },
+    ],
+  },
+  {
     name: 'the resolution depth limit answers an error',
     model: `model
   schema 1.1
