@@ -6,13 +6,14 @@
 import type { DatabasePool } from 'slonik';
 import { createFgaModelQueries } from '../../db/access/fga/models.ts';
 import { createFgaTupleReader } from '../../db/access/fga/reader.ts';
-import { check } from '../../lib/fga/check.ts';
+import { batchCheck, check } from '../../lib/fga/check.ts';
 import { expand } from '../../lib/fga/expand.ts';
 import { listObjects } from '../../lib/fga/list-objects.ts';
 import { listUsers } from '../../lib/fga/list-users.ts';
 import { compileModel, type CompiledModel } from '../../lib/fga/model.ts';
 import {
   FGA_LIMITS,
+  FgaError,
   type AuthorizationModel,
   type CheckRequest,
   type CheckResult,
@@ -164,20 +165,14 @@ export function createFgaService(options: FgaServiceOptions): FgaService {
 
     batchCheck: async (environmentId, selection, items) => {
       const { compiled: m } = await model(environmentId, selection);
-      const shared = reader(environmentId, selection.consistency);
-      const answers = await Promise.all(
-        items.map(async (item): Promise<[string, BatchCheckResult]> => {
-          try {
-            const { allowed } = await check(m, shared, item);
-            return [item.correlationId, { allowed }];
-          } catch (error) {
-            const known = FgaApiError.from(error);
-            if (!known) throw error;
-            return [item.correlationId, { error: { code: known.code, message: known.message } }];
-          }
+      const answers = await batchCheck(m, reader(environmentId, selection.consistency), items);
+      return new Map(
+        items.map((item, i): [string, BatchCheckResult] => {
+          const answer = answers[i]!;
+          if (!(answer instanceof FgaError)) return [item.correlationId, { allowed: answer.allowed }];
+          return [item.correlationId, { error: { code: answer.code, message: answer.message } }];
         }),
       );
-      return new Map(answers);
     },
 
     expand: async (environmentId, selection, request) =>
