@@ -4,7 +4,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DatabasePool } from 'slonik';
 import type { Config } from '../lib/config.ts';
-import { CREDENTIALS_CHANNEL, MODELS_CHANNEL, OIDC_CHANNEL, listen } from '../db/shared/notifications.ts';
+import { CREDENTIALS_CHANNEL, FGA_CHANNEL, MODELS_CHANNEL, OIDC_CHANNEL, listen } from '../db/shared/notifications.ts';
 import { createModelQueries } from '../db/access/model/queries.ts';
 import { compileModel } from '../lib/authz/compile.ts';
 import fp from 'fastify-plugin';
@@ -20,6 +20,7 @@ import { scopePlugin } from './plugins/scope.ts';
 import { createAuthenticator, type Authenticator } from './access/principals.ts';
 import { createEnvironmentSecretAuthenticator } from './access/environment-secrets.ts';
 import { createModelCache } from './access/models.ts';
+import { createFgaService } from './fga/service.ts';
 import { compileTrustStore } from './access/trust-stores.ts';
 import { createTrustStoreResolveQueries } from '../db/mcp/trust-store/resolve.ts';
 import { FAMILIES } from './families/index.ts';
@@ -128,6 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const environmentSecrets = createEnvironmentSecretAuthenticator({ pool, onError: (e) => app.log.warn({ err: e }, 'secret bookkeeping failed') });
   const models = createModelCache({ load: async (id) => compileModel(id, await createModelQueries(pool).loadModel(id)) });
   const trustStores = createModelCache({ load: async (id) => compileTrustStore(await createTrustStoreResolveQueries(pool).loadEnvironment(id)) });
+  const fga = createFgaService({ pool, ...config.fga });
   const oidc = createOidcProviders({
     pool,
     masterKey: deps.masterKey,
@@ -160,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         trustStores.evict(environmentId);
       },
       [OIDC_CHANNEL]: (environmentId) => oidc.evict(environmentId),
+      [FGA_CHANNEL]: (environmentId) => fga.evict(environmentId),
     },
     () => {
       authenticator.clear();
@@ -167,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       models.clear();
       trustStores.clear();
       oidc.clear();
+      fga.clear();
     },
   );
   app.addHook('onClose', () => listener.close());
@@ -181,6 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         models.clear();
         trustStores.clear();
         oidc.clear();
+        fga.clear();
       }
       done(null, payload);
     }, done);
@@ -207,6 +212,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     audience,
     models,
     trustStores,
+    fga,
     oidc,
     sender,
     passwordPolicy,

@@ -36,6 +36,8 @@ export const SCOPE_FAMILIES = [
   'rbac',
   'mcp-trust-store',
   'authzen',
+  // The FGA store of an environment (/v1/fga, OpenFGA's API): `fga:read` reads and asks, `fga:write` writes.
+  'fga',
 ] as const;
 
 export type ScopeFamily = (typeof SCOPE_FAMILIES)[number];

@@ -19,6 +19,7 @@ import { ACCESS_EVENTS } from './organizations/organization-keys/events.ts';
 import { ORGANIZATION_EVENTS } from './organizations/organizations/events.ts';
 import { PROCESS_EVENTS } from './processes/events.ts';
 import { RBAC_EVENTS } from './access/rbac/events.ts';
+import { FGA_EVENTS } from './access/fga/events.ts';
 import { IMPERSONATION_EVENTS } from './access/impersonation/events.ts';
 import { PROJECT_EVENTS } from './projects/projects/events.ts';
 import { ENVIRONMENT_SETTINGS_EVENTS } from './projects/environment-settings/events.ts';
@@ -66,6 +67,7 @@ export const EVENT_CATALOG = {
   ...PROCESS_EVENTS,
   ...API_SECRET_EVENTS,
   ...RBAC_EVENTS,
+  ...FGA_EVENTS,
   ...DIRECTORY_EVENTS,
   ...IMPERSONATION_EVENTS,
   ...THREAT_EVENTS,

@@ -246,6 +246,22 @@ export const CONFIG_REFERENCE = {
     default: '30d',
     meaning: 'decision log rows older than this are deleted (checked at most once an hour)',
   },
+  FGA_MODEL_CACHE_SIZE: {
+    section: 'Access decisions',
+    default: '1000',
+    meaning: 'compiled FGA authorization models an instance keeps in memory (models never change; least recently used out first)',
+  },
+  FGA_TUPLE_CACHE_SIZE: {
+    section: 'Access decisions',
+    default: '10000',
+    meaning:
+      'FGA tuple look-ups an instance caches per environment (least recently used out first); a change to the store drops them on every instance, and `consistency: HIGHER_CONSISTENCY` bypasses them',
+  },
+  FGA_TUPLE_CACHE_ENVIRONMENTS: {
+    section: 'Access decisions',
+    default: '100',
+    meaning: 'environments whose FGA tuple look-ups an instance caches (least recently used out first)',
+  },
   MCP_VERIFY_TIMEOUT_MS: {
     section: 'MCP',
     default: '10000',

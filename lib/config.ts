@@ -134,6 +134,9 @@ export const configSchema = z
     AUTHZEN_DECISION_LOG_FULL_RATE: z.coerce.number({ error: 'must be a number' }).int('must be an integer').min(0, 'must be 0 or more').default(1000),
     AUTHZEN_DECISION_LOG_SAMPLE_RATE: z.coerce.number({ error: 'must be a number' }).gt(0, 'must be in (0, 1]').max(1, 'must be in (0, 1]').default(0.1),
     AUTHZEN_DECISION_LOG_BUFFER_MAX: positiveInt.default(10_000),
+    FGA_MODEL_CACHE_SIZE: positiveInt.default(1000),
+    FGA_TUPLE_CACHE_SIZE: positiveInt.default(10_000),
+    FGA_TUPLE_CACHE_ENVIRONMENTS: positiveInt.default(100),
     AUTHZEN_DECISION_LOG_RETENTION: duration.refine((ms) => ms > 0, 'must be a positive duration such as 30d').prefault('30d'),
     MCP_EVENTS_RATE_LIMIT: positiveInt.default(5000),
     BOOTSTRAP_CLIENT_ID: z
@@ -215,6 +218,14 @@ export const configSchema = z
       trustStore: { keyRotationGraceMs: env.TRUST_STORE_KEY_ROTATION_GRACE, verifyTimeoutMs: env.MCP_VERIFY_TIMEOUT_MS },
       domains: { verificationIntervalsMs: env.DOMAIN_VERIFICATION_INTERVALS, verificationGiveUpMs: env.DOMAIN_VERIFICATION_GIVE_UP },
       providers: { pagerduty: env.PAGERDUTY_EVENTS_URL.replace(/\/$/, ''), datadog: env.DATADOG_API_URL?.replace(/\/$/, '') ?? null },
+      fga: {
+        /** Compiled authorization models an instance keeps (least recently used out first). */
+        modelCacheSize: env.FGA_MODEL_CACHE_SIZE,
+        /** Tuple look-ups an instance keeps per environment (least recently used out first; dropped on any change). */
+        tupleCacheSize: env.FGA_TUPLE_CACHE_SIZE,
+        /** Environments whose tuple look-ups an instance keeps. */
+        tupleCacheEnvironments: env.FGA_TUPLE_CACHE_ENVIRONMENTS,
+      },
       /** The AuthZEN decision log: decisions per second logged in full, the share kept beyond, the buffer's cap, how long rows are kept. */
       decisionLog: {
         fullRate: env.AUTHZEN_DECISION_LOG_FULL_RATE,

@@ -48,6 +48,10 @@ export interface TenantOf {
   resource: string;
   /** The tenant of the resource, or null when there is none. */
   find: (db: CommonQueryMethods, id: string) => Promise<string | null>;
+  /** The resource's UUID from the param, when the param is not the UUID itself (an FGA store id); null names nothing. */
+  idOf?: (value: string) => string | null;
+  /** The resource is an environment (an FGA store): the scope's environment is the one found. */
+  environment?: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -63,13 +67,14 @@ export async function resolveScope(db: CommonQueryMethods, principal: Principal,
   const organizationId = idParam(params, 'organizationId');
   if (organizationId && !reachesOrganization(principal, organizationId)) throw notFound('organization', organizationId);
 
-  const resourceId = tenantOf ? idParam(params, tenantOf.param) : null;
+  const raw = tenantOf?.idOf ? params[tenantOf.param] : undefined;
+  const resourceId = tenantOf ? (tenantOf.idOf ? (typeof raw === 'string' ? tenantOf.idOf(raw) : null) : idParam(params, tenantOf.param)) : null;
   const tenantId = tenantOf && resourceId ? await tenantOf.find(db, resourceId) : idParam(params, 'tenantId');
   const tenant = tenantId ? await findReachableTenant(db, principal, tenantId) : null;
-  if (tenantOf && resourceId && !tenant) throw notFound(tenantOf.resource, resourceId);
+  if (tenantOf && resourceId && !tenant) throw notFound(tenantOf.resource, typeof raw === 'string' ? raw : resourceId);
   if (tenantId && !tenant) throw notFound('tenant', tenantId);
 
-  const environmentId = tenant ? idParam(params, 'environmentId') : null;
+  const environmentId = tenant ? (tenantOf?.environment ? resourceId : idParam(params, 'environmentId')) : null;
   if (tenant && environmentId && !(await createEnvironmentQueries(db, tenant.id).find(environmentId))) throw notFound('environment', environmentId);
 
   return {

@@ -59,7 +59,8 @@ export const TAGS = [
   },
   {
     name: 'API secrets',
-    description: 'Environment API secrets (adenv_…): the credentials of AuthZEN callers and of the trust-store runtime; each selects its environment.',
+    description:
+      'Environment API secrets (adenv_…): the credentials of AuthZEN callers, of the trust-store runtime and of FGA API callers; each selects its environment.',
   },
   {
     name: 'AuthZEN',
@@ -72,6 +73,13 @@ export const TAGS = [
     description:
       'The access model of an environment: resource types and their actions (permissions), stored resource instances with attributes, ' +
       'roles with inheritance and CEL conditions, and role assignments (grants) to users and groups.',
+  },
+  {
+    name: 'FGA',
+    description:
+      'Relationship-based authorization with OpenFGA’s HTTP API at /v1/fga: each environment is one store (its `fgaStoreId`) holding authorization models, ' +
+      'relationship tuples with their change log, and assertions; check, batch check, expand, list objects and list users. OpenFGA’s SDKs work unchanged; ' +
+      'authenticated by an environment API secret with the purpose `fga` or a management token with `fga:read` / `fga:write`.',
   },
   {
     name: 'Elevate',

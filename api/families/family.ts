@@ -10,6 +10,7 @@ import type { OidcProviders } from '../oidc/types.ts';
 import type { MessageSender } from '../../lib/messages/sender.ts';
 import type { PasswordPolicy } from '../passwords/policy.ts';
 import type { EvaluationTimings } from '../protections/pipeline.ts';
+import type { FgaService } from '../fga/service.ts';
 
 export interface FamilyDeps {
   config: Config;
@@ -24,6 +25,8 @@ export interface FamilyDeps {
   models: ModelCache<AccessModel>;
   /** Each environment's trust store as the runtime resolves it, kept current through the same NOTIFY. */
   trustStores: ModelCache<TrustStoreSnapshot>;
+  /** The FGA engine over each environment's store, its caches dropped after an `iam_fga` NOTIFY names it (api/fga). */
+  fga: FgaService;
   /** Each environment's OpenID provider, rebuilt after an `iam_oidc` NOTIFY names it. */
   oidc: OidcProviders;
   /** Sends people messages (lib/messages): the log sender and its inbox unless buildApp was given another. */

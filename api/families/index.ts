@@ -29,6 +29,7 @@ import processOutbox from './platform/process-outbox/index.ts';
 import authzen from './access/authzen/index.ts';
 import apiSecrets from './access/api-secrets/index.ts';
 import rbac from './access/rbac/index.ts';
+import fga from './access/fga/index.ts';
 import directoryUsers from './directory/users/index.ts';
 import directoryGroups from './directory/groups/index.ts';
 import directoryPasswords from './directory/passwords/index.ts';
@@ -89,6 +90,7 @@ export const FAMILIES: readonly Family[] = [
   authzen,
   apiSecrets,
   rbac,
+  fga,
   directoryUsers,
   directoryGroups,
   directoryPasswords,

@@ -7,6 +7,7 @@ import { ApiError } from '../errors.ts';
 import { grants } from '../scopes.ts';
 import type { Caller, EnvironmentCaller, OrganizationCaller, RequestScope, TenantCaller } from '../access/caller.ts';
 import { AuthenticationError, type Authenticator, type Principal } from '../access/principals.ts';
+import { presentsEnvironmentSecret } from './environment-secret.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -66,7 +67,8 @@ export function registerAuth(app: FastifyInstance, authenticator: Authenticator)
   app.addHook('onRequest', (request, _reply, done) => {
     const config = request.routeOptions.config;
     // Environment API secrets and provisioning tokens are checked by ./environment-secret.ts.
-    if (request.is404 || config.public || config.environmentSecret || config.provisioning || request.url.startsWith('/docs')) return done();
+    const secret = config.environmentSecret && (!config.orBearer || presentsEnvironmentSecret(request));
+    if (request.is404 || config.public || secret || config.provisioning || request.url.startsWith('/docs')) return done();
     const header = request.headers.authorization;
     if (!header) {
       request.authFailure = unauthorized('auth.missing_token', 'This operation needs a bearer token in the Authorization header.', '');

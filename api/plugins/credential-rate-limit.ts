@@ -83,7 +83,8 @@ export function registerCredentialRateLimits(app: FastifyInstance, options: Cred
     const config = (route.config ?? {}) as FastifyContextConfig;
     if (!countsPerCredential(config)) return;
     // Not counted by the general limiter (./rate-limit.ts, whose onRoute hook runs after this one): no hook of it here.
-    route.config = { ...config, rateLimit: false };
+    // A route that also takes bearer tokens keeps it for them; its allow list lets the secrets through.
+    if (!config.orBearer) route.config = { ...config, rateLimit: false };
     route.onResponse = [...hooks(route.onResponse), countFailure];
     const param = config.credentialParam;
     if (!param) return;

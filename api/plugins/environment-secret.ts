@@ -16,6 +16,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route authenticates with an environment API secret that serves this purpose. */
     environmentSecret?: SecretPurpose;
+    /**
+     * With `environmentSecret`: the route also takes a management bearer token with the scope its security declares
+     * (the FGA API). A token prefixed `adenv_` is checked here, any other by ./auth.ts.
+     */
+    orBearer?: boolean;
     /** The route authenticates with a provisioning token of this kind (adscim_…: scim, adhris_…: hris). */
     provisioning?: ProvisioningKind;
   }
@@ -37,6 +42,9 @@ const NOUN = { api_secret: 'environment API secret', provisioning_token: 'provis
 
 const BEARER = /^Bearer ([A-Za-z0-9_]+)$/i;
 
+/** Whether the request presents an environment API secret (on an `orBearer` route, the other tokens are bearer tokens). */
+export const presentsEnvironmentSecret = (request: FastifyRequest) => /^Bearer adenv_/i.test(request.headers.authorization ?? '');
+
 const a = (noun: string) => (/^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`);
 
 const unauthorized = (code: string, message: string, attributes = '') =>
@@ -50,7 +58,7 @@ export function registerEnvironmentSecretAuth(app: FastifyInstance, authenticato
   app.addHook('preValidation', (request, reply, done) => {
     const config = request.routeOptions.config;
     const purpose = config.environmentSecret ?? config.provisioning;
-    if (!purpose) return done();
+    if (!purpose || (config.orBearer && !presentsEnvironmentSecret(request))) return done();
     const expected = config.environmentSecret ? 'api_secret' : 'provisioning_token';
     const example = config.environmentSecret ? 'adenv_…' : `ad${purpose}_…`;
     const admit = (principal: EnvironmentSecretPrincipal) => {

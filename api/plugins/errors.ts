@@ -9,6 +9,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Failures in RFC 6749 §5.2 form `{ error, error_description }` instead of ours (the token endpoint). */
     oauthErrors?: boolean;
+    /** Failures in OpenFGA's form `{ code, message }` (its error codes) besides our `error` and `requestId` (the FGA API). */
+    openFgaErrors?: boolean;
   }
 }
 
@@ -21,12 +23,33 @@ function oauthError(status: number): string {
   return status >= 500 ? 'server_error' : 'invalid_request';
 }
 
+/**
+ * OpenFGA's error code for one of ours. Codes without a dot are OpenFGA's already (the FGA API raises them); the
+ * others are the service's own, named by what OpenFGA answers with that status.
+ */
+export function openFgaCode(status: number, code: string): string {
+  if (!code.includes('.')) return code;
+  if (status === 401) return code.startsWith('auth.missing_') ? 'bearer_token_missing' : 'unauthenticated';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return code === 'store.not_found' ? 'store_id_not_found' : 'undefined_endpoint';
+  if (status === 405) return 'undefined_endpoint';
+  if (status === 429) return 'rate_limit_exceeded';
+  if (status >= 500) return 'internal_error';
+  return 'validation_error';
+}
+
 function send(request: FastifyRequest, reply: FastifyReply, status: number, code: string, error: string, details?: ErrorDetail[]) {
   if (request.routeOptions.config?.oauthErrors) {
     return reply
       .status(status)
       .type('application/json; charset=utf-8')
       .send({ error: oauthError(status), error_description: error });
+  }
+  if (request.routeOptions.config?.openFgaErrors) {
+    return reply
+      .status(status)
+      .type('application/json; charset=utf-8')
+      .send({ code: openFgaCode(status, code), message: error, error, requestId: request.id, ...(details ? { details } : {}) });
   }
   return reply
     .status(status)

@@ -122,7 +122,8 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
             bearerFormat: 'adenv_…',
             description:
               '`Authorization: Bearer adenv_…`: an environment API secret. It selects the environment whose model answers, and must have been ' +
-              'created with the purpose of the operation (`authzen` for /access/v1).',
+              'created with the purpose of the operation (`authzen` for /access/v1, `mcp` for the trust-store runtime, `fga` for the FGA API at ' +
+              '/v1/fga, whose operations also take a management token).',
           },
           [PROVISIONING_TOKEN]: {
             type: 'http',

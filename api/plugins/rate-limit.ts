@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { countsPerCredential } from './credential-rate-limit.ts';
+import { presentsEnvironmentSecret } from './environment-secret.ts';
 import { describeWindow } from './rate-window.ts';
 
 /**
@@ -17,7 +18,10 @@ export async function registerRateLimit(app: FastifyInstance, options: { max: nu
     max: options.max,
     timeWindow: options.windowMs,
     hook: 'preParsing',
-    allowList: (request) => countsPerCredential(request.routeOptions.config),
+    allowList: (request) => {
+      const config = request.routeOptions.config;
+      return countsPerCredential(config) && (!config.orBearer || presentsEnvironmentSecret(request));
+    },
     keyGenerator: (request) => (request.principal ? `p:${request.principal.id}` : `ip:${request.ip}`),
     errorResponseBuilder: (_request, context) =>
       new ApiError(429, 'rate_limit.exceeded', `Rate limit of ${context.max} requests per ${window} exceeded; retry in ${Math.ceil(context.ttl / 1000)} s.`),

@@ -9,6 +9,8 @@ export const CREDENTIALS_CHANNEL = 'iam_credentials';
 export const MODELS_CHANNEL = 'iam_models';
 /** Environment ids whose OpenID provider (clients, keys, settings, claim mappings, allowlist) changed (migration 0027). */
 export const OIDC_CHANNEL = 'iam_oidc';
+/** Environment ids whose FGA store (models, tuples) changed (migration 0050). */
+export const FGA_CHANNEL = 'iam_fga';
 
 export interface Listener {
   /**

@@ -124,7 +124,8 @@ export interface ListUsersRequest extends QueryOptions {
 }
 
 /** One user of a list-users answer, in OpenFGA's shape. */
-export type ListedUser = { object: { type: string; id: string } } | { userset: { type: string; id: string; relation: string } } | { wildcard: { type: string } };
+export type ListedUser =
+  { object: { type: string; id: string } } | { userset: { type: string; id: string; relation: string } } | { wildcard: { type: string } };
 
 /** OpenFGA's expand tree (the `tree` of the expand response). */
 export interface UsersetTree {
@@ -165,12 +166,12 @@ export type FgaErrorCode =
   | 'condition_evaluation_error';
 
 export class FgaError extends Error {
-  constructor(
-    readonly code: FgaErrorCode,
-    message: string,
-    /** For model errors: 1-based line and column in the model's DSL. */
-    readonly position?: { line: number; column: number },
-  ) {
+  readonly code: FgaErrorCode;
+  /** For model errors: 1-based line and column in the model's DSL. */
+  readonly position: { line: number; column: number } | undefined;
+  constructor(code: FgaErrorCode, message: string, position?: { line: number; column: number }) {
     super(message);
+    this.code = code;
+    this.position = position;
   }
 }

@@ -1,3 +1,4 @@
+import { storeIdOf } from '../../lib/fga/store-id.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { auditEntries, tenantEvents } from '../helpers/events.ts';
@@ -36,8 +37,28 @@ describe('environments', () => {
     expect(res.json()).toEqual({
       project: { id: project.id, name: 'Billing', type: 'm2m' },
       environments: [
-        { id: project.environments[0]!.id, name: 'development', description: null, createdAt: ts, updatedAt: ts, weight: 0, isLive: false, isDefault: true },
-        { id: project.environments[1]!.id, name: 'production', description: null, createdAt: ts, updatedAt: ts, weight: 1, isLive: true, isDefault: false },
+        {
+          id: project.environments[0]!.id,
+          name: 'development',
+          description: null,
+          createdAt: ts,
+          updatedAt: ts,
+          weight: 0,
+          isLive: false,
+          isDefault: true,
+          fgaStoreId: storeIdOf(project.environments[0]!.id),
+        },
+        {
+          id: project.environments[1]!.id,
+          name: 'production',
+          description: null,
+          createdAt: ts,
+          updatedAt: ts,
+          weight: 1,
+          isLive: true,
+          isDefault: false,
+          fgaStoreId: storeIdOf(project.environments[1]!.id),
+        },
       ],
     });
   });
@@ -49,8 +70,19 @@ describe('environments', () => {
     expect(created.json()).toEqual({
       tenant: { id: t.credentials.tenantId, name: 'Default' },
       project: { id: project.id, name: 'Billing' },
-      environment: { id: expect.any(String), name: 'staging', description: 'QA', createdAt: ts, updatedAt: ts, weight: 5, isLive: false, isDefault: false },
+      environment: {
+        id: expect.any(String),
+        name: 'staging',
+        description: 'QA',
+        createdAt: ts,
+        updatedAt: ts,
+        weight: 5,
+        isLive: false,
+        isDefault: false,
+        fgaStoreId: expect.any(String),
+      },
     });
+    expect(environment.fgaStoreId).toBe(storeIdOf(environment.id));
     const listed = (await t.app.inject({ method: 'GET', url: base, headers: bearer(token) })).json().environments;
     expect(listed.map((e: { name: string }) => e.name)).toEqual(['development', 'production', 'staging']);
 

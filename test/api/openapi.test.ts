@@ -124,7 +124,9 @@ describe('GET /v1/openapi', () => {
           // The OAuth 2.0 alternative lists the one scope the operation needs; a bearer scheme has no scopes of its own
           // (spectral:oas), so `x-required-scope` states it for every kind of bearer token.
           expect(required, `${name} scopes`).toHaveLength(1);
-          expect(op.security, `${name} security`).toEqual([{ bearerAuth: [] }, { oauth2: required }]);
+          // The FGA API (OpenFGA's) also takes an environment API secret (purpose fga), which selects its store.
+          const secret = path.startsWith('/v1/fga/') ? [{ environmentSecret: [] }] : [];
+          expect(op.security, `${name} security`).toEqual([{ bearerAuth: [] }, { oauth2: required }, ...secret]);
           expect(op['x-required-scope'], name).toBe(required[0]);
         }
         for (const scope of required ?? []) expect(scopes, `${name} scope ${scope}`).toContain(scope);

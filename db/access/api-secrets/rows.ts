@@ -9,7 +9,7 @@ export const ApiSecret = z
     environmentId: uuid,
     name: z.string(),
     description: z.string().nullable(),
-    purposes: z.array(z.enum(SECRET_PURPOSES)).describe('authzen: AuthZEN at /access/v1; mcp: the trust-store runtime'),
+    purposes: z.array(z.enum(SECRET_PURPOSES)).describe('authzen: AuthZEN at /access/v1; mcp: the trust-store runtime; fga: the FGA API at /v1/fga (OpenFGA)'),
     prefix: z.string().describe('The first characters of the secret (adenv_…), to recognise it'),
     hint: z.string().describe('The last 4 characters of the secret'),
     expiresAt: nullableTimestamp,

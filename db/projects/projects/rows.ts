@@ -40,11 +40,12 @@ export type Project = z.infer<typeof Project>;
 export const Environment = ProjectEnvironment.extend({
   name: z.string(),
   isDefault: z.boolean().nullable().describe('The default environment of its project'),
+  fgaStoreId: z.string().describe("The environment's FGA store id: `store_id` in the FGA API at /v1/fga (OpenFGA's), and `storeId` for OpenFGA's SDKs"),
 }).meta({ id: 'Environment' });
 export type Environment = z.infer<typeof Environment>;
 
 /** An environment with what services need besides its public shape. */
-export const EnvironmentRecord = Environment.extend({
+export const EnvironmentRecord = Environment.omit({ fgaStoreId: true }).extend({
   tenantId: uuid,
   projectId: uuid,
   projectName: z.string(),

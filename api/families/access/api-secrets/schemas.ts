@@ -31,7 +31,7 @@ export const CreateApiSecretBody = z
       .min(1, 'must name at least one purpose')
       .max(SECRET_PURPOSES.length)
       .refine((p) => new Set(p).size === p.length, 'must not repeat a purpose')
-      .describe('authzen: AuthZEN at /access/v1; mcp: the trust-store runtime'),
+      .describe('authzen: AuthZEN at /access/v1; mcp: the trust-store runtime; fga: the FGA API at /v1/fga (OpenFGA)'),
     expiresAt: z.iso
       .datetime({ offset: true, error: 'must be an ISO 8601 date-time' })
       .nullable()

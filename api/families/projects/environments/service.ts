@@ -6,6 +6,7 @@ import { createEnvironmentQueries, type EnvironmentChanges } from '../../../../d
 import { createProjectQueries } from '../../../../db/projects/projects/queries.ts';
 import type { Environment, EnvironmentRecord, ProjectEnvironment } from '../../../../db/projects/projects/rows.ts';
 import { conflict, orNotFound } from '../../../errors.ts';
+import { storeIdOf } from '../../../../lib/fga/store-id.ts';
 import { record, type CallerChange, type EnvironmentCaller, type TenantCaller } from '../../../access/caller.ts';
 
 export const toEnvironment = (e: EnvironmentRecord): Environment => ({
@@ -17,6 +18,7 @@ export const toEnvironment = (e: EnvironmentRecord): Environment => ({
   weight: e.weight,
   isLive: e.isLive,
   isDefault: e.isDefault,
+  fgaStoreId: storeIdOf(e.id),
 });
 export const toProjectEnvironment = ({ id, name, description, createdAt, updatedAt, weight, isLive }: EnvironmentRecord): ProjectEnvironment => ({
   id,

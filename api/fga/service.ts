@@ -1,0 +1,199 @@
+// The FGA engine as the API runs it (shared by the FGA family and AuthZEN): each environment's compiled models (by
+// id, and which is the latest) and a per-instance cache of its tuple look-ups, both dropped when an `iam_fga`
+// NOTIFY (sent by triggers on models and tuples, migration 0050) names the environment. Models never change once
+// written, so a compiled model stays cached by id; only the environment's pointer to its latest is dropped.
+// `HIGHER_CONSISTENCY` reads past both caches, as OpenFGA's consistency preference asks.
+import type { DatabasePool } from 'slonik';
+import { createFgaModelQueries } from '../../db/access/fga/models.ts';
+import { createFgaTupleReader } from '../../db/access/fga/reader.ts';
+import { batchCheck, check } from '../../lib/fga/check.ts';
+import { expand } from '../../lib/fga/expand.ts';
+import { listObjects } from '../../lib/fga/list-objects.ts';
+import { listUsers } from '../../lib/fga/list-users.ts';
+import { compileModel, type CompiledModel } from '../../lib/fga/model.ts';
+import {
+  FGA_LIMITS,
+  FgaError,
+  type AuthorizationModel,
+  type CheckRequest,
+  type CheckResult,
+  type ListObjectsRequest,
+  type ListedUser,
+  type ListUsersRequest,
+  type QueryOptions,
+  type Tuple,
+  type TupleReader,
+  type UsersetTree,
+} from '../../lib/fga/types.ts';
+import { Lru } from './lru.ts';
+import { FgaApiError } from './errors.ts';
+
+export type Consistency = 'UNSPECIFIED' | 'MINIMIZE_LATENCY' | 'HIGHER_CONSISTENCY';
+
+/** Which model answers and how fresh the tuples must be. */
+export interface ModelSelection {
+  /** A model id; the latest model when absent. */
+  modelId?: string | undefined;
+  consistency?: Consistency | undefined;
+}
+
+export interface LoadedModel {
+  model: AuthorizationModel;
+  compiled: CompiledModel;
+}
+
+export interface BatchCheckItem extends CheckRequest {
+  correlationId: string;
+}
+export type BatchCheckResult = { allowed: boolean } | { error: { code: string; message: string } };
+
+export interface FgaService {
+  /** The model by id, else the latest: 400 `authorization_model_not_found` / `latest_authorization_model_not_found`. */
+  model(environmentId: string, selection?: ModelSelection): Promise<LoadedModel>;
+  /** The latest model, or null when the store has none. */
+  latestModel(environmentId: string, consistency?: Consistency): Promise<LoadedModel | null>;
+  /** The environment's tuples as the engine reads them: cached unless `HIGHER_CONSISTENCY`. */
+  reader(environmentId: string, consistency?: Consistency): TupleReader;
+  check(environmentId: string, selection: ModelSelection, request: CheckRequest): Promise<CheckResult>;
+  /** Each item answered on its own: an item's error (an invalid tuple, a missing condition parameter) is its result. */
+  batchCheck(environmentId: string, selection: ModelSelection, items: readonly BatchCheckItem[]): Promise<Map<string, BatchCheckResult>>;
+  expand(environmentId: string, selection: ModelSelection, request: { object: string; relation: string } & QueryOptions): Promise<UsersetTree>;
+  listObjects(
+    environmentId: string,
+    selection: ModelSelection,
+    request: ListObjectsRequest,
+    options?: { limit?: number; onObject?: (object: string) => void },
+  ): Promise<string[]>;
+  listUsers(environmentId: string, selection: ModelSelection, request: ListUsersRequest): Promise<ListedUser[]>;
+  /** Drops what is cached of an environment (its `iam_fga` NOTIFY). */
+  evict(environmentId: string): void;
+  /** Drops everything (the listener may have missed notifications). */
+  clear(): void;
+}
+
+export interface FgaServiceOptions {
+  pool: DatabasePool;
+  /** Compiled models kept (all environments). */
+  modelCacheSize: number;
+  /** Tuple look-ups kept per environment. */
+  tupleCacheSize: number;
+  /** Environments whose tuple look-ups are kept. */
+  tupleCacheEnvironments: number;
+}
+
+/** Caches a reader's answers: one entry per distinct call (its arguments in order). */
+function cachingReader(inner: TupleReader, cache: Lru<string, Promise<Tuple[]>>): TupleReader {
+  const cached = (key: string, load: () => Promise<Tuple[]>) => {
+    const hit = cache.get(key);
+    if (hit) return hit;
+    const loading = load();
+    cache.set(key, loading);
+    loading.catch(() => cache.delete(key));
+    return loading;
+  };
+  return {
+    byObjects: (objectType, objectIds, relations) =>
+      cached(JSON.stringify(['o', objectType, relations, objectIds]), () => inner.byObjects(objectType, objectIds, relations)),
+    byUsers: (objectType, relation, users, limit) =>
+      cached(JSON.stringify(['u', objectType, relation, users, limit ?? null]), () => inner.byUsers(objectType, relation, users, limit)),
+  };
+}
+
+export function createFgaService(options: FgaServiceOptions): FgaService {
+  const { pool } = options;
+  const compiled = new Lru<string, Promise<LoadedModel | null>>(options.modelCacheSize);
+  const latestIds = new Lru<string, Promise<string | null>>(options.modelCacheSize);
+  const tupleCaches = new Lru<string, Lru<string, Promise<Tuple[]>>>(options.tupleCacheEnvironments);
+
+  const remember = <T>(cache: Lru<string, Promise<T>>, key: string, load: () => Promise<T>) => {
+    const hit = cache.get(key);
+    if (hit) return hit;
+    const loading = load();
+    cache.set(key, loading);
+    loading.catch(() => cache.delete(key));
+    return loading;
+  };
+
+  const loadModel = (model: AuthorizationModel | null): LoadedModel | null => (model ? { model, compiled: compileModel(model) } : null);
+
+  // A model not found is not remembered: ids asked for at random must not push compiled models out.
+  const byId = async (environmentId: string, id: string) => {
+    const key = `${environmentId}/${id}`;
+    const found = await remember(compiled, key, async () => loadModel(await createFgaModelQueries(pool, environmentId).find(id)));
+    if (!found) compiled.delete(key);
+    return found;
+  };
+
+  const latestModel = async (environmentId: string, consistency?: Consistency) => {
+    if (consistency === 'HIGHER_CONSISTENCY') {
+      const model = await createFgaModelQueries(pool, environmentId).latest();
+      return model ? byId(environmentId, model.id) : null;
+    }
+    const id = await remember(latestIds, environmentId, async () => (await createFgaModelQueries(pool, environmentId).latest())?.id ?? null);
+    return id === null ? null : byId(environmentId, id);
+  };
+
+  const model = async (environmentId: string, selection: ModelSelection = {}): Promise<LoadedModel> => {
+    if (selection.modelId) {
+      const found = await byId(environmentId, selection.modelId);
+      if (!found) throw new FgaApiError(400, 'authorization_model_not_found', `Authorization Model '${selection.modelId}' not found`);
+      return found;
+    }
+    const latest = await latestModel(environmentId, selection.consistency);
+    if (!latest) throw new FgaApiError(400, 'latest_authorization_model_not_found', 'No authorization models found for this store; write one first.');
+    return latest;
+  };
+
+  const reader = (environmentId: string, consistency?: Consistency): TupleReader => {
+    const inner = createFgaTupleReader(pool, environmentId);
+    if (consistency === 'HIGHER_CONSISTENCY') return inner;
+    let cache = tupleCaches.get(environmentId);
+    if (!cache) {
+      cache = new Lru(options.tupleCacheSize);
+      tupleCaches.set(environmentId, cache);
+    }
+    return cachingReader(inner, cache);
+  };
+
+  return {
+    model,
+    latestModel,
+    reader,
+
+    check: async (environmentId, selection, request) =>
+      check((await model(environmentId, selection)).compiled, reader(environmentId, selection.consistency), request),
+
+    batchCheck: async (environmentId, selection, items) => {
+      const { compiled: m } = await model(environmentId, selection);
+      const answers = await batchCheck(m, reader(environmentId, selection.consistency), items);
+      return new Map(
+        items.map((item, i): [string, BatchCheckResult] => {
+          const answer = answers[i]!;
+          if (!(answer instanceof FgaError)) return [item.correlationId, { allowed: answer.allowed }];
+          return [item.correlationId, { error: { code: answer.code, message: answer.message } }];
+        }),
+      );
+    },
+
+    expand: async (environmentId, selection, request) =>
+      expand((await model(environmentId, selection)).compiled, reader(environmentId, selection.consistency), request),
+
+    listObjects: async (environmentId, selection, request, listOptions = {}) =>
+      listObjects((await model(environmentId, selection)).compiled, reader(environmentId, selection.consistency), request, {
+        limit: listOptions.limit ?? FGA_LIMITS.listObjectsResults,
+        ...(listOptions.onObject ? { onObject: listOptions.onObject } : {}),
+      }),
+
+    listUsers: async (environmentId, selection, request) =>
+      listUsers((await model(environmentId, selection)).compiled, reader(environmentId, selection.consistency), request),
+
+    evict: (environmentId) => {
+      latestIds.delete(environmentId);
+      tupleCaches.delete(environmentId);
+    },
+    clear: () => {
+      latestIds.clear();
+      tupleCaches.clear();
+    },
+  };
+}
