@@ -11,6 +11,8 @@ export type PacedOptions = {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   body?: string;
+  /** Bodies sent in turn instead of `body` (a mix of requests). */
+  bodies?: string[];
   connections: number;
   rate: number;
   duration: number;
@@ -28,10 +30,12 @@ export async function pacedLoad(options: PacedOptions): Promise<PacedResult> {
   const latencies: number[] = [];
   let errors = 0;
   let non2xx = 0;
+  let sentCount = 0;
   const send = () => {
     const sent = performance.now();
+    const body = options.bodies ? options.bodies[sentCount++ % options.bodies.length] : options.body;
     return pool
-      .request({ path: url.pathname + url.search, method: options.method, headers: options.headers, body: options.body })
+      .request({ path: url.pathname + url.search, method: options.method, headers: options.headers, body })
       .then(async (res) => {
         await res.body.dump();
         latencies.push(performance.now() - sent);

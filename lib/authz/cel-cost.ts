@@ -80,16 +80,25 @@ export function metered<T>(run: () => T): Metered<T> {
 const conditionMessage = `The condition exceeded its cost limit (${CONDITION_COST_LIMIT} units) and does not hold.`;
 const requestMessage = `The request exceeded its cost limit (${REQUEST_COST_LIMIT} units) before this condition finished; it does not hold.`;
 
-/** Runs `work` (the decisions of one request) within one shared budget. */
-export function withinRequestBudget<T>(work: () => T): T {
-  const outer = request;
-  request = { remaining: REQUEST_COST_LIMIT };
-  try {
-    return work();
-  } finally {
-    request = outer;
-  }
+/**
+ * One request's budget, for a request whose decisions run in several synchronous parts (between awaits): each part
+ * runs through the function returned, and all of them spend the same budget.
+ */
+export function createRequestBudget(): <T>(work: () => T) => T {
+  const budget = { remaining: REQUEST_COST_LIMIT };
+  return (work) => {
+    const outer = request;
+    request = budget;
+    try {
+      return work();
+    } finally {
+      request = outer;
+    }
+  };
 }
+
+/** Runs `work` (the decisions of one request, synchronous) within one shared budget. */
+export const withinRequestBudget = <T>(work: () => T): T => createRequestBudget()(work);
 
 /** Whether the running request's budget is spent (a search stops its page there). */
 export const requestBudgetSpent = () => request !== undefined && request.remaining <= 0;

@@ -3,7 +3,7 @@
 // permissions with those of every role it inherits (transitively); grants by user and by group. Conditions are
 // compiled once per distinct source text, and kept across recompilations.
 import { compileCondition, type CompiledCondition, type ResourceEquality } from './conditions.ts';
-import { DEFAULT_SUBJECT_IDENTIFIER, type StoredModel, type SubjectIdentifier } from './model.ts';
+import { DEFAULT_SUBJECT_IDENTIFIER, type DecisionEngine, type StoredModel, type SubjectIdentifier } from './model.ts';
 import { groupKeys, publicIdOf, subjectIndex, userKeys, withDirectoryFields, type Subject, type SubjectIndex } from './subjects.ts';
 import { compileAgents, type Agent } from './agents.ts';
 
@@ -78,6 +78,8 @@ export interface AccessModel {
   agents: Map<string, Agent>;
   /** Group memberships elevate grants give, by user. */
   elevatedGroups: Map<string, { groupId: string; elevation: Elevation }[]>;
+  /** Resource types whose decision engine is set explicitly (the AuthZEN settings). */
+  resourceTypeEngines: ReadonlyMap<string, DecisionEngine>;
 }
 
 export const permissionKey = (type: string, action: string) => `${type}\0${action}`;
@@ -207,6 +209,7 @@ export function compileModel(environmentId: string, stored: StoredModel): Access
     grantsByGroup,
     agents: compileAgents(stored.agents),
     elevatedGroups,
+    resourceTypeEngines: new Map(Object.entries(stored.resourceTypeEngines ?? {})),
   };
 }
 

@@ -12,9 +12,15 @@ export type SubjectIdentifier = 'any' | 'id' | 'externalId' | 'userName' | 'emai
 export const SUBJECT_IDENTIFIERS = ['any', 'id', 'externalId', 'userName', 'email'] as const satisfies readonly SubjectIdentifier[];
 export const DEFAULT_SUBJECT_IDENTIFIER: SubjectIdentifier = 'any';
 
+/** What decides an AuthZEN request on a resource type: the directory and roles (RBAC) or the environment's FGA model. */
+export const DECISION_ENGINES = ['rbac', 'fga'] as const;
+export type DecisionEngine = (typeof DECISION_ENGINES)[number];
+
 export interface StoredModel {
   /** How requests name subjects; absent: DEFAULT_SUBJECT_IDENTIFIER. */
   subjectIdentifier?: SubjectIdentifier;
+  /** Resource types whose engine is set explicitly; absent: none (./engines.ts decides the rest). */
+  resourceTypeEngines?: Record<string, DecisionEngine>;
   users: {
     id: string;
     userName: string;

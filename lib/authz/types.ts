@@ -48,6 +48,13 @@ export type Reason =
       entryId: string;
     }
   | {
+      /** Decided by the environment's FGA model: the relation path that granted, from the resource to the subject. */
+      permitted: true;
+      code: 'fga.granted';
+      message: string;
+      path: string[];
+    }
+  | {
       permitted: false;
       code: DenyCode;
       message: string;
@@ -70,7 +77,11 @@ export type DenyCode =
   | 'trust_store.not_found'
   | 'trust_store.not_active'
   | 'trust_store.tool_not_allowed'
-  | 'trust_store.manifest_mismatch';
+  | 'trust_store.manifest_mismatch'
+  /** FGA: the subject has no path to the relation on the resource. */
+  | 'fga.not_related'
+  /** FGA: the request cannot be asked of the model (an id FGA refuses, a condition's missing parameter, too deep a resolution). */
+  | 'fga.invalid_request';
 
 export interface DecisionResult {
   decision: boolean;

@@ -73,7 +73,7 @@ afterAll(() => t?.close());
 describe('AuthZEN subject identifiers', () => {
   it('names users by id, externalId or userName by default (`any`), and search answers with the externalId, else the userName', async () => {
     const res = await t.app.inject({ method: 'GET', url: settingsUrl(), headers: bearer(token) });
-    expect(res.json()).toEqual({ settings: { environmentId: pdp.environmentId, subjectIdentifier: 'any' } });
+    expect(res.json()).toEqual({ settings: { environmentId: pdp.environmentId, subjectIdentifier: 'any', resourceTypeEngines: {} } });
     for (const id of ['alice', 'ALICE', 'idp-alice', pdp.ids.users.alice!]) expect(await decide(id), id).toBe(true);
     expect(await decide('IDP-ALICE')).toBe(false); // an externalId compares exactly
     expect(await decide('alice@example.com')).toBe(false); // emails are another kind
@@ -138,7 +138,10 @@ describe('AuthZEN subject identifiers', () => {
     await saveMalloryAsBefore();
     const earlier = (await saved()).length;
     await save('userName');
-    expect(await save('externalId')).toEqual({ status: 200, body: { settings: { environmentId: pdp.environmentId, subjectIdentifier: 'externalId' } } });
+    expect(await save('externalId')).toEqual({
+      status: 200,
+      body: { settings: { environmentId: pdp.environmentId, subjectIdentifier: 'externalId', resourceTypeEngines: {} } },
+    });
     expect(await decide('idp-alice')).toBe(true);
     expect(await decide('alice')).toBe(false); // the provisioned user's externalId: it holds nothing
     // A user without an externalId cannot be named, so search leaves it out.

@@ -14,6 +14,7 @@ export function createModelQueries(db: CommonQueryMethods) {
       const loaded = await db.oneFirst(sql.type(Document)`
         SELECT json_build_object(
           'subjectIdentifier', (SELECT s.subject_identifier FROM authzen_settings s WHERE s.environment_id = ${environmentId}),
+          'resourceTypeEngines', (SELECT s.resource_type_engines FROM authzen_settings s WHERE s.environment_id = ${environmentId}),
           'users', (SELECT coalesce(json_agg(json_build_object(
               'id', u.id, 'userName', u.user_name, 'externalId', u.external_id, 'displayName', u.display_name, 'active', u.active,
               'emails', (SELECT coalesce(json_agg(e.email ORDER BY e.email), '[]') FROM user_emails e WHERE e.user_id = u.id),
@@ -49,10 +50,11 @@ export function createModelQueries(db: CommonQueryMethods) {
             ) ORDER BY g.created_at, g.id), '[]') FROM elevate_grants g
             WHERE g.environment_id = ${environmentId} AND g.state = 'active' AND g.expires_at > now())
         ) AS model`);
-      const { elevations, subjectIdentifier, ...model } = loaded;
+      const { elevations, subjectIdentifier, resourceTypeEngines, ...model } = loaded;
       return {
         ...model,
         ...(subjectIdentifier ? { subjectIdentifier } : {}),
+        ...(resourceTypeEngines && Object.keys(resourceTypeEngines).length > 0 ? { resourceTypeEngines } : {}),
         resources: loaded.resources.map(([typeId, id, attributes]) => ({ typeId, id, attributes })),
         ...(elevations?.length ? { elevations } : {}),
       };

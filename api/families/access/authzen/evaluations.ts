@@ -1,10 +1,22 @@
 // Access evaluation, single and batched. A decision is `{ decision }` alone unless the request asks for
-// `options.explain`; every decision is logged (buffered, see ./decision-log.ts).
+// `options.explain`; every decision is logged (buffered, see ./decision-log.ts). RBAC decides in memory, within
+// one cost budget per request; a type FGA decides (./engines.ts) awaits its store.
 import { evaluate } from '../../../../lib/authz/evaluate.ts';
+import { createRequestBudget } from '../../../../lib/authz/cel-cost.ts';
 import type { AccessModel } from '../../../../lib/authz/compile.ts';
-import type { EvaluationRequest } from '../../../../lib/authz/types.ts';
+import type { DecisionResult, EvaluationRequest } from '../../../../lib/authz/types.ts';
 import { EvaluationBody, type Decision, type EvaluationsBody, type Semantic } from './schemas.ts';
 import { invalidBody, type DecisionContext } from './requests.ts';
+import { decideWithFga, engineFor, type FgaDecisions } from './engines.ts';
+
+/** What a decision is made with: the environment's compiled RBAC model, its FGA store, the request's cost budget. */
+export interface Deciders {
+  model: AccessModel;
+  fga: FgaDecisions;
+  within: <T>(work: () => T) => T;
+}
+
+export const decidersOf = (model: AccessModel, fga: FgaDecisions): Deciders => ({ model, fga, within: createRequestBudget() });
 
 const ENTITIES = ['subject', 'action', 'resource'] as const;
 const Complete = EvaluationBody.pick({ subject: true, action: true, resource: true, context: true });
@@ -20,22 +32,30 @@ function requestOf(body: Pick<EvaluationBody, 'subject' | 'action' | 'resource' 
   };
 }
 
-function decide(model: AccessModel, request: EvaluationRequest, explain: boolean, at: DecisionContext, endpoint: 'evaluation' | 'evaluations'): Decision {
+/** A decision by the type's engine: synchronous for RBAC (the hot path awaits nothing), a promise for FGA. */
+function decide(deciders: Deciders, request: EvaluationRequest, explain: boolean, at: DecisionContext, endpoint: 'evaluation' | 'evaluations') {
   const started = process.hrtime.bigint();
-  const result = evaluate(model, request);
-  at.log(endpoint, {
-    subject: { type: request.subject.type, id: request.subject.id },
-    action: request.action.name,
-    resource: { type: request.resource.type, id: request.resource.id },
-    decision: result.decision,
-    reason: result.reason,
-    durationMicros: Number((process.hrtime.bigint() - started) / 1000n),
-  });
-  return explain ? { decision: result.decision, context: { reason: result.reason } } : { decision: result.decision };
+  const answer = (result: DecisionResult): Decision => {
+    at.log(endpoint, {
+      subject: { type: request.subject.type, id: request.subject.id },
+      action: request.action.name,
+      resource: { type: request.resource.type, id: request.resource.id },
+      decision: result.decision,
+      reason: result.reason,
+      durationMicros: Number((process.hrtime.bigint() - started) / 1000n),
+    });
+    return explain ? { decision: result.decision, context: { reason: result.reason } } : { decision: result.decision };
+  };
+  const rbac = () => answer(deciders.within(() => evaluate(deciders.model, request)));
+  const fga = () => decideWithFga(deciders.fga, deciders.model.environmentId, request).then(answer);
+  const engine = engineFor(deciders.model, deciders.fga, request.resource.type);
+  if (engine === 'rbac') return rbac();
+  if (engine === 'fga') return fga();
+  return engine.then((e) => (e === 'fga' ? fga() : rbac()));
 }
 
-export function evaluateOne(model: AccessModel, body: EvaluationBody, at: DecisionContext): Decision {
-  return decide(model, requestOf(body), body.options?.explain === true, at, 'evaluation');
+export function evaluateOne(deciders: Deciders, body: EvaluationBody, at: DecisionContext): Decision | Promise<Decision> {
+  return decide(deciders, requestOf(body), body.options?.explain === true, at, 'evaluation');
 }
 
 type Item = NonNullable<EvaluationsBody['evaluations']>[number];
@@ -74,18 +94,18 @@ const stopsAt: Record<Semantic, (decision: boolean) => boolean> = {
 };
 
 /** A batch: `{ evaluations }` in request order, or a single Decision when `evaluations` is absent or empty. */
-export function evaluateMany(model: AccessModel, body: EvaluationsBody, at: DecisionContext): Decision | { evaluations: Decision[] } {
+export async function evaluateMany(deciders: Deciders, body: EvaluationsBody, at: DecisionContext): Promise<Decision | { evaluations: Decision[] }> {
   const explain = body.options?.explain === true;
   if (!body.evaluations?.length) {
     const single = EvaluationBody.safeParse(body);
     if (!single.success) throw invalidBody(single.error);
-    return decide(model, requestOf(single.data), explain, at, 'evaluation');
+    return decide(deciders, requestOf(single.data), explain, at, 'evaluation');
   }
   const semantic = body.options?.evaluations_semantic ?? 'execute_all';
   const evaluations: Decision[] = [];
   for (const item of body.evaluations) {
     const request = complete(body, item, at);
-    const decision = 'decision' in request ? request : decide(model, request, explain, at, 'evaluations');
+    const decision = 'decision' in request ? request : await decide(deciders, request, explain, at, 'evaluations');
     if (stopsAt[semantic](decision.decision)) {
       // The spec's example: the short-circuiting item says why the array ends there (an explanation moves aside).
       if (semantic === 'deny_on_first_deny') {

@@ -2,7 +2,6 @@
 // whose model answers. Deny is a 200 with `decision: false`; HTTP errors are for protocol problems only.
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { withinRequestBudget } from '../../../../lib/authz/cel-cost.ts';
 import { ApiError } from '../../../errors.ts';
 import { errorResponses } from '../../../common/schemas.ts';
 import { requiresEnvironmentSecret } from '../../../plugins/environment-secret.ts';
@@ -10,7 +9,8 @@ import type { FamilyDeps } from '../../family.ts';
 import type { App } from '../../../types.ts';
 import { createDecisionLog } from './decision-log.ts';
 import { decisionLogRoutes } from './decisions-route.ts';
-import { evaluateMany, evaluateOne } from './evaluations.ts';
+import { decidersOf, evaluateMany, evaluateOne } from './evaluations.ts';
+import type { FgaDecisions } from './engines.ts';
 import { decisionContext } from './requests.ts';
 import { search } from './searches.ts';
 import {
@@ -36,7 +36,7 @@ const serializerCompiler = () => (data: unknown) => JSON.stringify(data);
 const security = requiresEnvironmentSecret;
 const explainNote = ' With `options.explain: true`, each decision carries `context.reason` (why it was permitted or denied).';
 
-export function authzenRoutes(app: App, deps: FamilyDeps) {
+export function authzenRoutes(app: App, deps: FamilyDeps, fga: FgaDecisions) {
   const log = createDecisionLog({ pool: deps.pool, settings: deps.config.decisionLog, warn: (details, message) => app.log.warn(details, message) });
   app.addHook('onClose', () => log.close());
 
@@ -58,10 +58,10 @@ export function authzenRoutes(app: App, deps: FamilyDeps) {
     done();
   });
 
-  /** The request's environment model and decision context. */
+  /** The request's deciders (the environment's RBAC model, its FGA store, one cost budget) and decision context. */
   const answer = async (request: FastifyRequest) => {
     const at = decisionContext(request, log);
-    return { model: await deps.models.get(at.environmentId), at };
+    return { deciders: decidersOf(await deps.models.get(at.environmentId), fga), at };
   };
 
   app.post(`${PREFIX}/evaluation`, {
@@ -77,8 +77,8 @@ export function authzenRoutes(app: App, deps: FamilyDeps) {
       response: { 200: Decision, ...errorResponses() },
     },
     handler: async (request) => {
-      const { model, at } = await answer(request);
-      return withinRequestBudget(() => evaluateOne(model, request.body, at));
+      const { deciders, at } = await answer(request);
+      return evaluateOne(deciders, request.body, at);
     },
   });
 
@@ -100,8 +100,8 @@ export function authzenRoutes(app: App, deps: FamilyDeps) {
       response: { 200: z.union([EvaluationsResponse, Decision]), ...errorResponses() },
     },
     handler: async (request) => {
-      const { model, at } = await answer(request);
-      return withinRequestBudget(() => evaluateMany(model, request.body, at));
+      const { deciders, at } = await answer(request);
+      return evaluateMany(deciders, request.body, at);
     },
   });
 
@@ -132,8 +132,8 @@ export function authzenRoutes(app: App, deps: FamilyDeps) {
         response: { 200: searchResponse(item, `AuthZen${kind[0]!.toUpperCase()}${kind.slice(1)}SearchResponse`), ...errorResponses() },
       },
       handler: async (request) => {
-        const { model, at } = await answer(request);
-        return withinRequestBudget(() => search(model, kind, request.body, at));
+        const { deciders, at } = await answer(request);
+        return search(deciders, kind, request.body, at);
       },
     });
   }

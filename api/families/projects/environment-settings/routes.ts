@@ -102,7 +102,9 @@ export function environmentSettingRoutes(app: App, connections: ConnectionServic
       tags,
       operationId: 'getEnvironmentAuthzenSettings',
       summary: 'Get the AuthZEN settings of an environment',
-      description: 'Returns the kind of identifier AuthZEN requests (/access/v1) name subjects by in this environment (`userName` unless saved).',
+      description:
+        'Returns the kind of identifier AuthZEN requests (/access/v1) name subjects by in this environment (`any` unless saved) and the resource ' +
+        'types whose decision engine (RBAC or FGA) is set explicitly.',
       security: read,
       params,
       response: { 200: AuthzenSettingsResponse, ...errorResponses(404) },
@@ -115,8 +117,9 @@ export function environmentSettingRoutes(app: App, connections: ConnectionServic
       operationId: 'saveEnvironmentAuthzenSettings',
       summary: 'Save the AuthZEN settings of an environment',
       description:
-        'Sets the one kind of identifier AuthZEN requests name subjects by; no other kind is looked up, and search answers with it. ' +
-        'Takes effect on the next decision on every instance.',
+        'Sets the one kind of identifier AuthZEN requests name subjects by (no other kind is looked up, and search answers with it) and the ' +
+        'resource types RBAC or FGA decides against the default (`resourceTypeEngines` replaces the saved map as a whole). A field left out ' +
+        'keeps its saved value. Takes effect on the next decision on every instance.',
       security: write,
       params,
       body: SaveAuthzenSettingsBody,

@@ -2,7 +2,7 @@
 // enterprise SSO (service provider) metadata and the SDK configuration.
 import { z } from 'zod';
 import { EnvironmentConnection } from '../../../../db/projects/projects/rows.ts';
-import { SUBJECT_IDENTIFIERS } from '../../../../lib/authz/model.ts';
+import { DECISION_ENGINES, SUBJECT_IDENTIFIERS } from '../../../../lib/authz/model.ts';
 import { displayName, ManagementMeta } from '../../../common/schemas.ts';
 import { describeProviders, PROVIDER_IDS, SSO_PROVIDER_IDS } from './connection-providers.ts';
 
@@ -149,6 +149,23 @@ const subjectIdentifier = z
       '`externalId`, or name (for `userName` and `email`). userName, email and name ignore case; ids and externalIds compare exactly.',
   );
 
-export const SaveAuthzenSettingsBody = z.strictObject({ subjectIdentifier }).meta({ id: 'SaveAuthzenSettingsRequest' });
+const resourceTypeEngines = z
+  .record(
+    z.string().regex(/^[^\s:#@*]{1,254}$/, 'is not a resource type name (1 to 254 characters, none of whitespace, `:`, `#`, `@`, `*`)'),
+    z.enum(DECISION_ENGINES),
+  )
+  .refine((map) => Object.keys(map).length <= 500, 'may name at most 500 resource types')
+  .describe(
+    'The resource types whose decision engine is set explicitly: `rbac` (the directory and roles) or `fga` (the environment’s latest FGA ' +
+      'model; the subject `{type, id}` is the user `type:id`, the action name the relation). A type not named here is RBAC’s when the ' +
+      'RBAC model defines it, else FGA’s when the latest FGA model defines it, else RBAC’s (which denies it as unknown).',
+  );
 
-export const AuthzenSettingsResponse = z.object({ settings: z.object({ environmentId: z.uuid(), subjectIdentifier }) }).meta({ id: 'AuthzenSettingsResponse' });
+export const SaveAuthzenSettingsBody = z
+  .strictObject({ subjectIdentifier: subjectIdentifier.optional(), resourceTypeEngines: resourceTypeEngines.optional() })
+  .describe('A field left out keeps its saved value.')
+  .meta({ id: 'SaveAuthzenSettingsRequest' });
+
+export const AuthzenSettingsResponse = z
+  .object({ settings: z.object({ environmentId: z.uuid(), subjectIdentifier, resourceTypeEngines }) })
+  .meta({ id: 'AuthzenSettingsResponse' });
