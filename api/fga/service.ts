@@ -103,7 +103,19 @@ export function createFgaService(options: FgaServiceOptions): FgaService {
   const { pool } = options;
   const compiled = new Lru<string, Promise<LoadedModel | null>>(options.modelCacheSize);
   const latestIds = new Lru<string, Promise<string | null>>(options.modelCacheSize);
-  const tupleCaches = new Lru<string, Lru<string, Promise<Tuple[]>>>(options.tupleCacheEnvironments);
+  // Per environment: its tuple look-ups, and the answers of checks asked without context or contextual tuples (a
+  // hot check is then one look-up, as OpenFGA's check query cache). Dropped together by the environment's NOTIFY.
+  const caches = new Lru<string, { tuples: Lru<string, Promise<Tuple[]>>; checks: Lru<string, Promise<CheckResult>> }>(
+    options.tupleCacheEnvironments,
+  );
+  const cacheOf = (environmentId: string) => {
+    let cache = caches.get(environmentId);
+    if (!cache) {
+      cache = { tuples: new Lru(options.tupleCacheSize), checks: new Lru(options.tupleCacheSize) };
+      caches.set(environmentId, cache);
+    }
+    return cache;
+  };
 
   const remember = <T>(cache: Lru<string, Promise<T>>, key: string, load: () => Promise<T>) => {
     const hit = cache.get(key);
@@ -147,12 +159,7 @@ export function createFgaService(options: FgaServiceOptions): FgaService {
   const reader = (environmentId: string, consistency?: Consistency): TupleReader => {
     const inner = createFgaTupleReader(pool, environmentId);
     if (consistency === 'HIGHER_CONSISTENCY') return inner;
-    let cache = tupleCaches.get(environmentId);
-    if (!cache) {
-      cache = new Lru(options.tupleCacheSize);
-      tupleCaches.set(environmentId, cache);
-    }
-    return cachingReader(inner, cache);
+    return cachingReader(inner, cacheOf(environmentId).tuples);
   };
 
   return {
@@ -160,8 +167,13 @@ export function createFgaService(options: FgaServiceOptions): FgaService {
     latestModel,
     reader,
 
-    check: async (environmentId, selection, request) =>
-      check((await model(environmentId, selection)).compiled, reader(environmentId, selection.consistency), request),
+    check: async (environmentId, selection, request) => {
+      const { compiled: m } = await model(environmentId, selection);
+      const plain = !request.contextualTuples?.length && (!request.context || Object.keys(request.context).length === 0);
+      if (selection.consistency === 'HIGHER_CONSISTENCY' || !plain) return check(m, reader(environmentId, selection.consistency), request);
+      const key = `${m.id}\0${request.user}\0${request.relation}\0${request.object}`;
+      return remember(cacheOf(environmentId).checks, key, () => check(m, reader(environmentId), request));
+    },
 
     batchCheck: async (environmentId, selection, items) => {
       const { compiled: m } = await model(environmentId, selection);
@@ -189,11 +201,11 @@ export function createFgaService(options: FgaServiceOptions): FgaService {
 
     evict: (environmentId) => {
       latestIds.delete(environmentId);
-      tupleCaches.delete(environmentId);
+      caches.delete(environmentId);
     },
     clear: () => {
       latestIds.clear();
-      tupleCaches.clear();
+      caches.clear();
     },
   };
 }

@@ -20,21 +20,39 @@ function encode(value: bigint): string {
   return out;
 }
 
+// Every FGA request maps its store id both ways; the few ids in use are kept rather than recomputed in bigints.
+const MEMO_MAX = 1000;
+function memoised(compute: (key: string) => string | null) {
+  const known = new Map<string, string | null>();
+  return (key: string) => {
+    let value = known.get(key);
+    if (value === undefined) {
+      value = compute(key);
+      if (known.size >= MEMO_MAX) known.clear();
+      known.set(key, value);
+    }
+    return value;
+  };
+}
+
+const toStoreId = memoised((environmentId) => (UUID.test(environmentId) ? encode(BigInt(`0x${environmentId.replace(/-/g, '')}`)) : null));
+
 /** The store id of an environment. */
 export function storeIdOf(environmentId: string): string {
-  if (!UUID.test(environmentId)) throw new Error(`not a UUID: ${environmentId}`);
-  return encode(BigInt(`0x${environmentId.replace(/-/g, '')}`));
+  const storeId = toStoreId(environmentId);
+  if (storeId === null) throw new Error(`not a UUID: ${environmentId}`);
+  return storeId;
 }
 
 /** The environment of a store id, or null when the value is no store id (not a ULID). Case-insensitive, as Crockford base32 is. */
-export function environmentIdOf(storeId: string): string | null {
+export const environmentIdOf: (storeId: string) => string | null = memoised((storeId) => {
   const upper = storeId.toUpperCase();
   if (!ULID_PATTERN.test(upper)) return null;
   let value = 0n;
   for (const c of upper) value = (value << 5n) | BigInt(ALPHABET.indexOf(c));
   const hex = value.toString(16).padStart(32, '0');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
+});
 
 let last = { time: -1, random: 0n };
 
