@@ -105,9 +105,7 @@ export function createFgaService(options: FgaServiceOptions): FgaService {
   const latestIds = new Lru<string, Promise<string | null>>(options.modelCacheSize);
   // Per environment: its tuple look-ups, and the answers of checks asked without context or contextual tuples (a
   // hot check is then one look-up, as OpenFGA's check query cache). Dropped together by the environment's NOTIFY.
-  const caches = new Lru<string, { tuples: Lru<string, Promise<Tuple[]>>; checks: Lru<string, Promise<CheckResult>> }>(
-    options.tupleCacheEnvironments,
-  );
+  const caches = new Lru<string, { tuples: Lru<string, Promise<Tuple[]>>; checks: Lru<string, Promise<CheckResult>> }>(options.tupleCacheEnvironments);
   const cacheOf = (environmentId: string) => {
     let cache = caches.get(environmentId);
     if (!cache) {
