@@ -12,6 +12,7 @@ import { startLoadWorker } from './load-worker.ts';
 import { startBenchDatabase } from './database.ts';
 import { machineBusySeconds, treeCpuSeconds } from './proc.ts';
 import { RESOURCES, ROLES, USERS, seedBenchModel } from './authzen/seed.ts';
+import { sequentialLatency } from './sequential-latency.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -51,23 +52,6 @@ async function load(url: string, headers: Record<string, string>, body: string, 
   const otherCpu = Math.max(0, Math.round((other / ((performance.now() - before.at) / 1000)) * 100) / 100);
   if (r.errors || r.timeouts || r.non2xx) throw new Error(`${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
   return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, otherCpu };
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
-/** p50/p95 (ms) of SAMPLES sequential requests, after a few warm-up ones; each must answer 200. */
-async function latency(url: string, init: RequestInit) {
-  const times: number[] = [];
-  for (let i = 0; i < SAMPLES + 20; i++) {
-    const started = performance.now();
-    const res = await fetch(url, init);
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
-    if (i >= 20) times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  const round = (ms: number) => Math.round(ms * 100) / 100;
-  return { p50: round(percentile(times, 50)), p95: round(percentile(times, 95)) };
 }
 
 const loader = startLoadWorker();
@@ -117,14 +101,14 @@ try {
   const half = await load(`${url}/access/v1/evaluation`, auth, body, Math.round(svc.rps / 2));
   const ratio = Math.round((svc.rps / base.rps) * 100) / 100;
 
-  const batch = await latency(post('evaluations', BATCH).url, post('evaluations', BATCH).init);
-  const search = await latency(post('search/resource', SEARCH).url, post('search/resource', SEARCH).init);
-  const owned = await latency(post('search/resource', OWNED_SEARCH).url, post('search/resource', OWNED_SEARCH).init);
+  const batch = await sequentialLatency(post('evaluations', BATCH).url, post('evaluations', BATCH).init, SAMPLES);
+  const search = await sequentialLatency(post('search/resource', SEARCH).url, post('search/resource', SEARCH).init, SAMPLES);
+  const owned = await sequentialLatency(post('search/resource', OWNED_SEARCH).url, post('search/resource', OWNED_SEARCH).init, SAMPLES);
   const usersUrl = `${url}/v1/tenants/${tenantId}/environments/${environmentId}/directory/users?emailPrefix=user12`;
   const bearer = { authorization: `Bearer ${await service.token()}` };
   const probe = await fetch(usersUrl, { headers: bearer });
   await probe.arrayBuffer();
-  const email = probe.status === 200 ? await latency(usersUrl, { headers: bearer }) : null;
+  const email = probe.status === 200 ? await sequentialLatency(usersUrl, { headers: bearer }, SAMPLES) : null;
 
   const otherCpu = Math.max(base.otherCpu, svc.otherCpu, half.otherCpu);
   const verdict = (ok: boolean) => (ok ? 'OK' : 'BELOW TARGET');

@@ -14,6 +14,7 @@ import { transformer } from '@openfga/syntax-transformer';
 import { startBenchApp } from './app.ts';
 import { startLoadWorker } from './load-worker.ts';
 import { startBenchDatabase } from './database.ts';
+import { sequentialLatency } from './sequential-latency.ts';
 import { machineBusySeconds, treeCpuSeconds } from './proc.ts';
 import { directViewerOf, FGA_MODEL_DSL, leafOf, memberOf, ownerOf, rootOf, sectionOf, seedFgaStore, SHAPE, TUPLE_COUNT, teamOfRoot } from './fga/seed.ts';
 
@@ -81,23 +82,6 @@ async function paced(url: string, headers: Record<string, string>, bodies: strin
   return r;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-const round = (ms: number) => Math.round(ms * 100) / 100;
-
-/** p50/p95 (ms) of SAMPLES sequential requests after 10 warm-up ones; `init(i)` builds request i; each must answer 200. */
-async function latency(url: string, init: (i: number) => RequestInit) {
-  const times: number[] = [];
-  for (let i = 0; i < SAMPLES + 10; i++) {
-    const started = performance.now();
-    const res = await fetch(url, init(i));
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
-    if (i >= 10) times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: round(percentile(times, 50)), p95: round(percentile(times, 95)) };
-}
-
 const loader = startLoadWorker();
 const cleanups: (() => Promise<unknown>)[] = [loader.close];
 try {
@@ -154,21 +138,31 @@ try {
   const warm = await paced(`${storeUrl}/check`, auth, mix, halfRate);
   const strong = await paced(`${storeUrl}/check`, auth, checkMix('HIGHER_CONSISTENCY'), STRONG_RATE);
 
-  const listObjects = await latency(`${storeUrl}/list-objects`, (i) => ({
-    method: 'POST',
-    headers: auth,
-    body: JSON.stringify({ type: 'document', relation: 'viewer', user: `user:u${(i * 97) % 5000}` }),
-  }));
+  const listObjects = await sequentialLatency(
+    `${storeUrl}/list-objects`,
+    (i) => ({
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ type: 'document', relation: 'viewer', user: `user:u${(i * 97) % 5000}` }),
+    }),
+    SAMPLES,
+    10,
+  );
   const probe = (await (
     await fetch(`${storeUrl}/list-objects`, { method: 'POST', headers: auth, body: JSON.stringify({ type: 'document', relation: 'viewer', user: 'user:u42' }) })
   ).json()) as { objects: string[] };
-  const write = await latency(`${storeUrl}/write`, (i) => ({
-    method: 'POST',
-    headers: auth,
-    body: JSON.stringify({
-      writes: { tuple_keys: Array.from({ length: 100 }, (_, k) => ({ user: `user:u${k}`, relation: 'viewer', object: `document:new-${i}-${k}` })) },
+  const write = await sequentialLatency(
+    `${storeUrl}/write`,
+    (i) => ({
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({
+        writes: { tuple_keys: Array.from({ length: 100 }, (_, k) => ({ user: `user:u${k}`, relation: 'viewer', object: `document:new-${i}-${k}` })) },
+      }),
     }),
-  }));
+    SAMPLES,
+    10,
+  );
 
   const otherCpu = Math.max(base.otherCpu, svc.otherCpu);
   const verdict = (ok: boolean) => (ok ? 'OK' : 'BELOW TARGET');

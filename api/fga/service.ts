@@ -81,21 +81,23 @@ export interface FgaServiceOptions {
   tupleCacheEnvironments: number;
 }
 
+/** The cached promise of `key`, else `load`'s, kept unless it fails (concurrent askers share one load). */
+function remember<T>(cache: Lru<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const loading = load();
+  cache.set(key, loading);
+  loading.catch(() => cache.delete(key));
+  return loading;
+}
+
 /** Caches a reader's answers: one entry per distinct call (its arguments in order). */
 function cachingReader(inner: TupleReader, cache: Lru<string, Promise<Tuple[]>>): TupleReader {
-  const cached = (key: string, load: () => Promise<Tuple[]>) => {
-    const hit = cache.get(key);
-    if (hit) return hit;
-    const loading = load();
-    cache.set(key, loading);
-    loading.catch(() => cache.delete(key));
-    return loading;
-  };
   return {
     byObjects: (objectType, objectIds, relations) =>
-      cached(JSON.stringify(['o', objectType, relations, objectIds]), () => inner.byObjects(objectType, objectIds, relations)),
+      remember(cache, JSON.stringify(['o', objectType, relations, objectIds]), () => inner.byObjects(objectType, objectIds, relations)),
     byUsers: (objectType, relation, users, limit) =>
-      cached(JSON.stringify(['u', objectType, relation, users, limit ?? null]), () => inner.byUsers(objectType, relation, users, limit)),
+      remember(cache, JSON.stringify(['u', objectType, relation, users, limit ?? null]), () => inner.byUsers(objectType, relation, users, limit)),
   };
 }
 
@@ -113,15 +115,6 @@ export function createFgaService(options: FgaServiceOptions): FgaService {
       caches.set(environmentId, cache);
     }
     return cache;
-  };
-
-  const remember = <T>(cache: Lru<string, Promise<T>>, key: string, load: () => Promise<T>) => {
-    const hit = cache.get(key);
-    if (hit) return hit;
-    const loading = load();
-    cache.set(key, loading);
-    loading.catch(() => cache.delete(key));
-    return loading;
   };
 
   const loadModel = (model: AuthorizationModel | null): LoadedModel | null => (model ? { model, compiled: compileModel(model) } : null);

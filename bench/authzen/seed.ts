@@ -2,7 +2,7 @@
 // instances of one resource type, one role per user (every other one limited to 10 instances) and an
 // owner-conditioned delete permission for everyone.
 import { sql, type DatabasePool } from 'slonik';
-import { displayPrefix, generateCredential, hashSecret } from '../../lib/crypto.ts';
+import { createBenchSecret } from '../environment-secret.ts';
 
 export const USERS = 10_000;
 export const ROLES = 100;
@@ -43,10 +43,5 @@ export async function seedBenchModel(pool: DatabasePool, environmentId: string) 
       SELECT ${environmentId}, r.id, u.id FROM users u JOIN rbac_roles r ON r.environment_id = u.environment_id AND r.key = ${`role-${ROLES}`}
       WHERE u.environment_id = ${environmentId} AND u.user_name LIKE 'user%'`);
   });
-  const secret = generateCredential('adenv');
-  await pool.query(sql.unsafe`
-    INSERT INTO api_secrets (environment_id, tenant_id, name, purposes, prefix, hint, secret_hash)
-    SELECT id, tenant_id, 'bench', ARRAY['authzen'], ${displayPrefix(secret)}, ${secret.slice(-4)}, ${sql.binary(hashSecret(secret))}
-    FROM environments WHERE id = ${environmentId}`);
-  return { secret };
+  return { secret: await createBenchSecret(pool, environmentId, ['authzen']) };
 }

@@ -3,7 +3,7 @@
 // may view and whose sections some users may view; documents in the leaves with an owner and, for some, a viewer.
 // A document's viewer is a direct viewer, its owner, or a viewer of its folder (inherited up three levels).
 import { sql, type DatabasePool } from 'slonik';
-import { displayPrefix, generateCredential, hashSecret } from '../../lib/crypto.ts';
+import { createBenchSecret } from '../environment-secret.ts';
 
 export const FGA_MODEL_DSL = `model
   schema 1.1
@@ -87,10 +87,5 @@ export async function seedFgaStore(pool: DatabasePool, environmentId: string) {
   // Vacuumed as well as analysed: a freshly loaded million rows would have autovacuum compete with the measurements.
   await pool.query(sql.unsafe`VACUUM ANALYZE fga_tuples`);
 
-  const secret = generateCredential('adenv');
-  await pool.query(sql.unsafe`
-    INSERT INTO api_secrets (environment_id, tenant_id, name, purposes, prefix, hint, secret_hash)
-    SELECT id, tenant_id, 'bench', ARRAY['fga'], ${displayPrefix(secret)}, ${secret.slice(-4)}, ${sql.binary(hashSecret(secret))}
-    FROM environments WHERE id = ${environmentId}`);
-  return { secret };
+  return { secret: await createBenchSecret(pool, environmentId, ['fga']) };
 }

@@ -8,6 +8,7 @@ import { createDeliveryQueries } from '../../db/events/webhooks/deliveries.ts';
 import { createMfaService } from '../../api/mfa/index.ts';
 import { bearer, startTestApp, type TestApp } from '../helpers/app.ts';
 import { otherOrganization } from '../helpers/fixtures.ts';
+import { storeIdOf } from '../../lib/fga/store-id.ts';
 
 const SCIM_REASON = 'SCIM: the provisioning token selects the environment (tested in test/api/scim-*.test.ts)';
 const HRIS_REASON = 'HRIS: the provisioning token selects the environment (tested in test/api/hris-*.test.ts)';
@@ -47,6 +48,7 @@ const ALLOWLIST: Record<string, string> = {
   'GET /v1/oidc/{issuerEnvironmentId}/protected-resources/{entryId}': 'public: RFC 9728 metadata of an MCP server (test/api/oidc-mcp-metadata.test.ts)',
   'GET /.well-known/oauth-protected-resource/v1/oidc/{issuerEnvironmentId}/protected-resources/{entryId}':
     'public: RFC 9728 metadata of an MCP server (test/api/oidc-mcp-metadata.test.ts)',
+  'GET /v1/fga/stores': 'lists the stores of the environments the caller reaches',
   'GET /v1/mcp/trust-store/resolve': 'trust-store runtime: the environment API secret selects the environment (tested in test/api/trust-store-resolve.test.ts)',
   'GET /v1/scim/v2/ServiceProviderConfig': SCIM_REASON,
   'GET /v1/scim/v2/ResourceTypes': SCIM_REASON,
@@ -211,6 +213,11 @@ beforeAll(async () => {
   ).policy.id;
   ids.requestId = (await create(`${elevate}/requests`, { policyId: ids.policyId, requesterId: ids.userId })).request.id;
   ids.grantId = (await create(`${elevate}/requests/${ids.requestId}/approve`, { approverId })).grant.id;
+
+  // A's FGA store (its environment's) with a model.
+  ids.store_id = storeIdOf(ids.environmentId!);
+  const fgaModel = { schema_version: '1.1', type_definitions: [{ type: 'user' }] };
+  ids.id = ids.authorization_model_id = (await create(`/v1/fga/stores/${ids.store_id}/authorization-models`, fgaModel)).authorization_model_id;
 
   // A message of A's environment: queued through its active email provider (no process runs here to send it).
   const providers = `${tn}/environments/${ids.environmentId}/email-providers/postmark`;
