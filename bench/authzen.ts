@@ -6,11 +6,10 @@
 // BENCH_HALF_CONNECTIONS (default 10) and BENCH_SAMPLES (sequential requests per latency figure, default 300) tune it.
 import os from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
-import Fastify from 'fastify';
 import { startBenchApp } from './app.ts';
 import { startLoadWorker } from './load-worker.ts';
 import { startBenchDatabase } from './database.ts';
-import { machineBusySeconds, treeCpuSeconds } from './proc.ts';
+import { baseUrl, jsonLoad, startJsonBaseline } from './json-load.ts';
 import { RESOURCES, ROLES, USERS, seedBenchModel } from './authzen/seed.ts';
 import { sequentialLatency } from './sequential-latency.ts';
 
@@ -30,29 +29,18 @@ const BATCH = {
 const SEARCH = { subject: { type: 'user', id: 'user42' }, action: { name: 'read' }, resource: { type: 'document' }, page: { limit: 50 } };
 const OWNED_SEARCH = { ...SEARCH, action: { name: 'delete' } };
 
-const baseUrl = (app: { server: { address(): unknown } }) => `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-
-async function startBaseline(answer: unknown) {
-  const app = Fastify({ logger: false });
-  app.post('/access/v1/evaluation', async () => answer);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  return app;
-}
-
-// otherCpu: cores used meanwhile by processes other than this one and its Postgres (load from elsewhere).
-async function load(url: string, headers: Record<string, string>, body: string, overallRate?: number) {
-  // At half the rate, as a gateway's pool would: HALF_CONNECTIONS keep-alive connections (50 sockets each
-  // sending a burst per tick measure the load generator's bursts, not the service).
-  const connections = overallRate ? HALF_CONNECTIONS : CONNECTIONS;
-  const options = { url, method: 'POST' as const, headers: { 'content-type': 'application/json', ...headers }, body, connections };
-  if (!overallRate) await loader.run({ ...options, duration: WARMUP });
-  const before = { ours: treeCpuSeconds(process.pid), machine: machineBusySeconds(), at: performance.now() };
-  const r = await loader.run({ ...options, duration: DURATION, ...(overallRate ? { overallRate } : {}) });
-  const other = machineBusySeconds() - before.machine - (treeCpuSeconds(process.pid) - before.ours);
-  const otherCpu = Math.max(0, Math.round((other / ((performance.now() - before.at) / 1000)) * 100) / 100);
-  if (r.errors || r.timeouts || r.non2xx) throw new Error(`${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
-  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, otherCpu };
-}
+// At half the rate, as a gateway's pool would: HALF_CONNECTIONS keep-alive connections (50 sockets each sending a
+// burst per tick measure the load generator's bursts, not the service).
+const load = (url: string, headers: Record<string, string>, body: string, overallRate?: number) =>
+  jsonLoad(loader, {
+    url,
+    headers,
+    body,
+    connections: overallRate ? HALF_CONNECTIONS : CONNECTIONS,
+    duration: DURATION,
+    warmup: overallRate ? 0 : WARMUP,
+    overallRate,
+  });
 
 const loader = startLoadWorker();
 const cleanups: (() => Promise<unknown>)[] = [loader.close];
@@ -78,7 +66,7 @@ try {
   const first = await fetch(post('evaluation', EVALUATION).url, post('evaluation', EVALUATION).init);
   compiled = Math.round(performance.now() - compiled);
   const answer = await first.json();
-  const baseline = await startBaseline(answer);
+  const baseline = await startJsonBaseline('/access/v1/evaluation', answer);
   cleanups.push(() => baseline.close());
   const check = await fetch(`${baseUrl(baseline)}/access/v1/evaluation`, {
     method: 'POST',

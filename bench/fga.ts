@@ -9,13 +9,12 @@
 // BENCH_CONNECTIONS (default 50), BENCH_HALF_CONNECTIONS (default 10) and BENCH_SAMPLES (default 200) tune it.
 import os from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
-import Fastify from 'fastify';
 import { transformer } from '@openfga/syntax-transformer';
 import { startBenchApp } from './app.ts';
 import { startLoadWorker } from './load-worker.ts';
 import { startBenchDatabase } from './database.ts';
 import { sequentialLatency } from './sequential-latency.ts';
-import { machineBusySeconds, treeCpuSeconds } from './proc.ts';
+import { baseUrl, jsonLoad, startJsonBaseline } from './json-load.ts';
 import { directViewerOf, FGA_MODEL_DSL, leafOf, memberOf, ownerOf, rootOf, sectionOf, seedFgaStore, SHAPE, TUPLE_COUNT, teamOfRoot } from './fga/seed.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -54,25 +53,8 @@ function checkMix(consistency?: string): string[] {
   return bodies;
 }
 
-const baseUrl = (app: { server: { address(): unknown } }) => `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-
-async function startBaseline(path: string, answer: unknown) {
-  const app = Fastify({ logger: false });
-  app.post(path, async () => answer);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  return app;
-}
-
-async function load(url: string, headers: Record<string, string>, body: string) {
-  const options = { url, method: 'POST' as const, headers: { 'content-type': 'application/json', ...headers }, body, connections: CONNECTIONS };
-  await loader.run({ ...options, duration: WARMUP });
-  const before = { ours: treeCpuSeconds(process.pid), machine: machineBusySeconds(), at: performance.now() };
-  const r = await loader.run({ ...options, duration: DURATION });
-  const other = machineBusySeconds() - before.machine - (treeCpuSeconds(process.pid) - before.ours);
-  const otherCpu = Math.max(0, Math.round((other / ((performance.now() - before.at) / 1000)) * 100) / 100);
-  if (r.errors || r.timeouts || r.non2xx) throw new Error(`${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx`);
-  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, otherCpu };
-}
+const load = (url: string, headers: Record<string, string>, body: string) =>
+  jsonLoad(loader, { url, headers, body, connections: CONNECTIONS, duration: DURATION, warmup: WARMUP });
 
 async function paced(url: string, headers: Record<string, string>, bodies: string[], rate: number) {
   const options = { url, method: 'POST' as const, headers: { 'content-type': 'application/json', ...headers }, bodies, connections: HALF_CONNECTIONS, rate };
@@ -110,7 +92,7 @@ try {
   const first = await fetch(`${storeUrl}/check`, { method: 'POST', headers: auth, body });
   const answer = (await first.json()) as { allowed: boolean };
   const path = new URL(`${storeUrl}/check`).pathname;
-  const baseline = await startBaseline(path, answer);
+  const baseline = await startJsonBaseline(path, answer);
   cleanups.push(() => baseline.close());
   const checked = await (await fetch(`${baseUrl(baseline)}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json();
   if (first.status !== 200 || !isDeepStrictEqual(answer, checked) || answer.allowed !== true) {
