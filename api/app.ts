@@ -27,6 +27,8 @@ import { FAMILIES } from './families/index.ts';
 import { createOidcProviders } from './oidc/providers.ts';
 import type { OidcProviders } from './oidc/types.ts';
 import type { Family, FamilyDeps } from './families/family.ts';
+import { createReadiness, type Readiness } from './health/readiness.ts';
+import { latestMigration } from '../db/migrate.ts';
 import type { EvaluationTimings } from './protections/pipeline.ts';
 import type { SigningKeys } from './access/signing-keys.ts';
 import type { App } from './types.ts';
@@ -77,6 +79,8 @@ declare module 'fastify' {
     authenticator: Authenticator;
     /** Each environment's OpenID provider (api/oidc/providers.ts), for the sign-in pages and the tests. */
     oidc: OidcProviders;
+    /** What `GET /v1/health/ready` reports; the composition root adds its probes and drains it on SIGTERM. */
+    readiness: Readiness;
     /** The message sender and the default sender's in-process inbox (lib/messages), for the tests. */
     messages: { sender: MessageSender; inbox: Inbox };
   }
@@ -140,6 +144,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     onError: (e, environmentId) => app.log.error({ err: e, environmentId }, 'OpenID provider error'),
   });
   app.decorate('oidc', oidc);
+  const readiness = createReadiness({ pool, expectedHead: await latestMigration() });
+  app.decorate('readiness', readiness);
   const inbox = createInbox();
   const sender =
     deps.sender ??
@@ -217,6 +223,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     sender,
     passwordPolicy,
     protectionTimings: deps.protectionTimings,
+    readiness,
   };
   for (const family of FAMILIES) {
     await app.register(familyPlugin(family), familyDeps);

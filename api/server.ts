@@ -9,6 +9,12 @@ import { createDatabasePool } from '../db/pool.ts';
 import { REDACTED_PATHS } from './app.ts';
 import { startEmbeddedProcesses } from '../worker/embedded.ts';
 import { assembleApp } from './assemble.ts';
+import { temporalProbe } from '../worker/temporal-probe.ts';
+import { temporalConnectionOptions } from '../lib/temporal-connection.ts';
+
+const assertRunning = (trouble: string | null) => {
+  if (trouble) throw new Error(trouble);
+};
 
 export async function startServer(config: Config) {
   const log = pino({ level: config.logLevel, redact: REDACTED_PATHS });
@@ -35,6 +41,12 @@ export async function startServer(config: Config) {
     config.processEngine === 'embedded'
       ? await startEmbeddedProcesses({ config, pool, databaseUrl, masterKey, onError: (err) => log.error({ err }, 'dispatcher round failed') })
       : undefined;
+  if (processes) app.readiness.add({ name: 'dispatcher', check: async () => assertRunning(processes.dispatcher.trouble()) });
+  const temporal =
+    config.processEngine === 'temporal'
+      ? temporalProbe({ address: config.temporalAddress!, namespace: config.temporalNamespace, ...temporalConnectionOptions(config) })
+      : undefined;
+  if (temporal) app.readiness.add(temporal);
   await app.listen({ host: config.host, port: config.port });
   log.info(
     { url: config.publicBaseUrl, credentials: file, startupMs: Date.now() - started },
@@ -44,9 +56,17 @@ export async function startServer(config: Config) {
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      // Not ready first, so the load balancer stops sending requests; then the in-flight ones finish, and the
+      // dispatcher hands back the outbox entries it holds before the pool closes.
+      app.readiness.drain();
+      if (config.shutdownDrainDelayMs > 0) {
+        log.info({ delayMs: config.shutdownDrainDelayMs }, 'shutting down: answering not ready');
+        await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainDelayMs));
+      }
       log.info('shutting down: finishing in-flight requests');
       await app.close();
       await processes?.stop();
+      await temporal?.close();
       await pool.end();
       await embedded?.stop();
       log.info('stopped');

@@ -39,6 +39,11 @@ function checkApplied(applied: { version: number; name: string }[], files: Map<n
   }
 }
 
+/** The number of the newest migration file: the schema head this code expects (the readiness probe compares it). */
+export async function latestMigration(dir = MIGRATIONS_DIR): Promise<number> {
+  return Math.max(0, ...(await migrationFiles(dir)).keys());
+}
+
 export async function migrate(databaseUrl: string, options: { dir?: string } = {}): Promise<MigrationResult> {
   const dir = options.dir ?? MIGRATIONS_DIR;
   const files = await migrationFiles(dir);

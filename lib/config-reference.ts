@@ -33,6 +33,13 @@ export interface VariableReference {
 export const CONFIG_REFERENCE = {
   PORT: { section: 'Server', default: '8080', meaning: 'listening port' },
   HOST: { section: 'Server', default: '127.0.0.1', meaning: 'listening address' },
+  SHUTDOWN_DRAIN_DELAY: {
+    section: 'Server',
+    default: '0s',
+    meaning:
+      'on SIGTERM, how long `/v1/health/ready` answers 503 while requests are still served, before the listener closes: set it ' +
+      "above the load balancer's probe interval (e.g. `10s` behind Kubernetes) so no request reaches a closed instance",
+  },
   DATA_DIR: { section: 'Server', default: './.data', meaning: 'embedded Postgres data, `master.key`, `bootstrap.json`' },
   PUBLIC_BASE_URL: {
     section: 'Server',

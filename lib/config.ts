@@ -72,6 +72,7 @@ export const configSchema = z
   .object({
     PORT: port.default(8080),
     HOST: z.string().min(1).default('127.0.0.1'),
+    SHUTDOWN_DRAIN_DELAY: duration.prefault('0s'),
     DATA_DIR: z.string().min(1).default('./.data'),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
     DATABASE_POOL_SIZE: positiveInt.default(10),
@@ -209,6 +210,8 @@ export const configSchema = z
       /** Messages sent through providers: the delays before each attempt at one provider (then the next provider). */
       messages: { retryScheduleMs: env.MESSAGE_RETRY_SCHEDULE },
       processSweepIntervalMs: env.PROCESS_SWEEP_INTERVAL,
+      /** On SIGTERM: how long the instance answers not-ready while still serving, before it closes its listener. */
+      shutdownDrainDelayMs: env.SHUTDOWN_DRAIN_DELAY,
       /** The deployment's OIDC clean-up process: the pause between two rounds, and the rounds of one run (then it continues as new). */
       oidcCleanup: { intervalMs: env.OIDC_CLEANUP_INTERVAL_SECONDS * 1000, rounds: env.OIDC_CLEANUP_ROUNDS_PER_RUN },
       dnsServers: env.DNS_SERVERS ?? [],

@@ -44,6 +44,8 @@ const DEFAULT_LIMITS: BacklogLimits = { pendingPerEndpoint: 1000, pendingPerTena
 export interface Dispatcher {
   /** One full round; resolves when nothing is left to dispatch or start. */
   runOnce(): Promise<void>;
+  /** Why it is not working (stopped, or no round for a while: its poll loop died), or null while it is. */
+  trouble(): string | null;
   stop(): Promise<void>;
 }
 
@@ -69,6 +71,7 @@ export async function startDispatcher(deps: {
   let running: Promise<void> | undefined;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
+  let lastRoundAt = Date.now();
 
   // Starts and signals recorded by business transactions, in order per process. Entries are claimed under a short lease
   // (renewed while they are carried out) in one short statement and carried out with no transaction open, a few
@@ -192,6 +195,7 @@ export async function startDispatcher(deps: {
       .catch(deps.onError)
       .finally(() => {
         running = undefined;
+        lastRoundAt = Date.now();
         if (again) {
           again = false;
           void wake();
@@ -209,7 +213,14 @@ export async function startDispatcher(deps: {
   poll();
   void wake();
 
+  // A round is due every pollMs; many missed ones mean the loop is gone.
+  const staleMs = Math.max(30_000, 10 * (deps.pollMs ?? 1000));
   return {
+    trouble: () => {
+      if (stopped) return 'stopped';
+      const idleMs = Date.now() - lastRoundAt;
+      return running || idleMs < staleMs ? null : `no dispatch round for ${Math.round(idleMs / 1000)} s`;
+    },
     runOnce: async () => {
       await wake();
       if (running) await running;

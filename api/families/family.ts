@@ -11,6 +11,7 @@ import type { MessageSender } from '../../lib/messages/sender.ts';
 import type { PasswordPolicy } from '../passwords/policy.ts';
 import type { EvaluationTimings } from '../protections/pipeline.ts';
 import type { FgaService } from '../fga/service.ts';
+import type { Readiness } from '../health/readiness.ts';
 
 export interface FamilyDeps {
   config: Config;
@@ -33,6 +34,8 @@ export interface FamilyDeps {
   sender: MessageSender;
   /** The password policy every place that sets a password asks (api/passwords/policy.ts). */
   passwordPolicy: PasswordPolicy;
+  /** What `GET /v1/health/ready` reports (api/health/readiness.ts). */
+  readiness: Readiness;
   /** Benchmarks only: the sign-in protections' evaluation timings (api/protections/pipeline.ts). */
   protectionTimings?: EvaluationTimings | undefined;
 }

@@ -14,6 +14,8 @@ const SCIM_REASON = 'SCIM: the provisioning token selects the environment (teste
 const HRIS_REASON = 'HRIS: the provisioning token selects the environment (tested in test/api/hris-*.test.ts)';
 const ALLOWLIST: Record<string, string> = {
   'GET /v1/health': 'public',
+  'GET /v1/health/live': 'public',
+  'GET /v1/health/ready': 'public',
   'GET /.well-known/jwks.json': 'public',
   'GET /v1/openapi': 'public',
   'POST /v1/oauth/token': 'public: client credentials authenticate themselves',

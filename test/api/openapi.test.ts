@@ -42,7 +42,15 @@ interface Document {
   components?: { schemas?: Record<string, Schema>; securitySchemes?: Record<string, SecurityScheme> };
 }
 
-const PUBLIC = new Set(['GET /v1/health', 'GET /v1/openapi', 'GET /.well-known/jwks.json', 'POST /v1/oauth/token', 'GET /.well-known/authzen-configuration']);
+const PUBLIC = new Set([
+  'GET /v1/health',
+  'GET /v1/health/live',
+  'GET /v1/health/ready',
+  'GET /v1/openapi',
+  'GET /.well-known/jwks.json',
+  'POST /v1/oauth/token',
+  'GET /.well-known/authzen-configuration',
+]);
 // Slack's interactivity requests carry no credential of ours: the channel's signing secret signs them.
 PUBLIC.add('POST /v1/integrations/slack/interactivity/{channelId}');
 // Postmark's bounce webhook: Basic auth with the environment's Postmark server token, checked by the route.

@@ -1,4 +1,11 @@
 import { defineFamily } from '../../family.ts';
 import { metaRoutes } from './routes.ts';
+import { healthRoutes } from './health-routes.ts';
 
-export default defineFamily({ name: 'platform/meta', register: (app, { pool, keys }) => metaRoutes(app, { pool, keys }) });
+export default defineFamily({
+  name: 'platform/meta',
+  register: (app, { pool, keys, readiness }) => {
+    healthRoutes(app, { readiness });
+    metaRoutes(app, { pool, keys });
+  },
+});
