@@ -21,8 +21,8 @@ export interface VendorRequest {
 export interface AnalyticsFake {
   url: string;
   requests: VendorRequest[];
-  /** The next `count` requests answer `status` (after being recorded). */
-  failNext(count: number, status: number): void;
+  /** The next `count` requests (to `path`, if given) answer `status`, with a `Retry-After` if given (after being recorded). */
+  failNext(count: number, status: number, options?: { path?: string; retryAfterSeconds?: number }): void;
   close(): Promise<void>;
 }
 
@@ -32,7 +32,7 @@ const posthogOk = (m: Json) => typeof m.event === 'string' && typeof m.distinct_
 
 export async function startAnalyticsFake(keys: { writeKey: string; apiKey: string }): Promise<AnalyticsFake> {
   const requests: VendorRequest[] = [];
-  const failures: number[] = [];
+  const failures: { status: number; path?: string | undefined; retryAfterSeconds?: number | undefined }[] = [];
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
@@ -45,8 +45,12 @@ export async function startAnalyticsFake(keys: { writeKey: string; apiKey: strin
         return answer(400, { error: 'invalid JSON' });
       }
       requests.push({ path: req.url ?? '', authorization: req.headers.authorization, contentType: req.headers['content-type'], body });
-      const failure = failures.shift();
-      if (failure !== undefined) return answer(failure, { error: 'scripted outage' });
+      const at = failures.findIndex((f) => f.path === undefined || f.path === req.url);
+      if (at >= 0) {
+        const [{ status, retryAfterSeconds }] = failures.splice(at, 1) as [(typeof failures)[number]];
+        const retryAfter = retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) };
+        return res.writeHead(status, { 'content-type': 'application/json', ...retryAfter }).end(JSON.stringify({ error: 'scripted outage' }));
+      }
       const batch = Array.isArray(body.batch) ? (body.batch as Json[]) : null;
       if (req.method === 'POST' && req.url === '/v1/batch') {
         if (req.headers.authorization !== `Basic ${Buffer.from(`${keys.writeKey}:`).toString('base64')}`) return answer(401, { error: 'invalid write key' });
@@ -66,7 +70,9 @@ export async function startAnalyticsFake(keys: { writeKey: string; apiKey: strin
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    failNext: (count, status) => failures.push(...Array<number>(count).fill(status)),
+    failNext: (count, status, options = {}) => {
+      for (let i = 0; i < count; i++) failures.push({ status, ...options });
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
