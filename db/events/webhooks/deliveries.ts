@@ -185,10 +185,10 @@ export function createDeliveryQueries(db: CommonQueryMethods) {
         INSERT INTO deliveries (tenant_id, event_id, endpoint_id, channel_id, redelivery_of)
         VALUES (${original.tenantId}, ${original.eventId}, ${original.endpointId}, ${original.channelId}, ${original.id}) RETURNING id`),
 
-    insertDelivery: (d: { tenantId: string; eventId: string; endpointId?: string | null; channelId?: string | null }) =>
+    insertDelivery: (d: { tenantId: string; eventId: string; endpointId?: string | null; channelId?: string | null; addOnId?: string | null }) =>
       db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
-        INSERT INTO deliveries (tenant_id, event_id, endpoint_id, channel_id)
-        VALUES (${d.tenantId}, ${d.eventId}, ${d.endpointId ?? null}, ${d.channelId ?? null}) RETURNING id`),
+        INSERT INTO deliveries (tenant_id, event_id, endpoint_id, channel_id, add_on_id)
+        VALUES (${d.tenantId}, ${d.eventId}, ${d.endpointId ?? null}, ${d.channelId ?? null}, ${d.addOnId ?? null}) RETURNING id`),
 
     /** Failed deliveries of an endpoint since a time, whose event has no later successful or pending delivery. */
     findFailedSince: async (endpointId: string, since: string, reason?: string) => [
