@@ -43,7 +43,7 @@ export async function testForwarding(
 export function addOnDeliveries(pool: DatabasePool) {
   return {
     list: async (caller: EnvironmentCaller, addOn: EnvironmentAddOn, query: DeliveriesQuery) => {
-      const rows = await createAddOnDeliveryQueries(pool, caller.scope.environmentId).list(addOn.id, {
+      const rows = await createAddOnDeliveryQueries(pool, caller.scope.tenant.id, caller.scope.environmentId).list(addOn.id, {
         status: query.status,
         after: query.cursor,
         limit: query.limit + 1,
@@ -51,7 +51,11 @@ export function addOnDeliveries(pool: DatabasePool) {
       return keysetPage('deliveries', rows, query.limit, encodeDeliveryCursor);
     },
     get: async (caller: EnvironmentCaller, addOn: EnvironmentAddOn, deliveryId: string) => {
-      const delivery = await orNotFound(createAddOnDeliveryQueries(pool, caller.scope.environmentId).find(addOn.id, deliveryId), 'delivery', deliveryId);
+      const delivery = await orNotFound(
+        createAddOnDeliveryQueries(pool, caller.scope.tenant.id, caller.scope.environmentId).find(addOn.id, deliveryId),
+        'delivery',
+        deliveryId,
+      );
       return { delivery, attempts: await createDeliveryQueries(pool).findAttempts(deliveryId) };
     },
   };
