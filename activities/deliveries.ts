@@ -15,6 +15,8 @@ import type { ChannelKind } from '../lib/notifications/channel-kinds.ts';
 import { postOutbound } from '../lib/outbound/http-client.ts';
 import type { LookupFn } from '../lib/outbound/ssrf-guard.ts';
 import { buildWebhookRequest } from '../lib/webhook-request.ts';
+import { buildForwardRequest } from '../lib/forwarding/build-request.ts';
+import type { ForwardingConfig, ForwardingKind, ForwardingSecrets } from '../lib/forwarding/kinds.ts';
 import { createLimiter } from '../lib/limiter.ts';
 
 export interface DeliveryDeps {
@@ -90,6 +92,10 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
       const secrets = target.endpoint.secretsEncrypted.map(decryptOnce);
       ({ body, headers } = buildWebhookRequest(target.event, target.id, secrets));
       url = target.endpoint.url;
+    } else if (target.addOn) {
+      const { addOn } = target;
+      const secrets = JSON.parse(decryptOnce(addOn.secretsEncrypted)) as ForwardingSecrets;
+      ({ url, body, headers } = buildForwardRequest(addOn.kind as ForwardingKind, addOn.config as ForwardingConfig, secrets, target.event));
     } else {
       const channel = target.channel!;
       const secrets = JSON.parse(decryptOnce(channel.secretsEncrypted)) as Record<string, unknown>;
@@ -147,7 +153,7 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
       const settled = await Promise.allSettled(
         targets.map(async (target) => {
           if (target.status !== 'pending') results.set(target.id, { done: true, status: target.status });
-          else if (!(target.endpoint?.active ?? target.channel?.active)) cutShort.push(target.id);
+          else if (!(target.endpoint?.active ?? target.channel?.active ?? target.addOn?.active)) cutShort.push(target.id);
           else attempted.push({ target, record: target.recorded ?? (await limit(() => sendOnce(target))) });
         }),
       );

@@ -45,7 +45,7 @@ export const webhookDeliveryProcess = defineProcess('webhook-delivery', {
   },
   scope: (i) => ({ of: 'delivery', deliveryId: i.deliveryId }),
   describe: (i, entityId, scope) => ({
-    summary: `Delivers event delivery ${entityId} to a ${scope.channelId ? 'notification channel' : 'webhook endpoint'}, retrying (${i.scheduleMs.length} attempts)`,
+    summary: `Delivers event delivery ${entityId} to a ${scope.channelId ? 'notification channel' : scope.endpointId ? 'webhook endpoint' : 'forwarding add-on'}, retrying (${i.scheduleMs.length} attempts)`,
     details:
       `Retries delivery \`${entityId}\` from attempt ${i.firstAttempt ?? 1} of ${i.scheduleMs.length}, on the schedule ${i.scheduleMs.map(duration).join(', ')}; ` +
       'stops when an attempt succeeds, the endpoint answers 410 Gone or is disabled, or the last attempt fails. ' +

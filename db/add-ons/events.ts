@@ -14,7 +14,8 @@ export const ADD_ON_EVENTS = {
   'add_on.deleted': { description: 'An add-on was deleted; `addOn` is its last state.', data: addOn },
   'add_on.tested': {
     description:
-      'An add-on was tested: for a bot challenge, siteverify called with a dummy token; `reached`, the vendor’s `success` and `errorCodes`, and `secretAccepted` (no `invalid-input-secret`).',
+      'An add-on was tested: for a bot challenge, siteverify called with a dummy token; `reached`, the vendor’s `success` and `errorCodes`, and `secretAccepted` (no `invalid-input-secret`). ' +
+      'For segment and analytics, one test event sent to the vendor’s batch API: `success` a 2xx, `secretAccepted` no 401 or 403, `statusCode` the answer, `errorCodes` `http_<status>` otherwise.',
     data: z.looseObject({
       addOn: EnvironmentAddOn,
       reached: z.boolean(),
@@ -22,6 +23,7 @@ export const ADD_ON_EVENTS = {
       errorCodes: z.array(z.string()),
       secretAccepted: z.boolean(),
       error: z.string().nullable(),
+      statusCode: z.number().int().nullable().optional(),
     }),
   },
 } as const satisfies Record<string, EventTypeEntry>;

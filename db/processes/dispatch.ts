@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { EventType } from '../event-catalog.ts';
 import type { ProcessInput, ProcessKind } from '../../lib/processes/contracts.ts';
 import { processId } from './outbox.ts';
+import type { AddOnCategory } from '../add-ons/rows.ts';
 
 /** How the dispatcher routes events besides subscriptions, by typed event names of the catalog (never literals in SQL). */
 export const ROUTING = {
@@ -24,6 +25,9 @@ export const ROUTING = {
   /** …but an escalation to its escalation channels (`data.policy.escalationChannelIds`). */
   elevateEscalated: 'elevate.request.escalated',
 } as const satisfies { notDispatched: readonly EventType[]; threatAlert: EventType; elevateRequest: readonly EventType[]; elevateEscalated: EventType };
+
+/** The add-on categories whose active add-on receives the environment's matching events (db/add-ons/rows.ts). */
+const FORWARDING_CATEGORIES = ['customer_data', 'analytics'] as const satisfies readonly AddOnCategory[];
 
 const types = (names: readonly EventType[]) => sql.array([...names], 'text');
 
@@ -86,10 +90,17 @@ export function createDispatchQueries(db: CommonQueryMethods) {
             THEN 'escalationChannelIds' ELSE 'notificationChannelIds' END)))
         WHERE e.type = ANY(${types(ROUTING.elevateRequest)})
         ON CONFLICT DO NOTHING`);
+      // To the environment's active forwarding add-ons (segment, analytics) whose `config.eventTypes` match.
+      const addOns = await db.query(sql.unsafe`
+        INSERT INTO deliveries (tenant_id, event_id, add_on_id)
+        SELECT e.tenant_id, e.id, a.id FROM (${batch}) e
+        JOIN add_ons a ON a.environment_id = e.environment_id AND a.active AND a.category = ANY(${sql.array([...FORWARDING_CATEGORIES], 'text')})
+          AND e.occurred_at >= a.created_at AND ${matches(sql.fragment`ARRAY(SELECT jsonb_array_elements_text(a.config->'eventTypes'))`)}
+        ON CONFLICT DO NOTHING`);
       await db.query(sql.unsafe`UPDATE dispatch_cursor SET last_tx_id = ${last.tx}::xid8, last_sequence = ${last.seq}`);
       return {
         dispatched: rows.length,
-        deliveries: endpoints.n + channels.rowCount + alerts.rowCount + elevate.rowCount,
+        deliveries: endpoints.n + channels.rowCount + alerts.rowCount + elevate.rowCount + addOns.rowCount,
         /** Tenants that got webhook deliveries: those whose backlog may have passed a cap (overCap). */
         tenants: endpoints.tenants,
       };

@@ -8,7 +8,7 @@ import type { EnvironmentTable, ScopeQuery } from '../../lib/processes/lookups.t
 
 export type { ProcessScope } from '../../lib/processes/contracts.ts';
 
-const Delivery = z.object({ tenantId: z.uuid(), endpointId: z.uuid().nullable(), channelId: z.uuid().nullable() });
+const Delivery = z.object({ tenantId: z.uuid(), endpointId: z.uuid().nullable(), channelId: z.uuid().nullable(), addOnEnvironmentId: z.uuid().nullable() });
 const Id = z.object({ id: z.uuid() });
 
 const ENVIRONMENT_TABLES = {
@@ -36,13 +36,17 @@ export function createProcessScopeQueries(db: CommonQueryMethods) {
       }
       if (query.of === 'delivery') {
         const delivery = await db.maybeOne(sql.type(Delivery)`
-          SELECT tenant_id AS "tenantId", endpoint_id AS "endpointId", channel_id AS "channelId" FROM deliveries WHERE id = ${query.deliveryId}`);
+          SELECT tenant_id AS "tenantId", endpoint_id AS "endpointId", channel_id AS "channelId",
+            (SELECT environment_id FROM add_ons WHERE id = add_on_id) AS "addOnEnvironmentId"
+          FROM deliveries WHERE id = ${query.deliveryId}`);
         const tenantId = delivery?.tenantId ?? recordedTenantId;
         return {
           tenantId,
           organizationId: await organizationOfTenant(tenantId),
           endpointId: delivery?.endpointId ?? null,
           channelId: delivery?.channelId ?? null,
+          // A delivery to an add-on: its environment, the add-on's own id being no search attribute.
+          ...(delivery?.addOnEnvironmentId ? { environmentId: delivery.addOnEnvironmentId } : {}),
         };
       }
       const scope: ProcessScope = { tenantId: recordedTenantId, organizationId: await organizationOfTenant(recordedTenantId) };

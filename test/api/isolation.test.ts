@@ -150,6 +150,10 @@ beforeAll(async () => {
   ids.kind = 'turnstile';
   const addOn = { config: { siteKey: 'isolated-site' }, secrets: { secretKey: 'isolated-secret-0123' } };
   expect((await call(ours, 'PUT', `${tn}/environments/${ids.environmentId}/add-ons/turnstile`, addOn)).status).toBe(200);
+  // A segment add-on with a delivery (written directly: no dispatcher runs here) for its delivery routes.
+  const segment = { config: { baseUrl: 'http://127.0.0.1:9' }, secrets: { writeKey: 'isolated-write-key' } };
+  const addOnId: string = (await call(ours, 'PUT', `${tn}/environments/${ids.environmentId}/add-ons/segment`, segment)).body.addOn.id;
+  ids.addOnDeliveryId = await createDeliveryQueries(t.pool).insertDelivery({ tenantId, eventId, addOnId });
   const directory = `${tn}/environments/${ids.environmentId}/directory`;
   ids.userId = (await create(`${directory}/users`, { userName: 'isolated@example.com' })).user.id;
   ids.groupId = (await create(`${directory}/groups`, { name: 'Isolated' })).group.id;
@@ -238,6 +242,8 @@ afterAll(() => t.close());
 /** The path with A's ids; a delivery is the webhook's or the channel's, as the path says. */
 function urlOf(path: string) {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (name === 'kind' && path.includes('/add-ons/{kind}/deliveries')) return 'segment';
+    if (name === 'deliveryId' && path.includes('/add-ons/')) return ids.addOnDeliveryId!;
     const key = name === 'deliveryId' ? (path.includes('/notification-channels/') ? 'channelDeliveryId' : 'webhookDeliveryId') : name;
     if (name === 'keyId' && path.includes('/mcp/trust-store/')) return ids.trustStoreKeyId!;
     if (name === 'grantId' && path.includes('/impersonation/')) return ids.impersonationGrantId!;

@@ -29,6 +29,11 @@ const Target = z.object({
   channel: z
     .object({ id: z.uuid(), kind: z.string(), config: z.record(z.string(), z.unknown()), secretsEncrypted: z.string(), active: z.boolean() })
     .nullable(),
+  /** A forwarding add-on (segment, analytics): its kind, config and sealed secrets. */
+  addOn: z
+    .object({ id: z.uuid(), kind: z.string(), config: z.record(z.string(), z.unknown()), secretsEncrypted: z.string(), active: z.boolean() })
+    .nullable()
+    .optional(),
   /** This attempt, when it already ran (an activity replayed after a crash answers from it). */
   recorded: RecordedAttempt.nullable(),
 });
@@ -55,11 +60,14 @@ const targets = (attempt: number) => sql.fragment`
       ORDER BY s.created_at DESC)) END AS endpoint,
     CASE WHEN c.id IS NULL THEN NULL ELSE json_build_object('id', c.id, 'kind', c.kind, 'config', c.config,
       'secretsEncrypted', c.secrets_encrypted, 'active', c.active) END AS channel,
+    CASE WHEN ao.id IS NULL THEN NULL ELSE json_build_object('id', ao.id, 'kind', ao.kind, 'config', ao.config,
+      'secretsEncrypted', ao.secrets_encrypted, 'active', ao.active) END AS "addOn",
     CASE WHEN a.delivery_id IS NULL THEN NULL ELSE json_build_object('attempt', a.attempt,
       'startedAt', to_char(a.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'durationMs', a.duration_ms,
       'statusCode', a.status_code, 'error', a.error, 'responseExcerpt', a.response_excerpt, 'retryAfterMs', a.retry_after_ms) END AS recorded
   FROM deliveries d JOIN events e ON e.id = d.event_id
   LEFT JOIN webhook_endpoints w ON w.id = d.endpoint_id LEFT JOIN notification_channels c ON c.id = d.channel_id
+  LEFT JOIN add_ons ao ON ao.id = d.add_on_id
   LEFT JOIN delivery_attempts a ON a.delivery_id = d.id AND a.attempt = ${attempt}`;
 
 /** Keyset position: the last delivery of the previous page (compared at full timestamp precision). */
@@ -177,10 +185,10 @@ export function createDeliveryQueries(db: CommonQueryMethods) {
         INSERT INTO deliveries (tenant_id, event_id, endpoint_id, channel_id, redelivery_of)
         VALUES (${original.tenantId}, ${original.eventId}, ${original.endpointId}, ${original.channelId}, ${original.id}) RETURNING id`),
 
-    insertDelivery: (d: { tenantId: string; eventId: string; endpointId?: string | null; channelId?: string | null }) =>
+    insertDelivery: (d: { tenantId: string; eventId: string; endpointId?: string | null; channelId?: string | null; addOnId?: string | null }) =>
       db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
-        INSERT INTO deliveries (tenant_id, event_id, endpoint_id, channel_id)
-        VALUES (${d.tenantId}, ${d.eventId}, ${d.endpointId ?? null}, ${d.channelId ?? null}) RETURNING id`),
+        INSERT INTO deliveries (tenant_id, event_id, endpoint_id, channel_id, add_on_id)
+        VALUES (${d.tenantId}, ${d.eventId}, ${d.endpointId ?? null}, ${d.channelId ?? null}, ${d.addOnId ?? null}) RETURNING id`),
 
     /** Failed deliveries of an endpoint since a time, whose event has no later successful or pending delivery. */
     findFailedSince: async (endpointId: string, since: string, reason?: string) => [

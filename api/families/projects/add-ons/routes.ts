@@ -1,7 +1,20 @@
 // An environment's add-ons: list, save (create or update), delete and a test of the vendor's API.
 import { callerOf, requires } from '../../../plugins/auth.ts';
 import { errorResponses } from '../../../common/schemas.ts';
-import { AddOnParams, AddOnResponse, AddOnsList, AddOnSuccessResponse, EnvironmentScopeParams, SaveAddOnBody, TestAddOnResponse } from './schemas.ts';
+import {
+  AddOnDeliveriesList,
+  AddOnDeliveriesParams,
+  AddOnDeliveryDetail,
+  AddOnDeliveryParams,
+  AddOnParams,
+  AddOnResponse,
+  AddOnsList,
+  AddOnSuccessResponse,
+  DeliveriesQuery,
+  EnvironmentScopeParams,
+  SaveAddOnBody,
+  TestAddOnResponse,
+} from './schemas.ts';
 import type { AddOnService } from './service.ts';
 import type { App } from '../../../types.ts';
 
@@ -58,12 +71,41 @@ export function addOnRoutes(app: App, addOns: AddOnService) {
       summary: 'Test an add-on against its vendor',
       description:
         'A bot challenge: calls the vendor’s siteverify with the saved secret and a dummy token now and answers the vendor’s verdict; ' +
-        '`secretAccepted` says whether the secret key works. 404 `add_on.not_found` when the kind is not saved; 502 `add_on.test_failed` when the ' +
+        '`secretAccepted` says whether the secret key works. segment and analytics: sends one `iam add-on tested` event for the user ' +
+        '`iam-add-on-test` to the vendor’s batch API now; `success` is a 2xx, `secretAccepted` no 401 or 403, `statusCode` the answer. 404 `add_on.not_found` when the kind is not saved; 502 `add_on.test_failed` when the ' +
         'vendor cannot be reached or answers something else than siteverify’s JSON. Emits `add_on.tested` either way.',
       security: write,
       params: AddOnParams,
       response: { 200: TestAddOnResponse, ...errorResponses(404, 502) },
     },
     handler: (r) => addOns.test(callerOf(r, 'environment'), r.params.kind),
+  });
+  app.get(`${base}/:kind/deliveries`, {
+    schema: {
+      tags,
+      operationId: 'listEnvironmentAddOnDeliveries',
+      summary: 'List the deliveries of events to a forwarding add-on',
+      description:
+        'The deliveries of the environment’s events to its segment or analytics add-on, newest first, one page at a time with `cursor`, ' +
+        'optionally of one status. Each is sent by the durable delivery process, with the webhook retry schedule. 404 when the kind is not saved.',
+      security: read,
+      params: AddOnDeliveriesParams,
+      querystring: DeliveriesQuery,
+      response: { 200: AddOnDeliveriesList, ...errorResponses(404) },
+    },
+    handler: (r) => addOns.deliveries(callerOf(r, 'environment'), r.params.kind, r.query),
+  });
+  app.get(`${base}/:kind/deliveries/:deliveryId`, {
+    schema: {
+      tags,
+      operationId: 'getEnvironmentAddOnDelivery',
+      summary: 'Get a delivery to a forwarding add-on with every attempt',
+      description:
+        'One delivery to the segment or analytics add-on with every attempt: when, how long, the status code or error, and an excerpt of the answer.',
+      security: read,
+      params: AddOnDeliveryParams,
+      response: { 200: AddOnDeliveryDetail, ...errorResponses(404) },
+    },
+    handler: (r) => addOns.delivery(callerOf(r, 'environment'), r.params.kind, r.params.deliveryId),
   });
 }

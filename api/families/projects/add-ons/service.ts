@@ -12,6 +12,9 @@ import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import { checkTargetUrl } from '../../../access/reach.ts';
 import { ApiError, orNotFound } from '../../../errors.ts';
 import { invalidAddOn, parseAddOnFields } from './fields.ts';
+import { addOnDeliveries, testForwarding } from './forwarding.ts';
+import { isForwardingKind } from '../../../../lib/forwarding/kinds.ts';
+import type { DeliveriesQuery } from './schemas.ts';
 
 type Fields = Record<string, unknown>;
 type Db = Parameters<typeof createAddOnQueries>[0];
@@ -85,6 +88,7 @@ export function createAddOnService(deps: { pool: DatabasePool; masterKey: Buffer
     /** Calls the vendor's siteverify with a dummy token now and reports its answer; unreachable is a 502. */
     test: async (caller: EnvironmentCaller, kind: AddOnKind) => {
       const addOn = await find(pool, caller, kind);
+      if (isForwardingKind(kind)) return testForwarding(pool, caller, addOn, await secretsOf(caller, kind), deps.outbound);
       const secret = String((await secretsOf(caller, kind)).secretKey ?? '');
       const baseUrl = typeof addOn.config.baseUrl === 'string' ? addOn.config.baseUrl : undefined;
       const answer = await siteverify(kind as BotChallengeKind, baseUrl, { secret, response: DUMMY_TOKEN, remoteIp: null }, deps.outbound);
@@ -107,6 +111,13 @@ export function createAddOnService(deps: { pool: DatabasePool; masterKey: Buffer
       if (!outcome.reached) throw new ApiError(502, 'add_on.test_failed', `The ${kind} siteverify API could not be used: ${outcome.error}`);
       return { success: outcome.success, errorCodes: outcome.errorCodes, secretAccepted: outcome.secretAccepted };
     },
+
+    /** The deliveries of a forwarding add-on (segment, analytics), newest first; 404 when the kind is not saved. */
+    deliveries: async (caller: EnvironmentCaller, kind: AddOnKind, query: DeliveriesQuery) =>
+      addOnDeliveries(pool).list(caller, await find(pool, caller, kind), query),
+
+    delivery: async (caller: EnvironmentCaller, kind: AddOnKind, deliveryId: string) =>
+      addOnDeliveries(pool).get(caller, await find(pool, caller, kind), deliveryId),
   };
 }
 
