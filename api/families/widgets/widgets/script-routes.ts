@@ -1,4 +1,4 @@
-// The widgets themselves: one framework-free script of web components (./client/widgets.js), served by the service so
+// The widgets themselves: one framework-free script of web components (./client/), served by the service so
 // a page embeds them with no outside CDN, and the CORS preflights of the widget API (answered for any origin: the
 // token, and so its origins, is not known before the request itself).
 import { readFileSync } from 'node:fs';
@@ -6,7 +6,9 @@ import { createHash } from 'node:crypto';
 import type { App } from '../../../types.ts';
 import { preflight } from './cors.ts';
 
-const SCRIPT = readFileSync(new URL('./client/widgets.js', import.meta.url), 'utf8');
+const source = (file: string) => readFileSync(new URL(`./client/${file}`, import.meta.url), 'utf8');
+/** The base and the components in one function scope: nothing leaks into the embedding page but the custom elements. */
+const SCRIPT = `(() => {\n'use strict';\n${source('widget-base.js')}\n${source('widgets.js')}})();\n`;
 const ETAG = `"${createHash('sha256').update(SCRIPT).digest('base64url').slice(0, 22)}"`;
 
 /** Each path of the widget API with the methods it answers. */
