@@ -38,6 +38,18 @@ export const FAMILY_IMPORTS = {
   'tenants/domains': ['tenants/tenants'],
   'tenants/seats': ['tenants/tenants'],
   'threats/threats': ['projects/environment-settings'],
+  'widgets/widgets': [
+    'directory/users',
+    'directory/sessions',
+    'directory/passkeys',
+    'directory/mfa-factors',
+    'organizations/invitations',
+    'organizations/members',
+    'organizations/organizations',
+    'identity/personal-access-tokens',
+    'events/audit-logs',
+    'projects/environment-settings',
+  ],
 };
 
 const FAMILIES_DIR = path.join(import.meta.dirname, 'api', 'families');
@@ -80,7 +92,10 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'lib/webhook-signature.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['eslint.config.js', 'lib/webhook-signature.js', 'api/families/widgets/widgets/client/*.js'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',

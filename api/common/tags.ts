@@ -146,6 +146,12 @@ export const TAGS = [
       'HRIS inbound provisioning at /v1/hris/v1, mirroring SCIM: Employees (directory users with HR fields and lifecycle: prehire, dated ' +
       'termination, rehire) and Departments (directory groups with a hierarchy), with discovery, filters, PATCH and Bulk, authenticated by an adhris_… provisioning token.',
   },
+  {
+    name: 'Widgets',
+    description:
+      'Scoped, short-lived widget tokens for a directory user (issued here, verifiable against the environment JWKS), and the widget API under /v1/widgets ' +
+      'that accepts only them, within their kind and scopes, from their origins; the web components are served at /v1/widgets/widgets.js.',
+  },
 ] as const;
 
 export type TagName = (typeof TAGS)[number]['name'];

@@ -8,6 +8,7 @@ import { grants } from '../scopes.ts';
 import type { Caller, EnvironmentCaller, OrganizationCaller, RequestScope, TenantCaller } from '../access/caller.ts';
 import { AuthenticationError, type Authenticator, type Principal } from '../access/principals.ts';
 import { presentsEnvironmentSecret } from './environment-secret.ts';
+import { presentsWidgetToken, widgetTokenRefused } from '../access/widget-tokens.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -86,6 +87,11 @@ export function registerAuth(app: FastifyInstance, authenticator: Authenticator)
       },
       (error: unknown) => {
         if (!(error instanceof AuthenticationError)) return done(error as Error);
+        // Decided only once the token failed, so the check costs valid tokens nothing.
+        if (presentsWidgetToken(header)) {
+          request.authFailure = widgetTokenRefused();
+          return done();
+        }
         request.authFailure = unauthorized('auth.invalid_token', error.message, `, error="invalid_token", error_description="${error.message}"`);
         done();
       },

@@ -10,6 +10,7 @@ import { AuthenticationError } from '../access/principals.ts';
 import type { SecretPurpose } from '../../lib/secret-purposes.ts';
 import type { ProvisioningKind } from '../../db/provisioning/provisioning-tokens/rows.ts';
 import type { EnvironmentSecretAuthenticator, EnvironmentSecretPrincipal } from '../access/environment-secrets.ts';
+import { presentsWidgetToken, widgetTokenRefused } from '../access/widget-tokens.ts';
 import { registerCredentialRateLimits, type CredentialRateLimitOptions, type CredentialRateLimits } from './credential-rate-limit.ts';
 
 declare module 'fastify' {
@@ -81,6 +82,7 @@ export function registerEnvironmentSecretAuth(app: FastifyInstance, authenticato
     if (refused) return done(refused);
     if (!header) return done(unauthorized('auth.missing_secret', `This operation needs ${a(NOUN[expected])}: "Authorization: Bearer ${example}".`));
     if (!token) {
+      if (presentsWidgetToken(header)) return done(widgetTokenRefused());
       return done(unauthorized('auth.malformed_token', `The Authorization header must be "Bearer <${NOUN[expected]}>".`, ', error="invalid_request"'));
     }
     const prefix = token.slice(0, token.indexOf('_') + 1);

@@ -12,7 +12,28 @@ import { storeIdOf } from '../../lib/fga/store-id.ts';
 
 const SCIM_REASON = 'SCIM: the provisioning token selects the environment (tested in test/api/scim-*.test.ts)';
 const HRIS_REASON = 'HRIS: the provisioning token selects the environment (tested in test/api/hris-*.test.ts)';
+const WIDGET_API_REASON = 'widget API: the widget token selects the environment, user and organization (tested in test/api/widgets.test.ts)';
 const ALLOWLIST: Record<string, string> = {
+  ...Object.fromEntries(
+    [
+      'GET /v1/widgets/profile',
+      'PATCH /v1/widgets/profile',
+      'GET /v1/widgets/sessions',
+      'DELETE /v1/widgets/sessions/{sessionId}',
+      'GET /v1/widgets/passkeys',
+      'DELETE /v1/widgets/passkeys/{passkeyId}',
+      'GET /v1/widgets/mfa-factors',
+      'DELETE /v1/widgets/mfa-factors/{factorId}',
+      'GET /v1/widgets/members',
+      'GET /v1/widgets/invitations',
+      'POST /v1/widgets/invitations',
+      'POST /v1/widgets/invitations/{invitationId}/revoke',
+      'GET /v1/widgets/api-keys',
+      'POST /v1/widgets/api-keys',
+      'POST /v1/widgets/api-keys/{keyId}/revoke',
+      'GET /v1/widgets/audit-logs',
+    ].map((op) => [op, WIDGET_API_REASON]),
+  ),
   'GET /v1/health': 'public',
   'GET /v1/health/live': 'public',
   'GET /v1/health/ready': 'public',
@@ -183,6 +204,8 @@ beforeAll(async () => {
   const oidcClients = `${tn}/environments/${ids.environmentId}/oidc/clients`;
   ids.clientId = (await create(oidcClients, { clientName: 'Isolated', redirectUris: ['https://isolated.example.com/cb'] })).client.clientId;
   ids.tokenId = (await create(`${tn}/environments/${ids.environmentId}/provisioning-tokens`, { name: 'A token', kind: 'scim' })).provisioningToken.id;
+  const widgetToken = { kind: 'user_profile', userId: ids.userId, origins: ['https://a.example'] };
+  ids.widgetTokenId = (await create(`${tn}/environments/${ids.environmentId}/widgets/tokens`, widgetToken)).widgetToken.id;
   const rbac = `${tn}/environments/${ids.environmentId}/rbac`;
   ids.type = (await create(`${rbac}/resource-types`, { key: 'todo', actions: [{ name: 'read' }] })).resourceType.key;
   ids.action = 'read';
@@ -247,6 +270,7 @@ function urlOf(path: string) {
     const key = name === 'deliveryId' ? (path.includes('/notification-channels/') ? 'channelDeliveryId' : 'webhookDeliveryId') : name;
     if (name === 'keyId' && path.includes('/mcp/trust-store/')) return ids.trustStoreKeyId!;
     if (name === 'grantId' && path.includes('/impersonation/')) return ids.impersonationGrantId!;
+    if (name === 'tokenId' && path.includes('/widgets/')) return ids.widgetTokenId!;
     if (name === 'provider' && path.includes('/sms-providers/')) return 'twilio';
     const id = ids[key];
     if (!id) throw new Error(`${path}: no resource of organization A for {${name}}; create one in beforeAll`);
