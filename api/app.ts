@@ -28,6 +28,7 @@ import { createOidcProviders } from './oidc/providers.ts';
 import type { OidcProviders } from './oidc/types.ts';
 import type { Family, FamilyDeps } from './families/family.ts';
 import { createReadiness, type Readiness } from './health/readiness.ts';
+import { createMetrics, type Metrics } from './metrics/registry.ts';
 import { latestMigration } from '../db/migrate.ts';
 import type { EvaluationTimings } from './protections/pipeline.ts';
 import type { SigningKeys } from './access/signing-keys.ts';
@@ -81,6 +82,8 @@ declare module 'fastify' {
     oidc: OidcProviders;
     /** What `GET /v1/health/ready` reports; the composition root adds its probes and drains it on SIGTERM. */
     readiness: Readiness;
+    /** The Prometheus metrics of this app (`GET /metrics`, or METRICS_PORT). */
+    metrics: Metrics;
     /** The message sender and the default sender's in-process inbox (lib/messages), for the tests. */
     messages: { sender: MessageSender; inbox: Inbox };
   }
@@ -124,6 +127,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
+  });
+  const metrics = createMetrics({ pool });
+  app.decorate('metrics', metrics);
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.http.observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 
@@ -224,6 +233,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     passwordPolicy,
     protectionTimings: deps.protectionTimings,
     readiness,
+    metrics,
   };
   for (const family of FAMILIES) {
     await app.register(familyPlugin(family), familyDeps);

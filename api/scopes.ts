@@ -38,6 +38,8 @@ export const SCOPE_FAMILIES = [
   'authzen',
   // The FGA store of an environment (/v1/fga, OpenFGA's API): `fga:read` reads and asks, `fga:write` writes.
   'fga',
+  // The deployment's Prometheus metrics (GET /metrics): counts and timings of every tenant, no tenant data.
+  'metrics',
 ] as const;
 
 export type ScopeFamily = (typeof SCOPE_FAMILIES)[number];

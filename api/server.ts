@@ -10,6 +10,7 @@ import { REDACTED_PATHS } from './app.ts';
 import { startEmbeddedProcesses } from '../worker/embedded.ts';
 import { assembleApp } from './assemble.ts';
 import { temporalProbe } from '../worker/temporal-probe.ts';
+import { startMetricsListener } from './metrics/listener.ts';
 import { temporalConnectionOptions } from '../lib/temporal-connection.ts';
 
 const assertRunning = (trouble: string | null) => {
@@ -48,6 +49,9 @@ export async function startServer(config: Config) {
       : undefined;
   if (temporal) app.readiness.add(temporal);
   await app.listen({ host: config.host, port: config.port });
+  const metricsListener = config.metricsListener
+    ? await startMetricsListener(app.metrics, config.metricsListener, (err) => log.error({ err }, 'metrics scrape failed'))
+    : undefined;
   log.info(
     { url: config.publicBaseUrl, credentials: file, startupMs: Date.now() - started },
     `listening on ${config.publicBaseUrl} (bootstrap credentials: ${file})`,
@@ -65,6 +69,7 @@ export async function startServer(config: Config) {
       }
       log.info('shutting down: finishing in-flight requests');
       await app.close();
+      await metricsListener?.close();
       await processes?.stop();
       await temporal?.close();
       await pool.end();

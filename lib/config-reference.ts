@@ -33,6 +33,18 @@ export interface VariableReference {
 export const CONFIG_REFERENCE = {
   PORT: { section: 'Server', default: '8080', meaning: 'listening port' },
   HOST: { section: 'Server', default: '127.0.0.1', meaning: 'listening address' },
+  METRICS_PORT: {
+    section: 'Server',
+    default: null,
+    unset: 'no metrics listener: `GET /metrics` on `PORT` only, with a token holding `metrics:read`',
+    example: '9464',
+    meaning: 'a second listener serving `GET /metrics` (Prometheus text format) without a token, for a scraper on a private network',
+  },
+  METRICS_HOST: {
+    section: 'Server',
+    default: '127.0.0.1',
+    meaning: 'the address of the METRICS_PORT listener; keep it off public interfaces (it needs no token)',
+  },
   SHUTDOWN_DRAIN_DELAY: {
     section: 'Server',
     default: '0s',

@@ -12,6 +12,7 @@ import type { PasswordPolicy } from '../passwords/policy.ts';
 import type { EvaluationTimings } from '../protections/pipeline.ts';
 import type { FgaService } from '../fga/service.ts';
 import type { Readiness } from '../health/readiness.ts';
+import type { Metrics } from '../metrics/registry.ts';
 
 export interface FamilyDeps {
   config: Config;
@@ -36,6 +37,8 @@ export interface FamilyDeps {
   passwordPolicy: PasswordPolicy;
   /** What `GET /v1/health/ready` reports (api/health/readiness.ts). */
   readiness: Readiness;
+  /** The Prometheus metrics (api/metrics): what `GET /metrics` renders, and the figures families record. */
+  metrics: Metrics;
   /** Benchmarks only: the sign-in protections' evaluation timings (api/protections/pipeline.ts). */
   protectionTimings?: EvaluationTimings | undefined;
 }

@@ -2,6 +2,7 @@
 // a migration, its scopes in ../scopes.ts and its event types in db/event-catalog.ts).
 import type { Family } from './family.ts';
 import meta from './platform/meta/index.ts';
+import metrics from './platform/metrics/index.ts';
 import oauth from './identity/oauth/index.ts';
 import userinfo from './identity/userinfo/index.ts';
 import serviceAccounts from './identity/service-accounts/index.ts';
@@ -64,6 +65,7 @@ import widgets from './widgets/widgets/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
+  metrics,
   oauth,
   userinfo,
   serviceAccounts,

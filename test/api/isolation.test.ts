@@ -37,6 +37,7 @@ const ALLOWLIST: Record<string, string> = {
   'GET /v1/health': 'public',
   'GET /v1/health/live': 'public',
   'GET /v1/health/ready': 'public',
+  'GET /metrics': "the deployment's metrics: counts and timings, no tenant data (scope metrics:read)",
   'GET /.well-known/jwks.json': 'public',
   'GET /v1/openapi': 'public',
   'POST /v1/oauth/token': 'public: client credentials authenticate themselves',
