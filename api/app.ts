@@ -4,7 +4,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DatabasePool } from 'slonik';
 import type { Config } from '../lib/config.ts';
-import { CREDENTIALS_CHANNEL, FGA_CHANNEL, MODELS_CHANNEL, OIDC_CHANNEL, listen } from '../db/shared/notifications.ts';
+import { CREDENTIALS_CHANNEL, FGA_CHANNEL, MODELS_CHANNEL, OIDC_CHANNEL, VANITY_CHANNEL, listen } from '../db/shared/notifications.ts';
 import { createModelQueries } from '../db/access/model/queries.ts';
 import { compileModel } from '../lib/authz/compile.ts';
 import fp from 'fastify-plugin';
@@ -25,6 +25,7 @@ import { compileTrustStore } from './access/trust-stores.ts';
 import { createTrustStoreResolveQueries } from '../db/mcp/trust-store/resolve.ts';
 import { FAMILIES } from './families/index.ts';
 import { createOidcProviders } from './oidc/providers.ts';
+import { createVanityStore, type VanityStore } from './vanity/store.ts';
 import type { OidcProviders } from './oidc/types.ts';
 import type { Family, FamilyDeps } from './families/family.ts';
 import type { EvaluationTimings } from './protections/pipeline.ts';
@@ -79,6 +80,8 @@ declare module 'fastify' {
     oidc: OidcProviders;
     /** The message sender and the default sender's in-process inbox (lib/messages), for the tests. */
     messages: { sender: MessageSender; inbox: Inbox };
+    /** The certificates of active vanity domains (api/vanity/store.ts), for the HTTPS listener. */
+    vanity: VanityStore;
   }
 }
 
@@ -140,6 +143,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     onError: (e, environmentId) => app.log.error({ err: e, environmentId }, 'OpenID provider error'),
   });
   app.decorate('oidc', oidc);
+  const vanity = createVanityStore({ pool, masterKey: deps.masterKey });
+  app.decorate('vanity', vanity);
   const inbox = createInbox();
   const sender =
     deps.sender ??
@@ -163,6 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       },
       [OIDC_CHANNEL]: (environmentId) => oidc.evict(environmentId),
       [FGA_CHANNEL]: (environmentId) => fga.evict(environmentId),
+      [VANITY_CHANNEL]: (hostname) => vanity.evict(hostname),
     },
     () => {
       authenticator.clear();
@@ -171,6 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       trustStores.clear();
       oidc.clear();
       fga.clear();
+      vanity.clear();
     },
   );
   app.addHook('onClose', () => listener.close());
@@ -186,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         trustStores.clear();
         oidc.clear();
         fga.clear();
+        vanity.clear();
       }
       done(null, payload);
     }, done);
@@ -214,6 +222,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     trustStores,
     fga,
     oidc,
+    vanity,
     sender,
     passwordPolicy,
     protectionTimings: deps.protectionTimings,

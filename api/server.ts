@@ -9,6 +9,7 @@ import { createDatabasePool } from '../db/pool.ts';
 import { REDACTED_PATHS } from './app.ts';
 import { startEmbeddedProcesses } from '../worker/embedded.ts';
 import { assembleApp } from './assemble.ts';
+import { startVanityHttps } from './vanity/https-listener.ts';
 
 export async function startServer(config: Config) {
   const log = pino({ level: config.logLevel, redact: REDACTED_PATHS });
@@ -36,6 +37,9 @@ export async function startServer(config: Config) {
       ? await startEmbeddedProcesses({ config, pool, databaseUrl, masterKey, onError: (err) => log.error({ err }, 'dispatcher round failed') })
       : undefined;
   await app.listen({ host: config.host, port: config.port });
+  // TLS for active vanity domains, by SNI (off unless HTTPS_PORT is set).
+  const https = config.vanity.httpsPort === undefined ? undefined : await startVanityHttps(app, { host: config.host, port: config.vanity.httpsPort });
+  if (https) log.info({ port: https.port }, 'HTTPS listener for vanity domains started');
   log.info(
     { url: config.publicBaseUrl, credentials: file, startupMs: Date.now() - started },
     `listening on ${config.publicBaseUrl} (bootstrap credentials: ${file})`,
@@ -45,6 +49,7 @@ export async function startServer(config: Config) {
   const stop = () =>
     (stopping ??= (async () => {
       log.info('shutting down: finishing in-flight requests');
+      await https?.close();
       await app.close();
       await processes?.stop();
       await pool.end();
