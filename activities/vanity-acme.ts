@@ -32,12 +32,19 @@ async function client(deps: AcmeDeps) {
   const { directoryUrl, caFile } = deps.vanityAcme ?? LETS_ENCRYPT;
   trustCa(caFile);
   const queries = createAcmeQueries(deps.pool);
-  let sealed = await queries.accountKey(directoryUrl);
-  if (!sealed) {
+  let account = await queries.account(directoryUrl);
+  if (!account) {
     await queries.saveAccountKey(directoryUrl, encrypt(deps.masterKey, (await acme.crypto.createPrivateEcdsaKey()).toString()));
-    sealed = (await queries.accountKey(directoryUrl))!;
+    account = (await queries.account(directoryUrl))!;
   }
-  return new acme.Client({ directoryUrl, accountKey: decrypt(deps.masterKey, sealed), backoffAttempts: 10, backoffMin: 200, backoffMax: 2000 });
+  const accountKey = decrypt(deps.masterKey, account.keySealed);
+  const acmeClient = new acme.Client({ directoryUrl, accountKey, accountUrl: account.accountUrl ?? undefined, backoffAttempts: 10, backoffMin: 200, backoffMax: 2000 });
+  if (!account.accountUrl) {
+    // Registered once; an account the CA already holds for this key (its URL lost) is looked up, not updated.
+    await acmeClient.createAccount({ onlyReturnExisting: true }).catch(() => acmeClient.createAccount({ termsOfServiceAgreed: true }));
+    await queries.saveAccountUrl(directoryUrl, acmeClient.getAccountUrl());
+  }
+  return acmeClient;
 }
 
 /** The facts of a PEM chain's leaf. */

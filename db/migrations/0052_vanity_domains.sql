@@ -44,6 +44,8 @@ CREATE TABLE vanity_acme_challenges (
 CREATE TABLE vanity_acme_accounts (
   directory_url text PRIMARY KEY,
   key_sealed text NOT NULL,
+  -- The account's URL (its `kid`), once registered.
+  account_url text,
   created_at timestamptz NOT NULL DEFAULT now()
 );
 
