@@ -38,7 +38,14 @@ async function client(deps: AcmeDeps) {
     account = (await queries.account(directoryUrl))!;
   }
   const accountKey = decrypt(deps.masterKey, account.keySealed);
-  const acmeClient = new acme.Client({ directoryUrl, accountKey, accountUrl: account.accountUrl ?? undefined, backoffAttempts: 10, backoffMin: 200, backoffMax: 2000 });
+  const acmeClient = new acme.Client({
+    directoryUrl,
+    accountKey,
+    accountUrl: account.accountUrl ?? undefined,
+    backoffAttempts: 10,
+    backoffMin: 200,
+    backoffMax: 2000,
+  });
   if (!account.accountUrl) {
     // Registered once; an account the CA already holds for this key (its URL lost) is looked up, not updated.
     await acmeClient.createAccount({ onlyReturnExisting: true }).catch(() => acmeClient.createAccount({ termsOfServiceAgreed: true }));

@@ -69,7 +69,12 @@ export function createVanityDomainActivities(deps: VanityDomainDeps): Pick<Activ
   };
 
   const fail = (row: VanityDomainRow, reason: string) =>
-    record(row, (q) => q.markFailed(row.id, reason), 'vanity_domain.fail', (domain) => ({ type: 'vanity_domain.failed', data: { domain, reason } }));
+    record(
+      row,
+      (q) => q.markFailed(row.id, reason),
+      'vanity_domain.fail',
+      (domain) => ({ type: 'vanity_domain.failed', data: { domain, reason } }),
+    );
 
   const checkDns = async (row: VanityDomainRow, input: Parameters<Activities['advanceVanityDomain']>[0]): Promise<Step> => {
     const [txt, cname] = await Promise.all([
@@ -77,7 +82,12 @@ export function createVanityDomainActivities(deps: VanityDomainDeps): Pick<Activ
       lookupCname(row.hostname, row.cnameTarget, deps.dnsServers),
     ]);
     if (txt.status === 'found' && cname.status === 'found') {
-      await record(row, (q) => q.markDnsVerified(row.id), 'vanity_domain.dns_verify', (domain) => ({ type: 'vanity_domain.dns_verified', data: { domain } }));
+      await record(
+        row,
+        (q) => q.markDnsVerified(row.id),
+        'vanity_domain.dns_verify',
+        (domain) => ({ type: 'vanity_domain.dns_verified', data: { domain } }),
+      );
       return { done: false, status: 'issuing', waitMs: 0 };
     }
     const waited = Date.now() - Date.parse(row.dnsCheckingSince);
@@ -100,7 +110,7 @@ export function createVanityDomainActivities(deps: VanityDomainDeps): Pick<Activ
       row,
       (q) => q.storeCertificate(row.id, issued, renewing),
       renewing ? 'vanity_domain.certificate_renew' : 'vanity_domain.certificate_issue',
-      (domain) => ({ type: renewing ? 'vanity_domain.certificate_renewed' : 'vanity_domain.certificate_issued', data: { domain } }),
+      (domain) => (renewing ? { type: 'vanity_domain.certificate_renewed', data: { domain } } : { type: 'vanity_domain.certificate_issued', data: { domain } }),
     );
     return { done: false, status: stored?.status ?? 'active', waitMs: renewalWait(issued.notAfter, renewBeforeMs) };
   };
@@ -119,7 +129,12 @@ export function createVanityDomainActivities(deps: VanityDomainDeps): Pick<Activ
         case 'active': {
           const waitMs = renewalWait(row.certificateNotAfter!, input.renewBeforeMs);
           if (waitMs > 0) return { done: false, status: 'active', waitMs };
-          await record(row, (q) => q.markRenewing(row.id), 'vanity_domain.renew', (domain) => ({ type: 'vanity_domain.renewal_started', data: { domain } }));
+          await record(
+            row,
+            (q) => q.markRenewing(row.id),
+            'vanity_domain.renew',
+            (domain) => ({ type: 'vanity_domain.renewal_started', data: { domain } }),
+          );
           return { done: false, status: 'renewing', waitMs: 0 };
         }
         case 'failed':

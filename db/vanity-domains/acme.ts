@@ -17,7 +17,9 @@ export function createAcmeQueries(db: CommonQueryMethods) {
       db.maybeOneFirst(sql.type(KeyAuthorization)`SELECT key_authorization AS "keyAuthorization" FROM vanity_acme_challenges WHERE token = ${token}`),
 
     account: (directoryUrl: string) =>
-      db.maybeOne(sql.type(Account)`SELECT key_sealed AS "keySealed", account_url AS "accountUrl" FROM vanity_acme_accounts WHERE directory_url = ${directoryUrl}`),
+      db.maybeOne(
+        sql.type(Account)`SELECT key_sealed AS "keySealed", account_url AS "accountUrl" FROM vanity_acme_accounts WHERE directory_url = ${directoryUrl}`,
+      ),
     saveAccountUrl: (directoryUrl: string, accountUrl: string) =>
       db.query(sql.unsafe`UPDATE vanity_acme_accounts SET account_url = ${accountUrl} WHERE directory_url = ${directoryUrl}`),
     /** Keeps the first key written for a directory (two workers racing agree on it). */

@@ -111,7 +111,8 @@ export interface VanityDomainInput extends VanityTimings {
   domainId: string;
 }
 
-export interface VanityTimings {  /** The pause between two DNS checks while the records are missing (VANITY_DNS_INTERVAL). */
+export interface VanityTimings {
+  /** The pause between two DNS checks while the records are missing (VANITY_DNS_INTERVAL). */
   dnsIntervalMs: number;
   /** How long DNS checking lasts before the domain fails (VANITY_DNS_GIVE_UP), from its registration or re-check. */
   dnsGiveUpMs: number;

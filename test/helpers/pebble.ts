@@ -21,10 +21,14 @@ export interface TestPebble {
 export async function startPebble(options: { executable: string; dnsServer: string; httpPort: number; validitySeconds: number }): Promise<TestPebble> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pebble-'));
   const [cert, key] = [path.join(dir, 'cert.pem'), path.join(dir, 'key.pem')];
-  execFileSync('openssl', [
-    ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2'],
-    ...['-keyout', key, '-out', cert, '-subj', '/CN=pebble', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'],
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2'],
+      ...['-keyout', key, '-out', cert, '-subj', '/CN=pebble', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'],
+    ],
+    { stdio: 'ignore' },
+  );
   const [acmePort, managementPort] = [await freePort(), await freePort()];
   const config = {
     pebble: {
@@ -60,7 +64,13 @@ export async function startPebble(options: { executable: string; dnsServer: stri
     });
   const directoryUrl = `https://127.0.0.1:${acmePort}/dir`;
   for (let tries = 0; ; tries++) {
-    if (await get(directoryUrl).then(() => true, () => false)) break;
+    if (
+      await get(directoryUrl).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     if (tries > 100 || child.exitCode !== null) throw new Error(`Pebble did not start:\n${output}`);
     await sleep(100);
   }

@@ -28,7 +28,10 @@ export function createMount(oidc: OidcProviders, publicBaseUrl: string, vanity?:
   /** `below`: the provider path to serve; by default what follows the issuer in the request path. */
   return async function mount(request: FastifyRequest, reply: FastifyReply, environmentId: string, below?: string) {
     // On an active vanity domain of this environment the issuer is https://<vanity host>/v1/oidc/<environmentId>.
-    const vanityHost = request.hostname !== base.hostname && (await vanity?.served(request.hostname))?.environmentId === environmentId ? request.hostname.toLowerCase() : undefined;
+    const vanityHost =
+      request.hostname !== base.hostname && (await vanity?.served(request.hostname))?.environmentId === environmentId
+        ? request.hostname.toLowerCase()
+        : undefined;
     let provider: Provider;
     try {
       provider = await oidc.get(environmentId, vanityHost);

@@ -26,7 +26,8 @@ export function createVanityDomainService(deps: VanityDomainServiceDeps) {
   const { pool } = deps;
   const queries = (db: Db, caller: EnvironmentCaller) => createVanityDomainQueries(db, caller.scope.environmentId);
   const lock = (db: Db, caller: EnvironmentCaller, id: string) => orNotFound(queries(db, caller).lock(id), 'vanity_domain', id);
-  const wake = (db: Db, id: string) => createProcessOutboxQueries(db).enqueueSignal({ kind: 'vanity-domain', entityId: id, topic: 'vanity-domain', payload: { wake: true } });
+  const wake = (db: Db, id: string) =>
+    createProcessOutboxQueries(db).enqueueSignal({ kind: 'vanity-domain', entityId: id, topic: 'vanity-domain', payload: { wake: true } });
   const resource = (id: string) => ({ type: 'vanity_domain', id });
   const summary = (row: VanityDomainRow) => ({ hostname: row.hostname, status: row.status });
 
@@ -79,7 +80,12 @@ export function createVanityDomainService(deps: VanityDomainServiceDeps) {
         const row = await lock(trx, caller, id);
         await queries(trx, caller).markRemoving(id);
         const domain = toVanityDomain(row);
-        await record(trx, caller, { action: 'vanity_domain.delete', resource: resource(id), before: summary(row), event: { type: 'vanity_domain.deleted', data: { domain } } });
+        await record(trx, caller, {
+          action: 'vanity_domain.delete',
+          resource: resource(id),
+          before: summary(row),
+          event: { type: 'vanity_domain.deleted', data: { domain } },
+        });
         await wake(trx, id);
         return { domain };
       }),
