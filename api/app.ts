@@ -4,7 +4,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DatabasePool } from 'slonik';
 import type { Config } from '../lib/config.ts';
-import { CREDENTIALS_CHANNEL, FGA_CHANNEL, MODELS_CHANNEL, OIDC_CHANNEL, listen } from '../db/shared/notifications.ts';
+import { CREDENTIALS_CHANNEL, FGA_CHANNEL, MODELS_CHANNEL, OIDC_CHANNEL, VANITY_CHANNEL, listen } from '../db/shared/notifications.ts';
 import { createModelQueries } from '../db/access/model/queries.ts';
 import { compileModel } from '../lib/authz/compile.ts';
 import fp from 'fastify-plugin';
@@ -25,6 +25,7 @@ import { compileTrustStore } from './access/trust-stores.ts';
 import { createTrustStoreResolveQueries } from '../db/mcp/trust-store/resolve.ts';
 import { FAMILIES } from './families/index.ts';
 import { createOidcProviders } from './oidc/providers.ts';
+import { createVanityStore, type VanityStore } from './vanity/store.ts';
 import type { OidcProviders } from './oidc/types.ts';
 import type { Family, FamilyDeps } from './families/family.ts';
 import { createReadiness, type Readiness } from './health/readiness.ts';
@@ -86,6 +87,8 @@ declare module 'fastify' {
     metrics: Metrics;
     /** The message sender and the default sender's in-process inbox (lib/messages), for the tests. */
     messages: { sender: MessageSender; inbox: Inbox };
+    /** The certificates of active vanity domains (api/vanity/store.ts), for the HTTPS listener. */
+    vanity: VanityStore;
   }
 }
 
@@ -155,6 +158,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorate('oidc', oidc);
   const readiness = createReadiness({ pool, expectedHead: await latestMigration() });
   app.decorate('readiness', readiness);
+  const vanity = createVanityStore({ pool, masterKey: deps.masterKey });
+  app.decorate('vanity', vanity);
   const inbox = createInbox();
   const sender =
     deps.sender ??
@@ -178,6 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       },
       [OIDC_CHANNEL]: (environmentId) => oidc.evict(environmentId),
       [FGA_CHANNEL]: (environmentId) => fga.evict(environmentId),
+      [VANITY_CHANNEL]: (hostname) => vanity.evict(hostname),
     },
     () => {
       authenticator.clear();
@@ -186,6 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       trustStores.clear();
       oidc.clear();
       fga.clear();
+      vanity.clear();
     },
   );
   app.addHook('onClose', () => listener.close());
@@ -201,6 +208,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         trustStores.clear();
         oidc.clear();
         fga.clear();
+        vanity.clear();
       }
       done(null, payload);
     }, done);
@@ -229,6 +237,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     trustStores,
     fga,
     oidc,
+    vanity,
     sender,
     passwordPolicy,
     protectionTimings: deps.protectionTimings,

@@ -16,6 +16,7 @@ import { temporalConnectionOptions } from '../lib/temporal-connection.ts';
 const assertRunning = (trouble: string | null) => {
   if (trouble) throw new Error(trouble);
 };
+import { startVanityHttps } from './vanity/https-listener.ts';
 
 export async function startServer(config: Config) {
   const log = pino({ level: config.logLevel, redact: REDACTED_PATHS });
@@ -52,6 +53,9 @@ export async function startServer(config: Config) {
   const metricsListener = config.metricsListener
     ? await startMetricsListener(app.metrics, config.metricsListener, (err) => log.error({ err }, 'metrics scrape failed'))
     : undefined;
+  // TLS for active vanity domains, by SNI (off unless HTTPS_PORT is set).
+  const https = config.vanity.httpsPort === undefined ? undefined : await startVanityHttps(app, { host: config.host, port: config.vanity.httpsPort });
+  if (https) log.info({ port: https.port }, 'HTTPS listener for vanity domains started');
   log.info(
     { url: config.publicBaseUrl, credentials: file, startupMs: Date.now() - started },
     `listening on ${config.publicBaseUrl} (bootstrap credentials: ${file})`,
@@ -68,6 +72,7 @@ export async function startServer(config: Config) {
         await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainDelayMs));
       }
       log.info('shutting down: finishing in-flight requests');
+      await https?.close();
       await app.close();
       await metricsListener?.close();
       await processes?.stop();

@@ -52,6 +52,7 @@ import { FORM_EVENTS } from './forms/events.ts';
 import { MESSAGE_EVENTS } from './messages/events.ts';
 import { ADD_ON_EVENTS } from './add-ons/events.ts';
 import { WIDGET_EVENTS } from './widgets/tokens/events.ts';
+import { VANITY_DOMAIN_EVENTS } from './vanity-domains/events.ts';
 
 export type { EventTypeEntry };
 
@@ -104,6 +105,7 @@ export const EVENT_CATALOG = {
   ...MESSAGE_EVENTS,
   ...ADD_ON_EVENTS,
   ...WIDGET_EVENTS,
+  ...VANITY_DOMAIN_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

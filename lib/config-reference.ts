@@ -245,6 +245,40 @@ export const CONFIG_REFERENCE = {
     default: '7d',
     meaning: 'stop checking (event `tenant.domain.verification_failed`; the domain stays unverified and `POST …/verify` can still verify it)',
   },
+  HTTPS_PORT: {
+    section: 'Domains',
+    default: null,
+    unset: 'no HTTPS listener',
+    example: '8443',
+    meaning:
+      'port of the HTTPS listener (on HOST) that terminates TLS for active vanity domains, picking each certificate by SNI; it serves the same API and OpenID providers',
+  },
+  VANITY_CNAME_TARGET: {
+    section: 'Domains',
+    default: null,
+    unset: 'the host of PUBLIC_BASE_URL',
+    example: 'auth.example.net',
+    meaning: 'the host a vanity domain’s CNAME record must point to',
+  },
+  VANITY_ACME_DIRECTORY_URL: {
+    section: 'Domains',
+    default: 'https://acme-v02.api.letsencrypt.org/directory',
+    meaning: 'the ACME (RFC 8555) directory vanity domain certificates are obtained from (Let’s Encrypt; its staging directory to try)',
+  },
+  VANITY_ACME_CA_FILE: {
+    section: 'Domains',
+    default: null,
+    unset: 'the system’s trusted roots',
+    example: '/etc/iam/acme-ca.pem',
+    meaning: 'PEM file of CA certificates trusted, beside the system’s, for the ACME directory’s own HTTPS (a private CA, Pebble in tests)',
+  },
+  VANITY_DNS_INTERVAL: { section: 'Domains', default: '1m', meaning: 'pause between two checks of a new vanity domain’s CNAME and TXT records' },
+  VANITY_DNS_GIVE_UP: {
+    section: 'Domains',
+    default: '7d',
+    meaning: 'a vanity domain whose records are still missing this long after registration (or a re-check) fails (`vanity_domain.failed`)',
+  },
+  VANITY_RENEW_BEFORE: { section: 'Domains', default: '30d', meaning: 'renew a vanity domain’s certificate this long before it expires' },
   AUTHZEN_DECISION_LOG_FULL_RATE: {
     section: 'Access decisions',
     default: '1000',

@@ -131,6 +131,16 @@ export const configSchema = z
       .refine((ms) => ms.every((m) => m > 0), 'must be positive durations such as 1m,5m,1h')
       .prefault(['1m', '5m', '15m', '1h', '6h'].join(',')),
     DOMAIN_VERIFICATION_GIVE_UP: duration.refine((ms) => ms > 0, 'must be a positive duration such as 7d').prefault('7d'),
+    HTTPS_PORT: port.optional(),
+    VANITY_CNAME_TARGET: z
+      .string()
+      .regex(/^[a-z0-9.-]+$/i, 'must be a host name such as auth.example.net')
+      .optional(),
+    VANITY_ACME_DIRECTORY_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://acme-v02.api.letsencrypt.org/directory'),
+    VANITY_ACME_CA_FILE: filePath.optional(),
+    VANITY_DNS_INTERVAL: duration.refine((ms) => ms > 0, 'must be a positive duration such as 1m').prefault('1m'),
+    VANITY_DNS_GIVE_UP: duration.refine((ms) => ms > 0, 'must be a positive duration such as 7d').prefault('7d'),
+    VANITY_RENEW_BEFORE: duration.refine((ms) => ms > 0, 'must be a positive duration such as 30d').prefault('30d'),
     API_SECRET_ROTATION_GRACE: duration.refine((ms) => ms <= 2_592_000_000, 'must be at most 30d').prefault('24h'),
     TRUST_STORE_KEY_ROTATION_GRACE: duration.refine((ms) => ms <= 2_592_000_000, 'must be at most 30d').prefault('24h'),
     MCP_VERIFY_TIMEOUT_MS: positiveInt.max(60_000, 'must be at most 60000').default(10_000),
@@ -224,6 +234,13 @@ export const configSchema = z
       /** Trust store: how long a rotated-out key keeps verifying when the rotation does not say; the deadline of a tools/list read. */
       trustStore: { keyRotationGraceMs: env.TRUST_STORE_KEY_ROTATION_GRACE, verifyTimeoutMs: env.MCP_VERIFY_TIMEOUT_MS },
       domains: { verificationIntervalsMs: env.DOMAIN_VERIFICATION_INTERVALS, verificationGiveUpMs: env.DOMAIN_VERIFICATION_GIVE_UP },
+      /** Vanity domains: the HTTPS listener (off unless HTTPS_PORT), the CNAME target, the ACME CA, and the process's durations. */
+      vanity: {
+        httpsPort: env.HTTPS_PORT,
+        cnameTarget: (env.VANITY_CNAME_TARGET ?? new URL(publicBaseUrl).hostname).toLowerCase(),
+        acme: { directoryUrl: env.VANITY_ACME_DIRECTORY_URL, caFile: env.VANITY_ACME_CA_FILE },
+        timings: { dnsIntervalMs: env.VANITY_DNS_INTERVAL, dnsGiveUpMs: env.VANITY_DNS_GIVE_UP, renewBeforeMs: env.VANITY_RENEW_BEFORE },
+      },
       providers: { pagerduty: env.PAGERDUTY_EVENTS_URL.replace(/\/$/, ''), datadog: env.DATADOG_API_URL?.replace(/\/$/, '') ?? null },
       fga: {
         /** Compiled authorization models an instance keeps (least recently used out first). */

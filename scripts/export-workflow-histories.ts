@@ -56,6 +56,8 @@ const batches = new Map<string, { deliveryId: string; statusCode: number; retryA
 let oidcBatches = 0;
 /** Per message, the outcome of each attempt in turn (the real activity answers from the vendor's answer). */
 const messageAttempts = new Map<string, ('retry' | 'next' | 'sent')[]>();
+/** Per vanity domain, what its rounds answer in turn (then: removed). */
+const vanitySteps = new Map<string, { done: boolean; status: string; waitMs: number }[]>();
 /** Per environment, when its pending lifecycle changes are due. */
 const lifecycleChanges = new Map<string, number[]>();
 
@@ -134,6 +136,7 @@ const activities: Activities = {
   },
   // The real one enqueues the next run's start in the outbox.
   continueOidcCleanup: () => Promise.resolve(),
+  advanceVanityDomain: ({ domainId }) => Promise.resolve(vanitySteps.get(domainId)?.shift() ?? { done: true, status: 'removed', waitMs: 0 }),
   attemptMessage: ({ messageId }) => Promise.resolve({ outcome: messageAttempts.get(messageId)?.shift() ?? ('settled' as const) }),
 };
 
@@ -206,6 +209,13 @@ function scenarios(): Scenario[] {
   // The first provider fails twice (unreachable, then still on its last attempt): failover; the second one sends it.
   const messageId = randomUUID();
   messageAttempts.set(messageId, ['retry', 'next', 'sent']);
+  // DNS missing at the first look, found at the second, certificate issued; woken (removal) while it waits to renew.
+  const vanityDomainId = randomUUID();
+  vanitySteps.set(vanityDomainId, [
+    { done: false, status: 'pending_dns', waitMs: 200 },
+    { done: false, status: 'issuing', waitMs: 0 },
+    { done: false, status: 'active', waitMs: 60_000 },
+  ]);
   // A backlog of two batches in the first round, then a quiet second round; the run then continues as a new one.
   oidcBatches = 2;
 
@@ -311,6 +321,16 @@ function scenarios(): Scenario[] {
       fixture: 'message-send-failed-over',
       start: start('message-send', messageId, tenantId, { messageId, providers: ['postmark', 'smtp'], scheduleMs: [0, 200] }),
       result: 'sent',
+    },
+    {
+      fixture: 'vanity-domain-issued-and-removed',
+      start: start('vanity-domain', vanityDomainId, tenantId, { domainId: vanityDomainId, dnsIntervalMs: 200, dnsGiveUpMs: 60_000, renewBeforeMs: 1000 }),
+      drive: async (gateway, client) => {
+        const processId = `vanity-domain:${vanityDomainId}`;
+        await waitFor(client, processId, (e) => !!e.timerStartedEventAttributes && vanitySteps.get(vanityDomainId)?.length === 0);
+        await gateway.signal('vanity-domain', processId, 'vanity-domain', { wake: true });
+      },
+      result: 'removed',
     },
     {
       fixture: 'oidc-cleanup-rounds',

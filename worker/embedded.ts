@@ -36,6 +36,7 @@ export async function startEmbeddedProcesses(deps: {
     baseUrls: config.providers,
     dnsServers: config.dnsServers,
     oidcCleanup: config.oidcCleanup,
+    vanityAcme: config.vanity.acme,
     lookup: deps.lookup,
   });
   const engine = await startEmbeddedEngine({ databaseUrl: deps.databaseUrl, activities: deps.wrapActivities ? deps.wrapActivities(activities) : activities });
@@ -56,6 +57,7 @@ export async function startEmbeddedProcesses(deps: {
     gateway: engine.gateway,
     scheduleMs: config.webhooks.scheduleMs,
     domains: config.domains,
+    vanity: config.vanity.timings,
     oidcCleanup: config.oidcCleanup,
     intervalMs: config.processSweepIntervalMs,
     onError: deps.onError,

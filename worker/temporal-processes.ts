@@ -56,6 +56,7 @@ export async function startTemporalProcesses(deps: {
     baseUrls: config.providers,
     dnsServers: config.dnsServers,
     oidcCleanup: config.oidcCleanup,
+    vanityAcme: config.vanity.acme,
     progress: temporalActivityProgress,
   });
   const tlsAndKey = temporalConnectionOptions(config);
@@ -99,6 +100,7 @@ export async function startTemporalProcesses(deps: {
     gateway,
     scheduleMs: config.webhooks.scheduleMs,
     domains: config.domains,
+    vanity: config.vanity.timings,
     oidcCleanup: config.oidcCleanup,
     intervalMs: config.processSweepIntervalMs,
     onError: (error) => deps.onError(error, 'process sweep failed'),

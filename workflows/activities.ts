@@ -1,6 +1,6 @@
 // The signatures of every activity a process may run. Implementations live in activities/ (side effects);
 // processes see only these types.
-import type { OidcCleanupInput } from '../lib/processes/contracts.ts';
+import type { OidcCleanupInput, VanityDomainInput } from '../lib/processes/contracts.ts';
 
 /** What one attempt got (absent when no attempt was sent): the status code of the answer, or the error when there was none. */
 export interface AttemptGot {
@@ -90,6 +90,13 @@ export interface Activities {
    * message.failed_over), `failed` (no provider left: message.failed), or `settled` (no longer queued).
    */
   attemptMessage(input: MessageAttempt): Promise<MessageAttemptResult>;
+
+  /**
+   * One round of a vanity domain, by its status: removing → revoke the certificate and delete (`done`); pending_dns →
+   * check the records (issuing when found, failed past the give-up time); issuing or renewing → obtain a certificate
+   * over ACME (active, or failed with the CA's reason); active → renewing once due. `waitMs`: until the next round.
+   */
+  advanceVanityDomain(input: VanityDomainInput): Promise<{ done: boolean; status: string; waitMs: number }>;
 }
 
 export interface MessageAttempt {

@@ -14,6 +14,7 @@ import { messageSendProcess } from './message-send.ts';
 import type { ActivityName } from './port.ts';
 import { oidcCleanupProcess } from './oidc-cleanup.ts';
 import { trustStoreKeyRetirementProcess } from './trust-store-key-retirement.ts';
+import { vanityDomainProcess } from './vanity-domain.ts';
 
 export { RESTARTED_WHEN_COMPLETED } from '../lib/processes/contracts.ts';
 
@@ -29,6 +30,7 @@ export const processes = {
   'elevate-grant': elevateGrantProcess,
   'oidc-cleanup': oidcCleanupProcess,
   'message-send': messageSendProcess,
+  'vanity-domain': vanityDomainProcess,
 } satisfies { [K in ProcessKind]: ProcessDefinition<K> };
 
 /** The definition of `kind`, typed by it. */

@@ -53,6 +53,11 @@ export const TAGS = [
       'The add-ons of an environment; today the bot challenges (Cloudflare Turnstile, hCaptcha, reCAPTCHA) the hosted sign-in shows: sealed secrets, one active, a siteverify test.',
   },
   {
+    name: 'Vanity domains',
+    description:
+      'Custom auth hosts of an environment: the DNS records to create, a certificate obtained over ACME and renewed, TLS by SNI, and the OpenID issuer on the host.',
+  },
+  {
     name: 'Processes',
     description:
       'Operators only: the process outbox, where starts and messages of durable processes that the engine refused wait for a retry or, out of attempts, for an operator.',

@@ -13,6 +13,7 @@ import type { EvaluationTimings } from '../protections/pipeline.ts';
 import type { FgaService } from '../fga/service.ts';
 import type { Readiness } from '../health/readiness.ts';
 import type { Metrics } from '../metrics/registry.ts';
+import type { VanityStore } from '../vanity/store.ts';
 
 export interface FamilyDeps {
   config: Config;
@@ -31,6 +32,8 @@ export interface FamilyDeps {
   fga: FgaService;
   /** Each environment's OpenID provider, rebuilt after an `iam_oidc` NOTIFY names it. */
   oidc: OidcProviders;
+  /** The active vanity domains by host (api/vanity/store.ts): their certificates, and the issuer on their host. */
+  vanity: VanityStore;
   /** Sends people messages (lib/messages): the log sender and its inbox unless buildApp was given another. */
   sender: MessageSender;
   /** The password policy every place that sets a password asks (api/passwords/policy.ts). */

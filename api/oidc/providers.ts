@@ -47,13 +47,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const issuerOf = (publicBaseUrl: string, environmentId: string) => `${publicBaseUrl}/v1/oidc/${environmentId}`;
 
-export async function buildProvider(deps: OidcProvidersDeps, environmentId: string): Promise<Provider> {
+export async function buildProvider(deps: OidcProvidersDeps, environmentId: string, vanityHost?: string): Promise<Provider> {
   if (!UUID.test(environmentId)) throw new UnknownEnvironmentError(environmentId);
   const { pool, masterKey } = deps;
   const snapshot = await createProviderSnapshotQueries(pool, environmentId).load();
   if (!snapshot) throw new UnknownEnvironmentError(environmentId);
   const keys = await loadKeyRing(pool, masterKey, environmentId);
-  const issuer = issuerOf(deps.publicBaseUrl, environmentId);
+  const issuer = issuerOf(vanityHost ? `https://${vanityHost}` : deps.publicBaseUrl, environmentId);
   const base: ConfigurationInput = {
     pool,
     masterKey,
@@ -84,5 +84,25 @@ export async function buildProvider(deps: OidcProvidersDeps, environmentId: stri
 export function createOidcProviders(deps: OidcProvidersDeps): OidcProviders {
   const grantUse = deps.grantUse ?? createGrantUse(deps.pool, (error, environmentId) => deps.onError?.(error, environmentId));
   const cache = createModelCache({ load: (environmentId) => buildProvider({ ...deps, grantUse }, environmentId), max: deps.max });
-  return { get: (environmentId) => cache.get(environmentId), evict: (id) => cache.evict(id), clear: () => cache.clear() };
+  // Providers on vanity hosts (api/vanity/store.ts), keyed `<environmentId> <host>`, dropped with their environment's.
+  const vanity = createModelCache({ load: (key) => buildProvider({ ...deps, grantUse }, ...(key.split(' ') as [string, string])), max: deps.max });
+  const vanityKeys = new Map<string, Set<string>>();
+  return {
+    get: (environmentId, vanityHost) => {
+      if (!vanityHost) return cache.get(environmentId);
+      const key = `${environmentId} ${vanityHost}`;
+      vanityKeys.set(environmentId, (vanityKeys.get(environmentId) ?? new Set()).add(key));
+      return vanity.get(key);
+    },
+    evict: (id) => {
+      cache.evict(id);
+      for (const key of vanityKeys.get(id) ?? []) vanity.evict(key);
+      vanityKeys.delete(id);
+    },
+    clear: () => {
+      cache.clear();
+      vanity.clear();
+      vanityKeys.clear();
+    },
+  };
 }

@@ -17,6 +17,7 @@ const ENVIRONMENT_TABLES = {
   elevate_requests: sql.identifier(['elevate_requests']),
   elevate_grants: sql.identifier(['elevate_grants']),
   messages: sql.identifier(['messages']),
+  vanity_domains: sql.identifier(['vanity_domains']),
 } satisfies Record<EnvironmentTable, unknown>;
 
 export function createProcessScopeQueries(db: CommonQueryMethods) {

@@ -128,6 +128,15 @@ export function createSweepQueries(db: CommonQueryMethods): { [Q in SweepQuery]:
         ORDER BY m.created_at LIMIT ${limit}`)),
     ],
 
+    /** Vanity domains, whatever their status: each has its process until it is removed. */
+    vanityDomains: async (graceMs: number, limit: number) => [
+      ...(await db.any(sql.type(Environment)`
+        SELECT d.id, e.tenant_id AS "tenantId" FROM vanity_domains d JOIN environments e ON e.id = d.environment_id
+        WHERE d.updated_at < now() - ${graceMs} * interval '1 millisecond'
+          AND ${noOutboxEntry(sql.fragment`'vanity-domain:' || d.id`)}
+        ORDER BY d.updated_at LIMIT ${limit}`)),
+    ],
+
     /** The deployment's OIDC clean-up, unless a start of it waits in the outbox (it has no row to age). */
     oidcCleanup: () => createOidcCleanupSingletonQueries(db).sweepRow(),
   } satisfies { [Q in SweepQuery]: (graceMs: number, limit: number) => Promise<SweepRows[Q][]> };

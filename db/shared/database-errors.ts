@@ -68,6 +68,7 @@ export const UNIQUE_CONSTRAINTS = {
   // Unreachable through the services (they lock the user and refuse a second enrolment), kept as the answer if it is.
   user_totp_factors__user_confirmed: fixed('mfa.already_enrolled', 'The user already has a TOTP authenticator: remove it first.'),
   tenant_domains__tenant_domain: { code: 'tenant_domain.already_exists', message: (domain) => `The domain ${domain} is already added to this tenant.` },
+  vanity_domains__hostname: { code: 'vanity_domain.already_exists', message: (hostname) => `The host ${hostname} is already a vanity domain.` },
 } satisfies Record<string, Mapping>;
 
 // `Key (environment_id, lower(user_name))=(<uuid>, alice) already exists.`: the value after the leading scope id

@@ -11,6 +11,8 @@ export const MODELS_CHANNEL = 'iam_models';
 export const OIDC_CHANNEL = 'iam_oidc';
 /** Environment ids whose FGA store (models, tuples) changed (migration 0050). */
 export const FGA_CHANNEL = 'iam_fga';
+/** Host names of vanity domains whose certificate or status changed (migration 0052). */
+export const VANITY_CHANNEL = 'iam_vanity';
 
 export interface Listener {
   /**

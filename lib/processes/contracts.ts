@@ -107,6 +107,24 @@ export interface MessageSendInput {
   scheduleMs: number[];
 }
 
+export interface VanityDomainInput extends VanityTimings {
+  domainId: string;
+}
+
+export interface VanityTimings {
+  /** The pause between two DNS checks while the records are missing (VANITY_DNS_INTERVAL). */
+  dnsIntervalMs: number;
+  /** How long DNS checking lasts before the domain fails (VANITY_DNS_GIVE_UP), from its registration or re-check. */
+  dnsGiveUpMs: number;
+  /** Renew this long before the certificate expires (VANITY_RENEW_BEFORE). */
+  renewBeforeMs: number;
+}
+
+/** A message on topic `vanity-domain`: look at the row now (a re-check was asked for, or its removal). */
+export interface VanityDomainMessage {
+  wake: true;
+}
+
 /**
  * Every process kind, with its input and its topics (each topic's message type). A process's id is
  * `<kind>:<entityId>` (processId in db/processes/outbox.ts, through which every process is started and signalled).
@@ -123,6 +141,7 @@ export interface ProcessContracts {
   'elevate-grant': { input: ElevateGrantInput; topics: { 'elevate-grant': ElevateGrantMessage } };
   'oidc-cleanup': { input: OidcCleanupInput; topics: NoTopics };
   'message-send': { input: MessageSendInput; topics: NoTopics };
+  'vanity-domain': { input: VanityDomainInput; topics: { 'vanity-domain': VanityDomainMessage } };
 }
 
 export type ProcessKind = keyof ProcessContracts;

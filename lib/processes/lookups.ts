@@ -16,11 +16,13 @@ export interface SweepRows {
   oidcCleanup: { id: string };
   /** Messages still queued, with what their `message-send` process starts from. */
   queuedMessages: { id: string; tenantId: string; providers: string[]; scheduleMs: number[] };
+  /** Vanity domains (all of them: a process lives as long as its domain, removal included). */
+  vanityDomains: { id: string; tenantId: string };
 }
 export type SweepQuery = keyof SweepRows;
 
 /** Tables whose row names the environment a process works in. */
-export type EnvironmentTable = 'impersonation_grants' | 'trust_store_keys' | 'elevate_requests' | 'elevate_grants' | 'messages';
+export type EnvironmentTable = 'impersonation_grants' | 'trust_store_keys' | 'elevate_requests' | 'elevate_grants' | 'messages' | 'vanity_domains';
 
 /**
  * Where the scope of a process is read from: the invitation (its organization, no tenant), the delivery (tenant,

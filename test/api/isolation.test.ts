@@ -255,6 +255,7 @@ beforeAll(async () => {
   expect((await call(ours, 'PUT', providers, postmark)).status).toBe(200);
   await t.app.messages.sender.send({ template: 'verification', params: { code: '123456' }, to: 'a@example.com', environmentId: ids.environmentId! });
   ids.messageId = (await call(ours, 'GET', `${tn}/environments/${ids.environmentId}/messages`)).body.messages[0].id;
+  ids.vanityDomainId = (await create(`${tn}/environments/${ids.environmentId}/vanity-domains`, { hostname: 'login.isolation.example.com' })).domain.id;
 
   const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi' })).json() as { paths: Record<string, Record<string, unknown>> };
   operations = Object.entries(document.paths)

@@ -124,6 +124,11 @@ const ANSWERS: Record<keyof typeof UNIQUE_CONSTRAINTS, { detail: string; code: s
     code: 'tenant_domain.already_exists',
     message: 'The domain example.com is already added to this tenant.',
   },
+  vanity_domains__hostname: {
+    detail: 'Key (hostname)=(login.example.com) already exists.',
+    code: 'vanity_domain.already_exists',
+    message: 'The host login.example.com is already a vanity domain.',
+  },
   user_totp_factors__user_confirmed: {
     detail: `Key (user_id)=(${SCOPE}) already exists.`,
     code: 'mfa.already_enrolled',

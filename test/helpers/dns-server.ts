@@ -10,6 +10,10 @@ export interface TestDnsServer {
   queries: string[];
   /** Publishes the TXT records of `name` (each value one record), replacing any before. */
   setTxt(name: string, ...values: string[]): void;
+  /** Publishes a CNAME record at `name` (vanity domains), replacing any before. */
+  setCname(name: string, target: string): void;
+  /** Publishes an A record at `name` (what an ACME CA connects to for HTTP-01), replacing any before. */
+  setA(name: string, address: string): void;
   /** Withdraws the records of `name`: it answers NXDOMAIN again. */
   remove(name: string): void;
   close(): Promise<void>;
@@ -19,6 +23,8 @@ const normalize = (name: string) => name.toLowerCase().replace(/\.$/, '');
 
 export async function startDnsServer(): Promise<TestDnsServer> {
   const records = new Map<string, string[]>();
+  const cnames = new Map<string, string>();
+  const addresses = new Map<string, string>();
   const queries: string[] = [];
   const server = createUDPServer((request, send) => {
     const response = Packet.createResponseFromRequest(request);
@@ -27,8 +33,13 @@ export async function startDnsServer(): Promise<TestDnsServer> {
       const name = normalize(question.name);
       queries.push(name);
       const values = records.get(name);
-      if (!values) response.header.rcode = Packet.RCODE.NXDOMAIN;
-      else if (question.type === Packet.TYPE.TXT) {
+      const cname = cnames.get(name);
+      const address = addresses.get(name);
+      const answer = { name: question.name, class: Packet.CLASS.IN, ttl: 0 };
+      if (!values && !cname && !address) response.header.rcode = Packet.RCODE.NXDOMAIN;
+      else if (question.type === Packet.TYPE.CNAME && cname) response.answers.push({ ...answer, type: Packet.TYPE.CNAME, domain: cname } as never);
+      else if (question.type === Packet.TYPE.A && address) response.answers.push({ ...answer, type: Packet.TYPE.A, address } as never);
+      else if (question.type === Packet.TYPE.TXT && values) {
         for (const data of values) response.answers.push({ name: question.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 0, data } as never);
       }
     }
@@ -40,7 +51,13 @@ export async function startDnsServer(): Promise<TestDnsServer> {
     address: `127.0.0.1:${port}`,
     queries,
     setTxt: (name, ...values) => void records.set(normalize(name), values),
-    remove: (name) => void records.delete(normalize(name)),
+    setCname: (name, target) => void cnames.set(normalize(name), target),
+    setA: (name, address) => void addresses.set(normalize(name), address),
+    remove: (name) => {
+      records.delete(normalize(name));
+      cnames.delete(normalize(name));
+      addresses.delete(normalize(name));
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -6,5 +6,5 @@ import { providerRoutes } from './routes.ts';
 
 export default defineFamily({
   name: 'oidc/provider',
-  register: (app, { oidc, config }) => providerRoutes(app, createMount(oidc, config.publicBaseUrl)),
+  register: (app, { oidc, config, vanity }) => providerRoutes(app, createMount(oidc, config.publicBaseUrl, vanity)),
 });

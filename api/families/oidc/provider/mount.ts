@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { OidcProviders } from '../../../oidc/types.ts';
 import { UnknownEnvironmentError } from '../../../oidc/providers.ts';
+import type { VanityStore } from '../../../vanity/store.ts';
 
 type Callback = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
 
@@ -13,7 +14,7 @@ type Callback = (req: IncomingMessage, res: ServerResponse) => Promise<void> | v
 // form_post and logout pages, and a same-origin CORP its cross-origin JSON (discovery, JWKS, token).
 const KEPT_HEADERS = ['x-request-id', 'x-content-type-options', 'strict-transport-security', 'referrer-policy', 'x-frame-options'];
 
-export function createMount(oidc: OidcProviders, publicBaseUrl: string) {
+export function createMount(oidc: OidcProviders, publicBaseUrl: string, vanity?: VanityStore) {
   const base = new URL(publicBaseUrl);
   // A PUBLIC_BASE_URL with a path (a proxy strips it) still yields endpoint URLs under it.
   const basePath = base.pathname.replace(/\/$/, '');
@@ -26,9 +27,14 @@ export function createMount(oidc: OidcProviders, publicBaseUrl: string) {
 
   /** `below`: the provider path to serve; by default what follows the issuer in the request path. */
   return async function mount(request: FastifyRequest, reply: FastifyReply, environmentId: string, below?: string) {
+    // On an active vanity domain of this environment the issuer is https://<vanity host>/v1/oidc/<environmentId>.
+    const vanityHost =
+      request.hostname !== base.hostname && (await vanity?.served(request.hostname))?.environmentId === environmentId
+        ? request.hostname.toLowerCase()
+        : undefined;
     let provider: Provider;
     try {
-      provider = await oidc.get(environmentId);
+      provider = await oidc.get(environmentId, vanityHost);
     } catch (error) {
       if (!(error instanceof UnknownEnvironmentError)) throw error;
       return reply
@@ -44,12 +50,12 @@ export function createMount(oidc: OidcProviders, publicBaseUrl: string) {
       .slice(4)
       .map((s) => `/${s}`)
       .join('');
-    req.originalUrl = `${basePath}/v1/oidc/${environmentId}${below}${query}`;
+    req.originalUrl = `${vanityHost ? '' : basePath}/v1/oidc/${environmentId}${below}${query}`;
     req.url = `${below || '/'}${query}`;
     // The provider trusts these (provider.proxy): the scheme and host of PUBLIC_BASE_URL, so every URL it builds
     // matches its issuer, and the client address as Fastify resolved it under TRUST_PROXY.
-    req.headers['x-forwarded-proto'] = base.protocol.slice(0, -1);
-    req.headers['x-forwarded-host'] = base.host;
+    req.headers['x-forwarded-proto'] = vanityHost ? 'https' : base.protocol.slice(0, -1);
+    req.headers['x-forwarded-host'] = vanityHost ?? base.host;
     req.headers['x-forwarded-for'] = request.ip;
     req.headers['x-request-id'] = request.id;
     for (const name of KEPT_HEADERS) {
