@@ -10,6 +10,7 @@ import { createElevateActivities, type ElevateDeps } from './elevate.ts';
 import { createTrustStoreKeyActivities, type TrustStoreKeyDeps } from './trust-store-keys.ts';
 import { createOidcCleanupActivities, type OidcCleanupDeps } from './oidc-cleanup.ts';
 import { createMessageActivities, type MessageDeps } from './messages.ts';
+import { createBillingSyncActivities, type BillingSyncDeps } from './billing-sync.ts';
 
 export type ActivityDeps = DeliveryDeps &
   DomainDeps &
@@ -19,7 +20,8 @@ export type ActivityDeps = DeliveryDeps &
   TrustStoreKeyDeps &
   ElevateDeps &
   OidcCleanupDeps &
-  MessageDeps;
+  MessageDeps &
+  BillingSyncDeps;
 
 export function createActivities(deps: ActivityDeps): Activities {
   // An integrity violation fails the same way on every attempt: thrown as a non-retryable DatabaseRefusal.
@@ -33,5 +35,6 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createElevateActivities(deps),
     ...createOidcCleanupActivities(deps),
     ...createMessageActivities(deps),
+    ...createBillingSyncActivities(deps),
   });
 }

@@ -14,6 +14,7 @@ export const CONFIG_SECTIONS = [
   'Webhooks and notifications',
   'Rate limits',
   'Domains',
+  'Billing',
   'Access decisions',
   'MCP',
   'Bootstrap',
@@ -225,6 +226,11 @@ export const CONFIG_REFERENCE = {
     section: 'Domains',
     default: '7d',
     meaning: 'stop checking (event `tenant.domain.verification_failed`; the domain stays unverified and `POST …/verify` can still verify it)',
+  },
+  BILLING_SYNC_INTERVAL: {
+    section: 'Billing',
+    default: '1h',
+    meaning: 'the pause between two Stripe syncs of an environment with an active `stripe` add-on (push catalog, pull subscriptions); `POST …/billing/sync` syncs at once',
   },
   AUTHZEN_DECISION_LOG_FULL_RATE: {
     section: 'Access decisions',

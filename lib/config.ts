@@ -128,6 +128,7 @@ export const configSchema = z
       .refine((ms) => ms.every((m) => m > 0), 'must be positive durations such as 1m,5m,1h')
       .prefault(['1m', '5m', '15m', '1h', '6h'].join(',')),
     DOMAIN_VERIFICATION_GIVE_UP: duration.refine((ms) => ms > 0, 'must be a positive duration such as 7d').prefault('7d'),
+    BILLING_SYNC_INTERVAL: duration.refine((ms) => ms > 0 && ms <= 604_800_000, 'must be a positive duration of at most 7d such as 1h').prefault('1h'),
     API_SECRET_ROTATION_GRACE: duration.refine((ms) => ms <= 2_592_000_000, 'must be at most 30d').prefault('24h'),
     TRUST_STORE_KEY_ROTATION_GRACE: duration.refine((ms) => ms <= 2_592_000_000, 'must be at most 30d').prefault('24h'),
     MCP_VERIFY_TIMEOUT_MS: positiveInt.max(60_000, 'must be at most 60000').default(10_000),
@@ -217,6 +218,8 @@ export const configSchema = z
       /** Trust store: how long a rotated-out key keeps verifying when the rotation does not say; the deadline of a tools/list read. */
       trustStore: { keyRotationGraceMs: env.TRUST_STORE_KEY_ROTATION_GRACE, verifyTimeoutMs: env.MCP_VERIFY_TIMEOUT_MS },
       domains: { verificationIntervalsMs: env.DOMAIN_VERIFICATION_INTERVALS, verificationGiveUpMs: env.DOMAIN_VERIFICATION_GIVE_UP },
+      /** Billing: the pause between two Stripe syncs of an environment, unless `POST …/billing/sync` names another. */
+      billing: { syncIntervalMs: env.BILLING_SYNC_INTERVAL },
       providers: { pagerduty: env.PAGERDUTY_EVENTS_URL.replace(/\/$/, ''), datadog: env.DATADOG_API_URL?.replace(/\/$/, '') ?? null },
       fga: {
         /** Compiled authorization models an instance keeps (least recently used out first). */

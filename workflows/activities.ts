@@ -1,6 +1,6 @@
 // The signatures of every activity a process may run. Implementations live in activities/ (side effects);
 // processes see only these types.
-import type { OidcCleanupInput } from '../lib/processes/contracts.ts';
+import type { BillingSyncInput, OidcCleanupInput } from '../lib/processes/contracts.ts';
 
 /** What one attempt got (absent when no attempt was sent): the status code of the answer, or the error when there was none. */
 export interface AttemptGot {
@@ -90,7 +90,21 @@ export interface Activities {
    * message.failed_over), `failed` (no provider left: message.failed), or `settled` (no longer queued).
    */
   attemptMessage(input: MessageAttempt): Promise<MessageAttemptResult>;
+
+  /**
+   * One Stripe reconcile of an environment's billing: pushes products and prices Stripe lacks, pulls its subscriptions
+   * (updating subscriptions and entitlements, evented), and records the outcome; a Stripe failure is the `error` of
+   * the result, not a retry. `configured: false` when the environment has no active `stripe` add-on.
+   */
+  syncBilling(input: { environmentId: string }): Promise<BillingSyncResult>;
+
+  /** Starts (through the outbox, due after the interval) the next run of an environment's billing sync. */
+  continueBillingSync(input: BillingSyncInput): Promise<void>;
 }
+
+export type BillingSyncResult =
+  | { configured: false }
+  | { configured: true; productsPushed: number; pricesPushed: number; subscriptionsPulled: number; error: string | null };
 
 export interface MessageAttempt {
   messageId: string;

@@ -36,6 +36,7 @@ export const topicSignals: { [T in Topic]: ReturnType<typeof defineSignal<[Messa
   directory: defineSignal<[MessageOfTopic<'directory'>], 'directory'>('directory'),
   'elevate-request': defineSignal<[MessageOfTopic<'elevate-request'>], 'elevate-request'>('elevate-request'),
   'elevate-grant': defineSignal<[MessageOfTopic<'elevate-grant'>], 'elevate-grant'>('elevate-grant'),
+  'billing-sync': defineSignal<[MessageOfTopic<'billing-sync'>], 'billing-sync'>('billing-sync'),
 };
 
 /** The one generic signal of earlier versions, still handled for processes signalled before the upgrade. */

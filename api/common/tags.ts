@@ -146,6 +146,12 @@ export const TAGS = [
       'HRIS inbound provisioning at /v1/hris/v1, mirroring SCIM: Employees (directory users with HR fields and lifecycle: prehire, dated ' +
       'termination, rehire) and Departments (directory groups with a hierarchy), with discovery, filters, PATCH and Bulk, authenticated by an adhris_… provisioning token.',
   },
+  {
+    name: 'Billing',
+    description:
+      'An environment’s plans and features catalog, the subscriptions of organizations and the entitlements they give (also `subject.entitlements` ' +
+      'in AuthZEN conditions), synced with Stripe (the `stripe` add-on): products and prices pushed, subscriptions and invoices received by webhook and pulled.',
+  },
 ] as const;
 
 export type TagName = (typeof TAGS)[number]['name'];

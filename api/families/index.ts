@@ -21,6 +21,7 @@ import smsProviders from './projects/sms-providers/index.ts';
 import emailProviders from './projects/email-providers/index.ts';
 import messages from './projects/messages/index.ts';
 import addOns from './projects/add-ons/index.ts';
+import billing from './projects/billing/index.ts';
 import events from './events/events/index.ts';
 import auditLogs from './events/audit-logs/index.ts';
 import webhooks from './events/webhooks/index.ts';
@@ -82,6 +83,7 @@ export const FAMILIES: readonly Family[] = [
   emailProviders,
   messages,
   addOns,
+  billing,
   events,
   auditLogs,
   webhooks,

@@ -3,7 +3,12 @@ import { z } from 'zod';
 import { isoTimestamp, uuid } from '../shared/rows.ts';
 
 /** Every add-on kind and its category (at most one active add-on per category and environment). */
-export const ADD_ON_KINDS = { turnstile: 'bot_challenge', hcaptcha: 'bot_challenge', recaptcha: 'bot_challenge' } as const;
+export const ADD_ON_KINDS = {
+  turnstile: 'bot_challenge',
+  hcaptcha: 'bot_challenge',
+  recaptcha: 'bot_challenge',
+  stripe: 'payments',
+} as const;
 export type AddOnKind = keyof typeof ADD_ON_KINDS;
 export type AddOnCategory = (typeof ADD_ON_KINDS)[AddOnKind];
 export const ADD_ON_KIND_LIST = Object.keys(ADD_ON_KINDS) as [AddOnKind, ...AddOnKind[]];
@@ -13,7 +18,7 @@ export const EnvironmentAddOn = z
     id: uuid,
     environmentId: uuid,
     kind: z.enum(ADD_ON_KIND_LIST),
-    category: z.enum(['bot_challenge']).describe('What the add-on does; at most one add-on of a category is active'),
+    category: z.enum(['bot_challenge', 'payments']).describe('What the add-on does; at most one add-on of a category is active'),
     active: z.boolean().describe('Whether the environment uses this add-on (for bot_challenge: the challenge the sign-in pages show)'),
     config: z.record(z.string(), z.unknown()),
     secretHints: z.record(z.string(), z.string()).describe('Masked hints of the secrets (`…wxyz`); the secrets are never returned'),

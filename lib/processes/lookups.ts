@@ -16,6 +16,8 @@ export interface SweepRows {
   oidcCleanup: { id: string };
   /** Messages still queued, with what their `message-send` process starts from. */
   queuedMessages: { id: string; tenantId: string; providers: string[]; scheduleMs: number[] };
+  /** Environments with an active `stripe` add-on, with their sync interval, when no start or message of their sync waits. */
+  billingSyncs: { id: string; tenantId: string; intervalMs: number };
 }
 export type SweepQuery = keyof SweepRows;
 

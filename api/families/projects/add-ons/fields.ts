@@ -1,5 +1,6 @@
 // An add-on's config and secrets checked against its kind's schemas, every wrong field named (`body.secrets.secretKey`).
 import { BotChallengeConfig, BotChallengeSecrets } from '../../../../lib/challenge/kinds.ts';
+import { StripeConfig, StripeSecrets } from '../../../../lib/billing/stripe-kind.ts';
 import type { AddOnKind } from '../../../../db/add-ons/rows.ts';
 import { ApiError, type ErrorDetail } from '../../../errors.ts';
 import { issueDetails } from '../../../common/issue-details.ts';
@@ -11,6 +12,7 @@ const SCHEMAS = {
   turnstile: { config: BotChallengeConfig, secrets: BotChallengeSecrets },
   hcaptcha: { config: BotChallengeConfig, secrets: BotChallengeSecrets },
   recaptcha: { config: BotChallengeConfig, secrets: BotChallengeSecrets },
+  stripe: { config: StripeConfig, secrets: StripeSecrets },
 } satisfies Record<AddOnKind, unknown>;
 
 export const invalidAddOn = (details: ErrorDetail[]) =>

@@ -12,6 +12,7 @@ import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import { checkTargetUrl } from '../../../access/reach.ts';
 import { ApiError, orNotFound } from '../../../errors.ts';
 import { invalidAddOn, parseAddOnFields } from './fields.ts';
+import { testStripe } from './stripe-test.ts';
 
 type Fields = Record<string, unknown>;
 type Db = Parameters<typeof createAddOnQueries>[0];
@@ -25,6 +26,8 @@ export interface SaveAddOn {
 /** The token a test sends: no vendor accepts it, so the answer says whether the secret is (`invalid-input-response`). */
 const DUMMY_TOKEN = 'iam-add-on-test-token';
 const SECRET_REFUSED = new Set(['invalid-input-secret', 'missing-input-secret']);
+/** The API a kind's test calls, for the 502's message (bot challenges: siteverify). */
+const VENDOR_API: Partial<Record<AddOnKind, string>> = { stripe: 'Stripe' };
 
 export function createAddOnService(deps: { pool: DatabasePool; masterKey: Buffer; outbound: SiteverifyPolicy }) {
   const { pool, masterKey } = deps;
@@ -87,8 +90,11 @@ export function createAddOnService(deps: { pool: DatabasePool; masterKey: Buffer
       const addOn = await find(pool, caller, kind);
       const secret = String((await secretsOf(caller, kind)).secretKey ?? '');
       const baseUrl = typeof addOn.config.baseUrl === 'string' ? addOn.config.baseUrl : undefined;
-      const answer = await siteverify(kind as BotChallengeKind, baseUrl, { secret, response: DUMMY_TOKEN, remoteIp: null }, deps.outbound);
-      const outcome = answer.reached
+      const answer =
+        kind === 'stripe' ? null : await siteverify(kind as BotChallengeKind, baseUrl, { secret, response: DUMMY_TOKEN, remoteIp: null }, deps.outbound);
+      const outcome = !answer
+        ? await testStripe(addOn.config, secret, deps.outbound)
+        : answer.reached
         ? {
             reached: true,
             success: answer.success,
@@ -104,7 +110,7 @@ export function createAddOnService(deps: { pool: DatabasePool; masterKey: Buffer
           event: { type: 'add_on.tested', data: { addOn, ...outcome } },
         }),
       );
-      if (!outcome.reached) throw new ApiError(502, 'add_on.test_failed', `The ${kind} siteverify API could not be used: ${outcome.error}`);
+      if (!outcome.reached) throw new ApiError(502, 'add_on.test_failed', `The ${kind} ${VENDOR_API[kind] ?? 'siteverify'} API could not be used: ${outcome.error}`);
       return { success: outcome.success, errorCodes: outcome.errorCodes, secretAccepted: outcome.secretAccepted };
     },
   };
