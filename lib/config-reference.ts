@@ -230,7 +230,8 @@ export const CONFIG_REFERENCE = {
   BILLING_SYNC_INTERVAL: {
     section: 'Billing',
     default: '1h',
-    meaning: 'the pause between two Stripe syncs of an environment with an active `stripe` add-on (push catalog, pull subscriptions); `POST …/billing/sync` syncs at once',
+    meaning:
+      'the pause between two Stripe syncs of an environment with an active `stripe` add-on (push catalog, pull subscriptions); `POST …/billing/sync` syncs at once',
   },
   AUTHZEN_DECISION_LOG_FULL_RATE: {
     section: 'Access decisions',

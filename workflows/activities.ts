@@ -103,8 +103,7 @@ export interface Activities {
 }
 
 export type BillingSyncResult =
-  | { configured: false }
-  | { configured: true; productsPushed: number; pricesPushed: number; subscriptionsPulled: number; error: string | null };
+  { configured: false } | { configured: true; productsPushed: number; pricesPushed: number; subscriptionsPulled: number; error: string | null };
 
 export interface MessageAttempt {
   messageId: string;

@@ -41,7 +41,13 @@ export function createBillingCatalogQueries(db: CommonQueryMethods, environmentI
   const planWhere = sql.fragment`p.environment_id = ${environmentId}`;
   return {
     listFeatures: (page: PageRequest) =>
-      selectPage(db, BillingFeature, sql.fragment`SELECT ${featureColumns} FROM billing_features WHERE environment_id = ${environmentId}`, sql.fragment`key`, page),
+      selectPage(
+        db,
+        BillingFeature,
+        sql.fragment`SELECT ${featureColumns} FROM billing_features WHERE environment_id = ${environmentId}`,
+        sql.fragment`key`,
+        page,
+      ),
     allFeatures: () => db.any(sql.type(BillingFeature)`SELECT ${featureColumns} FROM billing_features WHERE environment_id = ${environmentId}`),
     findFeature: (key: string) =>
       db.maybeOne(sql.type(BillingFeature)`SELECT ${featureColumns} FROM billing_features WHERE environment_id = ${environmentId} AND key = ${key}`),
@@ -56,9 +62,12 @@ export function createBillingCatalogQueries(db: CommonQueryMethods, environmentI
     deleteFeature: (key: string) => db.query(sql.unsafe`DELETE FROM billing_features WHERE environment_id = ${environmentId} AND key = ${key}`),
     /** The keys of the plans whose features name `key`. */
     plansUsing: (key: string) =>
-      db.anyFirst(sql.type(z.object({ key: z.string() }))`SELECT key FROM billing_plans WHERE environment_id = ${environmentId} AND features ? ${key} ORDER BY key`),
+      db.anyFirst(
+        sql.type(z.object({ key: z.string() }))`SELECT key FROM billing_plans WHERE environment_id = ${environmentId} AND features ? ${key} ORDER BY key`,
+      ),
 
-    listPlans: (page: PageRequest) => selectPage(db, BillingPlan, sql.fragment`SELECT ${planColumns} FROM billing_plans p WHERE ${planWhere}`, sql.fragment`key`, page),
+    listPlans: (page: PageRequest) =>
+      selectPage(db, BillingPlan, sql.fragment`SELECT ${planColumns} FROM billing_plans p WHERE ${planWhere}`, sql.fragment`key`, page),
     allPlans: () => db.any(sql.type(BillingPlan)`SELECT ${planColumns} FROM billing_plans p WHERE ${planWhere} ORDER BY key`),
     findPlan: (key: string) => db.maybeOne(sql.type(BillingPlan)`SELECT ${planColumns} FROM billing_plans p WHERE ${planWhere} AND p.key = ${key}`),
     findPlanById: (id: string) => db.maybeOne(sql.type(BillingPlan)`SELECT ${planColumns} FROM billing_plans p WHERE ${planWhere} AND p.id = ${id}`),

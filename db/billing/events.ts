@@ -19,7 +19,10 @@ export const BILLING_EVENTS = {
     description: 'An organization’s subscription was created, through the API or from Stripe (`stripeEventId` names the Stripe event, if any).',
     data: subscription,
   },
-  'billing.subscription.updated': { description: 'A subscription’s plan or status changed (through the API, a Stripe webhook or the sync).', data: subscription },
+  'billing.subscription.updated': {
+    description: 'A subscription’s plan or status changed (through the API, a Stripe webhook or the sync).',
+    data: subscription,
+  },
   'billing.subscription.deleted': { description: 'A subscription set through the API was deleted; `subscription` is its last state.', data: subscription },
   'billing.entitlements.updated': {
     description: 'An organization’s effective entitlements changed (empty when no subscription is in force any more).',

@@ -36,7 +36,13 @@ export async function pushCatalog(pool: DatabasePool, client: Stripe, scope: Bil
   for (const price of await stripe.pricesToPush()) {
     if (price.active) {
       const created = await client.prices.create(
-        { product: `iam_${price.planId}`, currency: price.currency, unit_amount: price.amount, recurring: { interval: price.interval }, metadata: { priceId: price.id } },
+        {
+          product: `iam_${price.planId}`,
+          currency: price.currency,
+          unit_amount: price.amount,
+          recurring: { interval: price.interval },
+          metadata: { priceId: price.id },
+        },
         { idempotencyKey: `iam-price-${price.id}` },
       );
       await stripe.setPriceId(price.id, created.id);

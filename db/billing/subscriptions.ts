@@ -108,7 +108,7 @@ export function createBillingSubscriptionQueries(db: CommonQueryMethods, environ
           SELECT o.organization_id,
             (SELECT coalesce(jsonb_object_agg(k.key, k.value), '{}') FROM (
               SELECT h.key, CASE WHEN bool_or(jsonb_typeof(h.value) = 'boolean') THEN 'true'::jsonb
-                ELSE to_jsonb(max((h.value #>> '{}')::numeric)) END AS value
+                ELSE to_jsonb(max(CASE WHEN jsonb_typeof(h.value) = 'number' THEN (h.value #>> '{}')::numeric END)) END AS value
               FROM held h WHERE h.organization_id = o.organization_id AND h.key IS NOT NULL GROUP BY h.key) k) AS entitlements,
             (SELECT coalesce(array_agg(DISTINCT h.plan ORDER BY h.plan), '{}') FROM held h WHERE h.organization_id = o.organization_id) AS plans
           FROM orgs o

@@ -95,14 +95,14 @@ export function createAddOnService(deps: { pool: DatabasePool; masterKey: Buffer
       const outcome = !answer
         ? await testStripe(addOn.config, secret, deps.outbound)
         : answer.reached
-        ? {
-            reached: true,
-            success: answer.success,
-            errorCodes: answer.errorCodes,
-            secretAccepted: !answer.errorCodes.some((c) => SECRET_REFUSED.has(c)),
-            error: null,
-          }
-        : { reached: false, success: false, errorCodes: [], secretAccepted: false, error: answer.error };
+          ? {
+              reached: true,
+              success: answer.success,
+              errorCodes: answer.errorCodes,
+              secretAccepted: !answer.errorCodes.some((c) => SECRET_REFUSED.has(c)),
+              error: null,
+            }
+          : { reached: false, success: false, errorCodes: [], secretAccepted: false, error: answer.error };
       await pool.transaction((trx) =>
         record(trx, caller, {
           action: 'add_on.test',
@@ -110,7 +110,8 @@ export function createAddOnService(deps: { pool: DatabasePool; masterKey: Buffer
           event: { type: 'add_on.tested', data: { addOn, ...outcome } },
         }),
       );
-      if (!outcome.reached) throw new ApiError(502, 'add_on.test_failed', `The ${kind} ${VENDOR_API[kind] ?? 'siteverify'} API could not be used: ${outcome.error}`);
+      if (!outcome.reached)
+        throw new ApiError(502, 'add_on.test_failed', `The ${kind} ${VENDOR_API[kind] ?? 'siteverify'} API could not be used: ${outcome.error}`);
       return { success: outcome.success, errorCodes: outcome.errorCodes, secretAccepted: outcome.secretAccepted };
     },
   };

@@ -44,7 +44,8 @@ export function billingCatalogRoutes(app: App, catalog: BillingCatalogService) {
       tags,
       operationId: 'createBillingFeature',
       summary: 'Create a billing feature',
-      description: 'Adds a feature: `boolean` (on or off), `limit` (a maximum) or `metered` (usage with included units). 409 `billing_feature.exists`. Emits `billing.feature.created`.',
+      description:
+        'Adds a feature: `boolean` (on or off), `limit` (a maximum) or `metered` (usage with included units). 409 `billing_feature.exists`. Emits `billing.feature.created`.',
       security: write,
       params: EnvironmentScopeParams,
       body: CreateFeatureBody,
@@ -150,7 +151,8 @@ export function billingCatalogRoutes(app: App, catalog: BillingCatalogService) {
       tags,
       operationId: 'deleteBillingPlan',
       summary: 'Delete a billing plan',
-      description: 'Deletes a plan without subscriptions (409 `billing_plan.in_use` otherwise); its Stripe product is left as it is. Emits `billing.plan.deleted`.',
+      description:
+        'Deletes a plan without subscriptions (409 `billing_plan.in_use` otherwise); its Stripe product is left as it is. Emits `billing.plan.deleted`.',
       security: write,
       params: PlanParams,
       response: { 200: DeletedResponse, ...errorResponses(404, 409) },

@@ -26,7 +26,8 @@ function checkFeatures(catalog: readonly BillingFeature[], features: Features) {
     if (feature.kind !== 'boolean' && typeof value !== 'number') return [{ path, message: `must be an integer (a ${feature.kind} feature)` }];
     return [];
   });
-  if (details.length) throw new ApiError(400, 'billing_plan.invalid', `Invalid request: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}.`, { details });
+  if (details.length)
+    throw new ApiError(400, 'billing_plan.invalid', `Invalid request: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}.`, { details });
 }
 
 export function createBillingCatalogService(pool: DatabasePool) {
@@ -42,7 +43,12 @@ export function createBillingCatalogService(pool: DatabasePool) {
         if (await q(trx, caller).findFeature(body.key)) throw conflict('billing_feature.exists', `A feature "${body.key}" exists.`);
         const created = await q(trx, caller).insertFeature({ ...body, unit: body.unit ?? null });
         const resource = { type: 'billing_feature', id: created.id };
-        await record(trx, caller, { action: 'billing.feature.create', resource, after: created, event: { type: 'billing.feature.created', data: { feature: created } } });
+        await record(trx, caller, {
+          action: 'billing.feature.create',
+          resource,
+          after: created,
+          event: { type: 'billing.feature.created', data: { feature: created } },
+        });
         return { feature: created };
       }),
     updateFeature: (caller: EnvironmentCaller, key: string, body: { name?: string | undefined; unit?: string | null | undefined }) =>
@@ -50,7 +56,13 @@ export function createBillingCatalogService(pool: DatabasePool) {
         const before = await feature(trx, caller, key);
         const after = await q(trx, caller).updateFeature(key, { name: body.name ?? before.name, unit: body.unit === undefined ? before.unit : body.unit });
         const resource = { type: 'billing_feature', id: after.id };
-        await record(trx, caller, { action: 'billing.feature.update', resource, before, after, event: { type: 'billing.feature.updated', data: { feature: after } } });
+        await record(trx, caller, {
+          action: 'billing.feature.update',
+          resource,
+          before,
+          after,
+          event: { type: 'billing.feature.updated', data: { feature: after } },
+        });
         return { feature: after };
       }),
     deleteFeature: (caller: EnvironmentCaller, key: string) =>
@@ -60,13 +72,22 @@ export function createBillingCatalogService(pool: DatabasePool) {
         if (plans.length) throw conflict('billing_feature.in_use', `The feature "${key}" is part of the plans ${plans.join(', ')}: remove it from them first.`);
         await q(trx, caller).deleteFeature(key);
         const resource = { type: 'billing_feature', id: before.id };
-        await record(trx, caller, { action: 'billing.feature.delete', resource, before, after: null, event: { type: 'billing.feature.deleted', data: { feature: before } } });
+        await record(trx, caller, {
+          action: 'billing.feature.delete',
+          resource,
+          before,
+          after: null,
+          event: { type: 'billing.feature.deleted', data: { feature: before } },
+        });
         return { success: true as const, id: before.id };
       }),
 
     listPlans: (caller: EnvironmentCaller, query: PageQuery) => listPage('plans', query, (page) => q(pool, caller).listPlans(page)),
     getPlan: async (caller: EnvironmentCaller, key: string) => ({ plan: await plan(pool, caller, key) }),
-    createPlan: (caller: EnvironmentCaller, body: { key: string; name: string; description?: string | null | undefined; features: Features; prices: PriceWrite[] }) =>
+    createPlan: (
+      caller: EnvironmentCaller,
+      body: { key: string; name: string; description?: string | null | undefined; features: Features; prices: PriceWrite[] },
+    ) =>
       pool.transaction(async (trx) => {
         checkFeatures(await q(trx, caller).allFeatures(), body.features);
         if (await q(trx, caller).findPlan(body.key)) throw conflict('billing_plan.exists', `A plan "${body.key}" exists.`);
@@ -74,7 +95,12 @@ export function createBillingCatalogService(pool: DatabasePool) {
         await q(trx, caller).setPrices(id, body.prices);
         const created = (await q(trx, caller).findPlanById(id))!;
         const resource = { type: 'billing_plan', id };
-        await record(trx, caller, { action: 'billing.plan.create', resource, after: created, event: { type: 'billing.plan.created', data: { plan: created } } });
+        await record(trx, caller, {
+          action: 'billing.plan.create',
+          resource,
+          after: created,
+          event: { type: 'billing.plan.created', data: { plan: created } },
+        });
         return { plan: created };
       }),
     updatePlan: (
@@ -104,7 +130,13 @@ export function createBillingCatalogService(pool: DatabasePool) {
         if (used > 0) throw conflict('billing_plan.in_use', `The plan "${key}" has ${used} subscriptions: move or delete them first.`);
         await q(trx, caller).deletePlan(before.id);
         const resource = { type: 'billing_plan', id: before.id };
-        await record(trx, caller, { action: 'billing.plan.delete', resource, before, after: null, event: { type: 'billing.plan.deleted', data: { plan: before } } });
+        await record(trx, caller, {
+          action: 'billing.plan.delete',
+          resource,
+          before,
+          after: null,
+          event: { type: 'billing.plan.deleted', data: { plan: before } },
+        });
         return { success: true as const, id: before.id };
       }),
   };

@@ -59,7 +59,9 @@ export const UpdateSubscriptionBody = z
 export const SubscriptionQuery = PageQuery.extend({ organizationId: z.uuid().optional().describe('Only this organization’s subscriptions') });
 
 export const SyncBody = z
-  .strictObject({ intervalSeconds: z.number().int().min(1).max(604_800).optional().describe('The pause between two periodic syncs (default BILLING_SYNC_INTERVAL)') })
+  .strictObject({
+    intervalSeconds: z.number().int().min(1).max(604_800).optional().describe('The pause between two periodic syncs (default BILLING_SYNC_INTERVAL)'),
+  })
   .meta({ id: 'RequestBillingSyncRequest' });
 
 export const FeatureResponse = z.object({ feature: BillingFeature }).meta({ id: 'BillingFeatureResponse' });

@@ -24,7 +24,8 @@ export function createBillingSubscriptionService(deps: { pool: DatabasePool; syn
     return plan.id;
   };
   const apiOnly = (s: BillingSubscription) => {
-    if (s.source === 'stripe') throw conflict('billing_subscription.managed_by_stripe', 'This subscription mirrors a Stripe subscription: change it in Stripe.');
+    if (s.source === 'stripe')
+      throw conflict('billing_subscription.managed_by_stripe', 'This subscription mirrors a Stripe subscription: change it in Stripe.');
   };
   const save = async (trx: Db, caller: EnvironmentCaller, before: BillingSubscription | null, after: BillingSubscription) => {
     const resource = { type: 'billing_subscription', id: after.id };
@@ -43,7 +44,11 @@ export function createBillingSubscriptionService(deps: { pool: DatabasePool; syn
       pool.transaction(async (trx) => {
         if (!(await createBillingStripeQueries(trx, caller.scope.environmentId).organizationLinked(body.organizationId)))
           throw invalidField('body.organizationId', 'is not an organization linked to this tenant');
-        const created = await q(trx, caller).insert({ organizationId: body.organizationId, planId: await planId(trx, caller, body.planKey), status: body.status });
+        const created = await q(trx, caller).insert({
+          organizationId: body.organizationId,
+          planId: await planId(trx, caller, body.planKey),
+          status: body.status,
+        });
         return save(trx, caller, null, created);
       }),
     update: (caller: EnvironmentCaller, id: string, body: { planKey?: string | undefined; status?: SubscriptionStatus | undefined }) =>
@@ -69,7 +74,8 @@ export function createBillingSubscriptionService(deps: { pool: DatabasePool; syn
     entitlements: async (caller: EnvironmentCaller, organizationId: string) => {
       const found = await q(pool, caller).entitlementsOf(organizationId);
       if (found) return found;
-      if (!(await createBillingStripeQueries(pool, caller.scope.environmentId).organizationLinked(organizationId))) throw notFound('organization', organizationId);
+      if (!(await createBillingStripeQueries(pool, caller.scope.environmentId).organizationLinked(organizationId)))
+        throw notFound('organization', organizationId);
       return { organizationId, entitlements: {}, plans: [], updatedAt: null };
     },
 

@@ -10,13 +10,17 @@ import { tags } from './catalog-routes.ts';
 import type { createStripeWebhookService } from './stripe-webhook.ts';
 
 const rawBodies = new WeakMap<FastifyRequest, string>();
-const Params = z.strictObject({ environmentId: z.uuid().describe('The environment whose `stripe` add-on signs the deliveries') });
+const Params = z.strictObject({ environment: z.uuid().describe('The environment whose `stripe` add-on signs the deliveries') });
 const Received = z
-  .object({ received: z.literal(true), outcome: z.string().describe('`changed`, `unchanged`, `recorded`, `duplicate` (an event id seen before) or `ignored: <why>`') })
+  .object({
+    received: z.literal(true),
+    outcome: z.string().describe('`changed`, `unchanged`, `recorded`, `duplicate` (an event id seen before) or `ignored: <why>`'),
+  })
   .meta({ id: 'StripeWebhookResponse' });
 
 export function stripeWebhookRoute(app: App, service: ReturnType<typeof createStripeWebhookService>) {
   return app.register(async (plugin) => {
+    plugin.removeContentTypeParser('application/json');
     plugin.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (request, body, done) => {
       rawBodies.set(request, body as string);
       try {
@@ -25,14 +29,14 @@ export function stripeWebhookRoute(app: App, service: ReturnType<typeof createSt
         done(null, {});
       }
     });
-    plugin.withTypeProvider<ZodTypeProvider>().post('/v1/billing/stripe/:environmentId/webhook', {
-      config: { public: true, credentialParam: 'environmentId' },
+    plugin.withTypeProvider<ZodTypeProvider>().post('/v1/billing/stripe/:environment/webhook', {
+      config: { public: true, credentialParam: 'environment' },
       schema: {
         tags,
         operationId: 'receiveStripeWebhook',
         summary: 'Receive Stripe webhooks',
         description:
-          'The endpoint URL to register in Stripe for an environment. Verified with the Stripe SDK’s `constructEvent` against the `stripe` add-on’s ' +
+          'The endpoint URL to register in Stripe for an environment (`{environment}` is its id). Verified with the Stripe SDK’s `constructEvent` against the `stripe` add-on’s ' +
           '`webhookSecret` (400 `stripe.signature_invalid` otherwise; 404 without a stripe add-on). `customer.subscription.*` events update the ' +
           'organization’s subscription and entitlements (the subscription’s `metadata.organizationId` names the organization); `invoice.*` events are ' +
           'recorded as `billing.invoice.updated`. Each Stripe event id is applied once.',
@@ -40,7 +44,8 @@ export function stripeWebhookRoute(app: App, service: ReturnType<typeof createSt
         body: z.looseObject({}).describe('A Stripe event'),
         response: { 200: Received, ...errorResponses(404) },
       },
-      handler: (request) => service.receive(request.params.environmentId, rawBodies.get(request) ?? '', request.headers['stripe-signature'] as string | undefined),
+      handler: (request) =>
+        service.receive(request.params.environment, rawBodies.get(request) ?? '', request.headers['stripe-signature'] as string | undefined),
     });
   });
 }
