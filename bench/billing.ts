@@ -1,4 +1,4 @@
-// `npm run bench:billing`: GET …/billing/entitlements/{organizationId} (the organization's effective entitlements from
+// `npm run bench:billing`: GET …/billing/entitlements/{organization} (the organization's effective entitlements from
 // the local catalog, target p99 ≤ 5 ms) over a catalog of BENCH_PLANS plans (default 50) and BENCH_ORGANIZATIONS
 // organizations with a subscription each (default 500): p50/p95/p99 of sequential requests, next to a bare Fastify
 // route reading the same row with pg (the baseline, measured in the same run). BENCH_SAMPLES (default 2000) tunes it.
@@ -75,7 +75,7 @@ try {
   const service99 = await sequentialLatency(entitlementsUrl, { headers }, SAMPLES, 200);
   const baseline = await sequentialLatency(`${baseUrl(bare)}/entitlements/${organizationId}`, {}, SAMPLES, 200);
   console.log(`billing entitlements: ${PLANS} plans, ${ORGANIZATIONS} organizations with a subscription, ${SAMPLES} sequential requests`);
-  console.log(`  service   GET …/billing/entitlements/{organizationId}  p50 ${service99.p50} ms  p95 ${service99.p95} ms  p99 ${service99.p99} ms`);
+  console.log(`  service   GET …/billing/entitlements/{organization}  p50 ${service99.p50} ms  p95 ${service99.p95} ms  p99 ${service99.p99} ms`);
   console.log(`  baseline  Fastify + pg, the same row                  p50 ${baseline.p50} ms  p95 ${baseline.p95} ms  p99 ${baseline.p99} ms`);
   console.log(`  target p99 ≤ ${TARGET_P99_MS} ms: ${service99.p99 <= TARGET_P99_MS ? 'met' : 'MISSED'}`);
 } finally {

@@ -38,7 +38,6 @@ export interface PriceWrite {
 const Id = z.object({ id: z.uuid() });
 
 export function createBillingCatalogQueries(db: CommonQueryMethods, environmentId: string) {
-  const planWhere = sql.fragment`p.environment_id = ${environmentId}`;
   return {
     listFeatures: (page: PageRequest) =>
       selectPage(
@@ -67,10 +66,12 @@ export function createBillingCatalogQueries(db: CommonQueryMethods, environmentI
       ),
 
     listPlans: (page: PageRequest) =>
-      selectPage(db, BillingPlan, sql.fragment`SELECT ${planColumns} FROM billing_plans p WHERE ${planWhere}`, sql.fragment`key`, page),
-    allPlans: () => db.any(sql.type(BillingPlan)`SELECT ${planColumns} FROM billing_plans p WHERE ${planWhere} ORDER BY key`),
-    findPlan: (key: string) => db.maybeOne(sql.type(BillingPlan)`SELECT ${planColumns} FROM billing_plans p WHERE ${planWhere} AND p.key = ${key}`),
-    findPlanById: (id: string) => db.maybeOne(sql.type(BillingPlan)`SELECT ${planColumns} FROM billing_plans p WHERE ${planWhere} AND p.id = ${id}`),
+      selectPage(db, BillingPlan, sql.fragment`SELECT ${planColumns} FROM billing_plans p WHERE p.environment_id = ${environmentId}`, sql.fragment`key`, page),
+    allPlans: () => db.any(sql.type(BillingPlan)`SELECT ${planColumns} FROM billing_plans p WHERE p.environment_id = ${environmentId} ORDER BY key`),
+    findPlan: (key: string) =>
+      db.maybeOne(sql.type(BillingPlan)`SELECT ${planColumns} FROM billing_plans p WHERE p.environment_id = ${environmentId} AND p.key = ${key}`),
+    findPlanById: (id: string) =>
+      db.maybeOne(sql.type(BillingPlan)`SELECT ${planColumns} FROM billing_plans p WHERE p.environment_id = ${environmentId} AND p.id = ${id}`),
     insertPlan: (p: PlanWrite) =>
       db.oneFirst(sql.type(Id)`
         INSERT INTO billing_plans (environment_id, key, name, description, features)

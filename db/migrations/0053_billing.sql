@@ -1,7 +1,7 @@
 -- Billing (SPEC "Billing"): per environment, a catalog of features and plans (bundling feature values with prices),
 -- the subscriptions of organizations to plans (set through the API, or synced from Stripe, the environment's
 -- `stripe` payments add-on), and each organization's effective entitlements, materialized so that
--- `GET …/billing/entitlements/{organizationId}` and AuthZEN conditions (`subject.entitlements`) read one row.
+-- `GET …/billing/entitlements/{organization}` and AuthZEN conditions (`subject.entitlements`) read one row.
 
 -- The add-on kinds and categories of issue 20 (bot challenges, payments, customer data, analytics): one list, so
 -- the migrations adding kinds can run in either order.

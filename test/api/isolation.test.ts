@@ -230,6 +230,7 @@ beforeAll(async () => {
 
   // A's billing catalog and a subscription of A's organization.
   const billing = `${tn}/environments/${ids.environmentId}/billing`;
+  ids.organization = ids.organizationId!;
   ids.featureKey = (await create(`${billing}/features`, { key: 'sso', name: 'SSO', kind: 'boolean' })).feature.key;
   ids.planKey = (await create(`${billing}/plans`, { key: 'pro', name: 'Pro', features: { sso: true } })).plan.key;
   ids.subscriptionId = (await create(`${billing}/subscriptions`, { organizationId: ids.organizationId, planKey: 'pro' })).subscription.id;

@@ -21,7 +21,10 @@ const key = z
 export const FeatureParams = EnvironmentScopeParams.extend({ featureKey: key });
 export const PlanParams = EnvironmentScopeParams.extend({ planKey: key });
 export const SubscriptionParams = EnvironmentScopeParams.extend({ subscriptionId: z.uuid() });
-export const EntitlementParams = EnvironmentScopeParams.extend({ organizationId: z.uuid() });
+// Not `organizationId`: that path parameter names the organization a route addresses (api/plugins/scope.ts).
+export const EntitlementParams = EnvironmentScopeParams.extend({
+  organization: z.uuid().describe('The organization (linked to the tenant) whose entitlements'),
+});
 
 const name = z.string().trim().min(1, 'is required').max(200);
 const unit = z.string().trim().min(1).max(50).nullable().optional().describe('What a limit or metered feature counts (`seat`)');

@@ -88,7 +88,7 @@ export function billingSubscriptionRoutes(app: App, subscriptions: BillingSubscr
     },
     handler: (r) => subscriptions.remove(callerOf(r, 'environment'), r.params.subscriptionId),
   });
-  app.get(`${billingBase}/entitlements/:organizationId`, {
+  app.get(`${billingBase}/entitlements/:organization`, {
     schema: {
       tags,
       operationId: 'getBillingEntitlements',
@@ -101,7 +101,7 @@ export function billingSubscriptionRoutes(app: App, subscriptions: BillingSubscr
       params: EntitlementParams,
       response: { 200: EntitlementsResponse, ...errorResponses(404) },
     },
-    handler: (r) => subscriptions.entitlements(callerOf(r, 'environment'), r.params.organizationId),
+    handler: (r) => subscriptions.entitlements(callerOf(r, 'environment'), r.params.organization),
   });
   app.get(`${billingBase}/sync`, {
     schema: {

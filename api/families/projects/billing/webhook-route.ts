@@ -41,7 +41,6 @@ export function stripeWebhookRoute(app: App, service: ReturnType<typeof createSt
           'organization’s subscription and entitlements (the subscription’s `metadata.organizationId` names the organization); `invoice.*` events are ' +
           'recorded as `billing.invoice.updated`. Each Stripe event id is applied once.',
         params: Params,
-        body: z.looseObject({}).describe('A Stripe event'),
         response: { 200: Received, ...errorResponses(404) },
       },
       handler: (request) =>
