@@ -55,7 +55,7 @@ try {
     WHERE s.environment_id = ${environmentId} ON CONFLICT DO NOTHING`);
 
   const entitlementsUrl = `${billing}/entitlements/${organizationId}`;
-  const check = await (await fetch(entitlementsUrl, { headers })).json();
+  const check = (await (await fetch(entitlementsUrl, { headers })).json()) as { plans?: string[] };
   if (check.plans?.[0] !== 'plan_7') throw new Error(`unexpected answer: ${JSON.stringify(check)}`);
 
   // The baseline: Fastify and pg, the same row, no authentication or serialization schema.
