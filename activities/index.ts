@@ -11,6 +11,7 @@ import { createTrustStoreKeyActivities, type TrustStoreKeyDeps } from './trust-s
 import { createOidcCleanupActivities, type OidcCleanupDeps } from './oidc-cleanup.ts';
 import { createMessageActivities, type MessageDeps } from './messages.ts';
 import { createVanityDomainActivities, type VanityDomainDeps } from './vanity-domains.ts';
+import { createBillingSyncActivities, type BillingSyncDeps } from './billing-sync.ts';
 
 export type ActivityDeps = DeliveryDeps &
   DomainDeps &
@@ -21,7 +22,8 @@ export type ActivityDeps = DeliveryDeps &
   ElevateDeps &
   OidcCleanupDeps &
   MessageDeps &
-  VanityDomainDeps;
+  VanityDomainDeps &
+  BillingSyncDeps;
 
 export function createActivities(deps: ActivityDeps): Activities {
   // An integrity violation fails the same way on every attempt: thrown as a non-retryable DatabaseRefusal.
@@ -36,5 +38,6 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createOidcCleanupActivities(deps),
     ...createMessageActivities(deps),
     ...createVanityDomainActivities(deps),
+    ...createBillingSyncActivities(deps),
   });
 }

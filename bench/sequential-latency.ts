@@ -1,4 +1,4 @@
-// p50/p95 (ms) of sequential requests, after `warmup` unmeasured ones; each must answer 200.
+// p50/p95/p99 (ms) of sequential requests, after `warmup` unmeasured ones; each must answer 200.
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
@@ -13,5 +13,5 @@ export async function sequentialLatency(url: string, init: RequestInit | ((i: nu
     if (i >= warmup) times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
-  return { p50: round(percentile(times, 50)), p95: round(percentile(times, 95)) };
+  return { p50: round(percentile(times, 50)), p95: round(percentile(times, 95)), p99: round(percentile(times, 99)) };
 }

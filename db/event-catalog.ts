@@ -53,6 +53,7 @@ import { MESSAGE_EVENTS } from './messages/events.ts';
 import { ADD_ON_EVENTS } from './add-ons/events.ts';
 import { WIDGET_EVENTS } from './widgets/tokens/events.ts';
 import { VANITY_DOMAIN_EVENTS } from './vanity-domains/events.ts';
+import { BILLING_EVENTS } from './billing/events.ts';
 
 export type { EventTypeEntry };
 
@@ -106,6 +107,7 @@ export const EVENT_CATALOG = {
   ...ADD_ON_EVENTS,
   ...WIDGET_EVENTS,
   ...VANITY_DOMAIN_EVENTS,
+  ...BILLING_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

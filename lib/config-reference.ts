@@ -14,6 +14,7 @@ export const CONFIG_SECTIONS = [
   'Webhooks and notifications',
   'Rate limits',
   'Domains',
+  'Billing',
   'Access decisions',
   'MCP',
   'Bootstrap',
@@ -279,6 +280,12 @@ export const CONFIG_REFERENCE = {
     meaning: 'a vanity domain whose records are still missing this long after registration (or a re-check) fails (`vanity_domain.failed`)',
   },
   VANITY_RENEW_BEFORE: { section: 'Domains', default: '30d', meaning: 'renew a vanity domain’s certificate this long before it expires' },
+  BILLING_SYNC_INTERVAL: {
+    section: 'Billing',
+    default: '1h',
+    meaning:
+      'the pause between two Stripe syncs of an environment with an active `stripe` add-on (push catalog, pull subscriptions); `POST …/billing/sync` syncs at once',
+  },
   AUTHZEN_DECISION_LOG_FULL_RATE: {
     section: 'Access decisions',
     default: '1000',

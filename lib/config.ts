@@ -141,6 +141,7 @@ export const configSchema = z
     VANITY_DNS_INTERVAL: duration.refine((ms) => ms > 0, 'must be a positive duration such as 1m').prefault('1m'),
     VANITY_DNS_GIVE_UP: duration.refine((ms) => ms > 0, 'must be a positive duration such as 7d').prefault('7d'),
     VANITY_RENEW_BEFORE: duration.refine((ms) => ms > 0, 'must be a positive duration such as 30d').prefault('30d'),
+    BILLING_SYNC_INTERVAL: duration.refine((ms) => ms > 0 && ms <= 604_800_000, 'must be a positive duration of at most 7d such as 1h').prefault('1h'),
     API_SECRET_ROTATION_GRACE: duration.refine((ms) => ms <= 2_592_000_000, 'must be at most 30d').prefault('24h'),
     TRUST_STORE_KEY_ROTATION_GRACE: duration.refine((ms) => ms <= 2_592_000_000, 'must be at most 30d').prefault('24h'),
     MCP_VERIFY_TIMEOUT_MS: positiveInt.max(60_000, 'must be at most 60000').default(10_000),
@@ -241,6 +242,8 @@ export const configSchema = z
         acme: { directoryUrl: env.VANITY_ACME_DIRECTORY_URL, caFile: env.VANITY_ACME_CA_FILE },
         timings: { dnsIntervalMs: env.VANITY_DNS_INTERVAL, dnsGiveUpMs: env.VANITY_DNS_GIVE_UP, renewBeforeMs: env.VANITY_RENEW_BEFORE },
       },
+      /** Billing: the pause between two Stripe syncs of an environment, unless `POST …/billing/sync` names another. */
+      billing: { syncIntervalMs: env.BILLING_SYNC_INTERVAL },
       providers: { pagerduty: env.PAGERDUTY_EVENTS_URL.replace(/\/$/, ''), datadog: env.DATADOG_API_URL?.replace(/\/$/, '') ?? null },
       fga: {
         /** Compiled authorization models an instance keeps (least recently used out first). */

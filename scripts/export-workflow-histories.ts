@@ -138,6 +138,9 @@ const activities: Activities = {
   continueOidcCleanup: () => Promise.resolve(),
   advanceVanityDomain: ({ domainId }) => Promise.resolve(vanitySteps.get(domainId)?.shift() ?? { done: true, status: 'removed', waitMs: 0 }),
   attemptMessage: ({ messageId }) => Promise.resolve({ outcome: messageAttempts.get(messageId)?.shift() ?? ('settled' as const) }),
+  syncBilling: () => Promise.resolve({ configured: true as const, productsPushed: 1, pricesPushed: 1, subscriptionsPulled: 0, error: null }),
+  // The real one enqueues the next run's start in the outbox.
+  continueBillingSync: () => Promise.resolve(),
 };
 
 /** Who and what each process is about: the query its definition names, answered as createProcessScopeQueries(pool).scopeOf would. */
@@ -335,6 +338,17 @@ function scenarios(): Scenario[] {
     {
       fixture: 'oidc-cleanup-rounds',
       start: start('oidc-cleanup', 'iam', null, { intervalMs: 300, rounds: 2 }),
+      result: 'continued',
+    },
+    {
+      // Asked to sync now (POST …/billing/sync) while it waits out a long interval; after its two rounds it continues as a new run.
+      fixture: 'billing-sync-requested',
+      start: start('billing-sync', environmentId, tenantId, { environmentId, intervalMs: 60_000, rounds: 2 }),
+      drive: async (gateway, client) => {
+        const processId = `billing-sync:${environmentId}`;
+        await waitFor(client, processId, (e) => !!e.timerStartedEventAttributes);
+        await gateway.signal('billing-sync', processId, 'billing-sync', { requestedAt: Date.now() });
+      },
       result: 'continued',
     },
   ];

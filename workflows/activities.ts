@@ -1,6 +1,6 @@
 // The signatures of every activity a process may run. Implementations live in activities/ (side effects);
 // processes see only these types.
-import type { OidcCleanupInput, VanityDomainInput } from '../lib/processes/contracts.ts';
+import type { BillingSyncInput, OidcCleanupInput, VanityDomainInput } from '../lib/processes/contracts.ts';
 
 /** What one attempt got (absent when no attempt was sent): the status code of the answer, or the error when there was none. */
 export interface AttemptGot {
@@ -97,7 +97,20 @@ export interface Activities {
    * over ACME (active, or failed with the CA's reason); active → renewing once due. `waitMs`: until the next round.
    */
   advanceVanityDomain(input: VanityDomainInput): Promise<{ done: boolean; status: string; waitMs: number }>;
+
+  /**
+   * One Stripe reconcile of an environment's billing: pushes products and prices Stripe lacks, pulls its subscriptions
+   * (updating subscriptions and entitlements, evented), and records the outcome; a Stripe failure is the `error` of
+   * the result, not a retry. `configured: false` when the environment has no active `stripe` add-on.
+   */
+  syncBilling(input: { environmentId: string }): Promise<BillingSyncResult>;
+
+  /** Starts (through the outbox, due after the interval) the next run of an environment's billing sync. */
+  continueBillingSync(input: BillingSyncInput): Promise<void>;
 }
+
+export type BillingSyncResult =
+  { configured: false } | { configured: true; productsPushed: number; pricesPushed: number; subscriptionsPulled: number; error: string | null };
 
 export interface MessageAttempt {
   messageId: string;

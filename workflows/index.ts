@@ -3,6 +3,7 @@
 // the sweeper and the history export all read it. A kind missing here, or a definition missing a piece, does not
 // compile (`satisfies`); an activity no kind describes does not either (see `Described` below).
 import type { ProcessKind } from '../lib/processes/contracts.ts';
+import { billingSyncProcess } from './billing-sync.ts';
 import { deliveryBatchProcess, webhookDeliveryProcess } from './delivery-process.ts';
 import type { ProcessDefinition } from './definition.ts';
 import { directorySyncProcess } from './directory-sync.ts';
@@ -31,6 +32,7 @@ export const processes = {
   'oidc-cleanup': oidcCleanupProcess,
   'message-send': messageSendProcess,
   'vanity-domain': vanityDomainProcess,
+  'billing-sync': billingSyncProcess,
 } satisfies { [K in ProcessKind]: ProcessDefinition<K> };
 
 /** The definition of `kind`, typed by it. */

@@ -37,6 +37,7 @@ export const topicSignals: { [T in Topic]: ReturnType<typeof defineSignal<[Messa
   'elevate-request': defineSignal<[MessageOfTopic<'elevate-request'>], 'elevate-request'>('elevate-request'),
   'elevate-grant': defineSignal<[MessageOfTopic<'elevate-grant'>], 'elevate-grant'>('elevate-grant'),
   'vanity-domain': defineSignal<[MessageOfTopic<'vanity-domain'>], 'vanity-domain'>('vanity-domain'),
+  'billing-sync': defineSignal<[MessageOfTopic<'billing-sync'>], 'billing-sync'>('billing-sync'),
 };
 
 /** The one generic signal of earlier versions, still handled for processes signalled before the upgrade. */

@@ -157,6 +157,12 @@ export const TAGS = [
       'Scoped, short-lived widget tokens for a directory user (issued here, verifiable against the environment JWKS), and the widget API under /v1/widgets ' +
       'that accepts only them, within their kind and scopes, from their origins; the web components are served at /v1/widgets/widgets.js.',
   },
+  {
+    name: 'Billing',
+    description:
+      'An environment’s plans and features catalog, the subscriptions of organizations and the entitlements they give (also `subject.entitlements` ' +
+      'in AuthZEN conditions), synced with Stripe (the `stripe` add-on): products and prices pushed, subscriptions and invoices received by webhook and pulled.',
+  },
 ] as const;
 
 export type TagName = (typeof TAGS)[number]['name'];

@@ -23,6 +23,7 @@ import emailProviders from './projects/email-providers/index.ts';
 import messages from './projects/messages/index.ts';
 import addOns from './projects/add-ons/index.ts';
 import vanityDomains from './projects/vanity-domains/index.ts';
+import billing from './projects/billing/index.ts';
 import events from './events/events/index.ts';
 import auditLogs from './events/audit-logs/index.ts';
 import webhooks from './events/webhooks/index.ts';
@@ -87,6 +88,7 @@ export const FAMILIES: readonly Family[] = [
   messages,
   addOns,
   vanityDomains,
+  billing,
   events,
   auditLogs,
   webhooks,

@@ -9,6 +9,7 @@ export const ADD_ON_KINDS = {
   recaptcha: 'bot_challenge',
   segment: 'customer_data',
   analytics: 'analytics',
+  stripe: 'payments',
 } as const;
 export type AddOnKind = keyof typeof ADD_ON_KINDS;
 export type AddOnCategory = (typeof ADD_ON_KINDS)[AddOnKind];

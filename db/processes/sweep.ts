@@ -6,6 +6,7 @@ import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { SweepQuery, SweepRows } from '../../lib/processes/lookups.ts';
 import { createOidcCleanupSingletonQueries } from '../oidc/cleanup/singleton.ts';
+import { DEFAULT_SYNC_INTERVAL_MS } from '../billing/rows.ts';
 
 const Invitation = z.object({ id: z.uuid(), expiresAt: z.number() });
 const ElevateRequest = z.object({ id: z.uuid(), tenantId: z.uuid(), createdAt: z.number(), expiresAt: z.number(), escalate: z.boolean() });
@@ -23,6 +24,8 @@ const Delivery = z.object({
 
 const Environment = z.object({ id: z.uuid(), tenantId: z.uuid() });
 const QueuedMessage = z.object({ id: z.uuid(), tenantId: z.uuid(), providers: z.array(z.string()), scheduleMs: z.array(z.number()) });
+
+const BillingSync = z.object({ id: z.uuid(), tenantId: z.uuid(), intervalMs: z.number() });
 
 const noOutboxEntry = (processId: ReturnType<typeof sql.fragment>) =>
   sql.fragment`NOT EXISTS (SELECT 1 FROM process_outbox o WHERE o.process_id = ${processId})`;
@@ -139,5 +142,13 @@ export function createSweepQueries(db: CommonQueryMethods): { [Q in SweepQuery]:
 
     /** The deployment's OIDC clean-up, unless a start of it waits in the outbox (it has no row to age). */
     oidcCleanup: () => createOidcCleanupSingletonQueries(db).sweepRow(),
+
+    billingSyncs: async (_graceMs: number, limit: number) => [
+      ...(await db.any(sql.type(BillingSync)`
+        SELECT e.id, e.tenant_id AS "tenantId", coalesce(b.interval_ms, ${DEFAULT_SYNC_INTERVAL_MS}) AS "intervalMs"
+        FROM add_ons a JOIN environments e ON e.id = a.environment_id LEFT JOIN billing_syncs b ON b.environment_id = e.id
+        WHERE a.kind = 'stripe' AND a.active AND ${noOutboxEntry(sql.fragment`'billing-sync:' || e.id`)}
+        ORDER BY e.id LIMIT ${limit}`)),
+    ],
   } satisfies { [Q in SweepQuery]: (graceMs: number, limit: number) => Promise<SweepRows[Q][]> };
 }

@@ -80,6 +80,8 @@ export interface AccessModel {
   elevatedGroups: Map<string, { groupId: string; elevation: Elevation }[]>;
   /** Resource types whose decision engine is set explicitly (the AuthZEN settings). */
   resourceTypeEngines: ReadonlyMap<string, DecisionEngine>;
+  /** Billing entitlements by organization id: conditions see them as `subject.entitlements` (./evaluate.ts). */
+  entitlements?: ReadonlyMap<string, Record<string, unknown>>;
 }
 
 export const permissionKey = (type: string, action: string) => `${type}\0${action}`;
@@ -210,6 +212,7 @@ export function compileModel(environmentId: string, stored: StoredModel): Access
     agents: compileAgents(stored.agents),
     elevatedGroups,
     resourceTypeEngines: new Map(Object.entries(stored.resourceTypeEngines ?? {})),
+    entitlements: new Map(Object.entries(stored.entitlements ?? {})),
   };
 }
 

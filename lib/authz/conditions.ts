@@ -11,7 +11,7 @@ import { asWritten, patternCost, useRe2, withRe2Matches } from './cel-patterns.t
 /** The variables a condition sees: AuthZEN entities, with the stored attributes in `properties`. */
 export interface ConditionInput {
   /** `id`: the directory's id (a UUID); `identifier`: the id requests name the subject by (lib/authz/evaluate.ts). */
-  subject: { type: string; id: string; identifier?: string | null; properties: Record<string, unknown> };
+  subject: { type: string; id: string; identifier?: string | null; properties: Record<string, unknown>; entitlements?: Record<string, unknown> };
   resource: { type: string; id: string; properties: Record<string, unknown> };
   action: { name: string; properties: Record<string, unknown> };
   context: Record<string, unknown>;

@@ -49,9 +49,13 @@ const deny = (code: Extract<Reason, { permitted: false }>['code'], message: stri
 
 const merged = (requested: Record<string, unknown> | undefined, stored: Record<string, unknown>) => (requested ? { ...requested, ...stored } : stored);
 
+const NO_ENTITLEMENTS: Record<string, unknown> = Object.freeze({});
+
 /**
  * What conditions see, built only when a condition is reached: `subject.id` is the directory's own id of the subject
- * (a UUID), `subject.identifier` the id requests name it by (of the environment's identifier kind, as stored).
+ * (a UUID), `subject.identifier` the id requests name it by (of the environment's identifier kind, as stored), and
+ * `subject.entitlements` the billing entitlements of the organization its `properties.organizationId` names (empty
+ * when it names none, or one without entitlements).
  */
 export function conditionInput(
   subject: Subject,
@@ -62,13 +66,17 @@ export function conditionInput(
     context?: Record<string, unknown>;
   },
   stored: Record<string, unknown> | undefined,
+  entitlements?: ReadonlyMap<string, Record<string, unknown>>,
 ): ConditionInput {
+  const properties = merged((request.subject as Entity).properties, subject.properties);
+  const organizationId = properties.organizationId;
   return {
     subject: {
       type: request.subject.type,
       id: subject.id,
       identifier: subject.publicId,
-      properties: merged((request.subject as Entity).properties, subject.properties),
+      properties,
+      entitlements: (typeof organizationId === 'string' && entitlements?.get(organizationId)) || NO_ENTITLEMENTS,
     },
     resource: { type: request.resource.type, id: request.resource.id, properties: merged(request.resource.properties, stored ?? {}) },
     action: { name: request.action.name, properties: request.action.properties ?? {} },
@@ -169,7 +177,7 @@ export function evaluate(model: AccessModel, request: EvaluationRequest): Decisi
     type,
     action.name,
     resource.id,
-    () => conditionInput(subject, request, stored),
+    () => conditionInput(subject, request, stored, model.entitlements),
     () => `${requested.type} "${requested.id}"`,
   );
 }

@@ -53,7 +53,7 @@ export function searchResources(
   return pageThrough(candidates, page, (id) => {
     const stored = type.instances.get(id);
     const resource = { type: type.key, id, properties: request.resource.properties };
-    const input = () => conditionInput(subject, { ...request, resource }, stored);
+    const input = () => conditionInput(subject, { ...request, resource }, stored, model.entitlements);
     return decide(grants, type, request.action.name, id, input, describe).decision ? entity(id) : undefined;
   });
 }

@@ -125,6 +125,19 @@ export interface VanityDomainMessage {
   wake: true;
 }
 
+export interface BillingSyncInput {
+  environmentId: string;
+  /** The pause between two syncs (BILLING_SYNC_INTERVAL), in ms; a `billing-sync` message ends a pause early. */
+  intervalMs: number;
+  /** Syncs per run before the run ends and its next run is started (default ROUNDS_PER_RUN in workflows/billing-sync.ts). */
+  rounds?: number;
+}
+
+/** A message on topic `billing-sync`: sync now (POST …/billing/sync). */
+export interface BillingSyncMessage {
+  requestedAt: number;
+}
+
 /**
  * Every process kind, with its input and its topics (each topic's message type). A process's id is
  * `<kind>:<entityId>` (processId in db/processes/outbox.ts, through which every process is started and signalled).
@@ -142,6 +155,7 @@ export interface ProcessContracts {
   'oidc-cleanup': { input: OidcCleanupInput; topics: NoTopics };
   'message-send': { input: MessageSendInput; topics: NoTopics };
   'vanity-domain': { input: VanityDomainInput; topics: { 'vanity-domain': VanityDomainMessage } };
+  'billing-sync': { input: BillingSyncInput; topics: { 'billing-sync': BillingSyncMessage } };
 }
 
 export type ProcessKind = keyof ProcessContracts;
@@ -163,7 +177,7 @@ export type Topic = TopicOf<ProcessKind>;
  * Kinds whose process ends when it has nothing left to do: a start of one that completed begins a new run (on both
  * engines), where any other completed process id stays done.
  */
-export const RESTARTED_WHEN_COMPLETED: readonly ProcessKind[] = ['directory-sync', 'oidc-cleanup'];
+export const RESTARTED_WHEN_COMPLETED: readonly ProcessKind[] = ['directory-sync', 'oidc-cleanup', 'billing-sync'];
 
 /** Who and what a process is about (ids only), for the search attributes and the details of its Temporal workflow. */
 export interface ProcessScope {

@@ -18,6 +18,8 @@ export interface SweepRows {
   queuedMessages: { id: string; tenantId: string; providers: string[]; scheduleMs: number[] };
   /** Vanity domains (all of them: a process lives as long as its domain, removal included). */
   vanityDomains: { id: string; tenantId: string };
+  /** Environments with an active `stripe` add-on, with their sync interval, when no start or message of their sync waits. */
+  billingSyncs: { id: string; tenantId: string; intervalMs: number };
 }
 export type SweepQuery = keyof SweepRows;
 

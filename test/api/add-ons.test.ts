@@ -138,7 +138,7 @@ describe('…/add-ons', () => {
       { path: 'body.config.baseUrl', message: 'must be an http(s) URL' },
       { path: 'body.config.extra', message: 'is not a known field' },
     ]);
-    const kind = await call('PUT', '/stripe', { config: {} });
+    const kind = await call('PUT', '/paypal', { config: {} });
     expect(kind.statusCode).toBe(400);
     expect(kind.json().details[0].path).toBe('params.kind');
     const field = await call('PUT', '/turnstile', { config: { siteKey: 's' }, secrets: { secretKey: SECRET }, enabled: true });

@@ -61,6 +61,8 @@ const ALLOWLIST: Record<string, string> = {
     "Slack's signature (the channel's signing secret) authenticates it; tested in test/api/elevate-slack.test.ts",
   'POST /v1/hooks/email/postmark/{environment}':
     "Postmark's Basic auth (the environment's Postmark server token) authenticates it; tested in test/api/messages-delivery.test.ts",
+  'POST /v1/billing/stripe/{environment}/webhook':
+    "Stripe's signature (the stripe add-on's webhook secret) authenticates it; tested in test/api/billing.test.ts",
   'POST /access/v1/evaluation': 'AuthZEN: the environment API secret selects the environment (tested in test/api/authzen-*.test.ts)',
   'POST /access/v1/evaluations': 'AuthZEN: the environment API secret selects the environment (tested in test/api/authzen-*.test.ts)',
   'POST /access/v1/search/subject': 'AuthZEN: the environment API secret selects the environment (tested in test/api/authzen-*.test.ts)',
@@ -256,6 +258,13 @@ beforeAll(async () => {
   await t.app.messages.sender.send({ template: 'verification', params: { code: '123456' }, to: 'a@example.com', environmentId: ids.environmentId! });
   ids.messageId = (await call(ours, 'GET', `${tn}/environments/${ids.environmentId}/messages`)).body.messages[0].id;
   ids.vanityDomainId = (await create(`${tn}/environments/${ids.environmentId}/vanity-domains`, { hostname: 'login.isolation.example.com' })).domain.id;
+
+  // A's billing catalog and a subscription of A's organization.
+  const billing = `${tn}/environments/${ids.environmentId}/billing`;
+  ids.organization = ids.organizationId!;
+  ids.featureKey = (await create(`${billing}/features`, { key: 'sso', name: 'SSO', kind: 'boolean' })).feature.key;
+  ids.planKey = (await create(`${billing}/plans`, { key: 'pro', name: 'Pro', features: { sso: true } })).plan.key;
+  ids.subscriptionId = (await create(`${billing}/subscriptions`, { organizationId: ids.organizationId, planKey: 'pro' })).subscription.id;
 
   const document = (await t.app.inject({ method: 'GET', url: '/v1/openapi' })).json() as { paths: Record<string, Record<string, unknown>> };
   operations = Object.entries(document.paths)

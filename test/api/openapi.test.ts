@@ -55,6 +55,8 @@ const PUBLIC = new Set([
 PUBLIC.add('POST /v1/integrations/slack/interactivity/{channelId}');
 // Postmark's bounce webhook: Basic auth with the environment's Postmark server token, checked by the route.
 PUBLIC.add('POST /v1/hooks/email/postmark/{environment}');
+// Stripe's webhooks: signed with the stripe add-on's webhook secret, checked by the route.
+PUBLIC.add('POST /v1/billing/stripe/{environment}/webhook');
 // RFC 9728 metadata of an MCP server: what an MCP client reads before it has any token.
 PUBLIC.add('GET /v1/oidc/{issuerEnvironmentId}/protected-resources/{entryId}');
 PUBLIC.add('GET /.well-known/oauth-protected-resource/v1/oidc/{issuerEnvironmentId}/protected-resources/{entryId}');

@@ -48,15 +48,18 @@ export function createModelQueries(db: CommonQueryMethods) {
               'grantId', g.id, 'userId', g.user_id, 'roleId', g.role_id, 'groupId', g.group_id, 'resources', g.resources,
               'from', extract(epoch FROM g.activated_at) * 1000, 'until', extract(epoch FROM g.expires_at) * 1000
             ) ORDER BY g.created_at, g.id), '[]') FROM elevate_grants g
-            WHERE g.environment_id = ${environmentId} AND g.state = 'active' AND g.expires_at > now())
+            WHERE g.environment_id = ${environmentId} AND g.state = 'active' AND g.expires_at > now()),
+          -- Billing entitlements by organization (conditions' subject.entitlements); a change sends iam_models (0053).
+          'entitlements', (SELECT json_object_agg(b.organization_id, b.entitlements) FROM billing_entitlements b WHERE b.environment_id = ${environmentId})
         ) AS model`);
-      const { elevations, subjectIdentifier, resourceTypeEngines, ...model } = loaded;
+      const { elevations, subjectIdentifier, resourceTypeEngines, entitlements, ...model } = loaded;
       return {
         ...model,
         ...(subjectIdentifier ? { subjectIdentifier } : {}),
         ...(resourceTypeEngines && Object.keys(resourceTypeEngines).length > 0 ? { resourceTypeEngines } : {}),
         resources: loaded.resources.map(([typeId, id, attributes]) => ({ typeId, id, attributes })),
         ...(elevations?.length ? { elevations } : {}),
+        ...(entitlements ? { entitlements } : {}),
       };
     },
   };

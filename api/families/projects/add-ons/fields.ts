@@ -1,6 +1,7 @@
 // An add-on's config and secrets checked against its kind's schemas, every wrong field named (`body.secrets.secretKey`).
 import { BotChallengeConfig, BotChallengeSecrets } from '../../../../lib/challenge/kinds.ts';
 import { AnalyticsConfig, AnalyticsSecrets, SegmentConfig, SegmentSecrets } from '../../../../lib/forwarding/kinds.ts';
+import { StripeConfig, StripeSecrets } from '../../../../lib/billing/stripe-kind.ts';
 import type { AddOnKind } from '../../../../db/add-ons/rows.ts';
 import { ApiError, type ErrorDetail } from '../../../errors.ts';
 import { issueDetails } from '../../../common/issue-details.ts';
@@ -14,6 +15,7 @@ const SCHEMAS = {
   recaptcha: { config: BotChallengeConfig, secrets: BotChallengeSecrets },
   segment: { config: SegmentConfig, secrets: SegmentSecrets },
   analytics: { config: AnalyticsConfig, secrets: AnalyticsSecrets },
+  stripe: { config: StripeConfig, secrets: StripeSecrets },
 } satisfies Record<AddOnKind, unknown>;
 
 export const invalidAddOn = (details: ErrorDetail[]) =>

@@ -15,6 +15,7 @@ import { invalidAddOn, parseAddOnFields } from './fields.ts';
 import { addOnDeliveries, testForwarding } from './forwarding.ts';
 import { isForwardingKind } from '../../../../lib/forwarding/kinds.ts';
 import type { DeliveriesQuery } from './schemas.ts';
+import { testStripe } from './stripe-test.ts';
 
 type Fields = Record<string, unknown>;
 type Db = Parameters<typeof createAddOnQueries>[0];
@@ -28,6 +29,8 @@ export interface SaveAddOn {
 /** The token a test sends: no vendor accepts it, so the answer says whether the secret is (`invalid-input-response`). */
 const DUMMY_TOKEN = 'iam-add-on-test-token';
 const SECRET_REFUSED = new Set(['invalid-input-secret', 'missing-input-secret']);
+/** The API a kind's test calls, for the 502's message (bot challenges: siteverify). */
+const VENDOR_API: Partial<Record<AddOnKind, string>> = { stripe: 'Stripe' };
 
 export function createAddOnService(deps: { pool: DatabasePool; masterKey: Buffer; outbound: SiteverifyPolicy }) {
   const { pool, masterKey } = deps;
@@ -91,16 +94,19 @@ export function createAddOnService(deps: { pool: DatabasePool; masterKey: Buffer
       if (isForwardingKind(kind)) return testForwarding(pool, caller, addOn, await secretsOf(caller, kind), deps.outbound);
       const secret = String((await secretsOf(caller, kind)).secretKey ?? '');
       const baseUrl = typeof addOn.config.baseUrl === 'string' ? addOn.config.baseUrl : undefined;
-      const answer = await siteverify(kind as BotChallengeKind, baseUrl, { secret, response: DUMMY_TOKEN, remoteIp: null }, deps.outbound);
-      const outcome = answer.reached
-        ? {
-            reached: true,
-            success: answer.success,
-            errorCodes: answer.errorCodes,
-            secretAccepted: !answer.errorCodes.some((c) => SECRET_REFUSED.has(c)),
-            error: null,
-          }
-        : { reached: false, success: false, errorCodes: [], secretAccepted: false, error: answer.error };
+      const answer =
+        kind === 'stripe' ? null : await siteverify(kind as BotChallengeKind, baseUrl, { secret, response: DUMMY_TOKEN, remoteIp: null }, deps.outbound);
+      const outcome = !answer
+        ? await testStripe(addOn.config, secret, deps.outbound)
+        : answer.reached
+          ? {
+              reached: true,
+              success: answer.success,
+              errorCodes: answer.errorCodes,
+              secretAccepted: !answer.errorCodes.some((c) => SECRET_REFUSED.has(c)),
+              error: null,
+            }
+          : { reached: false, success: false, errorCodes: [], secretAccepted: false, error: answer.error };
       await pool.transaction((trx) =>
         record(trx, caller, {
           action: 'add_on.test',
@@ -108,7 +114,8 @@ export function createAddOnService(deps: { pool: DatabasePool; masterKey: Buffer
           event: { type: 'add_on.tested', data: { addOn, ...outcome } },
         }),
       );
-      if (!outcome.reached) throw new ApiError(502, 'add_on.test_failed', `The ${kind} siteverify API could not be used: ${outcome.error}`);
+      if (!outcome.reached)
+        throw new ApiError(502, 'add_on.test_failed', `The ${kind} ${VENDOR_API[kind] ?? 'siteverify'} API could not be used: ${outcome.error}`);
       return { success: outcome.success, errorCodes: outcome.errorCodes, secretAccepted: outcome.secretAccepted };
     },
 

@@ -1,0 +1,39 @@
+// The Stripe SDK client of an environment's `stripe` payments add-on: its secret key, and the API origin of its
+// `baseUrl` (host, port and protocol: the local fake in tests, a proxy in some deployments). The origin is checked
+// against the SSRF guard before each use, as every outbound URL of the service is.
+import Stripe from 'stripe';
+import { checkOutboundUrl } from '../outbound/ssrf-guard.ts';
+
+export const STRIPE_API = 'https://api.stripe.com';
+
+export interface StripeAddOn {
+  secretKey: string;
+  baseUrl?: string | undefined;
+}
+
+export interface StripePolicy {
+  allowPrivate: boolean;
+  timeoutMs: number;
+}
+
+/** A client for the add-on; throws OutboundUrlError when its origin is refused. */
+export async function stripeClient(addOn: StripeAddOn, policy: StripePolicy): Promise<Stripe> {
+  const { url } = await checkOutboundUrl(addOn.baseUrl ?? STRIPE_API, { allowPrivate: policy.allowPrivate });
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return new Stripe(addOn.secretKey, {
+    host: url.hostname,
+    port: url.port || (protocol === 'http' ? 80 : 443),
+    protocol,
+    timeout: policy.timeoutMs,
+    maxNetworkRetries: 1,
+    telemetry: false,
+  });
+}
+
+/** The SDK's webhook verifier (`constructEvent`): it needs no key, only the endpoint's signing secret. */
+const verifier = new Stripe('sk_unused');
+export const stripeWebhooks = verifier.webhooks;
+
+/** The Stripe error's code or type, for a test's answer (`api_key_invalid`, `authentication_error`…). */
+export const stripeErrorCode = (error: unknown) =>
+  error instanceof Stripe.errors.StripeError ? (error.code ?? error.type) : error instanceof Error ? error.name : 'error';
