@@ -51,6 +51,7 @@ import { EMAIL_PROVIDER_EVENTS } from './email-providers/events.ts';
 import { FORM_EVENTS } from './forms/events.ts';
 import { MESSAGE_EVENTS } from './messages/events.ts';
 import { ADD_ON_EVENTS } from './add-ons/events.ts';
+import { ADMIN_PORTAL_EVENTS } from './organizations/admin-portal/events.ts';
 
 export type { EventTypeEntry };
 
@@ -102,6 +103,7 @@ export const EVENT_CATALOG = {
   ...FORM_EVENTS,
   ...MESSAGE_EVENTS,
   ...ADD_ON_EVENTS,
+  ...ADMIN_PORTAL_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

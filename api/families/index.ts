@@ -60,6 +60,7 @@ import oidcSso from './oidc/sso/index.ts';
 import oidcSignInSettings from './oidc/sign-in-settings/index.ts';
 import oidcSigningKeys from './oidc/signing-keys/index.ts';
 import mcpAuthorization from './oidc/mcp-authorization/index.ts';
+import adminPortal from './organizations/admin-portal/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -121,4 +122,5 @@ export const FAMILIES: readonly Family[] = [
   oidcSignInSettings,
   oidcSigningKeys,
   mcpAuthorization,
+  adminPortal,
 ];
