@@ -17,9 +17,7 @@ export const PortalLink = z
     returnUrl: z.string().nullable().describe('Where the portal sends the admin when done'),
     prefix: z.string().describe('The first characters of the link token, to recognise it'),
     hint: z.string().describe('The last 4 characters of the link token'),
-    status: z
-      .enum(PORTAL_LINK_STATES)
-      .describe('pending: may be opened; opened: used (single use); expired: not opened in time; revoked: refused'),
+    status: z.enum(PORTAL_LINK_STATES).describe('pending: may be opened; opened: used (single use); expired: not opened in time; revoked: refused'),
     expiresAt: isoTimestamp.describe('Until when the link may be opened'),
     sessionLifetimeSeconds: z.number().int().describe('How long the portal session opened by the link lasts'),
     openedAt: nullableTimestamp,

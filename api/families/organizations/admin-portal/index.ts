@@ -11,6 +11,13 @@ export default defineFamily({
     const { publicBaseUrl, allowPrivateNetworkTargets } = config;
     portalLinkRoutes(app, createPortalLinkService({ pool, publicBaseUrl }));
     const sessions = createPortalSessions({ pool, masterKey, publicBaseUrl });
-    await portalRoutes(app, { pool, masterKey, publicBaseUrl, allowPrivateNetworkTargets, sessions, services: createPortalServices({ pool, masterKey, config }) });
+    await portalRoutes(app, {
+      pool,
+      masterKey,
+      publicBaseUrl,
+      allowPrivateNetworkTargets,
+      sessions,
+      services: createPortalServices({ pool, masterKey, config }),
+    });
   },
 });

@@ -13,8 +13,8 @@ const PORTAL_STYLE = html`
   #6b7280; border-radius: 0.25rem; } input[type=url] { width: 100%; box-sizing: border-box; padding: 0.5rem; font-size: 1rem; border: 1px solid #6b7280;
   border-radius: 0.25rem; } table { width: 100%; border-collapse: collapse; margin-top: 1rem; font-size: 0.9rem; } th, td { text-align: left; padding: 0.35rem;
   border-bottom: 1px solid #d1d5db; vertical-align: top; } code, .value { font-family: monospace; word-break: break-all; background: #f3f4f6; padding: 0.1rem
-  0.25rem; } .ok { color: #14532d; background: #dcfce7; padding: 0.5rem; border-radius: 0.25rem; } section { margin-top: 1.5rem; } h2 { font-size: 1.1rem; }
-  dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; } dt { font-weight: 600; } dd { margin: 0; }
+  0.25rem; } .ok { color: #14532d; background: #dcfce7; padding: 0.5rem; border-radius: 0.25rem; } section { margin-top: 1.5rem; } h2 { font-size: 1.1rem; } dl
+  { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; } dt { font-weight: 600; } dd { margin: 0; }
 `;
 
 /** The hidden CSRF field of every form of a session's pages. */

@@ -81,10 +81,7 @@ export async function portalRoutes(app: App, deps: PortalRouteDeps) {
       const refusal = REFUSALS[opened.refused];
       return message(reply, refusal.status, refusal.title, refusal.message);
     }
-    return reply
-      .header('set-cookie', sessions.setCookie(opened.cookie, opened.maxAgeSeconds))
-      .header('cache-control', 'no-store')
-      .redirect('/portal', 303);
+    return reply.header('set-cookie', sessions.setCookie(opened.cookie, opened.maxAgeSeconds)).header('cache-control', 'no-store').redirect('/portal', 303);
   });
 
   app.get('/portal', { config, schema }, async (r, reply) => {
@@ -92,34 +89,31 @@ export async function portalRoutes(app: App, deps: PortalRouteDeps) {
     return ctx && render(reply, ctx);
   });
 
-  app.post<{ Params: { action: string }; Body: Record<string, string | undefined> | undefined }>(
-    '/portal/:action',
-    { config, schema },
-    async (r, reply) => {
-      const ctx = await contextOf(r, reply);
-      if (!ctx) return;
-      const form = (r.body && typeof r.body === 'object' ? r.body : {}) as Record<string, string | undefined>;
-      if (!sessions.checkCsrf(ctx.session.id, form.csrf)) {
-        return render(reply, ctx, 403, errorBox('The form expired or did not come from this page. Reload the page and try again.'));
-      }
-      const action = Object.hasOwn(INTENTS[ctx.session.intent].actions, r.params.action) ? INTENTS[ctx.session.intent].actions[r.params.action] : undefined;
-      if (!action) return render(reply, ctx, 404, errorBox('This page has no such form.'));
-      try {
-        const result = await action(ctx, form);
-        if ('redirect' in result) return reply.header('cache-control', 'no-store').redirect(result.redirect, 303);
-        return render(reply, ctx, 200, result.notice);
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        const details = error.details?.map((d) => `${d.path}: ${d.message}`).join('; ');
-        return render(reply, ctx, error.statusCode, errorBox(details ? `${error.message.split(':')[0]}: ${details}` : error.message));
-      }
-    },
-  );
+  app.post<{ Params: { action: string }; Body: Record<string, string | undefined> | undefined }>('/portal/:action', { config, schema }, async (r, reply) => {
+    const ctx = await contextOf(r, reply);
+    if (!ctx) return;
+    const form = (r.body && typeof r.body === 'object' ? r.body : {}) as Record<string, string | undefined>;
+    if (!sessions.checkCsrf(ctx.session.id, form.csrf)) {
+      return render(reply, ctx, 403, errorBox('The form expired or did not come from this page. Reload the page and try again.'));
+    }
+    const action = Object.hasOwn(INTENTS[ctx.session.intent].actions, r.params.action) ? INTENTS[ctx.session.intent].actions[r.params.action] : undefined;
+    if (!action) return render(reply, ctx, 404, errorBox('This page has no such form.'));
+    try {
+      const result = await action(ctx, form);
+      if ('redirect' in result) return reply.header('cache-control', 'no-store').redirect(result.redirect, 303);
+      return render(reply, ctx, 200, result.notice);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const details = error.details?.map((d) => `${d.path}: ${d.message}`).join('; ');
+      return render(reply, ctx, error.statusCode, errorBox(details ? `${error.message.split(':')[0]}: ${details}` : error.message));
+    }
+  });
 
   app.get<{ Params: { domainId: string } }>('/portal/domains/:domainId/status', { config, schema }, async (r, reply) => {
     const session = await sessions.current(r);
     if (typeof session === 'string') return reply.status(401).send({ error: 'No portal session in force.', code: 'portal.session_required', requestId: r.id });
-    const domain = isDomainSession(session) && UUID.test(r.params.domainId) ? await createTenantDomainQueries(pool, session.tenantId).findDomain(r.params.domainId) : null;
+    const domain =
+      isDomainSession(session) && UUID.test(r.params.domainId) ? await createTenantDomainQueries(pool, session.tenantId).findDomain(r.params.domainId) : null;
     if (!domain) return reply.status(404).send({ error: 'No such domain.', code: 'tenant_domain.not_found', requestId: r.id });
     return reply.header('cache-control', 'no-store').send({ id: domain.id, domain: domain.domain, verified: domain.verified, validatedAt: domain.validatedAt });
   });

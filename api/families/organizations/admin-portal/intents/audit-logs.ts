@@ -20,12 +20,13 @@ export const auditLogs: Intent = {
     const next = new URLSearchParams({ ...(query.action && { action: query.action }), ...(query.resourceType && { resourceType: query.resourceType }) });
     if (page.nextCursor) next.set('cursor', page.nextCursor);
     const rows = page.auditLogs.map(
-      (e) => html`<tr>
-        <td>${e.occurredAt}</td>
-        <td><code>${e.action}</code></td>
-        <td>${e.actor.type}${e.actor.id ? html`<br /><code>${e.actor.id}</code>` : ''}</td>
-        <td>${e.resource.type}${e.resource.id ? html`<br /><code>${e.resource.id}</code>` : ''}</td>
-      </tr>`,
+      (e) =>
+        html`<tr>
+          <td>${e.occurredAt}</td>
+          <td><code>${e.action}</code></td>
+          <td>${e.actor.type}${e.actor.id ? html`<br /><code>${e.actor.id}</code>` : ''}</td>
+          <td>${e.resource.type}${e.resource.id ? html`<br /><code>${e.resource.id}</code>` : ''}</td>
+        </tr>`,
     );
     return {
       title: 'Audit log',
@@ -37,24 +38,26 @@ export const auditLogs: Intent = {
           <input type="text" id="resourceType" name="resourceType" value="${query.resourceType ?? ''}" placeholder="e.g. webhook_endpoint" />
           <button class="primary" type="submit">Filter</button>
         </form>
-        ${rows.length
-          ? html`<table>
-              <caption>
-                Newest first
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Actor</th>
-                  <th scope="col">Resource</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>`
-          : html`<p>No entry matches.</p>`}
+        ${
+          rows.length
+            ? html`<table>
+                <caption>
+                  Newest first
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">Action</th>
+                    <th scope="col">Actor</th>
+                    <th scope="col">Resource</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${rows}
+                </tbody>
+              </table>`
+            : html`<p>No entry matches.</p>`
+        }
         ${page.hasMore ? html`<p class="links"><a href="/portal?${next.toString()}">Older entries</a></p>` : ''}`,
     };
   },

@@ -11,12 +11,13 @@ export const directorySync: Intent = {
   async render(ctx, notice) {
     const { provisioningTokens } = await ctx.services.provisioningTokens.list(inEnvironment(ctx.caller), FIRST_PAGE);
     const rows = provisioningTokens.map(
-      (t) => html`<tr>
-        <td>${t.name}</td>
-        <td>${t.kind.toUpperCase()}</td>
-        <td><code>${t.prefix}…${t.hint}</code></td>
-        <td>${t.active ? 'active' : t.revokedAt ? 'revoked' : 'expired'}</td>
-      </tr>`,
+      (t) =>
+        html`<tr>
+          <td>${t.name}</td>
+          <td>${t.kind.toUpperCase()}</td>
+          <td><code>${t.prefix}…${t.hint}</code></td>
+          <td>${t.active ? 'active' : t.revokedAt ? 'revoked' : 'expired'}</td>
+        </tr>`,
     );
     return {
       title: 'Set up directory sync',
@@ -41,21 +42,23 @@ export const directorySync: Intent = {
         </form>
         <section aria-labelledby="tokens-heading">
           <h2 id="tokens-heading">Tokens</h2>
-          ${rows.length
-            ? html`<table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Kind</th>
-                    <th scope="col">Token</th>
-                    <th scope="col">State</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${rows}
-                </tbody>
-              </table>`
-            : html`<p>No token yet.</p>`}
+          ${
+            rows.length
+              ? html`<table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Name</th>
+                      <th scope="col">Kind</th>
+                      <th scope="col">Token</th>
+                      <th scope="col">State</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${rows}
+                  </tbody>
+                </table>`
+              : html`<p>No token yet.</p>`
+          }
         </section>`,
     };
   },
@@ -64,13 +67,15 @@ export const directorySync: Intent = {
       const body = parseForm(CreateProvisioningTokenBody, { name: field(form, 'name'), kind: field(form, 'kind') });
       const { token, provisioningToken } = await ctx.services.provisioningTokens.create(inEnvironment(ctx.caller), body);
       return {
-        notice: okBox(html`<p>Token <strong>${provisioningToken.name}</strong> created. Copy it now: it is shown only once.</p>
-          <dl>
-            <dt>Token</dt>
-            <dd class="value" data-secret>${token}</dd>
-            <dt>Base URL</dt>
-            <dd class="value">${baseUrlOf(ctx, provisioningToken.kind)}</dd>
-          </dl>`),
+        notice: okBox(
+          html`<p>Token <strong>${provisioningToken.name}</strong> created. Copy it now: it is shown only once.</p>
+            <dl>
+              <dt>Token</dt>
+              <dd class="value" data-secret>${token}</dd>
+              <dt>Base URL</dt>
+              <dd class="value">${baseUrlOf(ctx, provisioningToken.kind)}</dd>
+            </dl>`,
+        ),
       };
     },
   },

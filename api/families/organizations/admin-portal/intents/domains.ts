@@ -29,26 +29,27 @@ export const domainVerification: Intent = {
     const { domains } = await ctx.services.domains.list(ctx.caller, FIRST_PAGE);
     const interval = ctx.query.pollMs && /^\d{2,5}$/.test(ctx.query.pollMs) ? ctx.query.pollMs : '2000';
     const items = domains.map(
-      (d) => html`<li>
-        <h3>${d.domain}</h3>
-        <dl>
-          <dt>TXT record name</dt>
-          <dd class="value">${d.validationSubDomain}</dd>
-          <dt>TXT record value</dt>
-          <dd class="value">${d.validationToken}</dd>
-          <dt>Status</dt>
-          <dd>
-            <span
-              role="status"
-              aria-live="polite"
-              data-state="${d.verified ? 'verified' : 'pending'}"
-              data-status-url="/portal/domains/${d.id}/status"
-              data-interval-ms="${interval}"
-              >${d.verified ? 'Verified' : 'Waiting for the TXT record…'}</span
-            >
-          </dd>
-        </dl>
-      </li>`,
+      (d) =>
+        html`<li>
+          <h3>${d.domain}</h3>
+          <dl>
+            <dt>TXT record name</dt>
+            <dd class="value">${d.validationSubDomain}</dd>
+            <dt>TXT record value</dt>
+            <dd class="value">${d.validationToken}</dd>
+            <dt>Status</dt>
+            <dd>
+              <span
+                role="status"
+                aria-live="polite"
+                data-state="${d.verified ? 'verified' : 'pending'}"
+                data-status-url="/portal/domains/${d.id}/status"
+                data-interval-ms="${interval}"
+                >${d.verified ? 'Verified' : 'Waiting for the TXT record…'}</span
+              >
+            </dd>
+          </dl>
+        </li>`,
     );
     return {
       title: 'Verify a domain',
@@ -63,7 +64,13 @@ export const domainVerification: Intent = {
         </form>
         <section aria-labelledby="domains-heading">
           <h2 id="domains-heading">Domains</h2>
-          ${items.length ? html`<ul>${items}</ul>` : html`<p>No domain yet.</p>`}
+          ${
+            items.length
+              ? html`<ul>
+                  ${items}
+                </ul>`
+              : html`<p>No domain yet.</p>`
+          }
         </section>`,
     };
   },

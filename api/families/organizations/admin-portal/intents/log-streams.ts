@@ -9,11 +9,12 @@ export const logStreams: Intent = {
   async render(ctx, notice) {
     const { endpoints } = await ctx.services.webhooks.list(ctx.caller, FIRST_PAGE);
     const rows = endpoints.map(
-      (e) => html`<tr>
-        <td><code>${e.url}</code></td>
-        <td>${e.eventTypes.join(', ')}</td>
-        <td>${e.active ? 'active' : 'disabled'}</td>
-      </tr>`,
+      (e) =>
+        html`<tr>
+          <td><code>${e.url}</code></td>
+          <td>${e.eventTypes.join(', ')}</td>
+          <td>${e.active ? 'active' : 'disabled'}</td>
+        </tr>`,
     );
     return {
       title: 'Stream events to your endpoint',
@@ -29,20 +30,22 @@ export const logStreams: Intent = {
         </form>
         <section aria-labelledby="endpoints-heading">
           <h2 id="endpoints-heading">Endpoints</h2>
-          ${rows.length
-            ? html`<table>
-                <thead>
-                  <tr>
-                    <th scope="col">URL</th>
-                    <th scope="col">Events</th>
-                    <th scope="col">State</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${rows}
-                </tbody>
-              </table>`
-            : html`<p>No endpoint yet.</p>`}
+          ${
+            rows.length
+              ? html`<table>
+                  <thead>
+                    <tr>
+                      <th scope="col">URL</th>
+                      <th scope="col">Events</th>
+                      <th scope="col">State</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${rows}
+                  </tbody>
+                </table>`
+              : html`<p>No endpoint yet.</p>`
+          }
         </section>`,
     };
   },
@@ -52,11 +55,13 @@ export const logStreams: Intent = {
       const body = parseForm(CreateWebhookBody, { url: field(form, 'url'), eventTypes, environmentId: ctx.session.environmentId });
       const { endpoint, secret } = await ctx.services.webhooks.create(ctx.caller, body);
       return {
-        notice: okBox(html`<p>Endpoint ${endpoint.url} added. Copy its signing secret now: it is shown only once.</p>
-          <dl>
-            <dt>Signing secret</dt>
-            <dd class="value" data-secret>${secret}</dd>
-          </dl>`),
+        notice: okBox(
+          html`<p>Endpoint ${endpoint.url} added. Copy its signing secret now: it is shown only once.</p>
+            <dl>
+              <dt>Signing secret</dt>
+              <dd class="value" data-secret>${secret}</dd>
+            </dl>`,
+        ),
       };
     },
   },

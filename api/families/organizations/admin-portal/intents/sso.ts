@@ -50,11 +50,12 @@ export const sso: Intent = {
     const tests = connections
       .filter((c) => c.providerId && SSO_PROVIDERS.has(c.providerId) && c.active)
       .map(
-        (c) => html`<form method="post" action="/portal/sso-test">
-          ${csrfField(ctx.csrf)}
-          <input type="hidden" name="connectionId" value="${c.id}" />
-          <button type="submit">Test connection: ${c.name ?? c.providerId}</button>
-        </form>`,
+        (c) =>
+          html`<form method="post" action="/portal/sso-test">
+            ${csrfField(ctx.csrf)}
+            <input type="hidden" name="connectionId" value="${c.id}" />
+            <button type="submit">Test connection: ${c.name ?? c.providerId}</button>
+          </form>`,
       );
     return {
       title: 'Set up single sign-on',
@@ -63,7 +64,14 @@ export const sso: Intent = {
           <h2 id="sp-heading">Values for your identity provider</h2>
           ${spValues(ctx)}
         </section>
-        ${tests.length ? html`<section aria-labelledby="test-heading"><h2 id="test-heading">Test</h2>${tests}</section>` : ''}
+        ${
+          tests.length
+            ? html`<section aria-labelledby="test-heading">
+                <h2 id="test-heading">Test</h2>
+                ${tests}
+              </section>`
+            : ''
+        }
         <section aria-labelledby="saml-heading">
           <h2 id="saml-heading">SAML</h2>
           <form method="post" action="/portal/saml">
