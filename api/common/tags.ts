@@ -146,6 +146,12 @@ export const TAGS = [
       'HRIS inbound provisioning at /v1/hris/v1, mirroring SCIM: Employees (directory users with HR fields and lifecycle: prehire, dated ' +
       'termination, rehire) and Departments (directory groups with a hierarchy), with discovery, filters, PATCH and Bulk, authenticated by an adhris_… provisioning token.',
   },
+  {
+    name: 'Admin Portal',
+    description:
+      'Time-limited, single-use setup links for an organization’s admins: opening one starts a portal session on a hosted page where the admin ' +
+      'configures SSO, directory sync, a domain, a webhook endpoint, or reads the audit log (docs/admin-portal.md).',
+  },
 ] as const;
 
 export type TagName = (typeof TAGS)[number]['name'];
