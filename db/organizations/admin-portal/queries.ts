@@ -24,21 +24,29 @@ export interface NewPortalLink {
   sessionLifetimeSeconds: number;
 }
 
-/** Queries of one organization's portal links: every statement is bound to `organizationId`. */
+/**
+ * Queries of one organization's portal links: every statement is bound to `organizationId`, and to the tenants still
+ * linked to it (a link whose tenant left the organization is no longer the organization's to see or revoke).
+ */
 export function createPortalLinkQueries(db: CommonQueryMethods, organizationId: string) {
+  const linked = sql.fragment`(SELECT ot.tenant_id FROM organization_tenants ot WHERE ot.organization_id = ${organizationId})`;
   const byId = (id: string) =>
-    db.one(sql.type(PortalLink)`SELECT ${LINK_COLUMNS} FROM portal_links l WHERE l.organization_id = ${organizationId} AND l.id = ${id}`);
+    db.one(
+      sql.type(
+        PortalLink,
+      )`SELECT ${LINK_COLUMNS} FROM portal_links l WHERE l.organization_id = ${organizationId} AND l.tenant_id IN ${linked} AND l.id = ${id}`,
+    );
   return {
     find: (id: string, options: { lock?: boolean } = {}) =>
       db.maybeOne(sql.type(PortalLink)`
-        SELECT ${LINK_COLUMNS} FROM portal_links l WHERE l.organization_id = ${organizationId} AND l.id = ${id}
+        SELECT ${LINK_COLUMNS} FROM portal_links l WHERE l.organization_id = ${organizationId} AND l.tenant_id IN ${linked} AND l.id = ${id}
         ${options.lock ? sql.fragment`FOR UPDATE` : sql.fragment``}`),
 
     findPage: (page: PageRequest) =>
       selectPage(
         db,
         PortalLink,
-        sql.fragment`SELECT ${LINK_COLUMNS} FROM portal_links l WHERE l.organization_id = ${organizationId}`,
+        sql.fragment`SELECT ${LINK_COLUMNS} FROM portal_links l WHERE l.organization_id = ${organizationId} AND l.tenant_id IN ${linked}`,
         sql.fragment`l.created_at, l.id`,
         page,
       ),
@@ -54,8 +62,9 @@ export function createPortalLinkQueries(db: CommonQueryMethods, organizationId: 
     },
 
     revoke: async (id: string) => {
-      await db.query(sql.unsafe`UPDATE portal_links SET revoked_at = now(), updated_at = now()
-        WHERE organization_id = ${organizationId} AND id = ${id} AND revoked_at IS NULL`);
+      await db.query(
+        sql.unsafe`UPDATE portal_links l SET revoked_at = now(), updated_at = now() WHERE l.organization_id = ${organizationId} AND l.tenant_id IN ${linked} AND l.id = ${id} AND l.revoked_at IS NULL`,
+      );
       return byId(id);
     },
   };
