@@ -26,7 +26,7 @@ const api = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object, a
 const create = async (body: object = {}) => {
   const res = await api('POST', base, { tenantId, environmentId, intent: 'directory_sync', ...body });
   expect(res.statusCode, res.body).toBe(201);
-  return res.json() as { portalLink: { id: string; status: string; prefix: string }; url: string };
+  return res.json() as { portalLink: { id: string; status: string; prefix: string; expiresAt: string; createdAt: string }; url: string };
 };
 const pathOf = (url: string) => new URL(url).pathname;
 const open = (url: string) => t.app.inject({ method: 'GET', url: pathOf(url) });
@@ -63,7 +63,7 @@ describe('Admin Portal links', () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
-    const lifetime = Date.parse(created.portalLink.expiresAt as never) - Date.parse(created.portalLink.createdAt as never);
+    const lifetime = Date.parse(created.portalLink.expiresAt) - Date.parse(created.portalLink.createdAt);
     expect(lifetime).toBeGreaterThan(299_000);
     expect(lifetime).toBeLessThan(301_000);
     const got = await api('GET', `${base}/${created.portalLink.id}`);
