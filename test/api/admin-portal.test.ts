@@ -12,7 +12,7 @@ let base: string;
 let tenantId: string;
 let environmentId: string;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: 'true' });
   token = await t.token();
   const env = await newEnvironments(t);
   tenantId = env.tenantId;
@@ -160,6 +160,34 @@ describe('Admin Portal links', () => {
     expect(event.actor.type).toBe('portal_session');
     const entries = await auditEntries(t, { tenantId }, { action: 'provisioning_token.create', actorType: 'portal_session' });
     expect(entries.map((e) => e.resource.id)).toContain(event.subject!.id);
+  });
+});
+
+describe('Admin Portal pages', () => {
+  it('audit_logs: shows the organization’s audit log, filtered by action', async () => {
+    const { url } = await create({ intent: 'audit_logs' });
+    const cookie = cookieOf(await open(url));
+    const page = await portal(cookie, 'GET', '/portal?action=portal_link.create');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<h1>Audit log</h1>');
+    expect(page.body).toContain('<code>portal_link.create</code>');
+    expect(page.body).not.toContain('<code>portal_link.open</code>');
+  });
+
+  it('log_streams: adds a webhook endpoint of the link’s environment, its signing secret shown once', async () => {
+    const { url } = await create({ intent: 'log_streams' });
+    const cookie = cookieOf(await open(url));
+    const csrf = csrfOf((await portal(cookie)).body);
+    const refused = await portal(cookie, 'POST', '/portal/endpoints', { url: 'not a url', eventTypes: '*', csrf });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('url: must be an http(s) URL');
+    const made = await portal(cookie, 'POST', '/portal/endpoints', { url: 'http://127.0.0.1:9/iam', eventTypes: 'tenant.* user.created', csrf });
+    expect(made.statusCode).toBe(200);
+    expect(made.body).toMatch(/data-secret>whsec_\w+</);
+    const [event] = (await tenantEvents(t, tenantId, { type: 'webhook.endpoint.created' })).filter(
+      (e) => (e.data.endpoint as { url: string }).url === 'http://127.0.0.1:9/iam',
+    );
+    expect(event).toMatchObject({ actor: { type: 'portal_session' }, data: { endpoint: { environmentId, eventTypes: ['tenant.*', 'user.created'] } } });
   });
 });
 
