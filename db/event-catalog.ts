@@ -54,6 +54,7 @@ import { ADD_ON_EVENTS } from './add-ons/events.ts';
 import { WIDGET_EVENTS } from './widgets/tokens/events.ts';
 import { VANITY_DOMAIN_EVENTS } from './vanity-domains/events.ts';
 import { BILLING_EVENTS } from './billing/events.ts';
+import { ADMIN_PORTAL_EVENTS } from './organizations/admin-portal/events.ts';
 
 export type { EventTypeEntry };
 
@@ -108,6 +109,7 @@ export const EVENT_CATALOG = {
   ...WIDGET_EVENTS,
   ...VANITY_DOMAIN_EVENTS,
   ...BILLING_EVENTS,
+  ...ADMIN_PORTAL_EVENTS,
 } as const satisfies Record<string, EventTypeEntry>;
 
 /** Every event type the service emits. */

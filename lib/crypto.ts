@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
-export type CredentialPrefix = 'adsa' | 'adpat' | 'adok' | 'adenv' | 'adscim' | 'adhris' | 'adoc' | 'whsec';
+export type CredentialPrefix = 'adsa' | 'adpat' | 'adok' | 'adenv' | 'adscim' | 'adhris' | 'adoc' | 'whsec' | 'adpl';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -163,6 +163,12 @@ export const TAGS = [
       'An environment’s plans and features catalog, the subscriptions of organizations and the entitlements they give (also `subject.entitlements` ' +
       'in AuthZEN conditions), synced with Stripe (the `stripe` add-on): products and prices pushed, subscriptions and invoices received by webhook and pulled.',
   },
+  {
+    name: 'Admin Portal',
+    description:
+      'Time-limited, single-use setup links for an organization’s admins: opening one starts a portal session on a hosted page where the admin ' +
+      'configures SSO, directory sync, a domain, a webhook endpoint, or reads the audit log (docs/admin-portal.md).',
+  },
 ] as const;
 
 export type TagName = (typeof TAGS)[number]['name'];

@@ -64,6 +64,7 @@ import oidcSignInSettings from './oidc/sign-in-settings/index.ts';
 import oidcSigningKeys from './oidc/signing-keys/index.ts';
 import mcpAuthorization from './oidc/mcp-authorization/index.ts';
 import widgets from './widgets/widgets/index.ts';
+import adminPortal from './organizations/admin-portal/index.ts';
 
 export const FAMILIES: readonly Family[] = [
   meta,
@@ -129,4 +130,5 @@ export const FAMILIES: readonly Family[] = [
   oidcSigningKeys,
   mcpAuthorization,
   widgets,
+  adminPortal,
 ];

@@ -5,7 +5,7 @@ import type { CommonQueryMethods } from 'slonik';
 import { eventTypeSchema, type EventOf, type EventType } from '../event-catalog.ts';
 
 export interface Actor {
-  type: 'service_account' | 'user' | 'organization_key' | 'system' | 'provisioning_token' | 'api_secret';
+  type: 'service_account' | 'user' | 'organization_key' | 'system' | 'provisioning_token' | 'api_secret' | 'portal_session';
   id: string | null;
 }
 

@@ -202,6 +202,7 @@ beforeAll(async () => {
   ids.invitationId = (await create(`${o}/invitations`, { email: 'invitee@example.com' })).invitation.id;
   ids.keyId = (await create(`${o}/keys`, { name: 'A key' })).key.id;
   ids.serviceAccountId = (await create(`${o}/service-accounts`, { name: 'A robot' })).serviceAccount.id;
+  ids.linkId = (await create(`${o}/portal-links`, { tenantId, intent: 'audit_logs' })).portalLink.id;
   ids.memberId = (await call(ours, 'GET', `${o}/members`)).body.members[0].id;
   ids.secretId = (await create(`${tn}/environments/${ids.environmentId}/api-secrets`, { name: 'A secret', purposes: ['authzen'] })).apiSecret.id;
   const oidcClients = `${tn}/environments/${ids.environmentId}/oidc/clients`;

@@ -20,6 +20,8 @@ export interface Page {
   script?: string | undefined;
   /** A vendor's widget script (the bot challenge: pages/challenge.ts), by nonce, and the origins it loads from. */
   vendor?: { script: string; sources: string[] } | undefined;
+  /** More rules for the page's stylesheet (the Admin Portal's wider layout and tables). */
+  style?: Html | undefined;
 }
 
 /** Who a page is rendered for: the negotiated locale (its messages) and the environment's branding. */
@@ -60,7 +62,7 @@ export function renderPage(page: Page, context: PageContext = defaultPageContext
         <meta name="referrer" content="no-referrer" />
         <title>${page.title}</title>
         <style nonce="${nonce}">
-          ${brandStyle(branding)} ${STYLE}
+          ${brandStyle(branding)} ${STYLE} ${page.style}
         </style>
         ${page.script ? html`<script nonce="${nonce}" src="${page.script}" defer></script>` : ''}
         ${page.vendor ? html`<script nonce="${nonce}" src="${page.vendor.script}" async defer></script>` : ''}

@@ -14,7 +14,7 @@ export const AuditLogsQuery = z.strictObject({
   cursor: cursorParam(/^a([1-9]\d{0,15})$/, (m) => Number(m[1])).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   actorId: text.optional(),
-  actorType: z.enum(['service_account', 'user', 'organization_key', 'system', 'provisioning_token', 'api_secret']).optional(),
+  actorType: z.enum(['service_account', 'user', 'organization_key', 'system', 'provisioning_token', 'api_secret', 'portal_session']).optional(),
   action: text.optional().describe('Exact action, e.g. `tenant.update`'),
   resourceType: text.optional().describe('e.g. `tenant`, `service_account`, `webhook_endpoint`'),
   resourceId: text.optional(),
