@@ -8,19 +8,21 @@ export const ACCESS_SCRIPT = `(() => {
   'use strict';
   const live = document.querySelector('[data-state]');
   if (!live) return;
+  // Reloaded without the query: the notice of the last action (?done=…) is not news any more.
+  const reload = () => location.assign(location.pathname);
   const busy = () => [...document.querySelectorAll('form textarea, form input[type=text], form input[type=number]')].some((f) => f.value !== f.defaultValue);
   const tick = async () => {
     try {
       const res = await fetch(live.dataset.state, { credentials: 'same-origin', headers: { accept: 'application/json' } });
-      if (res.status === 401) return location.reload();
+      if (res.status === 401) return reload();
       const body = await res.json();
       if (body.version !== live.dataset.version) {
-        if (!busy()) return location.reload();
+        if (!busy()) return reload();
         live.textContent = 'Something changed since this page was shown. ';
         const button = document.createElement('button');
         button.type = 'button';
         button.textContent = 'Show the changes';
-        button.addEventListener('click', () => location.reload());
+        button.addEventListener('click', reload);
         live.append(button);
         return;
       }

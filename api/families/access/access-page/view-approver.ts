@@ -15,7 +15,7 @@ function waitingRequest(r: WaitingRequest, forms: Forms) {
     <form method="post" action="${forms.action(`/requests/${r.id}/approve`)}">
       <input type="hidden" name="csrf" value="${forms.csrf}" />
       <label for="${reason}">Reason</label>
-      <textarea id="${reason}" name="reason" rows="2" maxlength="2000"></textarea>
+      <textarea id="${reason}" name="reason" rows="2" cols="30" maxlength="2000"></textarea>
       <div class="actions">
         <button type="submit" class="primary">Approve</button>
         <button type="submit" formaction="${forms.action(`/requests/${r.id}/deny`)}">Deny</button>

@@ -71,7 +71,15 @@ function policyForm(policy: EligiblePolicy, forms: Forms, error: FormError | nul
         id('justification'),
         policy.requireJustification ? 'Justification (required)' : 'Justification (optional)',
         (a) =>
-          html`<textarea id="${id('justification')}" name="justification" rows="3" maxlength="2000" ${policy.requireJustification ? html`required` : ''} ${a}>
+          html`<textarea
+            id="${id('justification')}"
+            name="justification"
+            rows="3"
+            cols="30"
+            maxlength="2000"
+            ${policy.requireJustification ? html`required` : ''}
+            ${a}
+          >
 ${value('justification')}</textarea>`,
         messageFor('justification'),
       )}
