@@ -55,6 +55,9 @@ describeBrowser('access-requests page in Chromium', () => {
 
     const alice = await signIn(url, 'alice', true);
     const a = alice.page;
+    // Bob signs in meanwhile, in a browser of his own.
+    const bobSignedIn = signIn(url, 'bob', false);
+    bobSignedIn.catch(() => undefined); // awaited below; not an unhandled rejection if alice's steps fail first
     await expectAccessible(a);
     expect(await a.getByRole('heading', { name: 'Production admin' }).count()).toBe(1);
     // Bob approves and is no requester under this policy: he sees no request form.
@@ -81,8 +84,9 @@ describeBrowser('access-requests page in Chromium', () => {
     const forged = await a.request.post(`${url}/requests`, { form: { policyId, duration: '5', unit: 'seconds' } });
     expect(forged.status()).toBe(403);
 
-    const bob = await signIn(url, 'bob', false);
+    const bob = await bobSignedIn;
     const b = bob.page;
+    await b.reload();
     expect(await b.getByRole('heading', { name: 'Waiting for your decision' }).count()).toBe(1);
     expect(await b.getByRole('heading', { name: 'alice: Production admin' }).count()).toBe(1);
     await b.getByLabel('Reason').fill('Incident INC-42 is open');
