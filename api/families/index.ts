@@ -59,6 +59,7 @@ import connectedApps from './oidc/connected-apps/index.ts';
 import directorySessions from './directory/sessions/index.ts';
 import oidcSignIn from './oidc/sign-in/index.ts';
 import oidcAccount from './oidc/account/index.ts';
+import accessPage from './access/access-page/index.ts';
 import oidcSso from './oidc/sso/index.ts';
 import oidcSignInSettings from './oidc/sign-in-settings/index.ts';
 import oidcSigningKeys from './oidc/signing-keys/index.ts';
@@ -125,6 +126,7 @@ export const FAMILIES: readonly Family[] = [
   directorySessions,
   oidcSignIn,
   oidcAccount,
+  accessPage,
   oidcSso,
   oidcSignInSettings,
   oidcSigningKeys,
