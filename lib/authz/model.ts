@@ -60,8 +60,6 @@ export interface StoredModel {
    * Elevate grants that are or will be in force (active): a role (optionally limited to instances) or a group
    * membership for the user, between `from` and `until` (ms since the epoch), checked at every decision.
    */
-  /** Billing: each organization's entitlements (feature key → true or a number), by organization id; absent: none. */
-  entitlements?: Record<string, Record<string, unknown>>;
   elevations?: {
     grantId: string;
     userId: string;
@@ -71,4 +69,6 @@ export interface StoredModel {
     from: number;
     until: number;
   }[];
+  /** Billing: each organization's entitlements (feature key → true or a number), by organization id; absent: none. */
+  entitlements?: Record<string, Record<string, unknown>>;
 }
