@@ -29,6 +29,7 @@ import { createVanityStore, type VanityStore } from './vanity/store.ts';
 import type { OidcProviders } from './oidc/types.ts';
 import type { Family, FamilyDeps } from './families/family.ts';
 import { createReadiness, type Readiness } from './health/readiness.ts';
+import { createEntitlementsCache } from './billing/entitlements-cache.ts';
 import { createMetrics, type Metrics } from './metrics/registry.ts';
 import { latestMigration } from '../db/migrate.ts';
 import type { EvaluationTimings } from './protections/pipeline.ts';
@@ -146,6 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const models = createModelCache({ load: async (id) => compileModel(id, await createModelQueries(pool).loadModel(id)) });
   const trustStores = createModelCache({ load: async (id) => compileTrustStore(await createTrustStoreResolveQueries(pool).loadEnvironment(id)) });
   const fga = createFgaService({ pool, ...config.fga });
+  const entitlements = createEntitlementsCache(pool);
   const oidc = createOidcProviders({
     pool,
     masterKey: deps.masterKey,
@@ -180,6 +182,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       [MODELS_CHANNEL]: (environmentId) => {
         models.evict(environmentId);
         trustStores.evict(environmentId);
+        entitlements.evict(environmentId);
       },
       [OIDC_CHANNEL]: (environmentId) => oidc.evict(environmentId),
       [FGA_CHANNEL]: (environmentId) => fga.evict(environmentId),
@@ -190,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       environmentSecrets.clear();
       models.clear();
       trustStores.clear();
+      entitlements.clear();
       oidc.clear();
       fga.clear();
       vanity.clear();
@@ -206,6 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         environmentSecrets.clear();
         models.clear();
         trustStores.clear();
+        entitlements.clear();
         oidc.clear();
         fga.clear();
         vanity.clear();
@@ -236,6 +241,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     models,
     trustStores,
     fga,
+    entitlements,
     oidc,
     vanity,
     sender,

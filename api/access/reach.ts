@@ -70,12 +70,15 @@ export async function resolveScope(db: CommonQueryMethods, principal: Principal,
   const raw = tenantOf?.idOf ? params[tenantOf.param] : undefined;
   const resourceId = tenantOf ? (tenantOf.idOf ? (typeof raw === 'string' ? tenantOf.idOf(raw) : null) : idParam(params, tenantOf.param)) : null;
   const tenantId = tenantOf && resourceId ? await tenantOf.find(db, resourceId) : idParam(params, 'tenantId');
-  const tenant = tenantId ? await findReachableTenant(db, principal, tenantId) : null;
+  const environmentId = tenantId ? (tenantOf?.environment ? resourceId : idParam(params, 'environmentId')) : null;
+  // The environment is looked up beside the tenant (one round trip, not two); it counts only once the tenant is reached.
+  const [tenant, environmentFound] = await Promise.all([
+    tenantId ? findReachableTenant(db, principal, tenantId) : null,
+    tenantId && environmentId ? createEnvironmentQueries(db, tenantId).exists(environmentId) : false,
+  ]);
   if (tenantOf && resourceId && !tenant) throw notFound(tenantOf.resource, typeof raw === 'string' ? raw : resourceId);
   if (tenantId && !tenant) throw notFound('tenant', tenantId);
-
-  const environmentId = tenant ? (tenantOf?.environment ? resourceId : idParam(params, 'environmentId')) : null;
-  if (tenant && environmentId && !(await createEnvironmentQueries(db, tenant.id).find(environmentId))) throw notFound('environment', environmentId);
+  if (environmentId && !environmentFound) throw notFound('environment', environmentId);
 
   return {
     tenant,

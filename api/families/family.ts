@@ -11,6 +11,7 @@ import type { MessageSender } from '../../lib/messages/sender.ts';
 import type { PasswordPolicy } from '../passwords/policy.ts';
 import type { EvaluationTimings } from '../protections/pipeline.ts';
 import type { FgaService } from '../fga/service.ts';
+import type { EntitlementsCache } from '../billing/entitlements-cache.ts';
 import type { Readiness } from '../health/readiness.ts';
 import type { Metrics } from '../metrics/registry.ts';
 import type { VanityStore } from '../vanity/store.ts';
@@ -30,6 +31,8 @@ export interface FamilyDeps {
   trustStores: ModelCache<TrustStoreSnapshot>;
   /** The FGA engine over each environment's store, its caches dropped after an `iam_fga` NOTIFY names it (api/fga). */
   fga: FgaService;
+  /** Each environment's billing entitlements by organization, dropped with its access model (api/billing). */
+  entitlements: EntitlementsCache;
   /** Each environment's OpenID provider, rebuilt after an `iam_oidc` NOTIFY names it. */
   oidc: OidcProviders;
   /** The active vanity domains by host (api/vanity/store.ts): their certificates, and the issuer on their host. */

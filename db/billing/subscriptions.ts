@@ -83,10 +83,11 @@ export function createBillingSubscriptionQueries(db: CommonQueryMethods, environ
       return id ? find(id) : null;
     },
 
-    entitlementsOf: (organizationId: string) =>
-      db.maybeOne(sql.type(Entitlements)`
+    /** Every organization's entitlements row of the environment (the API's per-instance cache, api/billing). */
+    allEntitlements: () =>
+      db.any(sql.type(Entitlements)`
         SELECT organization_id AS "organizationId", entitlements, plans, updated_at AS "updatedAt"
-        FROM billing_entitlements WHERE environment_id = ${environmentId} AND organization_id = ${organizationId}`),
+        FROM billing_entitlements WHERE environment_id = ${environmentId}`),
 
     /**
      * Recomputes the entitlements of the given organizations (every organization of the environment when null) from

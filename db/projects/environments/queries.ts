@@ -35,6 +35,8 @@ export function createEnvironmentQueries(db: CommonQueryMethods, tenantId: strin
       db.maybeOne(sql.type(EnvironmentRecord)`
         SELECT ${columns} ${from} WHERE e.id = ${id} AND e.tenant_id = ${tenantId} ${projectId ? sql.fragment`AND e.project_id = ${projectId}` : sql.fragment``}`),
 
+    exists: (id: string) => db.exists(sql.type(z.object({ id: z.uuid() }))`SELECT id FROM environments WHERE id = ${id} AND tenant_id = ${tenantId}`),
+
     lock: (id: string) => db.query(sql.unsafe`SELECT 1 FROM environments WHERE tenant_id = ${tenantId} AND id = ${id} FOR UPDATE`),
 
     nameTaken: (projectId: string, name: string, exceptId: string | null = null) =>

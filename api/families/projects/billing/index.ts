@@ -8,9 +8,9 @@ import { stripeWebhookRoute } from './webhook-route.ts';
 
 export default defineFamily({
   name: 'projects/billing',
-  register: async (app, { pool, masterKey, config }) => {
+  register: async (app, { pool, masterKey, config, entitlements }) => {
     billingCatalogRoutes(app, createBillingCatalogService(pool));
-    billingSubscriptionRoutes(app, createBillingSubscriptionService({ pool, syncIntervalMs: config.billing.syncIntervalMs }));
+    billingSubscriptionRoutes(app, createBillingSubscriptionService({ pool, syncIntervalMs: config.billing.syncIntervalMs, entitlements }));
     await stripeWebhookRoute(app, createStripeWebhookService({ pool, masterKey }));
   },
 });

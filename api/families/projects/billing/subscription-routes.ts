@@ -94,7 +94,7 @@ export function billingSubscriptionRoutes(app: App, subscriptions: BillingSubscr
       operationId: 'getBillingEntitlements',
       summary: 'Get an organization’s entitlements',
       description:
-        'The organization’s effective entitlements from the local catalog (one indexed row, kept current by every change): each feature of its ' +
+        'The organization’s effective entitlements from the local catalog (materialized by every change, held in memory by each instance until a change commits): each feature of its ' +
         'subscriptions in force (`trialing`, `active`, `past_due`) with `true` or the largest limit. Empty when it has none; 404 for an organization not linked to the tenant. ' +
         'AuthZEN conditions read the same values as `subject.entitlements`.',
       security: read,

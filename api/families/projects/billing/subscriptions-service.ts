@@ -9,12 +9,13 @@ import { createBillingStripeQueries } from '../../../../db/billing/stripe.ts';
 import { createBillingSubscriptionQueries } from '../../../../db/billing/subscriptions.ts';
 import type { BillingSubscription, SubscriptionStatus } from '../../../../db/billing/rows.ts';
 import { listPage, type PageQuery } from '../../../common/schemas.ts';
+import type { EntitlementsCache } from '../../../billing/entitlements-cache.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import { ApiError, conflict, invalidField, notFound, orNotFound } from '../../../errors.ts';
 
 type Db = Parameters<typeof createBillingSubscriptionQueries>[0];
 
-export function createBillingSubscriptionService(deps: { pool: DatabasePool; syncIntervalMs: number }) {
+export function createBillingSubscriptionService(deps: { pool: DatabasePool; syncIntervalMs: number; entitlements: EntitlementsCache }) {
   const { pool } = deps;
   const q = (db: Db, caller: EnvironmentCaller) => createBillingSubscriptionQueries(db, caller.scope.environmentId);
   const scopeOf = (caller: EnvironmentCaller) => ({ tenantId: caller.scope.tenant.id, environmentId: caller.scope.environmentId });
@@ -70,9 +71,9 @@ export function createBillingSubscriptionService(deps: { pool: DatabasePool; syn
         return { success: true as const, id };
       }),
 
-    /** One indexed row (the materialized entitlements); an organization without any is checked to be linked (else 404). */
+    /** From the instance's cache of the materialized entitlements; an organization without any is checked to be linked (else 404). */
     entitlements: async (caller: EnvironmentCaller, organizationId: string) => {
-      const found = await q(pool, caller).entitlementsOf(organizationId);
+      const found = (await deps.entitlements.get(caller.scope.environmentId)).get(organizationId);
       if (found) return found;
       if (!(await createBillingStripeQueries(pool, caller.scope.environmentId).organizationLinked(organizationId)))
         throw notFound('organization', organizationId);
