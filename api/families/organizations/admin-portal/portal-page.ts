@@ -23,6 +23,28 @@ export const csrfField = (token: string) => html`<input type="hidden" name="csrf
 export const errorBox = (message: string) => html`<p class="error" role="alert">${message}</p>`;
 export const okBox = (message: Html | string) => html`<div class="ok" role="status">${message}</div>`;
 
+/** A table of `rows` under column `headings` (with an optional caption), or the `empty` sentence when there is none. */
+export const dataTable = (headings: string[], rows: Html[], empty: string, caption?: string) =>
+  rows.length
+    ? html`<table>
+        ${
+          caption
+            ? html`<caption>
+                ${caption}
+              </caption>`
+            : ''
+        }
+        <thead>
+          <tr>
+            ${headings.map((h) => html`<th scope="col">${h}</th>`)}
+          </tr>
+        </thead>
+        <tbody>
+          ${rows}
+        </tbody>
+      </table>`
+    : html`<p>${empty}</p>`;
+
 /** The environment's sign-in branding (name, logo, colours), or the defaults when the link names no environment. */
 async function brandingOf(pool: DatabasePool, environmentId: string | null) {
   const settings = environmentId ? await createSignInSettingsQueries(pool, environmentId).find() : null;

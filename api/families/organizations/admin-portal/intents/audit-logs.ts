@@ -1,7 +1,7 @@
 // audit_logs: the organization's audit log, newest first, filtered by action or resource type, a page at a time.
 import { html } from '../../../../oidc/pages/html.ts';
 import { AuditLogsQuery } from '../../../events/audit-logs/schemas.ts';
-import { errorBox } from '../portal-page.ts';
+import { dataTable, errorBox } from '../portal-page.ts';
 import { parseForm, type Intent } from './intent.ts';
 
 const PAGE = 25;
@@ -38,26 +38,7 @@ export const auditLogs: Intent = {
           <input type="text" id="resourceType" name="resourceType" value="${query.resourceType ?? ''}" placeholder="e.g. webhook_endpoint" />
           <button class="primary" type="submit">Filter</button>
         </form>
-        ${
-          rows.length
-            ? html`<table>
-                <caption>
-                  Newest first
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Action</th>
-                    <th scope="col">Actor</th>
-                    <th scope="col">Resource</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${rows}
-                </tbody>
-              </table>`
-            : html`<p>No entry matches.</p>`
-        }
+        ${dataTable(['When', 'Action', 'Actor', 'Resource'], rows, 'No entry matches.', 'Newest first')}
         ${page.hasMore ? html`<p class="links"><a href="/portal?${next.toString()}">Older entries</a></p>` : ''}`,
     };
   },

@@ -2,7 +2,7 @@
 import { html } from '../../../../oidc/pages/html.ts';
 import { CreateProvisioningTokenBody } from '../../../provisioning/provisioning-tokens/schemas.ts';
 import { inEnvironment } from '../caller.ts';
-import { csrfField, okBox } from '../portal-page.ts';
+import { csrfField, dataTable, okBox } from '../portal-page.ts';
 import { field, FIRST_PAGE, parseForm, type Intent, type PortalContext } from './intent.ts';
 
 const baseUrlOf = (ctx: PortalContext, kind: 'scim' | 'hris') => `${ctx.publicBaseUrl}${kind === 'scim' ? '/v1/scim/v2' : '/v1/hris/v1'}`;
@@ -42,23 +42,7 @@ export const directorySync: Intent = {
         </form>
         <section aria-labelledby="tokens-heading">
           <h2 id="tokens-heading">Tokens</h2>
-          ${
-            rows.length
-              ? html`<table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Kind</th>
-                      <th scope="col">Token</th>
-                      <th scope="col">State</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${rows}
-                  </tbody>
-                </table>`
-              : html`<p>No token yet.</p>`
-          }
+          ${dataTable(['Name', 'Kind', 'Token', 'State'], rows, 'No token yet.')}
         </section>`,
     };
   },

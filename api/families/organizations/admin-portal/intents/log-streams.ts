@@ -2,7 +2,7 @@
 // it names one); the signing secret is shown once.
 import { html } from '../../../../oidc/pages/html.ts';
 import { CreateWebhookBody } from '../../../events/webhooks/schemas.ts';
-import { csrfField, okBox } from '../portal-page.ts';
+import { csrfField, dataTable, okBox } from '../portal-page.ts';
 import { field, FIRST_PAGE, parseForm, type Intent } from './intent.ts';
 
 export const logStreams: Intent = {
@@ -30,22 +30,7 @@ export const logStreams: Intent = {
         </form>
         <section aria-labelledby="endpoints-heading">
           <h2 id="endpoints-heading">Endpoints</h2>
-          ${
-            rows.length
-              ? html`<table>
-                  <thead>
-                    <tr>
-                      <th scope="col">URL</th>
-                      <th scope="col">Events</th>
-                      <th scope="col">State</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${rows}
-                  </tbody>
-                </table>`
-              : html`<p>No endpoint yet.</p>`
-          }
+          ${dataTable(['URL', 'Events', 'State'], rows, 'No endpoint yet.')}
         </section>`,
     };
   },
