@@ -1,4 +1,5 @@
-// What a public domain name is, shared by tenant domains and the SSO connections' home-realm `domains`.
+// What a public domain name is, shared by tenant domains, vanity domains and the SSO connections' home-realm `domains`.
+import { z } from 'zod';
 const NOT_PUBLIC = new Set(['localhost', 'local', 'internal', 'invalid', 'test', 'arpa']);
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
@@ -18,3 +19,19 @@ export function domainProblem(domain: string): string | undefined {
   if (NOT_PUBLIC.has(tld)) return `must be a public domain (.${tld} is reserved)`;
   return undefined;
 }
+
+/**
+ * A request field holding a public domain name: trimmed, lowercased, a trailing dot dropped, then checked by
+ * domainProblem; `refine` adds a field's own rule (a vanity domain must be a subdomain).
+ */
+export const domainName = (max: number, refine?: (domain: string) => string | undefined) =>
+  z
+    .string()
+    .max(max)
+    .trim()
+    .toLowerCase()
+    .overwrite((v) => v.replace(/\.$/, ''))
+    .superRefine((v, ctx) => {
+      const problem = domainProblem(v) ?? refine?.(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });

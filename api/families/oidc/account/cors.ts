@@ -4,22 +4,14 @@
 // URIs is refused (400, the header removed), before anything changes. No credentials (cookies) are allowed: the
 // access token is the credential.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { preflight as answerPreflight } from '../../../common/cors-preflight.ts';
 import { ApiError } from '../../../errors.ts';
 import type { AccountToken } from '../../../account/access-token.ts';
 
-const MAX_AGE = '3600';
+const MAX_AGE_SECONDS = 3600;
 
 /** Answers a preflight (OPTIONS) for `methods`. */
-export function preflight(request: FastifyRequest, reply: FastifyReply, methods: string) {
-  reply.header('vary', 'Origin');
-  const origin = request.headers.origin;
-  if (origin && request.headers['access-control-request-method']) {
-    reply.headers({ 'access-control-allow-origin': origin, 'access-control-max-age': MAX_AGE, 'access-control-allow-methods': methods });
-    const asked = request.headers['access-control-request-headers'];
-    if (asked) reply.header('access-control-allow-headers', asked);
-  }
-  return reply.status(204).send();
-}
+export const preflight = (request: FastifyRequest, reply: FastifyReply, methods: string) => answerPreflight(request, reply, methods, MAX_AGE_SECONDS);
 
 /** A request's CORS headers, before its token is checked (so a browser app can read a 401 and its challenge). */
 export function allowOrigin(request: FastifyRequest, reply: FastifyReply) {

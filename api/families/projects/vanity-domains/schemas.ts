@@ -1,25 +1,16 @@
 import { z } from 'zod';
 import { VanityDomain } from '../../../../db/vanity-domains/rows.ts';
 import { pageOf } from '../../../common/schemas.ts';
-import { domainProblem } from '../../../common/domain-name.ts';
+import { domainName } from '../../../common/domain-name.ts';
 
 export { VanityDomain };
 
 export const EnvironmentScopeParams = z.strictObject({ tenantId: z.uuid(), environmentId: z.uuid() });
 export const VanityDomainParams = EnvironmentScopeParams.extend({ vanityDomainId: z.uuid() });
 
-const hostname = z
-  .string()
-  .max(253)
-  .trim()
-  .toLowerCase()
-  .overwrite((v) => v.replace(/\.$/, ''))
-  .superRefine((v, ctx) => {
-    const problem = domainProblem(v);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    else if (v.split('.').length < 3) ctx.addIssue({ code: 'custom', message: 'must be a subdomain such as login.example.com (an apex cannot have a CNAME)' });
-  })
-  .describe('The host to serve the environment on, such as login.example.com (lowercased; a subdomain, no scheme, port or wildcard)');
+const hostname = domainName(253, (v) =>
+  v.split('.').length < 3 ? 'must be a subdomain such as login.example.com (an apex cannot have a CNAME)' : undefined,
+).describe('The host to serve the environment on, such as login.example.com (lowercased; a subdomain, no scheme, port or wildcard)');
 
 export const CreateVanityDomainBody = z.strictObject({ hostname }).meta({ id: 'CreateVanityDomainRequest' });
 

@@ -2,23 +2,13 @@ import { z } from 'zod';
 import { TenantDomain } from '../../../../db/tenants/domains/rows.ts';
 import { TenantParams } from '../tenants/schemas.ts';
 import { pageOf } from '../../../common/schemas.ts';
-import { domainProblem } from '../../../common/domain-name.ts';
+import { domainName, domainProblem } from '../../../common/domain-name.ts';
 
 export { domainProblem };
 
 export { TenantDomain };
 
-const domain = z
-  .string()
-  .max(300)
-  .trim()
-  .toLowerCase()
-  .overwrite((v) => v.replace(/\.$/, ''))
-  .superRefine((v, ctx) => {
-    const problem = domainProblem(v);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
-  .describe('A hostname such as example.com or login.example.com (lowercased; no scheme, port or wildcard)');
+const domain = domainName(300).describe('A hostname such as example.com or login.example.com (lowercased; no scheme, port or wildcard)');
 
 export const CreateTenantDomainBody = z
   .strictObject({

@@ -4,20 +4,13 @@
 // anything happens. No cookies: the token is the credential. The answers may be read from other origins
 // (Cross-Origin-Resource-Policy: cross-origin), which the service's default headers forbid.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { preflight as answerPreflight } from '../../../common/cors-preflight.ts';
 import { ApiError } from '../../../errors.ts';
 
-const MAX_AGE = '600';
+const MAX_AGE_SECONDS = 600;
 
-export function preflight(request: FastifyRequest, reply: FastifyReply, methods: string) {
-  reply.header('vary', 'Origin');
-  const origin = request.headers.origin;
-  if (origin && request.headers['access-control-request-method']) {
-    reply.headers({ 'access-control-allow-origin': origin, 'access-control-max-age': MAX_AGE, 'access-control-allow-methods': methods });
-    const asked = request.headers['access-control-request-headers'];
-    if (asked) reply.header('access-control-allow-headers', asked);
-  }
-  return reply.status(204).send();
-}
+/** Answers a preflight (OPTIONS) for `methods`. */
+export const preflight = (request: FastifyRequest, reply: FastifyReply, methods: string) => answerPreflight(request, reply, methods, MAX_AGE_SECONDS);
 
 export function allowOrigin(request: FastifyRequest, reply: FastifyReply) {
   reply.headers({ vary: 'Origin', 'cross-origin-resource-policy': 'cross-origin' });
