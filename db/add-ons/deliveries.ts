@@ -2,7 +2,8 @@
 // read here bound to the caller's tenant and the add-on's environment. Attempts are read with createDeliveryQueries().findAttempts.
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
-import { isoTimestamp, nullableTimestamp, uuid } from '../shared/rows.ts';
+import { isoTimestamp, uuid } from '../shared/rows.ts';
+import { deliveryProgress } from '../events/webhooks/rows.ts';
 
 export const AddOnDelivery = z
   .object({
@@ -10,12 +11,7 @@ export const AddOnDelivery = z
     addOnId: uuid,
     eventId: uuid,
     eventType: z.string(),
-    status: z.enum(['pending', 'succeeded', 'failed']),
-    attemptCount: z.number().int(),
-    lastAttemptAt: nullableTimestamp,
-    nextAttemptAt: nullableTimestamp,
-    completedAt: nullableTimestamp,
-    failureReason: z.string().nullable(),
+    ...deliveryProgress,
     createdAt: isoTimestamp,
     updatedAt: isoTimestamp,
   })

@@ -23,6 +23,16 @@ export const WebhookEndpoint = z
   .meta({ id: 'WebhookEndpoint' });
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 
+/** Where a delivery stands, whatever its target (an endpoint, a channel, an add-on). */
+export const deliveryProgress = {
+  status: z.enum(['pending', 'succeeded', 'failed']),
+  attemptCount: z.number().int(),
+  lastAttemptAt: nullableTimestamp,
+  nextAttemptAt: nullableTimestamp,
+  completedAt: nullableTimestamp,
+  failureReason: z.string().nullable(),
+};
+
 export const Delivery = z
   .object({
     id: uuid,
@@ -31,12 +41,7 @@ export const Delivery = z
     eventType: z.string(),
     endpointId: uuid.nullable(),
     channelId: uuid.nullable(),
-    status: z.enum(['pending', 'succeeded', 'failed']),
-    attemptCount: z.number().int(),
-    lastAttemptAt: nullableTimestamp,
-    nextAttemptAt: nullableTimestamp,
-    completedAt: nullableTimestamp,
-    failureReason: z.string().nullable(),
+    ...deliveryProgress,
     redeliveryOf: uuid.nullable(),
     createdAt: isoTimestamp,
     updatedAt: isoTimestamp,
