@@ -44,6 +44,11 @@ export async function latestMigration(dir = MIGRATIONS_DIR): Promise<number> {
   return Math.max(0, ...(await migrationFiles(dir)).keys());
 }
 
+/** The migration file names, oldest first: what a fully migrated database lists in schema_migrations. */
+export async function migrationNames(dir = MIGRATIONS_DIR): Promise<string[]> {
+  return [...(await migrationFiles(dir))].sort(([a], [b]) => a - b).map(([, file]) => file);
+}
+
 export async function migrate(databaseUrl: string, options: { dir?: string } = {}): Promise<MigrationResult> {
   const dir = options.dir ?? MIGRATIONS_DIR;
   const files = await migrationFiles(dir);
