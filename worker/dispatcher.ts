@@ -88,10 +88,12 @@ export async function startDispatcher(deps: {
   const carryOut = async (e: OutboxEntry): Promise<boolean> => {
     try {
       // In the trace of the request that enqueued it: the engine carries the span on to the process.
-      await inSpan(`outbox ${e.action} ${e.kind}`, () =>
-        e.action === 'start'
-          ? deps.gateway.start(e.kind, e.processId, e.input, { tenantId: e.tenantId })
-          : deps.gateway.signal(e.kind, e.processId, e.topic, e.payload),
+      await inSpan(
+        `outbox ${e.action} ${e.kind}`,
+        () =>
+          e.action === 'start'
+            ? deps.gateway.start(e.kind, e.processId, e.input, { tenantId: e.tenantId })
+            : deps.gateway.signal(e.kind, e.processId, e.topic, e.payload),
         { traceparent: e.traceContext, attributes: { 'iam.process_id': e.processId } },
       );
     } catch (error) {

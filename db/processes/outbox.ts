@@ -17,7 +17,9 @@ export type OutboxStart = {
 
 /** A signal to carry out, typed by kind and topic (kinds without topics have none). */
 export type OutboxSignal = {
-  [K in ProcessKind]: { [T in TopicOf<K>]: { id: number; action: 'signal'; kind: K; processId: string; topic: T; payload: MessageOf<K, T>; traceContext: string | null } }[TopicOf<K>];
+  [K in ProcessKind]: {
+    [T in TopicOf<K>]: { id: number; action: 'signal'; kind: K; processId: string; topic: T; payload: MessageOf<K, T>; traceContext: string | null };
+  }[TopicOf<K>];
 }[ProcessKind];
 
 export type OutboxEntry = OutboxStart | OutboxSignal;
