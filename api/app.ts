@@ -1,4 +1,6 @@
 // buildApp(deps): the whole HTTP API, used by the server and by the tests.
+import { addRequestSpans } from './telemetry.ts';
+import { tracingEnabled } from '../lib/telemetry.ts';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -133,6 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     reply.header('x-request-id', request.id);
     done();
   });
+  if (tracingEnabled()) addRequestSpans(app);
   const metrics = createMetrics({ pool });
   app.decorate('metrics', metrics);
   app.addHook('onResponse', (request, reply, done) => {

@@ -16,10 +16,13 @@ import { temporalConnectionOptions } from '../lib/temporal-connection.ts';
 const assertRunning = (trouble: string | null) => {
   if (trouble) throw new Error(trouble);
 };
+import { startTelemetry, traceLogOptions } from '../lib/telemetry.ts';
 import { startVanityHttps } from './vanity/https-listener.ts';
 
 export async function startServer(config: Config) {
-  const log = pino({ level: config.logLevel, redact: REDACTED_PATHS });
+  // Before the pool and the app: both add their spans only when tracing is on.
+  const telemetry = await startTelemetry({ endpoint: config.telemetry.endpoint, serviceName: config.telemetry.serviceName ?? 'iam-api' });
+  const log = pino({ level: config.logLevel, redact: REDACTED_PATHS, ...traceLogOptions() });
   const started = Date.now();
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;
@@ -36,7 +39,7 @@ export async function startServer(config: Config) {
     app,
     masterKey,
     bootstrap: { file, created },
-  } = await assembleApp(config, pool, databaseUrl, { level: config.logLevel, redact: REDACTED_PATHS });
+  } = await assembleApp(config, pool, databaseUrl, { level: config.logLevel, redact: REDACTED_PATHS, ...traceLogOptions() });
   if (created) log.info({ file }, 'first start: bootstrap credentials written');
   // In the Temporal shape the worker processes run the dispatcher and the activities; here, this process does.
   const processes =
@@ -79,6 +82,7 @@ export async function startServer(config: Config) {
       await temporal?.close();
       await pool.end();
       await embedded?.stop();
+      await telemetry?.shutdown(); // exports the spans still buffered
       log.info('stopped');
     })());
   return { app, stop, databaseUrl };

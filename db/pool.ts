@@ -9,6 +9,9 @@ import {
   type QueryResultRow,
 } from 'slonik';
 
+import { queryTracing } from './query-tracing.ts';
+import { tracingEnabled } from '../lib/telemetry.ts';
+
 export type { CommonQueryMethods, DatabasePool, DatabaseTransactionConnection } from 'slonik';
 
 // Rows typed with sql.type(schema) are validated (and transformed) by their zod schema, so a drift
@@ -43,7 +46,8 @@ function inUtc(url: string): string {
 
 export async function createDatabasePool(url: string, options: { maxPoolSize?: number } = {}): Promise<DatabasePool> {
   return createPool(inUtc(url), {
-    interceptors: [resultParser],
+    // Query spans only when tracing is on (lib/telemetry.ts started before the pool): nothing on the hot path otherwise.
+    interceptors: tracingEnabled() ? [queryTracing(), resultParser] : [resultParser],
     typeParsers: [createBigintTypeParser(), createDateTypeParser(), createNumericTypeParser(), isoTimestamp],
     maxPoolSize: options.maxPoolSize ?? 10,
     // Nothing we run leaves session state behind, so skip the DISCARD ALL round trip on every release.

@@ -46,6 +46,21 @@ export const CONFIG_REFERENCE = {
     default: '127.0.0.1',
     meaning: 'the address of the METRICS_PORT listener; keep it off public interfaces (it needs no token)',
   },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    section: 'Server',
+    default: null,
+    unset: 'no tracing: the OpenTelemetry SDK is not even loaded',
+    example: 'http://localhost:4318',
+    meaning:
+      'the OTLP/HTTP receiver (an OpenTelemetry Collector, Jaeger, Tempo) traces are sent to as JSON, at `<endpoint>/v1/traces`: ' +
+      'request, query, process, activity and outbound HTTP spans (docs/operations.md, Traces)',
+  },
+  OTEL_SERVICE_NAME: {
+    section: 'Server',
+    default: null,
+    unset: '`iam-api` for `npm start`, `iam-worker` for `npm run worker`',
+    meaning: "the traces' `service.name`",
+  },
   SHUTDOWN_DRAIN_DELAY: {
     section: 'Server',
     default: '0s',

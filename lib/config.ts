@@ -75,6 +75,8 @@ export const configSchema = z
     SHUTDOWN_DRAIN_DELAY: duration.prefault('0s'),
     METRICS_PORT: port.optional(),
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).optional(),
     DATA_DIR: z.string().min(1).default('./.data'),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
     DATABASE_POOL_SIZE: positiveInt.default(10),
@@ -226,6 +228,8 @@ export const configSchema = z
       /** On SIGTERM: how long the instance answers not-ready while still serving, before it closes its listener. */
       shutdownDrainDelayMs: env.SHUTDOWN_DRAIN_DELAY,
       /** A listener of its own serving GET /metrics without a token; off unless METRICS_PORT is set. */
+      /** OpenTelemetry traces over OTLP/HTTP (lib/telemetry.ts); off unless the endpoint is set. */
+      telemetry: { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME },
       metricsListener: env.METRICS_PORT === undefined ? undefined : { host: env.METRICS_HOST, port: env.METRICS_PORT },
       /** The deployment's OIDC clean-up process: the pause between two rounds, and the rounds of one run (then it continues as new). */
       oidcCleanup: { intervalMs: env.OIDC_CLEANUP_INTERVAL_SECONDS * 1000, rounds: env.OIDC_CLEANUP_ROUNDS_PER_RUN },

@@ -11,6 +11,7 @@ import { CONCURRENCY } from '../activities/deliveries.ts';
 import { createProcessOutboxQueries, type OutboxEntry, type OutboxRetry } from '../db/processes/outbox.ts';
 import { disableEndpointFor } from '../db/events/webhooks/disable.ts';
 import { createLimiter } from '../lib/limiter.ts';
+import { inSpan } from '../lib/telemetry.ts';
 
 /**
  * Deliveries per batch: as many as one attempt of the batch activity can send within its timeout, with
@@ -86,8 +87,15 @@ export async function startDispatcher(deps: {
   /** Carries out one entry; false when it failed (its later entries must wait). */
   const carryOut = async (e: OutboxEntry): Promise<boolean> => {
     try {
-      if (e.action === 'start') await deps.gateway.start(e.kind, e.processId, e.input, { tenantId: e.tenantId });
-      else await deps.gateway.signal(e.kind, e.processId, e.topic, e.payload);
+      // In the trace of the request that enqueued it: the engine carries the span on to the process.
+      await inSpan(
+        `outbox ${e.action} ${e.kind}`,
+        () =>
+          e.action === 'start'
+            ? deps.gateway.start(e.kind, e.processId, e.input, { tenantId: e.tenantId })
+            : deps.gateway.signal(e.kind, e.processId, e.topic, e.payload),
+        { traceparent: e.traceContext, attributes: { 'iam.process_id': e.processId } },
+      );
     } catch (error) {
       if (e.action === 'signal' && (await finished(e.processId))) {
         // A message to a process that has finished has nobody to act on it: not worth a retry.
@@ -168,12 +176,13 @@ export async function startDispatcher(deps: {
       const batches = await queries.findUnstartedBatches(BATCHES_PER_ROUND);
       if (batches.length > 0) {
         await deps.pool.transaction(async (trx) => {
-          for (const { batchId, tenantId } of batches) {
+          for (const { batchId, tenantId, traceContext } of batches) {
             await createProcessOutboxQueries(trx).enqueueStart({
               kind: 'delivery-batch',
               entityId: batchId,
               tenantId,
               input: { batchId, scheduleMs: deps.scheduleMs },
+              traceContext,
             });
             await createDispatchQueries(trx).markBatchStarted(batchId);
           }

@@ -6,6 +6,7 @@ import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { Activities } from '../workflows/activities.ts';
 import { RESTARTED_WHEN_COMPLETED } from '../lib/processes/contracts.ts';
 import { processes } from '../workflows/index.ts';
+import { currentTraceparent, inSpan } from '../lib/telemetry.ts';
 import {
   isRetryable,
   retryDelayMs,
@@ -49,9 +50,13 @@ function dbosContext<Topics extends object>(
 ): ProcessContext<Topics> {
   return {
     run: (name, input, retry?: RetryOptions) =>
-      DBOS.runStep(() => runWithRetries(() => (activities[name as ActivityName] as (i: unknown) => Promise<never>)(input), retry && adjust(retry), stopping), {
-        name: String(name),
-      }),
+      DBOS.runStep(
+        () =>
+          inSpan(`activity ${String(name)}`, () =>
+            runWithRetries(() => (activities[name as ActivityName] as (i: unknown) => Promise<never>)(input), retry && adjust(retry), stopping),
+          ),
+        { name: String(name) },
+      ),
     sleep: (ms) => DBOS.sleep(ms),
     receive: async <T extends keyof Topics & string>(topic: T, timeoutMs: number) =>
       (await DBOS.recv<Topics[T]>(topic, { timeoutSeconds: timeoutMs / 1000 })) ?? undefined,
@@ -77,7 +82,7 @@ export function withIdleTransactionTimeout(databaseUrl: string): string {
 /** Process logic as the engine registers it: each one's context is typed by its own topics, which DBOS carries as they come. */
 type Logic = (ctx: ProcessContext<object>, input: never) => Promise<unknown>;
 
-let registered: Record<string, (input: never) => Promise<unknown>> | undefined;
+let registered: Record<string, (input: never, traceContext?: string | null) => Promise<unknown>> | undefined;
 
 export interface EmbeddedEngine {
   gateway: ProcessGateway;
@@ -107,7 +112,11 @@ export async function startEmbeddedEngine(options: {
     Object.entries(processes).map(([kind, { logic }]) => [
       kind,
       DBOS.registerWorkflow(
-        (input: never): Promise<unknown> => (logic as Logic)(dbosContext(options.activities, options.adjustRetry ?? ((r) => r), stopping.signal), input),
+        // The trace context is the workflow's second input, checkpointed with it: a resumed process joins the same trace.
+        (input: never, traceContext?: string | null): Promise<unknown> =>
+          inSpan(`process ${kind}`, () => (logic as Logic)(dbosContext(options.activities, options.adjustRetry ?? ((r) => r), stopping.signal), input), {
+            traceparent: traceContext,
+          }),
         // The kind is the DBOS workflow's name: never renamed, it identifies the processes recovery resumes.
         { name: kind },
       ),
@@ -126,7 +135,7 @@ export async function startEmbeddedEngine(options: {
       if (status === 'ERROR' || status === 'MAX_RECOVERY_ATTEMPTS_EXCEEDED') await DBOS.deleteWorkflow(processId);
       // A kind that ends when idle starts a new run over a completed one (as Temporal's ALLOW_DUPLICATE).
       else if (status === 'SUCCESS' && RESTARTED_WHEN_COMPLETED.includes(kind)) await DBOS.deleteWorkflow(processId);
-      await DBOS.startWorkflow(workflow, { workflowID: processId })(input as never);
+      await DBOS.startWorkflow(workflow, { workflowID: processId })(input as never, currentTraceparent());
     },
     signal: (_kind, processId, topic, payload) => DBOS.send(processId, payload, topic),
     describe: async (processId): Promise<ProcessDescription> => {

@@ -1,6 +1,7 @@
 // The Temporal worker process (`npm run worker`, the docker compose `worker` service): runs every process's
 // workflow code (from the prebuilt bundle) and activities on task queue `iam`, and the event dispatcher that
 // turns committed events into delivery processes. In this shape the API only starts and signals processes.
+import { startTelemetry, traceLogOptions } from '../lib/telemetry.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Runtime } from '@temporalio/worker';
@@ -39,7 +40,8 @@ async function main() {
     process.exit(1);
   }
   const { config, databaseUrl, address } = settings;
-  const log = pino({ level: config.logLevel });
+  const telemetry = await startTelemetry({ endpoint: config.telemetry.endpoint, serviceName: config.telemetry.serviceName ?? 'iam-worker' });
+  const log = pino({ level: config.logLevel, ...traceLogOptions() });
 
   const pool = await createDatabasePool(databaseUrl, { maxPoolSize: config.databasePoolSize });
   const masterKey = await loadMasterKey(config.masterKey, config.dataDir);
@@ -71,6 +73,7 @@ async function main() {
   } finally {
     await processes.stop();
     await pool.end();
+    await telemetry?.shutdown();
     log.info('stopped');
   }
 }

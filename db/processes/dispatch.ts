@@ -162,9 +162,11 @@ export function createDispatchQueries(db: CommonQueryMethods) {
 
     /** Up to `limit` batches formed but not started (just now, or before a crash), with their tenant. */
     findUnstartedBatches: async (limit: number) => [
-      ...(await db.any(sql.type(z.object({ batchId: z.uuid(), tenantId: z.uuid() }))`
-        SELECT batch_id AS "batchId", min(tenant_id::text)::uuid AS "tenantId" FROM deliveries
-        WHERE NOT process_started AND batch_id IS NOT NULL GROUP BY batch_id LIMIT ${limit}`)),
+      // The batch's process joins the trace of one of its events (the request that wrote it), when traced.
+      ...(await db.any(sql.type(z.object({ batchId: z.uuid(), tenantId: z.uuid(), traceContext: z.string().nullable() }))`
+        SELECT d.batch_id AS "batchId", min(d.tenant_id::text)::uuid AS "tenantId", min(e.trace_context) AS "traceContext"
+        FROM deliveries d LEFT JOIN events e ON e.id = d.event_id
+        WHERE NOT d.process_started AND d.batch_id IS NOT NULL GROUP BY d.batch_id LIMIT ${limit}`)),
     ],
 
     /** Called in the transaction that enqueues the batch's process start (db/processes/outbox.ts). */

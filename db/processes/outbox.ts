@@ -4,6 +4,7 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import { isoTimestamp, nullableTimestamp } from '../shared/rows.ts';
+import { currentTraceparent } from '../../lib/telemetry.ts';
 import type { MessageOf, ProcessInput, ProcessKind, TopicOf } from '../../lib/processes/contracts.ts';
 
 /** The id of the process of `kind` for one entity, `<kind>:<entityId>`: an idempotency key (no PII in it). */
@@ -11,12 +12,14 @@ export const processId = (kind: ProcessKind, entityId: string) => `${kind}:${ent
 
 /** A start to carry out, typed by kind. */
 export type OutboxStart = {
-  [K in ProcessKind]: { id: number; action: 'start'; kind: K; processId: string; tenantId: string | null; input: ProcessInput<K> };
+  [K in ProcessKind]: { id: number; action: 'start'; kind: K; processId: string; tenantId: string | null; input: ProcessInput<K>; traceContext: string | null };
 }[ProcessKind];
 
 /** A signal to carry out, typed by kind and topic (kinds without topics have none). */
 export type OutboxSignal = {
-  [K in ProcessKind]: { [T in TopicOf<K>]: { id: number; action: 'signal'; kind: K; processId: string; topic: T; payload: MessageOf<K, T> } }[TopicOf<K>];
+  [K in ProcessKind]: {
+    [T in TopicOf<K>]: { id: number; action: 'signal'; kind: K; processId: string; topic: T; payload: MessageOf<K, T>; traceContext: string | null };
+  }[TopicOf<K>];
 }[ProcessKind];
 
 export type OutboxEntry = OutboxStart | OutboxSignal;
@@ -29,6 +32,7 @@ const Row = z.object({
   tenantId: z.uuid().nullable(),
   topic: z.string().nullable(),
   payload: z.unknown(),
+  traceContext: z.string().nullable(),
 });
 
 /** Rows are written only by enqueueStart and enqueueSignal below, so they hold the types those took. */
@@ -37,24 +41,28 @@ function toEntry(row: z.infer<typeof Row>): OutboxEntry {
   const kind = row.kind ?? row.processId.slice(0, row.processId.indexOf(':'));
   return (
     row.action === 'start'
-      ? { id: row.id, action: 'start', kind, processId: row.processId, tenantId: row.tenantId, input: row.payload }
-      : { id: row.id, action: 'signal', kind, processId: row.processId, topic: row.topic, payload: row.payload }
+      ? { id: row.id, action: 'start', kind, processId: row.processId, tenantId: row.tenantId, input: row.payload, traceContext: row.traceContext }
+      : { id: row.id, action: 'signal', kind, processId: row.processId, topic: row.topic, payload: row.payload, traceContext: row.traceContext }
   ) as OutboxEntry;
 }
 
 export function createProcessOutboxQueries(db: CommonQueryMethods) {
   return {
-    /** Starts the process of `kind` for `entityId` after commit; starting an id that exists is a no-op. */
-    enqueueStart: <K extends ProcessKind>(p: { kind: K; entityId: string; tenantId: string | null; input: ProcessInput<K> }) =>
+    /**
+     * Starts the process of `kind` for `entityId` after commit; starting an id that exists is a no-op. The process
+     * joins the trace of `traceContext`, by default the active one (lib/telemetry.ts).
+     */
+    enqueueStart: <K extends ProcessKind>(p: { kind: K; entityId: string; tenantId: string | null; input: ProcessInput<K>; traceContext?: string | null }) =>
       db.query(sql.unsafe`
-        INSERT INTO process_outbox (action, kind, process_id, tenant_id, payload)
-        VALUES ('start', ${p.kind}, ${processId(p.kind, p.entityId)}, ${p.tenantId}, ${sql.jsonb(p.input as never)})`),
+        INSERT INTO process_outbox (action, kind, process_id, tenant_id, payload, trace_context)
+        VALUES ('start', ${p.kind}, ${processId(p.kind, p.entityId)}, ${p.tenantId}, ${sql.jsonb(p.input as never)},
+          ${p.traceContext ?? currentTraceparent()})`),
 
     /** Sends `payload` on `topic` to the process of `kind` for `entityId` after commit (after any start enqueued before it). */
     enqueueSignal: <K extends ProcessKind, T extends TopicOf<K>>(p: { kind: K; entityId: string; topic: T; payload: MessageOf<K, T> }) =>
       db.query(sql.unsafe`
-        INSERT INTO process_outbox (action, kind, process_id, topic, payload)
-        VALUES ('signal', ${p.kind}, ${processId(p.kind, p.entityId)}, ${p.topic}, ${sql.jsonb(p.payload as never)})`),
+        INSERT INTO process_outbox (action, kind, process_id, topic, payload, trace_context)
+        VALUES ('signal', ${p.kind}, ${processId(p.kind, p.entityId)}, ${p.topic}, ${sql.jsonb(p.payload as never)}, ${currentTraceparent()})`),
 
     /**
      * Claims up to `limit` due entries, oldest first, under a lease of `leaseMs` (one short statement: the caller
@@ -75,8 +83,9 @@ export function createProcessOutboxQueries(db: CommonQueryMethods) {
                 WHERE p.process_id = c.process_id AND p.id < c.id AND p.dead_at IS NULL
                   AND (p.next_attempt_at > now() OR p.leased_until > now()))
             ORDER BY c.id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-          RETURNING o.id, o.action, o.kind, o.process_id, o.tenant_id, o.topic, o.payload)
-        SELECT id, action, kind, process_id AS "processId", tenant_id AS "tenantId", topic, payload FROM claimed ORDER BY id`)
+          RETURNING o.id, o.action, o.kind, o.process_id, o.tenant_id, o.topic, o.payload, o.trace_context)
+        SELECT id, action, kind, process_id AS "processId", tenant_id AS "tenantId", topic, payload, trace_context AS "traceContext"
+        FROM claimed ORDER BY id`)
       ).map(toEntry),
 
     // unscoped: the dispatcher carries out the entries of every tenant, by id.
@@ -133,7 +142,7 @@ const OPERATOR_COLUMNS = sql.fragment`
   next_attempt_at AS "nextAttemptAt", dead_at AS "deadAt", created_at AS "createdAt"`;
 
 /** An entry as operators see it (without its payload, which may carry personal data). */
-const OperatorRow = Row.omit({ payload: true }).extend({
+const OperatorRow = Row.omit({ payload: true, traceContext: true }).extend({
   attempts: z.number(),
   lastError: z.string().nullable(),
   nextAttemptAt: isoTimestamp,

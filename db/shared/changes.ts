@@ -2,6 +2,7 @@
 // committed (or rolled back) together with the change itself.
 import { sql } from 'slonik';
 import type { CommonQueryMethods } from 'slonik';
+import { currentTraceparent } from '../../lib/telemetry.ts';
 import { eventTypeSchema, type EventOf, type EventType } from '../event-catalog.ts';
 
 export interface Actor {
@@ -71,9 +72,9 @@ export async function recordChange<T extends EventType>(db: CommonQueryMethods, 
       ${origin.requestId ?? null}, ${sql.jsonb(diff(change.before, change.after) as never)},
       ${change.onBehalfOf?.type ?? null}, ${change.onBehalfOf?.id ?? null})`);
   const eventId = await db.oneFirst(sql.unsafe`
-    INSERT INTO events (type, organization_id, tenant_id, environment_id, actor, subject, data)
+    INSERT INTO events (type, organization_id, tenant_id, environment_id, actor, subject, data, trace_context)
     VALUES (${change.event.type}, ${organizationId}, ${tenantId}, ${environmentId}, ${sql.jsonb(change.actor as never)},
-      ${sql.jsonb(change.resource as never)}, ${sql.jsonb(change.event.data as never)})
+      ${sql.jsonb(change.resource as never)}, ${sql.jsonb(change.event.data as never)}, ${currentTraceparent()})
     RETURNING id`);
   return { eventId: eventId as string };
 }
