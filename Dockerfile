@@ -25,7 +25,8 @@ USER node
 
 FROM runtime AS api
 EXPOSE 8080
-CMD ["node", "api/server.ts"]
+# A young generation of 8 MB per semi-space (V8 sizes it from the host memory, up to 64 MB): see docs/operations.md.
+CMD ["node", "--max-semi-space-size=8", "api/server.ts"]
 
 FROM runtime AS worker
 # The worker loads the workflows prebuilt into dist/ instead of bundling them at every start.

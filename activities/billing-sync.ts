@@ -3,9 +3,8 @@
 // answered as the result's `error`, so the process waits for its next round rather than hammering Stripe; a
 // database failure is thrown and retried.
 import type { DatabasePool } from 'slonik';
-import Stripe from 'stripe';
 import { decrypt } from '../lib/crypto.ts';
-import { stripeClient } from '../lib/billing/stripe-client.ts';
+import { isStripeError, stripeClient } from '../lib/billing/stripe-client.ts';
 import { OutboundUrlError } from '../lib/outbound/ssrf-guard.ts';
 import { enqueueNextBillingSync } from '../db/billing/process.ts';
 import { createBillingStripeQueries, tenantOfEnvironment } from '../db/billing/stripe.ts';
@@ -36,7 +35,7 @@ export function createBillingSyncActivities(deps: BillingSyncDeps): Pick<Activit
         await pushCatalog(pool, client, scope, counts);
         await pullSubscriptions(pool, client, scope, counts);
       } catch (e) {
-        if (!(e instanceof Stripe.errors.StripeError || e instanceof OutboundUrlError)) throw e;
+        if (!(isStripeError(e) || e instanceof OutboundUrlError)) throw e;
         error = e.message;
       }
       await recordSync(pool, scope, counts, error);

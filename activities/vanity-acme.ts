@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import { rootCertificates } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
-import acme from 'acme-client';
+import type * as AcmeClient from 'acme-client';
 import type { DatabasePool } from 'slonik';
 import { decrypt, encrypt } from '../lib/crypto.ts';
 import { createAcmeQueries } from '../db/vanity-domains/acme.ts';
@@ -20,9 +20,13 @@ export interface AcmeDeps {
 
 const LETS_ENCRYPT: { directoryUrl: string; caFile?: string } = { directoryUrl: 'https://acme-v02.api.letsencrypt.org/directory' };
 
+// Loaded on first use (about 8 MB of heap with its axios and node-forge), kept afterwards: few deployments issue certificates.
+let loaded: Promise<typeof AcmeClient> | undefined;
+const loadAcme = () => (loaded ??= import('acme-client'));
+
 let trusted: string | undefined;
 /** acme-client sends through one axios instance of its own: a private CA (VANITY_ACME_CA_FILE) is trusted there. */
-function trustCa(caFile: string | undefined) {
+function trustCa(acme: typeof AcmeClient, caFile: string | undefined) {
   if (!caFile || trusted === caFile) return;
   acme.axios.defaults.httpsAgent = new https.Agent({ ca: [...rootCertificates, fs.readFileSync(caFile, 'utf8')] });
   trusted = caFile;
@@ -30,7 +34,8 @@ function trustCa(caFile: string | undefined) {
 
 async function client(deps: AcmeDeps) {
   const { directoryUrl, caFile } = deps.vanityAcme ?? LETS_ENCRYPT;
-  trustCa(caFile);
+  const acme = await loadAcme();
+  trustCa(acme, caFile);
   const queries = createAcmeQueries(deps.pool);
   let account = await queries.account(directoryUrl);
   if (!account) {
@@ -70,6 +75,7 @@ export function certificateFacts(chain: string) {
 export async function obtainCertificate(deps: AcmeDeps, hostname: string): Promise<IssuedCertificate> {
   const acmeClient = await client(deps);
   const challenges = createAcmeQueries(deps.pool);
+  const acme = await loadAcme();
   const [key, csr] = await acme.crypto.createCsr({ commonName: hostname, altNames: [hostname] }, await acme.crypto.createPrivateEcdsaKey());
   const chain = await acmeClient.auto({
     csr,

@@ -1,6 +1,8 @@
-// Start-up time and idle memory of the `npm start` shape: `node api/server.ts` with an embedded Postgres in
-// a fresh DATA_DIR (cold start, includes initdb), then again on the same DATA_DIR (warm start).
+// Start-up time and idle memory of the `npm start` shape: package.json's start command (`node <flags> api/server.ts`)
+// with an embedded Postgres in a fresh DATA_DIR (cold start, includes initdb), then again on the same DATA_DIR (warm
+// start). Idle RSS is the node process's alone: Postgres runs as separate processes, reported apart.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +11,9 @@ import { freePort } from '../db/embedded.ts';
 import { pids, processTree, readProc, rssKb } from './proc.ts';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const TARGETS = { coldStartMs: 20_000, warmStartMs: 5_000, idleRssMb: 250 };
+const TARGETS = { coldStartMs: 20_000, warmStartMs: 5_000, idleRssMb: 150 };
+/** The arguments of `npm start` after `node`, so the benchmark runs what operators run (V8 flags included). */
+const START_ARGS = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/).slice(1);
 const IDLE_MS = 3_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -19,7 +23,7 @@ async function start(dataDir: string) {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['api/server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, START_ARGS, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
@@ -66,8 +70,8 @@ try {
   if (leftover.length) throw new Error(`Postgres processes left running on ${dataDir}: ${leftover.join(', ')}`);
 
   const line = (label: string, value: string, note: string) => console.log(`${label.padEnd(40)}${value.padStart(9)}   ${note}`);
-  const check = (value: number, target: number, unit: string) => `target <= ${target} ${unit}  ${value <= target ? 'OK' : 'ABOVE TARGET'}`;
-  console.log('\nnode api/server.ts with embedded Postgres (LOG_LEVEL=warn)');
+  const check = (value: number, target: number, unit: string) => `target <= ${target} ${unit}  ${value <= target ? 'met' : 'MISSED'}`;
+  console.log(`\nnode ${START_ARGS.join(' ')} with embedded Postgres (LOG_LEVEL=warn)`);
   line('cold start (fresh DATA_DIR, initdb)', `${cold.ms} ms`, check(cold.ms, TARGETS.coldStartMs, 'ms'));
   line('warm start (same DATA_DIR)', `${warm.ms} ms`, check(warm.ms, TARGETS.warmStartMs, 'ms'));
   line(`idle RSS, node process (after ${IDLE_MS / 1000} s)`, `${nodeRss} MB`, check(nodeRss, TARGETS.idleRssMb, 'MB'));

@@ -1,6 +1,7 @@
 // The readiness probe of an API instance in the Temporal shape: the Temporal server answers for the namespace the
 // processes run in. The connection is lazy, so a server that is down when the API starts makes it unready, not dead.
-import { Connection } from '@temporalio/client';
+// The client (gRPC, protobufs: about 20 MB resident) is loaded on the first check, so the embedded shape never loads it.
+import type { Connection } from '@temporalio/client';
 import type { TemporalConnectionOptions } from '../lib/temporal-connection.ts';
 
 export function temporalProbe(options: { address: string; namespace: string } & TemporalConnectionOptions) {
@@ -8,7 +9,7 @@ export function temporalProbe(options: { address: string; namespace: string } & 
   return {
     name: 'temporal',
     check: async () => {
-      connection ??= Connection.lazy({
+      connection ??= (await import('@temporalio/client')).Connection.lazy({
         address: options.address,
         ...(options.tls ? { tls: options.tls } : {}),
         ...(options.apiKey ? { apiKey: options.apiKey } : {}),

@@ -1,7 +1,8 @@
 // Passkey sign-in: options for navigator.credentials.get() (for a known user, or discoverable for conditional UI) and
 // the verification of the assertion. A verified assertion moves the passkey's counter forward and sets
 // `last_used_at`; a refusal changes nothing but the challenge (used up) and records why.
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import { webauthn } from './webauthn.ts';
 import type { DatabasePool, DatabaseTransactionConnection } from 'slonik';
 import { createPasskeyQueries } from '../../db/passkeys/queries.ts';
 import type { AUTHENTICATION_REFUSALS } from '../../db/passkeys/events.ts';
@@ -51,6 +52,7 @@ export function createAuthenticationCeremony(pool: DatabasePool, rp: RelyingPart
       const queries = createPasskeyQueries(pool, env.environmentId);
       if (userId !== null && !(await queries.ceremonyUser(userId, env.tenantId))) throw notFound('user', userId);
       const allowed = userId === null ? [] : await queries.credentialsOfUser(userId);
+      const { generateAuthenticationOptions } = await webauthn();
       const options = await generateAuthenticationOptions({
         rpID: rp.id,
         allowCredentials: allowed.map((c) => ({ id: c.credentialId, transports: c.transports })),
@@ -103,6 +105,7 @@ export function createAuthenticationCeremony(pool: DatabasePool, rp: RelyingPart
 
       // The library is given counter 0 so that it verifies the signature first: only a correctly signed assertion
       // can report a regressed counter (a cloned authenticator), checked just below.
+      const { verifyAuthenticationResponse } = await webauthn();
       const verified = await verifyAuthenticationResponse({
         response: parsed,
         expectedChallenge: challenge.challenge,

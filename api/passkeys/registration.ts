@@ -1,7 +1,8 @@
 // Passkey registration for a signed-in directory user: options for navigator.credentials.create() and the verification
 // of what the authenticator answered. A verified credential is stored with `user.passkey_added`; a refusal stores
 // nothing and records `user.passkey_registration_failed` with its reason.
-import { generateRegistrationOptions, verifyRegistrationResponse, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
+import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
+import { webauthn } from './webauthn.ts';
 import type { DatabasePool } from 'slonik';
 import { createPasskeyQueries } from '../../db/passkeys/queries.ts';
 import type { Passkey } from '../../db/passkeys/rows.ts';
@@ -46,6 +47,7 @@ export function createRegistrationCeremony(pool: DatabasePool, rp: RelyingParty)
     registrationOptions: async (env: PasskeyEnvironment, userId: string): Promise<{ challengeId: string; options: PublicKeyCredentialCreationOptionsJSON }> => {
       const user = await activeUser(env, userId);
       const existing = await createPasskeyQueries(pool, env.environmentId).credentialsOfUser(userId);
+      const { generateRegistrationOptions } = await webauthn();
       const options = await generateRegistrationOptions({
         rpName: user.environmentName,
         rpID: rp.id,
@@ -95,6 +97,7 @@ export function createRegistrationCeremony(pool: DatabasePool, rp: RelyingParty)
       });
       if (problem) return refuse(problem);
 
+      const { verifyRegistrationResponse } = await webauthn();
       const verified = await verifyRegistrationResponse({
         response: parsed,
         expectedChallenge: consumed.challenge.challenge,

@@ -1,8 +1,8 @@
 // Reads an MCP server's tool manifest the way a client would: the official SDK's Client over Streamable HTTP,
 // through the SSRF guard, under one deadline, every page of tools/list. The `tools` are kept as the server sent
 // them (a permissive result schema: the SDK's own would drop fields it does not know, changing the hash).
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type * as McpClient from '@modelcontextprotocol/sdk/client/index.js';
+import type * as McpHttp from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { z } from 'zod';
 import { guardedFetch } from '../outbound/guarded-fetch.ts';
 import { OutboundUrlError, type LookupFn } from '../outbound/ssrf-guard.ts';
@@ -13,9 +13,15 @@ const MAX_TOOLS = 10_000;
 
 const ToolsPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
 
+// The SDK's client is loaded on the first manifest read and kept afterwards (idle memory of an instance that never reads one).
+let sdk: Promise<[typeof McpClient, typeof McpHttp]> | undefined;
+const loadSdk = () =>
+  (sdk ??= Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/client/streamableHttp.js')]));
+
 export type ListToolsResult = { ok: true; tools: unknown[] } | { ok: false; reason: 'refused' | 'timeout' | 'failed'; error: string };
 
 export async function listMcpTools(url: string, options: { timeoutMs: number; allowPrivate: boolean; lookup?: LookupFn }): Promise<ListToolsResult> {
+  const [{ Client }, { StreamableHTTPClientTransport }] = await loadSdk();
   const fetch = guardedFetch({ allowPrivate: options.allowPrivate, lookup: options.lookup });
   const transport = new StreamableHTTPClientTransport(new URL(url), { fetch });
   const client = new Client({ name: 'iam-trust-store', version: '1.0.0' });

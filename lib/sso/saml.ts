@@ -2,7 +2,8 @@
 // of a response posted to the ACS: a signed response or a signed assertion (by the IdP's certificate), audience =
 // our entity id, InResponseTo = the request this round trip sent, timestamps with 60 s of clock skew, encrypted
 // assertions decrypted with the environment's SP key. What fails is named by a reason (db/sso/events.ts).
-import { SAML, SamlStatusError, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import type * as NodeSaml from '@node-saml/node-saml';
+import type { CacheProvider, Profile } from '@node-saml/node-saml';
 
 export const SAML_CLOCK_SKEW_MS = 60_000;
 
@@ -38,7 +39,14 @@ const requestCache = (requestId: string | null): CacheProvider => ({
   removeAsync: async (key) => key,
 });
 
-function samlOf(settings: SamlSpSettings) {
+// node-saml (with its XML signature and encryption stack, about 4 MB of heap) is loaded on the first SAML request and
+// kept afterwards: an instance whose environments use no SAML connection never loads it.
+let loaded: Promise<typeof NodeSaml> | undefined;
+let nodeSaml: typeof NodeSaml | undefined;
+const loadNodeSaml = async () => (nodeSaml = await (loaded ??= import('@node-saml/node-saml')));
+
+async function samlOf(settings: SamlSpSettings) {
+  const { SAML, ValidateInResponseTo } = await loadNodeSaml();
   return new SAML({
     issuer: settings.entityId,
     callbackUrl: settings.acsUrl,
@@ -66,11 +74,12 @@ function samlOf(settings: SamlSpSettings) {
 export const newRequestId = () => `_${crypto.randomUUID().replace(/-/g, '')}`;
 
 /** The IdP's SSO URL carrying the AuthnRequest (deflated, HTTP-Redirect), `relayState` and the request's signature (SigAlg, Signature). */
-export const authnRequestUrl = (settings: SamlSpSettings, relayState: string) => samlOf(settings).getAuthorizeUrlAsync(relayState, undefined, {});
+export const authnRequestUrl = async (settings: SamlSpSettings, relayState: string) => (await samlOf(settings)).getAuthorizeUrlAsync(relayState, undefined, {});
 
 export function failureOf(error: unknown): SamlFailure {
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof SamlStatusError) return CANCELLED.test(String(error.xmlStatus)) ? 'upstream_cancelled' : 'upstream_error';
+  // A SamlStatusError can only have been thrown once node-saml is loaded.
+  if (nodeSaml && error instanceof nodeSaml.SamlStatusError) return CANCELLED.test(String(error.xmlStatus)) ? 'upstream_cancelled' : 'upstream_error';
   if (/signature/i.test(message)) return 'tampered';
   if (/audience/i.test(message)) return 'wrong_audience';
   // node-saml says "No valid subject confirmation…" when every SubjectConfirmationData is outside its time window.
@@ -111,7 +120,7 @@ function assertionFacts(profile: Profile) {
 export async function verifySamlResponse(settings: SamlSpSettings, samlResponse: string): Promise<SamlAssertion> {
   let profile: Profile | null;
   try {
-    ({ profile } = await samlOf(settings).validatePostResponseAsync({ SAMLResponse: samlResponse }));
+    ({ profile } = await (await samlOf(settings)).validatePostResponseAsync({ SAMLResponse: samlResponse }));
   } catch (error) {
     throw new SamlRefusal(failureOf(error), (error as Error).message);
   }

@@ -1,10 +1,13 @@
 // SMTP through nodemailer: implicit TLS (`secure`) or STARTTLS (required unless `requireTls` is false), AUTH with the
 // sealed username and password. The host is resolved and checked by the SSRF guard, and nodemailer connects to that
 // checked address (TLS still verifies the configured name), so a rebinding answer cannot slip in.
-import nodemailer from 'nodemailer';
+import type * as Nodemailer from 'nodemailer';
 import { checkOutboundUrl, OutboundUrlError } from '../../outbound/ssrf-guard.ts';
 import type { EmailConfig, EmailSecrets } from '../kinds.ts';
 import { EmailSendError, type EmailSender, type OutboundPolicy } from './types.ts';
+
+// nodemailer is loaded on the first SMTP send and kept afterwards (most deployments never use SMTP).
+let loaded: Promise<typeof Nodemailer> | undefined;
 
 async function checkedAddress(host: string, port: number, policy: OutboundPolicy) {
   try {
@@ -20,6 +23,7 @@ export function smtpSender(config: EmailConfig<'smtp'>, secrets: EmailSecrets<'s
   return {
     async send({ to, subject, text, html }) {
       const address = await checkedAddress(config.host, config.port, policy);
+      const nodemailer = (await (loaded ??= import('nodemailer'))).default;
       const transport = nodemailer.createTransport({
         host: address,
         port: config.port,

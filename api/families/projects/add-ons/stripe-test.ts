@@ -1,6 +1,5 @@
 // The `stripe` add-on's test: the SDK retrieves the account's balance (GET /v1/balance) with the saved secret key.
-import Stripe from 'stripe';
-import { stripeClient, stripeErrorCode, type StripePolicy } from '../../../../lib/billing/stripe-client.ts';
+import { isStripeError, stripeClient, stripeErrorCode, type StripePolicy } from '../../../../lib/billing/stripe-client.ts';
 
 export interface VendorTestOutcome {
   reached: boolean;
@@ -16,10 +15,10 @@ export async function testStripe(config: Record<string, unknown>, secretKey: str
     await client.balance.retrieve();
     return { reached: true, success: true, errorCodes: [], secretAccepted: true, error: null };
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeConnectionError || !(error instanceof Stripe.errors.StripeError)) {
+    if (isStripeError(error, 'StripeConnectionError') || !isStripeError(error)) {
       return { reached: false, success: false, errorCodes: [], secretAccepted: false, error: error instanceof Error ? error.message : String(error) };
     }
-    const refused = error instanceof Stripe.errors.StripeAuthenticationError || error instanceof Stripe.errors.StripePermissionError;
+    const refused = isStripeError(error, 'StripeAuthenticationError') || isStripeError(error, 'StripePermissionError');
     return { reached: true, success: false, errorCodes: [stripeErrorCode(error)], secretAccepted: !refused, error: null };
   }
 }

@@ -51,7 +51,7 @@ export function createStripeWebhookService(deps: { pool: DatabasePool; masterKey
       const { webhookSecret } = JSON.parse(decrypt(deps.masterKey, addOn.secretsEncrypted)) as { webhookSecret: string };
       let event: Stripe.Event;
       try {
-        event = stripeWebhooks.constructEvent(rawBody, signature ?? '', webhookSecret);
+        event = (await stripeWebhooks()).constructEvent(rawBody, signature ?? '', webhookSecret);
       } catch (error) {
         throw new ApiError(400, 'stripe.signature_invalid', `The Stripe-Signature header does not verify: ${(error as Error).message}`);
       }
