@@ -75,6 +75,7 @@ export const configSchema = z
     SHUTDOWN_DRAIN_DELAY: duration.prefault('0s'),
     METRICS_PORT: port.optional(),
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    WORKER_METRICS_PORT: port.optional(),
     DATA_DIR: z.string().min(1).default('./.data'),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
     DATABASE_POOL_SIZE: positiveInt.default(10),
@@ -227,6 +228,8 @@ export const configSchema = z
       shutdownDrainDelayMs: env.SHUTDOWN_DRAIN_DELAY,
       /** A listener of its own serving GET /metrics without a token; off unless METRICS_PORT is set. */
       metricsListener: env.METRICS_PORT === undefined ? undefined : { host: env.METRICS_HOST, port: env.METRICS_PORT },
+      /** The Temporal worker's listener serving its own GET /metrics; off unless WORKER_METRICS_PORT is set. */
+      workerMetricsListener: env.WORKER_METRICS_PORT === undefined ? undefined : { host: env.METRICS_HOST, port: env.WORKER_METRICS_PORT },
       /** The deployment's OIDC clean-up process: the pause between two rounds, and the rounds of one run (then it continues as new). */
       oidcCleanup: { intervalMs: env.OIDC_CLEANUP_INTERVAL_SECONDS * 1000, rounds: env.OIDC_CLEANUP_ROUNDS_PER_RUN },
       dnsServers: env.DNS_SERVERS ?? [],

@@ -11,6 +11,7 @@ import { CONCURRENCY } from '../activities/deliveries.ts';
 import { createProcessOutboxQueries, type OutboxEntry, type OutboxRetry } from '../db/processes/outbox.ts';
 import { disableEndpointFor } from '../db/events/webhooks/disable.ts';
 import { createLimiter } from '../lib/limiter.ts';
+import { NO_PROCESS_METRICS, type ProcessMetrics } from '../lib/metrics/processes.ts';
 
 /**
  * Deliveries per batch: as many as one attempt of the batch activity can send within its timeout, with
@@ -63,7 +64,10 @@ export async function startDispatcher(deps: {
   batchSize?: number;
   /** Backlog caps: an endpoint over one is disabled (reason `backlog`, with an event). */
   limits?: BacklogLimits;
+  /** Counts the process starts carried out. */
+  metrics?: ProcessMetrics;
 }): Promise<Dispatcher> {
+  const metrics = deps.metrics ?? NO_PROCESS_METRICS;
   const limits = deps.limits ?? DEFAULT_LIMITS;
   const batchSize = deps.batchSize ?? 1000;
   const queries = createDispatchQueries(deps.pool);
@@ -86,8 +90,10 @@ export async function startDispatcher(deps: {
   /** Carries out one entry; false when it failed (its later entries must wait). */
   const carryOut = async (e: OutboxEntry): Promise<boolean> => {
     try {
-      if (e.action === 'start') await deps.gateway.start(e.kind, e.processId, e.input, { tenantId: e.tenantId });
-      else await deps.gateway.signal(e.kind, e.processId, e.topic, e.payload);
+      if (e.action === 'start') {
+        await deps.gateway.start(e.kind, e.processId, e.input, { tenantId: e.tenantId });
+        metrics.started(e.kind);
+      } else await deps.gateway.signal(e.kind, e.processId, e.topic, e.payload);
     } catch (error) {
       if (e.action === 'signal' && (await finished(e.processId))) {
         // A message to a process that has finished has nobody to act on it: not worth a retry.

@@ -6,6 +6,7 @@ import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { Activities } from '../workflows/activities.ts';
 import { RESTARTED_WHEN_COMPLETED } from '../lib/processes/contracts.ts';
 import { processes } from '../workflows/index.ts';
+import { NO_PROCESS_METRICS, type ProcessMetrics } from '../lib/metrics/processes.ts';
 import {
   isRetryable,
   retryDelayMs,
@@ -91,7 +92,10 @@ export async function startEmbeddedEngine(options: {
   logLevel?: string;
   /** For tests: adjusts the retry options of every activity (shorter intervals). */
   adjustRetry?: (retry: RetryOptions) => RetryOptions;
+  /** Counts the processes that end here, completed or failed. */
+  metrics?: ProcessMetrics;
 }): Promise<EmbeddedEngine> {
+  const metrics = options.metrics ?? NO_PROCESS_METRICS;
   const stopping = new AbortController();
   DBOS.setConfig({
     name: 'iam',
@@ -107,7 +111,17 @@ export async function startEmbeddedEngine(options: {
     Object.entries(processes).map(([kind, { logic }]) => [
       kind,
       DBOS.registerWorkflow(
-        (input: never): Promise<unknown> => (logic as Logic)(dbosContext(options.activities, options.adjustRetry ?? ((r) => r), stopping.signal), input),
+        (input: never): Promise<unknown> =>
+          (logic as Logic)(dbosContext(options.activities, options.adjustRetry ?? ((r) => r), stopping.signal), input).then(
+            (output) => {
+              metrics.ended(kind, 'completed');
+              return output;
+            },
+            (error: unknown) => {
+              metrics.ended(kind, 'failed');
+              throw error;
+            },
+          ),
         // The kind is the DBOS workflow's name: never renamed, it identifies the processes recovery resumes.
         { name: kind },
       ),
