@@ -163,6 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorate('oidc', oidc);
   const readiness = createReadiness({ pool, expectedHead: await latestMigration() });
   app.decorate('readiness', readiness);
+  metrics.watchReadiness(readiness);
   const vanity = createVanityStore({ pool, masterKey: deps.masterKey });
   app.decorate('vanity', vanity);
   const inbox = createInbox();

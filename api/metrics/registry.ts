@@ -6,6 +6,7 @@ import type { DatabasePool } from 'slonik';
 import { createBacklogQueries } from '../../db/shared/backlog.ts';
 import { createProcessMetrics, type ProcessMetrics } from '../../lib/metrics/processes.ts';
 import { createDecisionMetrics, type DecisionMetrics } from './decisions.ts';
+import type { Readiness } from '../health/readiness.ts';
 import { createHttpMetrics, type HttpMetrics } from './http.ts';
 import { createSignInMetrics, type SignInMetrics } from './sign-in.ts';
 
@@ -16,6 +17,8 @@ export interface Metrics {
   signIn: SignInMetrics;
   /** Process starts, ends and delivery outcomes of the processes this instance runs (the embedded shape). */
   processes: ProcessMetrics;
+  /** Reports `iam_ready` (1 while /v1/health/ready would answer 200) at each scrape. */
+  watchReadiness(readiness: Readiness): void;
   /** The text exposition of every metric. */
   render(): Promise<string>;
 }
@@ -88,6 +91,16 @@ export function createMetrics(deps: { pool: DatabasePool }): Metrics {
     decisions: createDecisionMetrics(registry),
     signIn: createSignInMetrics(registry),
     processes: createProcessMetrics(registry),
+    watchReadiness: (readiness) => {
+      new Gauge({
+        name: 'iam_ready',
+        help: 'Whether this instance is ready (1) or not (0: a check failing, or draining after SIGTERM), as GET /v1/health/ready answers',
+        registers: [registry],
+        async collect() {
+          this.set((await readiness.report()).ok ? 1 : 0);
+        },
+      });
+    },
     render: async () => {
       await readOutbox();
       return registry.metrics();
