@@ -19,7 +19,7 @@ const common = {
 export default defineConfig({
   test: {
     // The root's global setup runs once for the whole run and provides to both projects.
-    globalSetup: ['test/setup/global-setup.ts', 'test/setup/temporal.ts', 'test/setup/chromium.ts', 'test/setup/pebble.ts'],
+    globalSetup: ['test/setup/global-setup.ts', 'test/setup/temporal.ts', 'test/setup/chromium.ts', 'test/setup/pebble.ts', 'test/setup/prometheus.ts'],
     sequence: { shuffle: true },
     reporters: ['default'],
     projects: [

@@ -18,6 +18,7 @@ import { buildWebhookRequest } from '../lib/webhook-request.ts';
 import { buildForwardRequest } from '../lib/forwarding/build-request.ts';
 import type { ForwardingConfig, ForwardingKind, ForwardingSecrets } from '../lib/forwarding/kinds.ts';
 import { createLimiter } from '../lib/limiter.ts';
+import type { ProcessMetrics } from '../lib/metrics/processes.ts';
 
 export interface DeliveryDeps {
   pool: DatabasePool;
@@ -33,6 +34,8 @@ export interface DeliveryDeps {
    * worker/temporal-activity-context.ts); the embedded engine has none (its steps have no timeout).
    */
   progress?: () => ActivityProgress | undefined;
+  /** Counts each attempt's outcome (iam_delivery_attempts_total). */
+  metrics?: ProcessMetrics;
 }
 
 export interface ActivityProgress {
@@ -193,6 +196,7 @@ export function createDeliveryActivities(deps: DeliveryDeps): Pick<Activities, '
       for (const id of cutShort) await createDeliveryQueries(trx).settleCutShort(id);
     });
     for (const id of cutShort) results.set(id, { done: true, status: 'failed' });
+    for (const o of outcomes) deps.metrics?.delivered(o.status === 'pending' ? 'retrying' : o.status);
     for (const id of gone) await giveUpOn(id, 'gone');
     for (const id of tooLong) await giveUpOn(id, 'failing');
     return results;

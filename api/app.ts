@@ -147,9 +147,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const audience = `${config.publicBaseUrl}/v1`;
   const authenticator = createAuthenticator({ pool, keys, issuer, audience, onError: (e) => app.log.warn({ err: e }, 'credential bookkeeping failed') });
   const environmentSecrets = createEnvironmentSecretAuthenticator({ pool, onError: (e) => app.log.warn({ err: e }, 'secret bookkeeping failed') });
-  const models = createModelCache({ load: async (id) => compileModel(id, await createModelQueries(pool).loadModel(id)) });
+  const models = createModelCache({
+    load: async (id) => compileModel(id, await createModelQueries(pool).loadModel(id)),
+    counted: (hit) => metrics.decisions.cache('access_model', hit),
+  });
   const trustStores = createModelCache({ load: async (id) => compileTrustStore(await createTrustStoreResolveQueries(pool).loadEnvironment(id)) });
-  const fga = createFgaService({ pool, ...config.fga });
+  const fga = createFgaService({ pool, ...config.fga, metrics: metrics.decisions });
   const entitlements = createEntitlementsCache(pool);
   const oidc = createOidcProviders({
     pool,
@@ -163,6 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorate('oidc', oidc);
   const readiness = createReadiness({ pool, expectedHead: await latestMigration() });
   app.decorate('readiness', readiness);
+  metrics.watchReadiness(readiness);
   const vanity = createVanityStore({ pool, masterKey: deps.masterKey });
   app.decorate('vanity', vanity);
   const inbox = createInbox();

@@ -10,7 +10,7 @@ import { REDACTED_PATHS } from './app.ts';
 import { startEmbeddedProcesses } from '../worker/embedded.ts';
 import { assembleApp } from './assemble.ts';
 import { temporalProbe } from '../worker/temporal-probe.ts';
-import { startMetricsListener } from './metrics/listener.ts';
+import { startMetricsListener } from '../lib/metrics/listener.ts';
 import { temporalConnectionOptions } from '../lib/temporal-connection.ts';
 
 const assertRunning = (trouble: string | null) => {
@@ -44,7 +44,14 @@ export async function startServer(config: Config) {
   // In the Temporal shape the worker processes run the dispatcher and the activities; here, this process does.
   const processes =
     config.processEngine === 'embedded'
-      ? await startEmbeddedProcesses({ config, pool, databaseUrl, masterKey, onError: (err) => log.error({ err }, 'dispatcher round failed') })
+      ? await startEmbeddedProcesses({
+          config,
+          pool,
+          databaseUrl,
+          masterKey,
+          metrics: app.metrics.processes,
+          onError: (err) => log.error({ err }, 'dispatcher round failed'),
+        })
       : undefined;
   if (processes) app.readiness.add({ name: 'dispatcher', check: async () => assertRunning(processes.dispatcher.trouble()) });
   const temporal =

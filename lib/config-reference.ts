@@ -135,6 +135,15 @@ export const CONFIG_REFERENCE = {
     example: '0.0.0.0:9464',
     meaning: '`host:port` where the Temporal worker serves Prometheus metrics at `/metrics` (worker only)',
   },
+  WORKER_METRICS_PORT: {
+    section: 'Processes and Temporal',
+    default: null,
+    unset: 'the worker serves no metrics of its own (the Temporal SDK\'s stay on TEMPORAL_METRICS_ADDRESS)',
+    example: '9465',
+    meaning:
+      'a listener of the Temporal worker (`npm run worker`) serving `GET /metrics` without a token: process starts, ends and delivery ' +
+      'outcomes of the processes it runs, Node event-loop lag and heap; on METRICS_HOST',
+  },
   TEMPORAL_TLS_CERT: {
     section: 'Processes and Temporal',
     default: null,

@@ -77,6 +77,7 @@ export const configSchema = z
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
     OTEL_SERVICE_NAME: z.string().min(1).optional(),
+    WORKER_METRICS_PORT: port.optional(),
     DATA_DIR: z.string().min(1).default('./.data'),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
     DATABASE_POOL_SIZE: positiveInt.default(10),
@@ -231,6 +232,8 @@ export const configSchema = z
       /** OpenTelemetry traces over OTLP/HTTP (lib/telemetry.ts); off unless the endpoint is set. */
       telemetry: { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME },
       metricsListener: env.METRICS_PORT === undefined ? undefined : { host: env.METRICS_HOST, port: env.METRICS_PORT },
+      /** The Temporal worker's listener serving its own GET /metrics; off unless WORKER_METRICS_PORT is set. */
+      workerMetricsListener: env.WORKER_METRICS_PORT === undefined ? undefined : { host: env.METRICS_HOST, port: env.WORKER_METRICS_PORT },
       /** The deployment's OIDC clean-up process: the pause between two rounds, and the rounds of one run (then it continues as new). */
       oidcCleanup: { intervalMs: env.OIDC_CLEANUP_INTERVAL_SECONDS * 1000, rounds: env.OIDC_CLEANUP_ROUNDS_PER_RUN },
       dnsServers: env.DNS_SERVERS ?? [],

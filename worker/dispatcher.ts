@@ -12,6 +12,7 @@ import { createProcessOutboxQueries, type OutboxEntry, type OutboxRetry } from '
 import { disableEndpointFor } from '../db/events/webhooks/disable.ts';
 import { createLimiter } from '../lib/limiter.ts';
 import { inSpan } from '../lib/telemetry.ts';
+import { NO_PROCESS_METRICS, type ProcessMetrics } from '../lib/metrics/processes.ts';
 
 /**
  * Deliveries per batch: as many as one attempt of the batch activity can send within its timeout, with
@@ -64,7 +65,10 @@ export async function startDispatcher(deps: {
   batchSize?: number;
   /** Backlog caps: an endpoint over one is disabled (reason `backlog`, with an event). */
   limits?: BacklogLimits;
+  /** Counts the process starts carried out. */
+  metrics?: ProcessMetrics;
 }): Promise<Dispatcher> {
+  const metrics = deps.metrics ?? NO_PROCESS_METRICS;
   const limits = deps.limits ?? DEFAULT_LIMITS;
   const batchSize = deps.batchSize ?? 1000;
   const queries = createDispatchQueries(deps.pool);
@@ -90,10 +94,12 @@ export async function startDispatcher(deps: {
       // In the trace of the request that enqueued it: the engine carries the span on to the process.
       await inSpan(
         `outbox ${e.action} ${e.kind}`,
-        () =>
-          e.action === 'start'
-            ? deps.gateway.start(e.kind, e.processId, e.input, { tenantId: e.tenantId })
-            : deps.gateway.signal(e.kind, e.processId, e.topic, e.payload),
+        async () => {
+          if (e.action === 'start') {
+            await deps.gateway.start(e.kind, e.processId, e.input, { tenantId: e.tenantId });
+            metrics.started(e.kind);
+          } else await deps.gateway.signal(e.kind, e.processId, e.topic, e.payload);
+        },
         { traceparent: e.traceContext, attributes: { 'iam.process_id': e.processId } },
       );
     } catch (error) {

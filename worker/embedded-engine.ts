@@ -7,6 +7,7 @@ import type { Activities } from '../workflows/activities.ts';
 import { RESTARTED_WHEN_COMPLETED } from '../lib/processes/contracts.ts';
 import { processes } from '../workflows/index.ts';
 import { currentTraceparent, inSpan } from '../lib/telemetry.ts';
+import { NO_PROCESS_METRICS, type ProcessMetrics } from '../lib/metrics/processes.ts';
 import {
   isRetryable,
   retryDelayMs,
@@ -96,7 +97,10 @@ export async function startEmbeddedEngine(options: {
   logLevel?: string;
   /** For tests: adjusts the retry options of every activity (shorter intervals). */
   adjustRetry?: (retry: RetryOptions) => RetryOptions;
+  /** Counts the processes that end here, completed or failed. */
+  metrics?: ProcessMetrics;
 }): Promise<EmbeddedEngine> {
+  const metrics = options.metrics ?? NO_PROCESS_METRICS;
   const stopping = new AbortController();
   DBOS.setConfig({
     name: 'iam',
@@ -116,7 +120,16 @@ export async function startEmbeddedEngine(options: {
         (input: never, traceContext?: string | null): Promise<unknown> =>
           inSpan(`process ${kind}`, () => (logic as Logic)(dbosContext(options.activities, options.adjustRetry ?? ((r) => r), stopping.signal), input), {
             traceparent: traceContext,
-          }),
+          }).then(
+            (output) => {
+              metrics.ended(kind, 'completed');
+              return output;
+            },
+            (error: unknown) => {
+              metrics.ended(kind, 'failed');
+              throw error;
+            },
+          ),
         // The kind is the DBOS workflow's name: never renamed, it identifies the processes recovery resumes.
         { name: kind },
       ),

@@ -5,6 +5,7 @@ import { createOidcCleanupSingletonQueries } from '../db/oidc/cleanup/singleton.
 import type { Config } from '../lib/config.ts';
 import type { LookupFn } from '../lib/outbound/ssrf-guard.ts';
 import type { Activities } from '../workflows/activities.ts';
+import type { ProcessMetrics } from '../lib/metrics/processes.ts';
 import { deliveryBatchSize, startDispatcher, type Dispatcher } from './dispatcher.ts';
 import { startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine.ts';
 import { startSweeper, type Sweeper } from './sweeper.ts';
@@ -25,6 +26,8 @@ export async function startEmbeddedProcesses(deps: {
   lookup?: LookupFn;
   /** Tests only: wraps the activities (to make one fail as a bug would). */
   wrapActivities?: (activities: Activities) => Activities;
+  /** Where process starts, ends and delivery outcomes are counted (lib/metrics/processes.ts). */
+  metrics?: ProcessMetrics;
 }): Promise<EmbeddedProcesses> {
   const { config } = deps;
   const activities = createActivities({
@@ -37,9 +40,14 @@ export async function startEmbeddedProcesses(deps: {
     dnsServers: config.dnsServers,
     oidcCleanup: config.oidcCleanup,
     vanityAcme: config.vanity.acme,
+    metrics: deps.metrics,
     lookup: deps.lookup,
   });
-  const engine = await startEmbeddedEngine({ databaseUrl: deps.databaseUrl, activities: deps.wrapActivities ? deps.wrapActivities(activities) : activities });
+  const engine = await startEmbeddedEngine({
+    databaseUrl: deps.databaseUrl,
+    activities: deps.wrapActivities ? deps.wrapActivities(activities) : activities,
+    metrics: deps.metrics,
+  });
   // The deployment's singleton processes start at boot (a no-op while they run).
   await createOidcCleanupSingletonQueries(deps.pool).enqueueStart(config.oidcCleanup);
   const dispatcher = await startDispatcher({
@@ -50,6 +58,7 @@ export async function startEmbeddedProcesses(deps: {
     pollMs: config.webhooks.dispatchPollMs,
     batchSize: config.webhooks.batchSize ?? deliveryBatchSize(config.webhooks.timeoutMs),
     limits: config.webhooks.limits,
+    metrics: deps.metrics,
     onError: deps.onError,
   });
   const sweeper = startSweeper({

@@ -9,6 +9,8 @@ import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from '../lib/config.ts';
 import { loadMasterKey } from '../lib/crypto.ts';
 import { createDatabasePool } from '../db/pool.ts';
+import { startMetricsListener } from '../lib/metrics/listener.ts';
+import { createWorkerRegistry } from '../lib/metrics/worker-registry.ts';
 import { BUNDLE_PATH } from './bundle.ts';
 import { TASK_QUEUE } from './temporal-gateway.ts';
 import { startTemporalProcesses } from './temporal-processes.ts';
@@ -47,9 +49,15 @@ async function main() {
   const masterKey = await loadMasterKey(config.masterKey, config.dataDir);
   // Off by default; TEMPORAL_METRICS_ADDRESS (host:port) serves the worker's Prometheus metrics at /metrics.
   if (config.temporalMetricsAddress) Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress: config.temporalMetricsAddress } } } });
+  // WORKER_METRICS_PORT: this worker's own figures (process starts and ends, delivery outcomes, Node), beside the SDK's.
+  const metrics = createWorkerRegistry();
+  const metricsListener = config.workerMetricsListener
+    ? await startMetricsListener(metrics, config.workerMetricsListener, (err) => log.error({ err }, 'metrics scrape failed'))
+    : undefined;
   const processes = await startTemporalProcesses({
     config,
     pool,
+    metrics: metrics.processes,
     databaseUrl,
     masterKey,
     address,
@@ -72,6 +80,7 @@ async function main() {
     await processes.running;
   } finally {
     await processes.stop();
+    await metricsListener?.close();
     await pool.end();
     await telemetry?.shutdown();
     log.info('stopped');

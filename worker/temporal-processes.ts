@@ -9,6 +9,7 @@ import { createProcessScopeQueries } from '../db/processes/scopes.ts';
 import type { Config } from '../lib/config.ts';
 import { temporalConnectionOptions } from '../lib/temporal-connection.ts';
 import type { Activities } from '../workflows/activities.ts';
+import type { ProcessMetrics } from '../lib/metrics/processes.ts';
 import { deliveryBatchSize, startDispatcher, type Dispatcher } from './dispatcher.ts';
 import { startSweeper, type Sweeper } from './sweeper.ts';
 import { activityProgressInterceptor, temporalActivityProgress } from './temporal-activity-context.ts';
@@ -39,6 +40,8 @@ export async function startTemporalProcesses(deps: {
   log?: (message: string) => void;
   /** Tests only: wraps the activities (to make one fail as a bug would). */
   wrapActivities?: (activities: Activities) => Activities;
+  /** Where process starts, ends and delivery outcomes are counted (lib/metrics/processes.ts). */
+  metrics?: ProcessMetrics;
   /**
    * Tests only: how long a workflow task waits on this worker's sticky queue before any worker may take it (the
    * SDK's default is 10 s). A worker that was shut down leaves its sticky queue behind, so a restart in a test
@@ -57,6 +60,7 @@ export async function startTemporalProcesses(deps: {
     dnsServers: config.dnsServers,
     oidcCleanup: config.oidcCleanup,
     vanityAcme: config.vanity.acme,
+    metrics: deps.metrics,
     progress: temporalActivityProgress,
   });
   const tlsAndKey = temporalConnectionOptions(config);
@@ -92,6 +96,7 @@ export async function startTemporalProcesses(deps: {
     pollMs: config.webhooks.dispatchPollMs,
     batchSize: config.webhooks.batchSize ?? deliveryBatchSize(config.webhooks.timeoutMs),
     limits: config.webhooks.limits,
+    metrics: deps.metrics,
     onError: (error) => deps.onError(error, 'event dispatch failed'),
     log: deps.log,
   });

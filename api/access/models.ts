@@ -23,7 +23,12 @@ interface Waiter<T> {
   reject(error: unknown): void;
 }
 
-export function createModelCache<T>(deps: { load: (environmentId: string) => Promise<T>; max?: number }): ModelCache<T> {
+export function createModelCache<T>(deps: {
+  load: (environmentId: string) => Promise<T>;
+  max?: number;
+  /** Told of each look-up: served from memory (hit) or loaded (miss). */
+  counted?: (hit: boolean) => void;
+}): ModelCache<T> {
   const max = deps.max ?? 1000;
   const models = new Map<string, T>();
   const waiting = new Map<string, Waiter<T>[]>();
@@ -70,6 +75,7 @@ export function createModelCache<T>(deps: { load: (environmentId: string) => Pro
   return {
     get: (environmentId) => {
       const model = models.get(environmentId);
+      deps.counted?.(model !== undefined);
       if (model !== undefined) return Promise.resolve(model);
       return new Promise<T>((resolve, reject) => {
         const queue = waiting.get(environmentId) ?? [];

@@ -27,6 +27,7 @@ import {
 } from '../../lib/fga/types.ts';
 import { Lru } from './lru.ts';
 import { FgaApiError } from './errors.ts';
+import type { DecisionMetrics } from '../metrics/decisions.ts';
 
 export type Consistency = 'UNSPECIFIED' | 'MINIMIZE_LATENCY' | 'HIGHER_CONSISTENCY';
 
@@ -79,11 +80,14 @@ export interface FgaServiceOptions {
   tupleCacheSize: number;
   /** Environments whose tuple look-ups are kept. */
   tupleCacheEnvironments: number;
+  /** Decision latency and cache hits (iam_decision_duration_seconds, iam_decision_cache_lookups_total). */
+  metrics?: DecisionMetrics;
 }
 
 /** The cached promise of `key`, else `load`'s, kept unless it fails (concurrent askers share one load). */
-function remember<T>(cache: Lru<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+function remember<T>(cache: Lru<string, Promise<T>>, key: string, load: () => Promise<T>, counted?: (hit: boolean) => void): Promise<T> {
   const hit = cache.get(key);
+  counted?.(hit !== undefined);
   if (hit) return hit;
   const loading = load();
   cache.set(key, loading);
@@ -92,17 +96,22 @@ function remember<T>(cache: Lru<string, Promise<T>>, key: string, load: () => Pr
 }
 
 /** Caches a reader's answers: one entry per distinct call (its arguments in order). */
-function cachingReader(inner: TupleReader, cache: Lru<string, Promise<Tuple[]>>): TupleReader {
+function cachingReader(inner: TupleReader, cache: Lru<string, Promise<Tuple[]>>, counted?: (hit: boolean) => void): TupleReader {
   return {
     byObjects: (objectType, objectIds, relations) =>
-      remember(cache, JSON.stringify(['o', objectType, relations, objectIds]), () => inner.byObjects(objectType, objectIds, relations)),
+      remember(cache, JSON.stringify(['o', objectType, relations, objectIds]), () => inner.byObjects(objectType, objectIds, relations), counted),
     byUsers: (objectType, relation, users, limit) =>
-      remember(cache, JSON.stringify(['u', objectType, relation, users, limit ?? null]), () => inner.byUsers(objectType, relation, users, limit)),
+      remember(cache, JSON.stringify(['u', objectType, relation, users, limit ?? null]), () => inner.byUsers(objectType, relation, users, limit), counted),
   };
 }
 
 export function createFgaService(options: FgaServiceOptions): FgaService {
-  const { pool } = options;
+  const { pool, metrics } = options;
+  const counted = (cache: 'fga_model' | 'fga_check' | 'fga_tuples') => metrics && ((hit: boolean) => metrics.cache(cache, hit));
+  const modelCounted = counted('fga_model');
+  const tuplesCounted = counted('fga_tuples');
+  const checksCounted = counted('fga_check');
+  const timed = <T>(operation: string, started: number, answer: Promise<T>) => (metrics ? metrics.timed('fga', operation, started, answer) : answer);
   const compiled = new Lru<string, Promise<LoadedModel | null>>(options.modelCacheSize);
   const latestIds = new Lru<string, Promise<string | null>>(options.modelCacheSize);
   // Per environment: its tuple look-ups, and the answers of checks asked without context or contextual tuples (a
@@ -122,7 +131,7 @@ export function createFgaService(options: FgaServiceOptions): FgaService {
   // A model not found is not remembered: ids asked for at random must not push compiled models out.
   const byId = async (environmentId: string, id: string) => {
     const key = `${environmentId}/${id}`;
-    const found = await remember(compiled, key, async () => loadModel(await createFgaModelQueries(pool, environmentId).find(id)));
+    const found = await remember(compiled, key, async () => loadModel(await createFgaModelQueries(pool, environmentId).find(id)), modelCounted);
     if (!found) compiled.delete(key);
     return found;
   };
@@ -150,7 +159,7 @@ export function createFgaService(options: FgaServiceOptions): FgaService {
   const reader = (environmentId: string, consistency?: Consistency): TupleReader => {
     const inner = createFgaTupleReader(pool, environmentId);
     if (consistency === 'HIGHER_CONSISTENCY') return inner;
-    return cachingReader(inner, cacheOf(environmentId).tuples);
+    return cachingReader(inner, cacheOf(environmentId).tuples, tuplesCounted);
   };
 
   return {
@@ -158,34 +167,51 @@ export function createFgaService(options: FgaServiceOptions): FgaService {
     latestModel,
     reader,
 
-    check: async (environmentId, selection, request) => {
-      const { compiled: m } = await model(environmentId, selection);
-      const plain = !request.contextualTuples?.length && (!request.context || Object.keys(request.context).length === 0);
-      if (selection.consistency === 'HIGHER_CONSISTENCY' || !plain) return check(m, reader(environmentId, selection.consistency), request);
-      const key = `${m.id}\0${request.user}\0${request.relation}\0${request.object}`;
-      return remember(cacheOf(environmentId).checks, key, () => check(m, reader(environmentId), request));
-    },
-
-    batchCheck: async (environmentId, selection, items) => {
-      const { compiled: m } = await model(environmentId, selection);
-      const answers = await batchCheck(m, reader(environmentId, selection.consistency), items);
-      return new Map(
-        items.map((item, i): [string, BatchCheckResult] => {
-          const answer = answers[i]!;
-          if (!(answer instanceof FgaError)) return [item.correlationId, { allowed: answer.allowed }];
-          return [item.correlationId, { error: { code: answer.code, message: answer.message } }];
-        }),
+    check: (environmentId, selection, request) => {
+      const started = performance.now();
+      return timed(
+        'check',
+        started,
+        (async () => {
+          const { compiled: m } = await model(environmentId, selection);
+          const plain = !request.contextualTuples?.length && (!request.context || Object.keys(request.context).length === 0);
+          if (selection.consistency === 'HIGHER_CONSISTENCY' || !plain) return check(m, reader(environmentId, selection.consistency), request);
+          const key = `${m.id}\0${request.user}\0${request.relation}\0${request.object}`;
+          return remember(cacheOf(environmentId).checks, key, () => check(m, reader(environmentId), request), checksCounted);
+        })(),
       );
     },
+
+    batchCheck: (environmentId, selection, items) =>
+      timed(
+        'batch_check',
+        performance.now(),
+        (async () => {
+          const { compiled: m } = await model(environmentId, selection);
+          const answers = await batchCheck(m, reader(environmentId, selection.consistency), items);
+          return new Map(
+            items.map((item, i): [string, BatchCheckResult] => {
+              const answer = answers[i]!;
+              if (!(answer instanceof FgaError)) return [item.correlationId, { allowed: answer.allowed }];
+              return [item.correlationId, { error: { code: answer.code, message: answer.message } }];
+            }),
+          );
+        })(),
+      ),
 
     expand: async (environmentId, selection, request) =>
       expand((await model(environmentId, selection)).compiled, reader(environmentId, selection.consistency), request),
 
-    listObjects: async (environmentId, selection, request, listOptions = {}) =>
-      listObjects((await model(environmentId, selection)).compiled, reader(environmentId, selection.consistency), request, {
-        limit: listOptions.limit ?? FGA_LIMITS.listObjectsResults,
-        ...(listOptions.onObject ? { onObject: listOptions.onObject } : {}),
-      }),
+    listObjects: (environmentId, selection, request, listOptions = {}) =>
+      timed(
+        'list_objects',
+        performance.now(),
+        (async () =>
+          listObjects((await model(environmentId, selection)).compiled, reader(environmentId, selection.consistency), request, {
+            limit: listOptions.limit ?? FGA_LIMITS.listObjectsResults,
+            ...(listOptions.onObject ? { onObject: listOptions.onObject } : {}),
+          }))(),
+      ),
 
     listUsers: async (environmentId, selection, request) =>
       listUsers((await model(environmentId, selection)).compiled, reader(environmentId, selection.consistency), request),

@@ -4,11 +4,21 @@
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { DatabasePool } from 'slonik';
 import { createBacklogQueries } from '../../db/shared/backlog.ts';
+import { createProcessMetrics, type ProcessMetrics } from '../../lib/metrics/processes.ts';
+import { createDecisionMetrics, type DecisionMetrics } from './decisions.ts';
+import type { Readiness } from '../health/readiness.ts';
 import { createHttpMetrics, type HttpMetrics } from './http.ts';
+import { createSignInMetrics, type SignInMetrics } from './sign-in.ts';
 
 export interface Metrics {
   registry: Registry;
   http: HttpMetrics;
+  decisions: DecisionMetrics;
+  signIn: SignInMetrics;
+  /** Process starts, ends and delivery outcomes of the processes this instance runs (the embedded shape). */
+  processes: ProcessMetrics;
+  /** Reports `iam_ready` (1 while /v1/health/ready would answer 200) at each scrape. */
+  watchReadiness(readiness: Readiness): void;
   /** The text exposition of every metric. */
   render(): Promise<string>;
 }
@@ -57,9 +67,15 @@ export function createMetrics(deps: { pool: DatabasePool }): Metrics {
     labelNames: ['kind'],
     registers: [registry],
   });
-  /** Read once per scrape, for the three gauges. */
+  const lag = new Gauge({
+    name: 'iam_dispatcher_lag_seconds',
+    help: 'Age of the oldest committed event not yet turned into deliveries by the event dispatcher (0 when caught up)',
+    registers: [registry],
+  });
+  /** Read once per scrape, for the outbox gauges and the dispatcher lag. */
   const readOutbox = async () => {
-    const rows = await outbox.outbox();
+    const [rows, behind] = await Promise.all([outbox.outbox(), outbox.dispatchLag()]);
+    lag.set(behind);
     for (const gauge of [entries, oldest, dead]) gauge.reset();
     for (const row of rows) {
       entries.set({ kind: row.kind }, row.entries);
@@ -72,6 +88,19 @@ export function createMetrics(deps: { pool: DatabasePool }): Metrics {
   return {
     registry,
     http,
+    decisions: createDecisionMetrics(registry),
+    signIn: createSignInMetrics(registry),
+    processes: createProcessMetrics(registry),
+    watchReadiness: (readiness) => {
+      new Gauge({
+        name: 'iam_ready',
+        help: 'Whether this instance is ready (1) or not (0: a check failing, or draining after SIGTERM), as GET /v1/health/ready answers',
+        registers: [registry],
+        async collect() {
+          this.set((await readiness.report()).ok ? 1 : 0);
+        },
+      });
+    },
     render: async () => {
       await readOutbox();
       return registry.metrics();

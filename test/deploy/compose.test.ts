@@ -113,9 +113,30 @@ describe('docker-compose.yml', () => {
     for (const name of new Set(awaited)) expect(healthTest(services[name] ?? {}), `${name} healthcheck`).not.toBe('');
   });
 
+  it('has Prometheus scrape the metrics ports the api and the worker listen on, and Grafana load the dashboard', () => {
+    const scrape = parse(fs.readFileSync(path.join(root, 'deploy/prometheus/prometheus.yml'), 'utf8')) as {
+      scrape_configs: { job_name: string; dns_sd_configs: { names: string[]; port: number }[] }[];
+    };
+    const portOf = (job: string) => scrape.scrape_configs.find((c) => c.job_name === job)?.dns_sd_configs[0];
+    const api = loadConfig(environment(services.api ?? {}));
+    const worker = loadConfig(environment(services.worker ?? {}));
+    expect(portOf('iam-api')).toEqual({ names: ['api'], type: 'A', port: api.metricsListener?.port });
+    expect(api.metricsListener?.host).toBe('0.0.0.0');
+    expect(services.api?.expose?.map(containerPort)).toContain(api.metricsListener?.port);
+    expect(portOf('iam-worker')).toEqual({ names: ['worker'], type: 'A', port: worker.workerMetricsListener?.port });
+    expect(services.worker?.expose?.map(containerPort)).toContain(worker.workerMetricsListener?.port);
+    expect(portOf('temporal-sdk')?.port).toBe(Number(worker.temporalMetricsAddress?.split(':')[1]));
+    const volumes = (name: string) => ((services[name] as { volumes?: string[] } | undefined)?.volumes ?? []).join('\n');
+    expect(volumes('prometheus')).toContain('./deploy/prometheus:/etc/prometheus');
+    expect(volumes('grafana')).toContain('./deploy/grafana/provisioning:/etc/grafana/provisioning');
+    expect(volumes('grafana')).toContain('./deploy/grafana/dashboards:/var/lib/grafana/dashboards');
+    expect(fs.existsSync(path.join(root, 'deploy/grafana/dashboards/iam.json'))).toBe(true);
+  });
+
   it('pins every image to a version', () => {
     for (const [name, service] of Object.entries(services)) {
-      if (service.image) expect(imageTag(service), `${name} image ${service.image}`).toMatch(/^\d[\w.-]*$/);
+      // Prometheus' images are tagged `v2.53.2`.
+      if (service.image) expect(imageTag(service), `${name} image ${service.image}`).toMatch(/^v?\d[\w.-]*$/);
     }
   });
 

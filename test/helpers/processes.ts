@@ -72,6 +72,7 @@ export async function startTestAppWithProcesses(
           masterKey: t.masterKey,
           onError,
           wrapActivities: options.wrapActivities,
+          metrics: t.app.metrics.processes,
         }).then((p) => ({
           gateway: p.engine.gateway,
           dispatcher: p.dispatcher,
@@ -115,6 +116,7 @@ async function startTemporalProcessesForTest(
     pool: t.pool,
     databaseUrl: t.databaseUrl,
     masterKey: t.masterKey,
+    metrics: t.app.metrics.processes,
     address: server.address,
     namespace: server.namespace,
     taskQueue,

@@ -77,8 +77,9 @@ export function authzenRoutes(app: App, deps: FamilyDeps, fga: FgaDecisions) {
       response: { 200: Decision, ...errorResponses() },
     },
     handler: async (request) => {
+      const started = performance.now();
       const { deciders, at } = await answer(request);
-      return evaluateOne(deciders, request.body, at);
+      return deps.metrics.decisions.timed('authzen', 'evaluation', started, evaluateOne(deciders, request.body, at));
     },
   });
 
@@ -100,8 +101,9 @@ export function authzenRoutes(app: App, deps: FamilyDeps, fga: FgaDecisions) {
       response: { 200: z.union([EvaluationsResponse, Decision]), ...errorResponses() },
     },
     handler: async (request) => {
+      const started = performance.now();
       const { deciders, at } = await answer(request);
-      return evaluateMany(deciders, request.body, at);
+      return deps.metrics.decisions.timed('authzen', 'evaluations', started, evaluateMany(deciders, request.body, at));
     },
   });
 

@@ -26,14 +26,14 @@ import { createKnownDevices } from '../../../protections/known-devices.ts';
 
 export default defineFamily({
   name: 'oidc/sign-in',
-  register: async (app, { pool, oidc, masterKey, config, sender, passwordPolicy, protectionTimings }) => {
+  register: async (app, { pool, oidc, masterKey, config, sender, passwordPolicy, protectionTimings, metrics }) => {
     // The pages' forms post form-encoded bodies; the parser stays inside this family.
     await app.register(formbody);
     const basePath = new URL(config.publicBaseUrl).pathname.replace(/\/$/, '');
     const csrf = createCsrf(masterKey);
     const interactions = createInteractions({ oidc, csrf, basePath });
     const homeRealm = createHomeRealm(pool);
-    const signIn = createSignInService(pool, csrf, homeRealm);
+    const signIn = createSignInService(pool, csrf, homeRealm, metrics.signIn);
     const devices = createKnownDevices({ pool, masterKey, publicBaseUrl: config.publicBaseUrl });
     const passkeys = createPasskeyPages({ pool, ceremonies: createPasskeyCeremonies(pool, config.publicBaseUrl), interactions, signIn, csrf, devices });
     const mfa = createMfaService(pool, masterKey);
@@ -54,7 +54,7 @@ export default defineFamily({
         login.amr.includes('fed') ? interactions.finish(r, reply, provider, { login }) : passkeys.afterSignIn(r, reply, provider, login),
     });
     const protections = createProtections({ pool, config, masterKey, timings: protectionTimings });
-    signInRoutes(app, { interactions, signIn, homeRealm, second, passkeys, protections });
+    signInRoutes(app, { interactions, signIn, homeRealm, second, passkeys, protections, outcomes: metrics.signIn });
     passkeys.routes(app);
     ssoContinueRoutes(app, { pool, interactions, second });
     mfaRoutes(app, { interactions, signIn, second, mfa, masterKey });

@@ -18,6 +18,7 @@ import { snapshotOf } from '../../../oidc/providers.ts';
 import type { SecondFactor } from './second-factor.ts';
 import type { App } from '../../../types.ts';
 import type { PasskeyPages } from './passkey-routes.ts';
+import type { SignInMetrics } from '../../../metrics/sign-in.ts';
 import type { BotChallengeWidget } from '../../../oidc/pages/challenge.ts';
 
 export function signInRoutes(
@@ -29,6 +30,7 @@ export function signInRoutes(
     second: SecondFactor;
     passkeys: PasskeyPages;
     protections: ProtectionPipeline;
+    outcomes: SignInMetrics;
   },
 ) {
   const { interactions: ix, signIn, homeRealm, second, passkeys, protections } = deps;
@@ -89,6 +91,7 @@ export function signInRoutes(
 
   /** The factors page again, saying why a protection stopped the attempt. */
   function refuse(r: Req, reply: FastifyReply, found: Found, identifier: string, verdict: Refusal) {
+    deps.outcomes.refused(verdict.kind);
     if (verdict.kind === 'deny' && verdict.retryAfterSeconds) reply.header('retry-after', String(verdict.retryAfterSeconds));
     const challenge = verdict.kind === 'challenge' ? verdict.widget : undefined;
     return showFactors(r, reply, found, identifier, verdict.kind === 'deny' ? verdict.status : 401, verdict.text(found.context.t), undefined, challenge);

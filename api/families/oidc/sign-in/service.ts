@@ -11,6 +11,7 @@ import { recordChange, type RequestOrigin } from '../../../../db/shared/changes.
 import type { EventOf } from '../../../../db/event-catalog.ts';
 import type { Csrf } from './csrf.ts';
 import { factorOffers } from './factors.ts';
+import type { SignInMetrics } from '../../../metrics/sign-in.ts';
 import type { HomeRealm, HomeRealmService } from './home-realm.ts';
 
 export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -36,7 +37,7 @@ type FailureReason = 'unknown_user' | 'wrong_password' | 'inactive' | 'email_unv
 
 export const clientIdOf = (interaction: Interaction) => String(interaction.params.client_id);
 
-export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: HomeRealmService) {
+export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: HomeRealmService, outcomes?: SignInMetrics) {
   // The tenant comes with the Provider's snapshot (no query).
   const record = async (environmentId: string, tenantId: string, origin: RequestOrigin, userId: string | null, action: string, event: EventOf) =>
     pool.transaction(async (trx) =>
@@ -122,6 +123,7 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
       const ip = origin.ip ?? null;
       const failed = async (reason: FailureReason) => {
         const userId = user?.id ?? null;
+        outcomes?.failed(reason);
         await record(environmentId, tenantId, origin, userId, 'user.sign_in_failed', {
           type: 'user.sign_in_failed',
           data: { userId, login: login.slice(0, 256), clientId, reason, ip },
@@ -167,11 +169,13 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
         secondFactor: 'totp' | 'recovery_code' | 'email_code' | 'sms_code' | 'remember_device' | null;
         connectionId?: string;
       },
-    ) =>
-      record(environmentId, snapshotOf(provider).tenantId, origin, data.userId, 'user.signed_in', {
+    ) => {
+      outcomes?.succeeded();
+      return record(environmentId, snapshotOf(provider).tenantId, origin, data.userId, 'user.signed_in', {
         type: 'user.signed_in',
         data: { ...data, ip: origin.ip ?? null },
-      }),
+      });
+    },
 
     /**
      * The grant of an earlier consent of this user to this client (a connected app not revoked) when it still holds

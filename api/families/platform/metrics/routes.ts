@@ -6,7 +6,7 @@ import { errorResponses } from '../../../common/schemas.ts';
 import type { Metrics } from '../../../metrics/registry.ts';
 import type { App } from '../../../types.ts';
 
-import { EXPOSITION_TYPE } from '../../../metrics/listener.ts';
+import { EXPOSITION_TYPE } from '../../../../lib/metrics/listener.ts';
 
 export function metricsRoutes(app: App, metrics: Metrics) {
   app.get('/metrics', {

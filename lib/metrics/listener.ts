@@ -1,12 +1,12 @@
-// METRICS_PORT: a listener of its own answering `GET /metrics` without a token (and 404 to anything else), so a
-// Prometheus on a private network scrapes without a credential while the main port keeps `metrics:read`.
+// METRICS_PORT (the API) and WORKER_METRICS_PORT (the Temporal worker): a listener of its own answering `GET /metrics`
+// without a token (and 404 to anything else), so a Prometheus on a private network scrapes without a credential while
+// the API's main port keeps `metrics:read`.
 import http from 'node:http';
-import type { Metrics } from './registry.ts';
 
 /** Prometheus' text exposition format, version 0.0.4. */
 export const EXPOSITION_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
-export async function startMetricsListener(metrics: Metrics, address: { host: string; port: number }, onError: (error: unknown) => void) {
+export async function startMetricsListener(metrics: { render(): Promise<string> }, address: { host: string; port: number }, onError: (error: unknown) => void) {
   const server = http.createServer((request, response) => {
     if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /metrics\n');
