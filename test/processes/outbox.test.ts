@@ -45,7 +45,8 @@ describe('the process outbox', () => {
       for (const e of claimed) await outbox.remove(e.id);
       return claimed;
     });
-    const common = { id: expect.any(Number), kind: 'invitation-expiry', processId: `invitation-expiry:${id}` };
+    // No trace context: tracing is off (lib/telemetry.ts).
+    const common = { id: expect.any(Number), kind: 'invitation-expiry', processId: `invitation-expiry:${id}`, traceContext: null };
     expect(entries).toEqual([
       { ...common, action: 'start', tenantId: null, input: { invitationId: id, expiresAt: 1 } },
       { ...common, action: 'signal', topic: 'invitation', payload: { revoked: true } },
