@@ -120,6 +120,13 @@ export const CONFIG_REFERENCE = {
     example: '0.0.0.0:9464',
     meaning: '`host:port` where the Temporal worker serves Prometheus metrics at `/metrics` (worker only)',
   },
+  WORKFLOW_BUNDLE: {
+    section: 'Processes and Temporal',
+    default: null,
+    unset: '`dist/workflows-bundle.js` (written by `npm run build:workflows`)',
+    example: '/srv/iam/workflows-bundle.js',
+    meaning: 'the prebuilt workflow bundle the Temporal worker loads (worker only)',
+  },
   TEMPORAL_TLS_CERT: {
     section: 'Processes and Temporal',
     default: null,
