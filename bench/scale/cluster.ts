@@ -95,8 +95,13 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const apis = await Promise.all(Array.from({ length: options.apis }, (_, i) => make('api', i)));
   const workers = await Promise.all(Array.from({ length: options.workers }, (_, i) => make('worker', i)));
 
+  // Behind a load balancer every instance has the same public address: it is the issuer of the access tokens, so an
+  // instance with its own (the default, http://HOST:PORT) refuses the tokens the others issue.
+  const publicBaseUrl = apis[0]!.url;
+
   const start = async (instance: Instance) => {
-    const env = instance.kind === 'api' ? { ...common, PORT: String(instance.port) } : { ...common, TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${instance.port}` };
+    const own = instance.kind === 'api' ? { PORT: String(instance.port) } : { TEMPORAL_METRICS_ADDRESS: `127.0.0.1:${instance.port}` };
+    const env = { ...common, PUBLIC_BASE_URL: publicBaseUrl, ...own };
     const script = instance.kind === 'api' ? 'api/server.ts' : 'worker/index.ts';
     instance.output = [];
     const child = spawn(process.execPath, [script], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });

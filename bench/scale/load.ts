@@ -4,7 +4,7 @@
 // in a ledger, to be read back afterwards; a request to an instance being killed fails with status 0 and is not.
 import { randomUUID } from 'node:crypto';
 import type { Cluster } from './cluster.ts';
-import { call, clientToken, must } from './client.ts';
+import { call, clientToken, must, type Answer } from './client.ts';
 
 export const WEBHOOK_ROUTE = '/scale';
 
@@ -25,6 +25,8 @@ export interface Ledger {
   /** Answered requests per API instance. */
   perInstance: Record<string, number>;
   latenciesMs: number[];
+  /** Answers of reads other than 200 (for the message of a failure). */
+  refusals: string[];
   elapsedMs: number;
 }
 
@@ -43,7 +45,7 @@ export async function prepare(cluster: Cluster, receiverUrl: string): Promise<Wo
   return { token, tenantId, env, apiSecret, scimToken };
 }
 
-type Operation = (base: string, w: Workload, ledger: Ledger) => Promise<[string, number]>;
+type Operation = (base: string, w: Workload, ledger: Ledger) => Promise<[string, Answer]>;
 
 const OPERATIONS: [weight: number, Operation][] = [
   [
@@ -51,7 +53,7 @@ const OPERATIONS: [weight: number, Operation][] = [
     async (base, w, ledger) => {
       const a = await call(base, 'POST', `${w.env}/directory/users`, w.token, { userName: `u-${randomUUID()}` });
       if (a.status === 201) ledger.users.push((a.body.user as { id: string }).id);
-      return ['user create', a.status];
+      return ['user create', a];
     },
   ],
   [
@@ -60,7 +62,7 @@ const OPERATIONS: [weight: number, Operation][] = [
       const userName = `scim-${randomUUID()}`;
       const a = await call(base, 'POST', '/v1/scim/v2/Users', w.scimToken, { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName });
       if (a.status === 201) ledger.users.push(a.body.id as string);
-      return ['scim create', a.status];
+      return ['scim create', a];
     },
   ],
   [
@@ -68,24 +70,25 @@ const OPERATIONS: [weight: number, Operation][] = [
     async (base, w, ledger) => {
       const a = await call(base, 'POST', '/v1/tenants', w.token, { name: `t-${randomUUID().slice(0, 8)}` });
       if (a.status === 201) ledger.tenants.push((a.body.tenant as { id: string }).id);
-      return ['tenant create', a.status];
+      return ['tenant create', a];
     },
   ],
   [
     2,
     async (base, w, ledger) => {
       const id = ledger.users[Math.floor(Math.random() * ledger.users.length)];
-      if (!id) return ['user read', 200];
-      return ['user read', (await call(base, 'GET', `${w.env}/directory/users/${id}`, w.token)).status];
+      if (!id) return ['user read', { status: 200, body: {} }];
+      const a = await call(base, 'GET', `${w.env}/directory/users/${id}`, w.token);
+      return ['user read', a];
     },
   ],
-  [2, async (base, w) => ['evaluation', (await call(base, 'POST', '/access/v1/evaluation', w.apiSecret, EVALUATION)).status]],
+  [2, async (base, w) => ['evaluation', await call(base, 'POST', '/access/v1/evaluation', w.apiSecret, EVALUATION)]],
 ];
 const PICKS = OPERATIONS.flatMap(([weight, op]) => Array<Operation>(weight).fill(op));
 
 /** Runs `concurrency` loops until `until()` is true; each request goes to the next live API instance. */
 export async function drive(cluster: Cluster, w: Workload, options: { concurrency: number; until: () => boolean }): Promise<Ledger> {
-  const ledger: Ledger = { users: [], tenants: [], statuses: {}, perInstance: {}, latenciesMs: [], elapsedMs: 0 };
+  const ledger: Ledger = { users: [], tenants: [], statuses: {}, perInstance: {}, latenciesMs: [], refusals: [], elapsedMs: 0 };
   let next = 0;
   const started = performance.now();
   const loop = async () => {
@@ -93,10 +96,11 @@ export async function drive(cluster: Cluster, w: Workload, options: { concurrenc
       const live = cluster.apis.filter((i) => i.child && i.child.exitCode === null && i.child.signalCode === null);
       const instance = live[next++ % Math.max(live.length, 1)] ?? cluster.apis[0]!;
       const t0 = performance.now();
-      const [kind, status] = await PICKS[Math.floor(Math.random() * PICKS.length)]!(instance.url, w, ledger);
+      const [kind, { status, body }] = await PICKS[Math.floor(Math.random() * PICKS.length)]!(instance.url, w, ledger);
       ledger.latenciesMs.push(performance.now() - t0);
       const byStatus = (ledger.statuses[kind] ??= {});
       byStatus[status] = (byStatus[status] ?? 0) + 1;
+      if (status >= 300) ledger.refusals.push(`${kind} on ${instance.name}: ${status} ${JSON.stringify(body)}`);
       if (status) ledger.perInstance[instance.name] = (ledger.perInstance[instance.name] ?? 0) + 1;
     }
   };
