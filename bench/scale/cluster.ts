@@ -52,8 +52,13 @@ const ready = async (instance: Instance, timeoutMs: number) => {
     if (!child || child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`${instance.name} exited while starting:\n${instance.output.join('\n')}`);
     }
-    // A worker is ready once it polls its task queue (it logs so); an API once /v1/health/ready answers 200.
-    if (instance.kind === 'worker' ? instance.output.some((l) => l.includes('Temporal worker started')) : await healthy(instance.url)) return;
+    // A worker is ready once it polls its task queue (the SDK logs so at INFO, the worker itself too); an API once /v1/health/ready answers 200.
+    if (
+      instance.kind === 'worker'
+        ? instance.output.some((l) => l.includes('Temporal worker started') || l.includes("state: 'RUNNING'"))
+        : await healthy(instance.url)
+    )
+      return;
     if (Date.now() > deadline) throw new Error(`${instance.name} not ready after ${timeoutMs} ms:\n${instance.output.join('\n')}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
