@@ -144,6 +144,13 @@ export const CONFIG_REFERENCE = {
       'a listener of the Temporal worker (`npm run worker`) serving `GET /metrics` without a token: process starts, ends and delivery ' +
       'outcomes of the processes it runs, Node event-loop lag and heap; on METRICS_HOST',
   },
+  WORKFLOW_BUNDLE: {
+    section: 'Processes and Temporal',
+    default: null,
+    unset: '`dist/workflows-bundle.js` (written by `npm run build:workflows`)',
+    example: '/srv/iam/workflows-bundle.js',
+    meaning: 'the prebuilt workflow bundle the Temporal worker loads (worker only)',
+  },
   TEMPORAL_TLS_CERT: {
     section: 'Processes and Temporal',
     default: null,

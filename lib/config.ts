@@ -93,6 +93,7 @@ export const configSchema = z
       .regex(/^[^\s:]+:\d+$/, 'must be host:port')
       .optional(),
     TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+    WORKFLOW_BUNDLE: z.string().min(1).optional(),
     TEMPORAL_METRICS_ADDRESS: z
       .string()
       .regex(/^[^\s:]+:\d+$/, 'must be host:port')
@@ -183,6 +184,8 @@ export const configSchema = z
       temporalAddress: env.TEMPORAL_ADDRESS,
       temporalNamespace: env.TEMPORAL_NAMESPACE,
       temporalMetricsAddress: env.TEMPORAL_METRICS_ADDRESS,
+      /** The prebuilt workflow bundle the worker loads (default dist/workflows-bundle.js, written by npm run build:workflows). */
+      workflowBundle: env.WORKFLOW_BUNDLE,
       /** How long the Temporal worker lets running activities finish on SIGTERM before cancelling them (shutdownGraceTime). */
       workerShutdownGraceMs: env.WORKER_SHUTDOWN_GRACE,
       /** mTLS to the Temporal server (file paths: client certificate and key, server CA), and a Temporal Cloud API key. */

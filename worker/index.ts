@@ -16,7 +16,7 @@ import { TASK_QUEUE } from './temporal-gateway.ts';
 import { startTemporalProcesses } from './temporal-processes.ts';
 
 /** The configuration this process needs, or a one-line reason it cannot start. */
-function workerSettings(): { config: Config; databaseUrl: string; address: string } | string {
+function workerSettings(): { config: Config; databaseUrl: string; address: string; bundlePath: string } | string {
   let config: Config;
   try {
     config = loadConfig();
@@ -31,8 +31,9 @@ function workerSettings(): { config: Config; databaseUrl: string; address: strin
   if (!config.masterKey && !fs.existsSync(path.join(config.dataDir, 'master.key'))) {
     return 'Invalid configuration: MASTER_KEY is required by the worker (the key the API encrypts secrets with).';
   }
-  if (!fs.existsSync(BUNDLE_PATH)) return `The workflow bundle ${path.relative(process.cwd(), BUNDLE_PATH)} is missing: run npm run build:workflows first.`;
-  return { config, databaseUrl: config.databaseUrl, address: config.temporalAddress };
+  const bundlePath = config.workflowBundle ?? BUNDLE_PATH;
+  if (!fs.existsSync(bundlePath)) return `The workflow bundle ${path.relative(process.cwd(), bundlePath)} is missing: run npm run build:workflows first.`;
+  return { config, databaseUrl: config.databaseUrl, address: config.temporalAddress, bundlePath };
 }
 
 async function main() {
@@ -41,7 +42,7 @@ async function main() {
     console.error(settings);
     process.exit(1);
   }
-  const { config, databaseUrl, address } = settings;
+  const { config, databaseUrl, address, bundlePath } = settings;
   const telemetry = await startTelemetry({ endpoint: config.telemetry.endpoint, serviceName: config.telemetry.serviceName ?? 'iam-worker' });
   const log = pino({ level: config.logLevel, ...traceLogOptions() });
 
@@ -62,7 +63,7 @@ async function main() {
     masterKey,
     address,
     namespace: config.temporalNamespace,
-    workflowBundle: { codePath: BUNDLE_PATH },
+    workflowBundle: { codePath: bundlePath },
     onError: (error, what) => log.error({ err: error }, what),
     log: (message) => log.warn(message),
   });
