@@ -138,7 +138,7 @@ export const CONFIG_REFERENCE = {
   WORKER_METRICS_PORT: {
     section: 'Processes and Temporal',
     default: null,
-    unset: 'the worker serves no metrics of its own (the Temporal SDK\'s stay on TEMPORAL_METRICS_ADDRESS)',
+    unset: "the worker serves no metrics of its own (the Temporal SDK's stay on TEMPORAL_METRICS_ADDRESS)",
     example: '9465',
     meaning:
       'a listener of the Temporal worker (`npm run worker`) serving `GET /metrics` without a token: process starts, ends and delivery ' +
