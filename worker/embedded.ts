@@ -2,6 +2,7 @@
 import type { DatabasePool } from 'slonik';
 import { createActivities } from '../activities/index.ts';
 import { createOidcCleanupSingletonQueries } from '../db/oidc/cleanup/singleton.ts';
+import { createRetentionQueries } from '../db/processes/retention.ts';
 import type { Config } from '../lib/config.ts';
 import type { LookupFn } from '../lib/outbound/ssrf-guard.ts';
 import type { Activities } from '../workflows/activities.ts';
@@ -36,12 +37,14 @@ export async function startEmbeddedProcesses(deps: {
     baseUrls: config.providers,
     dnsServers: config.dnsServers,
     oidcCleanup: config.oidcCleanup,
+    retention: config.retention,
     vanityAcme: config.vanity.acme,
     lookup: deps.lookup,
   });
   const engine = await startEmbeddedEngine({ databaseUrl: deps.databaseUrl, activities: deps.wrapActivities ? deps.wrapActivities(activities) : activities });
   // The deployment's singleton processes start at boot (a no-op while they run).
   await createOidcCleanupSingletonQueries(deps.pool).enqueueStart(config.oidcCleanup);
+  await createRetentionQueries(deps.pool).enqueueStart(config.retention);
   const dispatcher = await startDispatcher({
     pool: deps.pool,
     databaseUrl: deps.databaseUrl,
@@ -59,6 +62,7 @@ export async function startEmbeddedProcesses(deps: {
     domains: config.domains,
     vanity: config.vanity.timings,
     oidcCleanup: config.oidcCleanup,
+    retention: config.retention,
     intervalMs: config.processSweepIntervalMs,
     onError: deps.onError,
   });
