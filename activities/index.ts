@@ -9,6 +9,7 @@ import { createImpersonationActivities, type ImpersonationDeps } from './imperso
 import { createElevateActivities, type ElevateDeps } from './elevate.ts';
 import { createTrustStoreKeyActivities, type TrustStoreKeyDeps } from './trust-store-keys.ts';
 import { createOidcCleanupActivities, type OidcCleanupDeps } from './oidc-cleanup.ts';
+import { createRetentionActivities, type RetentionDeps } from './retention.ts';
 import { createMessageActivities, type MessageDeps } from './messages.ts';
 import { createVanityDomainActivities, type VanityDomainDeps } from './vanity-domains.ts';
 import { createBillingSyncActivities, type BillingSyncDeps } from './billing-sync.ts';
@@ -21,6 +22,7 @@ export type ActivityDeps = DeliveryDeps &
   TrustStoreKeyDeps &
   ElevateDeps &
   OidcCleanupDeps &
+  RetentionDeps &
   MessageDeps &
   VanityDomainDeps &
   BillingSyncDeps;
@@ -36,6 +38,7 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createTrustStoreKeyActivities(deps),
     ...createElevateActivities(deps),
     ...createOidcCleanupActivities(deps),
+    ...createRetentionActivities(deps),
     ...createMessageActivities(deps),
     ...createVanityDomainActivities(deps),
     ...createBillingSyncActivities(deps),

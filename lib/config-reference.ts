@@ -192,6 +192,31 @@ export const CONFIG_REFERENCE = {
     default: '24',
     meaning: 'rounds one run of the OIDC clean-up process makes before it starts its next run and ends, which keeps its workflow history short (at most 200)',
   },
+  RETENTION_INTERVAL: {
+    section: 'Processes and Temporal',
+    default: '1h',
+    meaning: 'how often the retention process creates monthly partitions ahead and drops expired ones (docs/operations.md, "Retention and partitions")',
+  },
+  RETENTION_ROUNDS_PER_RUN: {
+    section: 'Processes and Temporal',
+    default: '24',
+    meaning: 'rounds one run of the retention process makes before it starts its next run and ends, which keeps its workflow history short (at most 200)',
+  },
+  RETENTION_MONTHS_AHEAD: {
+    section: 'Processes and Temporal',
+    default: '2',
+    meaning: 'monthly partitions of events, audit entries and decision logs kept created ahead of the current month (at most 24)',
+  },
+  EVENTS_RETENTION: {
+    section: 'Processes and Temporal',
+    default: '400d',
+    meaning: 'events are kept at least this long: a month of events is dropped whole once it ended longer ago than this',
+  },
+  AUDIT_LOG_RETENTION: {
+    section: 'Processes and Temporal',
+    default: '400d',
+    meaning: 'audit log entries are kept at least this long: a month of entries is dropped whole once it ended longer ago than this',
+  },
   WEBHOOK_RETRY_SCHEDULE: {
     section: 'Webhooks and notifications',
     default: '0,5s,5m,30m,2h,5h,10h,10h',
@@ -335,7 +360,7 @@ export const CONFIG_REFERENCE = {
   AUTHZEN_DECISION_LOG_RETENTION: {
     section: 'Access decisions',
     default: '30d',
-    meaning: 'decision log rows older than this are deleted (checked at most once an hour)',
+    meaning: 'decision log rows older than this are deleted (checked at most once an hour); whole months past it are dropped by the retention process',
   },
   FGA_MODEL_CACHE_SIZE: {
     section: 'Access decisions',

@@ -129,6 +129,11 @@ export const configSchema = z
     WEBHOOK_MAX_PENDING_PER_TENANT: positiveInt.default(10_000),
     OIDC_CLEANUP_INTERVAL_SECONDS: positiveInt.default(300),
     OIDC_CLEANUP_ROUNDS_PER_RUN: positiveInt.max(200, 'must be at most 200').default(24),
+    RETENTION_INTERVAL: duration.refine((ms) => ms > 0, 'must be a positive duration such as 1h').prefault('1h'),
+    RETENTION_ROUNDS_PER_RUN: positiveInt.max(200, 'must be at most 200').default(24),
+    RETENTION_MONTHS_AHEAD: positiveInt.max(24, 'must be at most 24').default(2),
+    EVENTS_RETENTION: duration.refine((ms) => ms > 0, 'must be a positive duration such as 400d').prefault('400d'),
+    AUDIT_LOG_RETENTION: duration.refine((ms) => ms > 0, 'must be a positive duration such as 400d').prefault('400d'),
     PROCESS_SWEEP_INTERVAL: duration.refine((ms) => ms > 0, 'must be a positive duration such as 5m').prefault('5m'),
     DNS_SERVERS: dnsServers.optional(),
     DOMAIN_VERIFICATION_INTERVALS: schedule
@@ -239,6 +244,13 @@ export const configSchema = z
       workerMetricsListener: env.WORKER_METRICS_PORT === undefined ? undefined : { host: env.METRICS_HOST, port: env.WORKER_METRICS_PORT },
       /** The deployment's OIDC clean-up process: the pause between two rounds, and the rounds of one run (then it continues as new). */
       oidcCleanup: { intervalMs: env.OIDC_CLEANUP_INTERVAL_SECONDS * 1000, rounds: env.OIDC_CLEANUP_ROUNDS_PER_RUN },
+      /** The deployment's retention process: monthly partitions created ahead, expired ones dropped (docs/operations.md). */
+      retention: {
+        intervalMs: env.RETENTION_INTERVAL,
+        rounds: env.RETENTION_ROUNDS_PER_RUN,
+        monthsAhead: env.RETENTION_MONTHS_AHEAD,
+        retentionMs: { events: env.EVENTS_RETENTION, auditLogs: env.AUDIT_LOG_RETENTION, decisions: env.AUTHZEN_DECISION_LOG_RETENTION },
+      },
       dnsServers: env.DNS_SERVERS ?? [],
       /** How long a rotated-out environment API secret keeps working when the rotation does not say. */
       apiSecretRotationGraceMs: env.API_SECRET_ROTATION_GRACE,

@@ -136,6 +136,8 @@ const activities: Activities = {
   },
   // The real one enqueues the next run's start in the outbox.
   continueOidcCleanup: () => Promise.resolve(),
+  applyRetention: () => Promise.resolve({ created: 1, dropped: ['events_p202401'] }),
+  continueRetention: () => Promise.resolve(),
   advanceVanityDomain: ({ domainId }) => Promise.resolve(vanitySteps.get(domainId)?.shift() ?? { done: true, status: 'removed', waitMs: 0 }),
   attemptMessage: ({ messageId }) => Promise.resolve({ outcome: messageAttempts.get(messageId)?.shift() ?? ('settled' as const) }),
   syncBilling: () => Promise.resolve({ configured: true as const, productsPushed: 1, pricesPushed: 1, subscriptionsPulled: 0, error: null }),
@@ -338,6 +340,11 @@ function scenarios(): Scenario[] {
     {
       fixture: 'oidc-cleanup-rounds',
       start: start('oidc-cleanup', 'iam', null, { intervalMs: 300, rounds: 2 }),
+      result: 'continued',
+    },
+    {
+      fixture: 'retention-rounds',
+      start: start('retention', 'iam', null, { intervalMs: 300, rounds: 2, monthsAhead: 2, retentionMs: { events: 8.64e7, auditLogs: 8.64e7, decisions: 8.64e7 } }),
       result: 'continued',
     },
     {

@@ -2,6 +2,7 @@
 import type { DatabasePool } from 'slonik';
 import { createActivities } from '../activities/index.ts';
 import { createOidcCleanupSingletonQueries } from '../db/oidc/cleanup/singleton.ts';
+import { createRetentionQueries } from '../db/processes/retention.ts';
 import type { Config } from '../lib/config.ts';
 import type { LookupFn } from '../lib/outbound/ssrf-guard.ts';
 import type { Activities } from '../workflows/activities.ts';
@@ -39,6 +40,7 @@ export async function startEmbeddedProcesses(deps: {
     baseUrls: config.providers,
     dnsServers: config.dnsServers,
     oidcCleanup: config.oidcCleanup,
+    retention: config.retention,
     vanityAcme: config.vanity.acme,
     metrics: deps.metrics,
     lookup: deps.lookup,
@@ -50,6 +52,7 @@ export async function startEmbeddedProcesses(deps: {
   });
   // The deployment's singleton processes start at boot (a no-op while they run).
   await createOidcCleanupSingletonQueries(deps.pool).enqueueStart(config.oidcCleanup);
+  await createRetentionQueries(deps.pool).enqueueStart(config.retention);
   const dispatcher = await startDispatcher({
     pool: deps.pool,
     databaseUrl: deps.databaseUrl,
@@ -68,6 +71,7 @@ export async function startEmbeddedProcesses(deps: {
     domains: config.domains,
     vanity: config.vanity.timings,
     oidcCleanup: config.oidcCleanup,
+    retention: config.retention,
     intervalMs: config.processSweepIntervalMs,
     onError: deps.onError,
   });

@@ -10,7 +10,7 @@
 import type { DatabasePool } from 'slonik';
 import { createProcessOutboxQueries, processId } from '../db/processes/outbox.ts';
 import { createSweepQueries } from '../db/processes/sweep.ts';
-import type { OidcCleanupInput, ProcessKind, VanityTimings } from '../lib/processes/contracts.ts';
+import type { OidcCleanupInput, ProcessKind, RetentionInput, VanityTimings } from '../lib/processes/contracts.ts';
 import type { PlannedStart, SweepSettings } from '../workflows/definition.ts';
 import { processes } from '../workflows/index.ts';
 import type { ProcessGateway } from '../workflows/port.ts';
@@ -32,6 +32,7 @@ export function startSweeper(deps: {
   scheduleMs: number[];
   domains: { verificationIntervalsMs: number[]; verificationGiveUpMs: number };
   oidcCleanup?: OidcCleanupInput;
+  retention?: RetentionInput;
   vanity?: VanityTimings;
   intervalMs: number;
   graceMs?: number;
@@ -41,7 +42,7 @@ export function startSweeper(deps: {
   const grace = deps.graceMs ?? GRACE_MS;
   const log = deps.log ?? ((message: string) => console.warn(message));
   const status = async (kind: ProcessKind, entityId: string) => (await deps.gateway.describe(processId(kind, entityId))).status;
-  const settings: SweepSettings = { scheduleMs: deps.scheduleMs, domains: deps.domains, oidcCleanup: deps.oidcCleanup, vanity: deps.vanity };
+  const settings: SweepSettings = { scheduleMs: deps.scheduleMs, domains: deps.domains, oidcCleanup: deps.oidcCleanup, retention: deps.retention, vanity: deps.vanity };
 
   const sweep = async () => {
     const queries = createSweepQueries(deps.pool);

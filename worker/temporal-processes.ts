@@ -5,6 +5,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type { DatabasePool } from 'slonik';
 import { createActivities } from '../activities/index.ts';
 import { createOidcCleanupSingletonQueries } from '../db/oidc/cleanup/singleton.ts';
+import { createRetentionQueries } from '../db/processes/retention.ts';
 import { createProcessScopeQueries } from '../db/processes/scopes.ts';
 import type { Config } from '../lib/config.ts';
 import { temporalConnectionOptions } from '../lib/temporal-connection.ts';
@@ -59,6 +60,7 @@ export async function startTemporalProcesses(deps: {
     baseUrls: config.providers,
     dnsServers: config.dnsServers,
     oidcCleanup: config.oidcCleanup,
+    retention: config.retention,
     vanityAcme: config.vanity.acme,
     metrics: deps.metrics,
     progress: temporalActivityProgress,
@@ -88,6 +90,7 @@ export async function startTemporalProcesses(deps: {
   });
   // The deployment's singleton processes start at boot (a no-op while they run).
   await createOidcCleanupSingletonQueries(pool).enqueueStart(config.oidcCleanup);
+  await createRetentionQueries(pool).enqueueStart(config.retention);
   const dispatcher = await startDispatcher({
     pool,
     databaseUrl: deps.databaseUrl,
@@ -107,6 +110,7 @@ export async function startTemporalProcesses(deps: {
     domains: config.domains,
     vanity: config.vanity.timings,
     oidcCleanup: config.oidcCleanup,
+    retention: config.retention,
     intervalMs: config.processSweepIntervalMs,
     onError: (error) => deps.onError(error, 'process sweep failed'),
     log: deps.log,

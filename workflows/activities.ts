@@ -1,6 +1,6 @@
 // The signatures of every activity a process may run. Implementations live in activities/ (side effects);
 // processes see only these types.
-import type { BillingSyncInput, OidcCleanupInput, VanityDomainInput } from '../lib/processes/contracts.ts';
+import type { BillingSyncInput, OidcCleanupInput, RetentionInput, VanityDomainInput } from '../lib/processes/contracts.ts';
 
 /** What one attempt got (absent when no attempt was sent): the status code of the answer, or the error when there was none. */
 export interface AttemptGot {
@@ -83,6 +83,15 @@ export interface Activities {
 
   /** Starts (through the outbox, due after the configured interval) the next run of the OIDC clean-up process. */
   continueOidcCleanup(input: OidcCleanupInput): Promise<void>;
+
+  /**
+   * Retention: creates the monthly partitions of each partitioned kind through `monthsAhead` months ahead, and detaches
+   * then drops those whose month ended more than its retention ago (their names in `dropped`).
+   */
+  applyRetention(input: Pick<RetentionInput, 'monthsAhead' | 'retentionMs'>): Promise<{ created: number; dropped: string[] }>;
+
+  /** Starts (through the outbox, due after the configured interval) the next run of the retention process. */
+  continueRetention(input: RetentionInput): Promise<void>;
 
   /**
    * One attempt to send a queued message through `provider`: `sent` (recorded, message.sent), `retry` (a transient

@@ -1,7 +1,7 @@
 // What a process kind is: one definition per kind (in its own module) says everything the engines, the sweeper, the
 // history export and Temporal UI need; the registry (index.ts) lists them, typed so that a kind that misses a piece
 // does not compile. Everything here is pure (the Temporal workflow bundle loads it): storage is named, not imported.
-import type { OidcCleanupInput, VanityTimings, ProcessInput, ProcessKind, ProcessScope, ProcessTopics } from '../lib/processes/contracts.ts';
+import type { OidcCleanupInput, RetentionInput, VanityTimings, ProcessInput, ProcessKind, ProcessScope, ProcessTopics } from '../lib/processes/contracts.ts';
 import type { ScopeQuery, SweepQuery, SweepRows } from '../lib/processes/lookups.ts';
 import type { ActivityInput, ActivityName, ActivityOutput, ProcessContext, ProcessDescription } from './port.ts';
 
@@ -27,6 +27,8 @@ export interface SweepSettings {
   domains: { verificationIntervalsMs: number[]; verificationGiveUpMs: number };
   /** The input of the OIDC clean-up's runs (OIDC_CLEANUP_INTERVAL_SECONDS, OIDC_CLEANUP_ROUNDS_PER_RUN). */
   oidcCleanup?: OidcCleanupInput;
+  /** The input of the retention process's runs (RETENTION_INTERVAL and the retention settings). */
+  retention?: RetentionInput;
   /** The durations of vanity-domain processes (VANITY_DNS_INTERVAL, VANITY_DNS_GIVE_UP, VANITY_RENEW_BEFORE). */
   vanity?: VanityTimings;
 }

@@ -14,6 +14,7 @@ import { invitationExpiryProcess } from './invitation-expiry.ts';
 import { messageSendProcess } from './message-send.ts';
 import type { ActivityName } from './port.ts';
 import { oidcCleanupProcess } from './oidc-cleanup.ts';
+import { retentionProcess } from './retention.ts';
 import { trustStoreKeyRetirementProcess } from './trust-store-key-retirement.ts';
 import { vanityDomainProcess } from './vanity-domain.ts';
 
@@ -30,6 +31,7 @@ export const processes = {
   'elevate-request': elevateRequestProcess,
   'elevate-grant': elevateGrantProcess,
   'oidc-cleanup': oidcCleanupProcess,
+  retention: retentionProcess,
   'message-send': messageSendProcess,
   'vanity-domain': vanityDomainProcess,
   'billing-sync': billingSyncProcess,

@@ -6,6 +6,7 @@ import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 import type { SweepQuery, SweepRows } from '../../lib/processes/lookups.ts';
 import { createOidcCleanupSingletonQueries } from '../oidc/cleanup/singleton.ts';
+import { createRetentionQueries } from './retention.ts';
 import { DEFAULT_SYNC_INTERVAL_MS } from '../billing/rows.ts';
 
 const Invitation = z.object({ id: z.uuid(), expiresAt: z.number() });
@@ -142,6 +143,9 @@ export function createSweepQueries(db: CommonQueryMethods): { [Q in SweepQuery]:
 
     /** The deployment's OIDC clean-up, unless a start of it waits in the outbox (it has no row to age). */
     oidcCleanup: () => createOidcCleanupSingletonQueries(db).sweepRow(),
+
+    /** The deployment's retention process, unless a start of it waits in the outbox. */
+    retention: () => createRetentionQueries(db).sweepRow(),
 
     billingSyncs: async (_graceMs: number, limit: number) => [
       ...(await db.any(sql.type(BillingSync)`

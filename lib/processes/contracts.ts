@@ -142,6 +142,17 @@ export interface BillingSyncMessage {
  * Every process kind, with its input and its topics (each topic's message type). A process's id is
  * `<kind>:<entityId>` (processId in db/processes/outbox.ts, through which every process is started and signalled).
  */
+export interface RetentionInput {
+  /** The pause between two rounds (RETENTION_INTERVAL), in ms. */
+  intervalMs: number;
+  /** Rounds per run before the run ends and its next run is started (default ROUNDS_PER_RUN in workflows/retention.ts). */
+  rounds?: number;
+  /** Monthly partitions kept created ahead of the current month. */
+  monthsAhead: number;
+  /** How long rows of each partitioned kind are kept (EVENTS_RETENTION, AUDIT_LOG_RETENTION, AUTHZEN_DECISION_LOG_RETENTION), in ms. */
+  retentionMs: { events: number; auditLogs: number; decisions: number };
+}
+
 export interface ProcessContracts {
   'webhook-delivery': { input: DeliveryInput; topics: NoTopics };
   'delivery-batch': { input: DeliveryBatchInput; topics: NoTopics };
@@ -156,6 +167,7 @@ export interface ProcessContracts {
   'message-send': { input: MessageSendInput; topics: NoTopics };
   'vanity-domain': { input: VanityDomainInput; topics: { 'vanity-domain': VanityDomainMessage } };
   'billing-sync': { input: BillingSyncInput; topics: { 'billing-sync': BillingSyncMessage } };
+  retention: { input: RetentionInput; topics: NoTopics };
 }
 
 export type ProcessKind = keyof ProcessContracts;
@@ -177,7 +189,7 @@ export type Topic = TopicOf<ProcessKind>;
  * Kinds whose process ends when it has nothing left to do: a start of one that completed begins a new run (on both
  * engines), where any other completed process id stays done.
  */
-export const RESTARTED_WHEN_COMPLETED: readonly ProcessKind[] = ['directory-sync', 'oidc-cleanup', 'billing-sync'];
+export const RESTARTED_WHEN_COMPLETED: readonly ProcessKind[] = ['directory-sync', 'oidc-cleanup', 'billing-sync', 'retention'];
 
 /** Who and what a process is about (ids only), for the search attributes and the details of its Temporal workflow. */
 export interface ProcessScope {

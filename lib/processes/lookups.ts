@@ -14,6 +14,8 @@ export interface SweepRows {
   pendingDirectorySyncs: { id: string; tenantId: string };
   /** The deployment's one OIDC clean-up process (its entity id), when no start of it waits in the outbox. */
   oidcCleanup: { id: string };
+  /** The deployment's one retention process (its entity id), when no start of it waits in the outbox. */
+  retention: { id: string };
   /** Messages still queued, with what their `message-send` process starts from. */
   queuedMessages: { id: string; tenantId: string; providers: string[]; scheduleMs: number[] };
   /** Vanity domains (all of them: a process lives as long as its domain, removal included). */

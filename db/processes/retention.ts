@@ -1,0 +1,50 @@
+// The deployment's one retention process (workflows/retention.ts) and the partition work it does: monthly partitions of
+// the partitioned logs (migration 0057) created ahead, expired ones detached and dropped whole, never a long DELETE.
+// Started through the process outbox like the OIDC clean-up (db/oidc/cleanup/singleton.ts): at boot, by each run as
+// it ends (due after the interval), and by the sweeper when neither left a start waiting and it is not running.
+import { sql, type CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
+import type { RetentionInput } from '../../lib/processes/contracts.ts';
+
+export const RETENTION_KIND = 'retention';
+
+/** The partitioned tables, by the key of their retention setting (RetentionInput.retentionMs). */
+export const PARTITIONED_TABLES = { events: 'events', auditLogs: 'audit_logs', decisions: 'authzen_decisions' } as const;
+export type PartitionedKind = keyof typeof PARTITIONED_TABLES;
+
+const Id = z.object({ id: z.string() });
+const processIdOf = sql.fragment`${RETENTION_KIND} || ':' || current_database()`;
+const nothingWaiting = sql.fragment`NOT EXISTS (SELECT 1 FROM process_outbox o WHERE o.process_id = ${processIdOf} AND o.dead_at IS NULL)`;
+
+// unscoped: retention belongs to the deployment: it manages whole partitions holding every tenant's rows.
+export function createRetentionQueries(db: CommonQueryMethods) {
+  return {
+    /** Creates the missing monthly partitions of `kind` from this month through `monthsAhead` months ahead; returns how many. */
+    ensurePartitions: (kind: PartitionedKind, monthsAhead: number) =>
+      db.oneFirst(sql.type(z.object({ n: z.number() }))`
+        SELECT partition_ensure_months(${PARTITIONED_TABLES[kind]}, now(), ${monthsAhead}) AS n`),
+
+    /** Detaches and drops the monthly partitions of `kind` whose whole month is older than `retentionMs`; returns their names. */
+    dropExpired: async (kind: PartitionedKind, retentionMs: number) => [
+      ...(await db.anyFirst(sql.type(z.object({ name: z.string() }))`
+        SELECT partition_drop_before(${PARTITIONED_TABLES[kind]}, now() - ${retentionMs} * interval '1 millisecond') AS name`)),
+    ],
+
+    /** The monthly partitions of `kind`, oldest first (the DEFAULT partition is not listed). */
+    partitions: async (kind: PartitionedKind) => [
+      ...(await db.anyFirst(sql.type(z.object({ name: z.string() }))`
+        SELECT c.relname::text AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+        WHERE i.inhparent = ${PARTITIONED_TABLES[kind]}::regclass AND c.relname ~ '_p[0-9]{6}$' ORDER BY 1`)),
+    ],
+
+    /** Starts the process after commit, `delayMs` from now, unless a start of it already waits (idempotent). */
+    enqueueStart: (input: RetentionInput, delayMs = 0) =>
+      db.query(sql.unsafe`
+        INSERT INTO process_outbox (action, kind, process_id, tenant_id, payload, next_attempt_at)
+        SELECT 'start', ${RETENTION_KIND}, ${processIdOf}, NULL, ${sql.jsonb(input as never)}, now() + ${delayMs} * interval '1 millisecond'
+        WHERE ${nothingWaiting}`),
+
+    /** The sweeper's row: the process's entity id, when no start of it waits in the outbox. */
+    sweepRow: async () => [...(await db.any(sql.type(Id)`SELECT current_database()::text AS id WHERE ${nothingWaiting}`))],
+  };
+}
