@@ -344,7 +344,12 @@ function scenarios(): Scenario[] {
     },
     {
       fixture: 'retention-rounds',
-      start: start('retention', 'iam', null, { intervalMs: 300, rounds: 2, monthsAhead: 2, retentionMs: { events: 8.64e7, auditLogs: 8.64e7, decisions: 8.64e7 } }),
+      start: start('retention', 'iam', null, {
+        intervalMs: 300,
+        rounds: 2,
+        monthsAhead: 2,
+        retentionMs: { events: 8.64e7, auditLogs: 8.64e7, decisions: 8.64e7 },
+      }),
       result: 'continued',
     },
     {

@@ -42,7 +42,13 @@ export function startSweeper(deps: {
   const grace = deps.graceMs ?? GRACE_MS;
   const log = deps.log ?? ((message: string) => console.warn(message));
   const status = async (kind: ProcessKind, entityId: string) => (await deps.gateway.describe(processId(kind, entityId))).status;
-  const settings: SweepSettings = { scheduleMs: deps.scheduleMs, domains: deps.domains, oidcCleanup: deps.oidcCleanup, retention: deps.retention, vanity: deps.vanity };
+  const settings: SweepSettings = {
+    scheduleMs: deps.scheduleMs,
+    domains: deps.domains,
+    oidcCleanup: deps.oidcCleanup,
+    retention: deps.retention,
+    vanity: deps.vanity,
+  };
 
   const sweep = async () => {
     const queries = createSweepQueries(deps.pool);
