@@ -1,6 +1,4 @@
 // buildApp(deps): the whole HTTP API, used by the server and by the tests.
-import { addRequestSpans } from './telemetry.ts';
-import { tracingEnabled } from '../lib/telemetry.ts';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -33,6 +31,8 @@ import type { Family, FamilyDeps } from './families/family.ts';
 import { createReadiness, type Readiness } from './health/readiness.ts';
 import { createEntitlementsCache } from './billing/entitlements-cache.ts';
 import { createMetrics, type Metrics } from './metrics/registry.ts';
+import { addRequestSpans } from './telemetry.ts';
+import { tracingEnabled } from '../lib/telemetry.ts';
 import { latestMigration } from '../db/migrate.ts';
 import type { EvaluationTimings } from './protections/pipeline.ts';
 import type { SigningKeys } from './access/signing-keys.ts';

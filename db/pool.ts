@@ -8,7 +8,6 @@ import {
   type Interceptor,
   type QueryResultRow,
 } from 'slonik';
-
 import { queryTracing } from './query-tracing.ts';
 import { tracingEnabled } from '../lib/telemetry.ts';
 

@@ -6,6 +6,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { errorResponses } from '../../../common/schemas.ts';
+import { keepRawBody } from '../../../common/raw-body.ts';
 import { invalidField } from '../../../errors.ts';
 import type { App } from '../../../types.ts';
 import { tags } from './policies-routes.ts';
@@ -13,7 +14,6 @@ import { BlockActions, type createSlackApprovalService } from './slack-service.t
 import { verifySlackRequest, type SlackChannel } from './slack-verify.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
-const rawBodies = new WeakMap<FastifyRequest, string>();
 const channels = new WeakMap<FastifyRequest, SlackChannel>();
 
 const Params = z.strictObject({ channelId: z.string().max(100).describe('The Slack notification channel whose signing secret signs the requests') });
@@ -21,10 +21,7 @@ const Body = z.strictObject({ payload: z.string().max(1_000_000).describe("Slack
 
 export function slackInteractivityRoutes(app: App, deps: { pool: DatabasePool; masterKey: Buffer; service: ReturnType<typeof createSlackApprovalService> }) {
   return app.register(async (plugin) => {
-    plugin.addContentTypeParser(FORM, { parseAs: 'string' }, (request, body, done) => {
-      rawBodies.set(request, body as string);
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
+    const rawBodyOf = keepRawBody(plugin, FORM, (text) => Object.fromEntries(new URLSearchParams(text)));
     const scope = plugin.withTypeProvider<ZodTypeProvider>();
     scope.post('/v1/integrations/slack/interactivity/:channelId', {
       // Counted per channel (its signing secret) once verified, and failed signatures per address: never per address alone.
@@ -35,7 +32,7 @@ export function slackInteractivityRoutes(app: App, deps: { pool: DatabasePool; m
           channelId: (request.params as { channelId: string }).channelId,
           timestamp: request.headers['x-slack-request-timestamp'],
           signature: request.headers['x-slack-signature'],
-          rawBody: rawBodies.get(request) ?? '',
+          rawBody: rawBodyOf(request),
           nowSeconds: Math.floor(Date.now() / 1000),
         });
         channels.set(request, channel);

@@ -1,15 +1,14 @@
 // Stripe's webhook endpoint for an environment: public (Stripe signs each delivery with the endpoint's signing
 // secret, the `stripe` add-on's `webhookSecret`). The raw body is kept by a parser of this route's own plugin: the
 // signature covers the exact bytes Stripe sent.
-import type { FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../../common/schemas.ts';
+import { keepRawBody } from '../../../common/raw-body.ts';
 import type { App } from '../../../types.ts';
 import { tags } from './catalog-routes.ts';
 import type { createStripeWebhookService } from './stripe-webhook.ts';
 
-const rawBodies = new WeakMap<FastifyRequest, string>();
 const Params = z.strictObject({ environment: z.uuid().describe('The environment whose `stripe` add-on signs the deliveries') });
 const Received = z
   .object({
@@ -20,15 +19,7 @@ const Received = z
 
 export function stripeWebhookRoute(app: App, service: ReturnType<typeof createStripeWebhookService>) {
   return app.register(async (plugin) => {
-    plugin.removeContentTypeParser('application/json');
-    plugin.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (request, body, done) => {
-      rawBodies.set(request, body as string);
-      try {
-        done(null, JSON.parse(body as string));
-      } catch {
-        done(null, {});
-      }
-    });
+    const rawBodyOf = keepRawBody(plugin, 'application/json', (text) => JSON.parse(text), { bodyLimit: 1024 * 1024 });
     plugin.withTypeProvider<ZodTypeProvider>().post('/v1/billing/stripe/:environment/webhook', {
       config: { public: true, credentialParam: 'environment' },
       schema: {
@@ -43,8 +34,7 @@ export function stripeWebhookRoute(app: App, service: ReturnType<typeof createSt
         params: Params,
         response: { 200: Received, ...errorResponses(404) },
       },
-      handler: (request) =>
-        service.receive(request.params.environment, rawBodies.get(request) ?? '', request.headers['stripe-signature'] as string | undefined),
+      handler: (request) => service.receive(request.params.environment, rawBodyOf(request), request.headers['stripe-signature'] as string | undefined),
     });
   });
 }
