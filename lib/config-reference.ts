@@ -97,6 +97,14 @@ export const CONFIG_REFERENCE = {
     meaning: 'an external Postgres',
   },
   DATABASE_POOL_SIZE: { section: 'Database', default: '10', meaning: 'connections in the pool' },
+  PG_BIN_DIR: {
+    section: 'Database',
+    default: null,
+    unset: "`.pg-tools/bin`, else `PATH`; when neither has a client as new as the server, Debian's is installed into `.pg-tools/`",
+    example: '/usr/lib/postgresql/18/bin',
+    meaning:
+      'the directory `npm run db:backup` and `db:restore` take `pg_dump` and `pg_restore` from (only there when set): a PostgreSQL client at least as new as the server',
+  },
   MASTER_KEY: {
     section: 'Secrets and tokens',
     default: null,

@@ -81,6 +81,7 @@ export const configSchema = z
     DATA_DIR: z.string().min(1).default('./.data'),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
     DATABASE_POOL_SIZE: positiveInt.default(10),
+    PG_BIN_DIR: z.string().min(1).optional(),
     MASTER_KEY: z
       .string()
       .regex(/^[0-9a-fA-F]{64}$|^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes as 64 hex characters or base64')
@@ -182,6 +183,8 @@ export const configSchema = z
       dataDir,
       databaseUrl: env.DATABASE_URL,
       databasePoolSize: env.DATABASE_POOL_SIZE,
+      /** Where db:backup and db:restore take pg_dump and pg_restore from (scripts/pg-tools.ts). */
+      pgBinDir: env.PG_BIN_DIR,
       masterKey: env.MASTER_KEY,
       publicBaseUrl,
       logLevel: env.LOG_LEVEL,
