@@ -4,9 +4,12 @@
 // start after the modules load. The W3C trace context crosses the database in `trace_context` columns (events,
 // process_outbox: migration 0058), so the dispatcher, the processes and their activities join the request's trace.
 import { context, propagation, trace, type Context, type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import type { Resource } from '@opentelemetry/resources';
+import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-node';
 
 export const tracer = trace.getTracer('iam-service');
 let enabled = false;
+let exporting: { processor: SpanProcessor; resource: Resource } | undefined;
 
 /** Whether tracing is on (startTelemetry ran with an endpoint): callers skip all tracing work otherwise. */
 export const tracingEnabled = () => enabled;
@@ -35,19 +38,20 @@ export async function startTelemetry(options: TelemetryOptions): Promise<Telemet
   const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
   // OTLP/HTTP with JSON bodies, which every OTLP receiver accepts (Collector, Jaeger, Tempo).
   const exporter = new OTLPTraceExporter({ url: `${options.endpoint.replace(/\/$/, '')}/v1/traces` });
-  const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': options.serviceName }),
-    spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: 500 })],
-  });
+  const resource = resourceFromAttributes({ 'service.name': options.serviceName });
+  const processor = new BatchSpanProcessor(exporter, { scheduledDelayMillis: 500 });
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [processor] });
   provider.register(); // the global tracer provider, AsyncLocalStorage context manager and W3C propagator
   const undici = new UndiciInstrumentation();
   undici.setTracerProvider(provider);
   undici.enable();
   enabled = true;
+  exporting = { processor, resource };
   return {
     flush: () => provider.forceFlush(),
     shutdown: async () => {
       enabled = false;
+      exporting = undefined;
       undici.disable();
       await provider.shutdown();
       trace.disable();
@@ -55,6 +59,15 @@ export async function startTelemetry(options: TelemetryOptions): Promise<Telemet
       propagation.disable();
     },
   };
+}
+
+/**
+ * Exports spans ended elsewhere (the Temporal workflow sandbox's, which has a tracer of its own) with this process's,
+ * under its resource (`service.name`); a no-op when tracing is off.
+ */
+export function exportSpans(spans: (resource: Resource) => ReadableSpan[]) {
+  if (!exporting) return;
+  for (const span of spans(exporting.resource)) exporting.processor.onEnd(span);
 }
 
 /** The active span's W3C `traceparent` (to store beside work done later), or null when tracing is off. */

@@ -19,6 +19,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import type { OutboxStart } from '../db/processes/outbox.ts';
 import { bundleWorkflows } from '../worker/bundle.ts';
 import { createTemporalGateway, TASK_QUEUE, type ScopeLookup, type TemporalGateway } from '../worker/temporal-gateway.ts';
+import { workerSinks } from '../worker/temporal-telemetry.ts';
 import type { Activities, AttemptResult } from '../workflows/activities.ts';
 import type { ProcessInput, ProcessKind } from '../workflows/port.ts';
 import { historyToJSON } from './history-json.ts';
@@ -392,7 +393,14 @@ async function main() {
     closers.unshift(() => client.connection.close());
     const gateway = await createTemporalGateway({ address: server.address, namespace: server.namespace, scopeOf });
     closers.unshift(() => gateway.close());
-    const worker = await Worker.create({ connection, namespace: server.namespace, taskQueue: TASK_QUEUE, workflowBundle: { code }, activities });
+    const worker = await Worker.create({
+      connection,
+      namespace: server.namespace,
+      taskQueue: TASK_QUEUE,
+      workflowBundle: { code },
+      activities,
+      sinks: workerSinks(),
+    });
 
     const all = scenarios();
     await worker.runUntil(

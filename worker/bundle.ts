@@ -8,6 +8,12 @@ const root = path.resolve(import.meta.dirname, '..');
 /** The module whose exported functions are the Temporal workflows. */
 export const WORKFLOWS_PATH = path.join(root, 'workflows/temporal.ts');
 
+/**
+ * The workflow interceptor modules bundled with them (a prebuilt bundle carries its own; the worker's
+ * `interceptors.workflowModules` is ignored): process ends counted through a sink, and traces.
+ */
+export const WORKFLOW_INTERCEPTOR_PATHS = [path.join(root, 'workflows/metrics-interceptor.ts'), path.join(root, 'workflows/tracing-interceptors.ts')];
+
 /** The prebuilt bundle the worker loads (`workflowBundle: { codePath }`). */
 export const BUNDLE_PATH = path.join(root, 'dist/workflows-bundle.js');
 
@@ -39,6 +45,7 @@ const stripNodeScheme = {
 export async function bundleWorkflows(options: { workflowsPath?: string; logLevel?: LogLevel } = {}) {
   return bundleWorkflowCode({
     workflowsPath: options.workflowsPath ?? WORKFLOWS_PATH,
+    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_PATHS,
     logger: new DefaultLogger(options.logLevel ?? 'WARN'),
     webpackConfigHook: (config) => ({ ...config, plugins: [...(config.plugins ?? []), stripNodeScheme] }),
   });

@@ -9,6 +9,7 @@ import { definitionOf } from '../workflows/index.ts';
 import type { ProcessDescription, ProcessGateway } from '../workflows/port.ts';
 import { ChannelIdKey, DomainIdKey, EndpointIdKey, EnvironmentIdKey, InvitationIdKey, OrganizationIdKey, TenantIdKey } from '../workflows/search-attributes.ts';
 import { topicSignals, workflowTypes } from '../workflows/temporal.ts';
+import { tracingClientInterceptors } from './temporal-telemetry.ts';
 
 export const TASK_QUEUE = 'iam';
 
@@ -74,7 +75,9 @@ export async function createTemporalGateway(
     ...(options.tls ? { tls: options.tls } : {}),
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
   });
-  const client = new Client({ connection, namespace: options.namespace });
+  // With tracing on, a start or signal carries the active span's context to the workflow (the dispatcher's outbox span).
+  const interceptors = await tracingClientInterceptors();
+  const client = new Client({ connection, namespace: options.namespace, ...(interceptors ? { interceptors } : {}) });
   const handle = (processId: string) => client.workflow.getHandle(processId);
 
   const describe = async (processId: string): Promise<ProcessDescription> => {

@@ -15,6 +15,7 @@ import { deliveryBatchSize, startDispatcher, type Dispatcher } from './dispatche
 import { startSweeper, type Sweeper } from './sweeper.ts';
 import { activityProgressInterceptor, temporalActivityProgress } from './temporal-activity-context.ts';
 import { createTemporalGateway, TASK_QUEUE, type TemporalGateway } from './temporal-gateway.ts';
+import { tracingActivityInterceptors, workerSinks } from './temporal-telemetry.ts';
 
 export interface TemporalProcesses {
   worker: Worker;
@@ -74,7 +75,10 @@ export async function startTemporalProcesses(deps: {
     taskQueue,
     workflowBundle: deps.workflowBundle,
     activities: deps.wrapActivities ? deps.wrapActivities(activities) : activities,
-    interceptors: { activity: [activityProgressInterceptor] },
+    // With tracing on (lib/telemetry.ts), each activity runs in a span joining its workflow's trace.
+    interceptors: { activity: [...(await tracingActivityInterceptors()), activityProgressInterceptor] },
+    // Process ends counted into `metrics`, and workflow spans, from the bundled workflow interceptors.
+    sinks: workerSinks(deps.metrics),
     // On SIGTERM running activities get this long to finish, then are cancelled (a batch records what it sent);
     // docker compose's stop_grace_period is longer, so the worker is never killed mid-drain.
     shutdownGraceTime: config.workerShutdownGraceMs,

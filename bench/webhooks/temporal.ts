@@ -10,6 +10,7 @@ import type { Config } from '../../lib/config.ts';
 import { bundleWorkflows } from '../../worker/bundle.ts';
 import { startDispatcher, type Dispatcher } from '../../worker/dispatcher.ts';
 import { createTemporalGateway, type TemporalGateway } from '../../worker/temporal-gateway.ts';
+import { workerSinks } from '../../worker/temporal-telemetry.ts';
 import { findTemporal, freePort, startDevServer } from '../../scripts/temporal-cli.ts';
 
 export interface TemporalEngine {
@@ -48,7 +49,7 @@ export async function startTemporalEngine(
     start: async () => {
       if (running) return;
       const connection = await NativeConnection.connect({ address });
-      const worker = await Worker.create({ connection, namespace: 'default', taskQueue: 'iam', workflowBundle, activities });
+      const worker = await Worker.create({ connection, namespace: 'default', taskQueue: 'iam', workflowBundle, activities, sinks: workerSinks() });
       const run = worker.run();
       const gateway = await createTemporalGateway({ address, namespace: 'default', scopeOf: createProcessScopeQueries(pool).scopeOf });
       const dispatcher = await startDispatcher({

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { inject } from 'vitest';
+import type { ProcessMetrics } from '../../lib/metrics/processes.ts';
 import type { Dispatcher } from '../../worker/dispatcher.ts';
 import { startEmbeddedProcesses } from '../../worker/embedded.ts';
 import { startSweeper } from '../../worker/sweeper.ts';
@@ -51,7 +52,13 @@ export const FAST_PROCESSES = {
 export type WrapActivities = (activities: Activities) => Activities;
 
 export async function startTestAppWithProcesses(
-  options: { engine?: Engine; env?: Record<string, string>; wrapActivities?: WrapActivities } = {},
+  options: {
+    engine?: Engine;
+    env?: Record<string, string>;
+    wrapActivities?: WrapActivities;
+    /** Where the processes are counted: the app's registry unless given (a Temporal worker's own, say). */
+    metrics?: ProcessMetrics;
+  } = {},
 ): Promise<TestAppWithProcesses> {
   const engine = options.engine ?? 'embedded';
   const t = await startTestApp({ ...FAST_PROCESSES, ...options.env });
@@ -72,13 +79,13 @@ export async function startTestAppWithProcesses(
           masterKey: t.masterKey,
           onError,
           wrapActivities: options.wrapActivities,
-          metrics: t.app.metrics.processes,
+          metrics: options.metrics ?? t.app.metrics.processes,
         }).then((p) => ({
           gateway: p.engine.gateway,
           dispatcher: p.dispatcher,
           stop: p.stop,
         }))
-      : startTemporalProcessesForTest(t, taskQueue, onError, options.wrapActivities);
+      : startTemporalProcessesForTest(t, taskQueue, onError, options.wrapActivities, options.metrics ?? t.app.metrics.processes);
   const result: TestAppWithProcesses = {
     ...t,
     engine,
@@ -103,7 +110,8 @@ async function startTemporalProcessesForTest(
   t: TestApp,
   taskQueue: string,
   onError: (e: unknown) => void,
-  wrapActivities?: WrapActivities,
+  wrapActivities: WrapActivities | undefined,
+  metrics: ProcessMetrics,
 ): Promise<RunningProcesses> {
   const server = inject('temporal');
   if (!server) throw new Error('No Temporal server in this run (see "Temporal suites skipped" above)');
@@ -116,7 +124,7 @@ async function startTemporalProcessesForTest(
     pool: t.pool,
     databaseUrl: t.databaseUrl,
     masterKey: t.masterKey,
-    metrics: t.app.metrics.processes,
+    metrics,
     address: server.address,
     namespace: server.namespace,
     taskQueue,

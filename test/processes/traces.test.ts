@@ -1,7 +1,7 @@
 // OpenTelemetry traces end to end: with tracing on, one PATCH's trace runs through the event it wrote, the
 // dispatcher's outbox step, the delivery process, its activity and the delivery's HTTP request, each span a child
-// of the one before, as exported over OTLP/HTTP to a real local receiver. Embedded engine only: the Temporal
-// worker does not carry the trace context yet. The provider is process-wide, hence this file in the `waits` project.
+// of the one before, as exported over OTLP/HTTP to a real local receiver. Embedded engine (the Temporal shape:
+// test/temporal/traces.test.ts). The provider is process-wide, hence this file in the `waits` project.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
 import { startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';

@@ -21,6 +21,7 @@ import { createProcessScopeQueries } from '../../db/processes/scopes.ts';
 import { bundleWorkflows } from '../../worker/bundle.ts';
 import { startDispatcher, type Dispatcher } from '../../worker/dispatcher.ts';
 import { createTemporalGateway, type TemporalGateway } from '../../worker/temporal-gateway.ts';
+import { workerSinks } from '../../worker/temporal-telemetry.ts';
 import { DeliveryAttemptKey, EndpointIdKey, NextAttemptAtKey, OrganizationIdKey, TenantIdKey } from '../../workflows/search-attributes.ts';
 import { createTestDatabase } from '../helpers/database.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
@@ -67,7 +68,7 @@ describe.skipIf(!address)(title, () => {
       dnsServers: [],
     });
     connection = await NativeConnection.connect({ address: address! });
-    worker = await Worker.create({ connection, namespace, taskQueue, workflowBundle: await bundleWorkflows(), activities });
+    worker = await Worker.create({ connection, namespace, taskQueue, workflowBundle: await bundleWorkflows(), activities, sinks: workerSinks() });
     running = worker.run();
     gateway = await createTemporalGateway({ address: address!, namespace, taskQueue, scopeOf: createProcessScopeQueries(pool).scopeOf });
     client = new Client({ connection: await Connection.connect({ address: address! }), namespace });

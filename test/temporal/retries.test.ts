@@ -7,6 +7,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bundleWorkflows } from '../../worker/bundle.ts';
 import { createTemporalGateway, type TemporalGateway } from '../../worker/temporal-gateway.ts';
+import { workerSinks } from '../../worker/temporal-telemetry.ts';
 import type { Activities } from '../../workflows/activities.ts';
 import { activityProgressInterceptor, temporalActivityProgress } from '../../worker/temporal-activity-context.ts';
 
@@ -44,9 +45,17 @@ describe.skipIf(!address)(title, () => {
   let connection: NativeConnection, gateway: TemporalGateway, client: Client, workflowBundle: { code: string };
   /** A worker runs once: each test runs its own while `fn` runs. */
   const withWorker = async (fn: () => Promise<void>) =>
-    (await Worker.create({ connection, namespace, taskQueue, workflowBundle, activities, interceptors: { activity: [activityProgressInterceptor] } })).runUntil(
-      fn,
-    );
+    (
+      await Worker.create({
+        connection,
+        namespace,
+        taskQueue,
+        workflowBundle,
+        activities,
+        interceptors: { activity: [activityProgressInterceptor] },
+        sinks: workerSinks(),
+      })
+    ).runUntil(fn);
 
   beforeAll(async () => {
     Runtime.install({ logger: new DefaultLogger('WARN') });

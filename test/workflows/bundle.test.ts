@@ -9,6 +9,7 @@ import proto from '@temporalio/proto';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleWorkflows } from '../../worker/bundle.ts';
+import { workerSinks } from '../../worker/temporal-telemetry.ts';
 import { processes } from '../../workflows/index.ts';
 import { workflowTypes } from '../../workflows/temporal.ts';
 
@@ -75,7 +76,7 @@ describe('workflow bundle', { timeout: 60_000 }, () => {
   });
 
   it('runs a delivery in the workflow sandbox: an attempt, a timer, an attempt, as the history recorded them', async () => {
-    await expect(Worker.runReplayHistory({ workflowBundle: { code } }, deliveryHistory())).resolves.toBeUndefined();
+    await expect(Worker.runReplayHistory({ workflowBundle: { code }, sinks: workerSinks() }, deliveryHistory())).resolves.toBeUndefined();
   });
 
   // Written inside the repository so that the bundler resolves @temporalio/workflow from its node_modules.

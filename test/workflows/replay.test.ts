@@ -8,6 +8,7 @@ import { DefaultLogger, Runtime, Worker, type ReplayResult } from '@temporalio/w
 import { beforeAll, describe, expect, it } from 'vitest';
 import { historyFromJSON } from '../../scripts/history-json.ts';
 import { bundleWorkflows } from '../../worker/bundle.ts';
+import { workerSinks } from '../../worker/temporal-telemetry.ts';
 import { workflowTypes } from '../../workflows/temporal.ts';
 
 const dir = path.resolve(import.meta.dirname, '../fixtures/workflow-histories');
@@ -23,7 +24,7 @@ describe('replay of recorded workflow histories', { timeout: 60_000 }, () => {
     const { code } = await bundleWorkflows();
     // One replay worker for all of them; a fixture's name is its workflow id, so each result names its fixture.
     const results = Worker.runReplayHistories(
-      { workflowBundle: { code } },
+      { workflowBundle: { code }, sinks: workerSinks() },
       [...histories].map(([workflowId, history]) => ({ workflowId, history })),
     );
     for await (const result of results) replayed.set(result.workflowId, result);
