@@ -13,6 +13,7 @@ import { createRetentionActivities, type RetentionDeps } from './retention.ts';
 import { createMessageActivities, type MessageDeps } from './messages.ts';
 import { createVanityDomainActivities, type VanityDomainDeps } from './vanity-domains.ts';
 import { createBillingSyncActivities, type BillingSyncDeps } from './billing-sync.ts';
+import { createBackChannelLogoutActivities, type BackChannelLogoutDeps } from './back-channel-logout.ts';
 
 export type ActivityDeps = DeliveryDeps &
   DomainDeps &
@@ -25,7 +26,8 @@ export type ActivityDeps = DeliveryDeps &
   RetentionDeps &
   MessageDeps &
   VanityDomainDeps &
-  BillingSyncDeps;
+  BillingSyncDeps &
+  BackChannelLogoutDeps;
 
 export function createActivities(deps: ActivityDeps): Activities {
   // An integrity violation fails the same way on every attempt: thrown as a non-retryable DatabaseRefusal.
@@ -42,5 +44,6 @@ export function createActivities(deps: ActivityDeps): Activities {
     ...createMessageActivities(deps),
     ...createVanityDomainActivities(deps),
     ...createBillingSyncActivities(deps),
+    ...createBackChannelLogoutActivities(deps),
   });
 }

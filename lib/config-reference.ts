@@ -236,6 +236,12 @@ export const CONFIG_REFERENCE = {
     meaning:
       'delays before each attempt to send a message (codes, links, invitations) through one provider (`ms`, `s`, `m`, `h`); a transient failure waits for the next, a refusal or the last failure moves to the next provider',
   },
+  BACK_CHANNEL_LOGOUT_SCHEDULE: {
+    section: 'Webhooks and notifications',
+    default: '0,10s,1m,5m,30m,2h',
+    meaning:
+      'delays before each attempt to post a logout token to a client of a revoked session (`ms`, `s`, `m`, `h`); no answer, 408, 429 or a 5xx waits for the next, a refusal or the last failure gives up (`session.back_channel_logout_failed`)',
+  },
   WEBHOOK_TIMEOUT_MS: { section: 'Webhooks and notifications', default: '15000', meaning: 'timeout of one delivery attempt (at most 60000)' },
   WEBHOOK_DISABLE_AFTER: { section: 'Webhooks and notifications', default: '5d', meaning: 'disable an endpoint whose every delivery failed this long' },
   WEBHOOK_SECRET_OVERLAP: { section: 'Webhooks and notifications', default: '24h', meaning: 'how long a rotated-out signing secret keeps signing' },

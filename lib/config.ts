@@ -121,6 +121,9 @@ export const configSchema = z
     WEBHOOK_DISABLE_AFTER: duration.prefault('5d'),
     MESSAGE_RETRY_SCHEDULE: schedule.refine((ms) => ms.length <= 20, 'must list at most 20 delays').prefault(['0', '10s', '1m'].join(',')),
     WEBHOOK_SECRET_OVERLAP: duration.prefault('24h'),
+    BACK_CHANNEL_LOGOUT_SCHEDULE: schedule
+      .refine((ms) => ms.length <= 20, 'must list at most 20 delays')
+      .prefault(['0', '10s', '1m', '5m', '30m', '2h'].join(',')),
     PAGERDUTY_EVENTS_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://events.pagerduty.com'),
     DATADOG_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
     DISPATCH_POLL_MS: positiveInt.default(1000),
@@ -236,6 +239,8 @@ export const configSchema = z
       },
       /** Messages sent through providers: the delays before each attempt at one provider (then the next provider). */
       messages: { retryScheduleMs: env.MESSAGE_RETRY_SCHEDULE },
+      /** Back-channel logout of the clients of revoked sessions: the delays before each attempt (then it gives up). */
+      backChannelLogout: { scheduleMs: env.BACK_CHANNEL_LOGOUT_SCHEDULE },
       processSweepIntervalMs: env.PROCESS_SWEEP_INTERVAL,
       /** On SIGTERM: how long the instance answers not-ready while still serving, before it closes its listener. */
       shutdownDrainDelayMs: env.SHUTDOWN_DRAIN_DELAY,

@@ -57,6 +57,8 @@ const batches = new Map<string, { deliveryId: string; statusCode: number; retryA
 let oidcBatches = 0;
 /** Per message, the outcome of each attempt in turn (the real activity answers from the vendor's answer). */
 const messageAttempts = new Map<string, ('retry' | 'next' | 'sent')[]>();
+/** Per revoked session, what each back-channel logout attempt gets in turn (the real activity answers from the RP's answer). */
+const logoutAttempts = new Map<string, { outcome: 'retry' | 'sent'; statusCode: number }[]>();
 /** Per vanity domain, what its rounds answer in turn (then: removed). */
 const vanitySteps = new Map<string, { done: boolean; status: string; waitMs: number }[]>();
 /** Per environment, when its pending lifecycle changes are due. */
@@ -141,6 +143,7 @@ const activities: Activities = {
   continueRetention: () => Promise.resolve(),
   advanceVanityDomain: ({ domainId }) => Promise.resolve(vanitySteps.get(domainId)?.shift() ?? { done: true, status: 'removed', waitMs: 0 }),
   attemptMessage: ({ messageId }) => Promise.resolve({ outcome: messageAttempts.get(messageId)?.shift() ?? ('settled' as const) }),
+  attemptBackChannelLogout: ({ sessionId }) => Promise.resolve(logoutAttempts.get(sessionId)?.shift() ?? { outcome: 'settled' as const }),
   syncBilling: () => Promise.resolve({ configured: true as const, productsPushed: 1, pricesPushed: 1, subscriptionsPulled: 0, error: null }),
   // The real one enqueues the next run's start in the outbox.
   continueBillingSync: () => Promise.resolve(),
@@ -221,6 +224,12 @@ function scenarios(): Scenario[] {
     { done: false, status: 'pending_dns', waitMs: 200 },
     { done: false, status: 'issuing', waitMs: 0 },
     { done: false, status: 'active', waitMs: 60_000 },
+  ]);
+  // The RP answers 503 to the first logout token, takes the second.
+  const revokedSessionId = randomUUID();
+  logoutAttempts.set(revokedSessionId, [
+    { outcome: 'retry', statusCode: 503 },
+    { outcome: 'sent', statusCode: 204 },
   ]);
   // A backlog of two batches in the first round, then a quiet second round; the run then continues as a new one.
   oidcBatches = 2;
@@ -326,6 +335,20 @@ function scenarios(): Scenario[] {
     {
       fixture: 'message-send-failed-over',
       start: start('message-send', messageId, tenantId, { messageId, providers: ['postmark', 'smtp'], scheduleMs: [0, 200] }),
+      result: 'sent',
+    },
+    {
+      fixture: 'back-channel-logout-retried',
+      start: start('back-channel-logout', `${revokedSessionId}:client-app`, tenantId, {
+        tenantId,
+        environmentId,
+        sessionId: revokedSessionId,
+        clientId: 'client-app',
+        sub: randomUUID(),
+        sid: 'sid-1',
+        issuer: `http://127.0.0.1:8080/v1/oidc/${environmentId}`,
+        scheduleMs: [0, 200, 400],
+      }),
       result: 'sent',
     },
     {

@@ -1,6 +1,6 @@
 // The signatures of every activity a process may run. Implementations live in activities/ (side effects);
 // processes see only these types.
-import type { BillingSyncInput, OidcCleanupInput, RetentionInput, VanityDomainInput } from '../lib/processes/contracts.ts';
+import type { BackChannelLogoutTarget, BillingSyncInput, OidcCleanupInput, RetentionInput, VanityDomainInput } from '../lib/processes/contracts.ts';
 
 /** What one attempt got (absent when no attempt was sent): the status code of the answer, or the error when there was none. */
 export interface AttemptGot {
@@ -101,6 +101,14 @@ export interface Activities {
   attemptMessage(input: MessageAttempt): Promise<MessageAttemptResult>;
 
   /**
+   * One attempt to log a client out of a revoked session: signs a logout token with the environment's current key
+   * (the client's ID token alg) and POSTs it to the client's back-channel logout URI. `sent` (2xx), `retry` (no
+   * answer, a timeout, 408, 429 or a 5xx, and not the last attempt), `failed` (a refusal, or the last attempt failed:
+   * session.back_channel_logout_failed is recorded), or `settled` (the client is gone, inactive or has no logout URI).
+   */
+  attemptBackChannelLogout(input: BackChannelLogoutAttempt): Promise<BackChannelLogoutResult>;
+
+  /**
    * One round of a vanity domain, by its status: removing → revoke the certificate and delete (`done`); pending_dns →
    * check the records (issuing when found, failed past the give-up time); issuing or renewing → obtain a certificate
    * over ACME (active, or failed with the CA's reason); active → renewing once due. `waitMs`: until the next round.
@@ -120,6 +128,18 @@ export interface Activities {
 
 export type BillingSyncResult =
   { configured: false } | { configured: true; productsPushed: number; pricesPushed: number; subscriptionsPulled: number; error: string | null };
+
+export interface BackChannelLogoutAttempt extends BackChannelLogoutTarget {
+  attempt: number;
+  /** Attempts in all (the schedule's length): the last one records the failure. */
+  attempts: number;
+}
+
+export interface BackChannelLogoutResult {
+  outcome: 'sent' | 'retry' | 'failed' | 'settled';
+  statusCode?: number | null;
+  error?: string | null;
+}
 
 export interface MessageAttempt {
   messageId: string;

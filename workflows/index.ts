@@ -3,6 +3,7 @@
 // the sweeper and the history export all read it. A kind missing here, or a definition missing a piece, does not
 // compile (`satisfies`); an activity no kind describes does not either (see `Described` below).
 import type { ProcessKind } from '../lib/processes/contracts.ts';
+import { backChannelLogoutProcess } from './back-channel-logout.ts';
 import { billingSyncProcess } from './billing-sync.ts';
 import { deliveryBatchProcess, webhookDeliveryProcess } from './delivery-process.ts';
 import type { ProcessDefinition } from './definition.ts';
@@ -35,6 +36,7 @@ export const processes = {
   'message-send': messageSendProcess,
   'vanity-domain': vanityDomainProcess,
   'billing-sync': billingSyncProcess,
+  'back-channel-logout': backChannelLogoutProcess,
 } satisfies { [K in ProcessKind]: ProcessDefinition<K> };
 
 /** The definition of `kind`, typed by it. */

@@ -4,7 +4,6 @@
 // (in memory, per instance, like the credential rate limits): after MAX_WRONG in the window the user's changes are
 // 429 until it ends, before any verification. Other sessions are kept unless the user asks to end them, as Auth0
 // and Logto do (Keycloak's "sign out other devices" is the option).
-import type { FastifyBaseLogger } from 'fastify';
 import type { DatabasePool } from 'slonik';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { createAccountQueries } from '../../db/oidc/account/queries.ts';
@@ -16,9 +15,8 @@ import { createWindowCounter, rateLimited } from '../plugins/rate-window.ts';
 import type { PasswordPolicy, PasswordWarning } from '../passwords/policy.ts';
 import { passwordRefused } from '../passwords/refused.ts';
 import { passwordAuthEnabled, passwordDisabled } from '../passwords/enabled.ts';
-import type { OidcProviders } from '../oidc/types.ts';
 import { createHomeRealm } from '../families/oidc/sign-in/home-realm.ts';
-import { backChannelLogout } from '../families/directory/sessions/back-channel.ts';
+import type { BackChannelLogoutSettings } from '../families/directory/sessions/back-channel.ts';
 import { revokeSessions } from '../families/directory/sessions/service.ts';
 import type { AccountToken } from './access-token.ts';
 
@@ -37,7 +35,7 @@ const wrongPassword = () =>
     details: [{ path: 'body.currentPassword', message: 'is not the user’s current password' }],
   });
 
-export function createPasswordChangeService(deps: { pool: DatabasePool; oidc: OidcProviders; policy: PasswordPolicy; log: FastifyBaseLogger }) {
+export function createPasswordChangeService(deps: { pool: DatabasePool; logout: BackChannelLogoutSettings; policy: PasswordPolicy }) {
   const { pool, policy } = deps;
   const homeRealm = createHomeRealm(pool);
   const wrong = createWindowCounter(WRONG_WINDOW_MS);
@@ -94,7 +92,7 @@ export function createPasswordChangeService(deps: { pool: DatabasePool; oidc: Oi
 
       const hash = await hashPassword(input.newPassword);
       const signOut = input.signOutOtherSessions === true;
-      const notices = await pool.transaction(async (trx) => {
+      await pool.transaction(async (trx) => {
         // Changed by another request since it was verified: the password given is no longer the current one.
         if ((await createAccountQueries(trx, environmentId).lockHash(userId)) !== user.hash) throw wrongPassword();
         await createPasswordQueries(trx, environmentId).setPassword(userId, hash);
@@ -103,8 +101,8 @@ export function createPasswordChangeService(deps: { pool: DatabasePool; oidc: Oi
           resource: { type: 'user', id: userId },
           event: { type: 'user.password_changed', data: { userId, clientId: token.clientId, signedOutOtherSessions: signOut } },
         });
-        if (!signOut) return [];
-        const { revoked, notices } = await revokeSessions(trx, environmentId, userId, { exceptUid: token.sessionUid });
+        if (!signOut) return;
+        const revoked = await revokeSessions(trx, scope, deps.logout, userId, { exceptUid: token.sessionUid });
         for (const session of revoked) {
           await recordAs(trx, token, origin, {
             action: 'session.revoke',
@@ -114,9 +112,7 @@ export function createPasswordChangeService(deps: { pool: DatabasePool; oidc: Oi
             event: { type: 'session.revoked', data: { session } },
           });
         }
-        return notices;
       });
-      await backChannelLogout(deps.oidc, environmentId, notices, deps.log);
       return { warning };
     },
   };

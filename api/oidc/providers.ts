@@ -7,7 +7,7 @@ import { createModelCache, type ModelCache } from '../access/models.ts';
 import type { TrustStoreSnapshot } from '../access/trust-stores.ts';
 import { createProviderSnapshotQueries, type ProviderSnapshot } from '../../db/oidc/provider/snapshot.ts';
 import { providerConfiguration, type ConfigurationInput } from './configuration.ts';
-import { loadKeyRing, providerJwks } from './keys.ts';
+import { loadKeyRing, providerJwks } from '../../db/oidc/keys/ring.ts';
 import { createGrantUse, trackGrantUse, type GrantUse } from './grant-use.ts';
 import { answerClosedRegistration, registrationFeature } from './registration.ts';
 import { conformTokenErrors } from './rfc-errors.ts';

@@ -107,6 +107,25 @@ export interface MessageSendInput {
   scheduleMs: number[];
 }
 
+/** One client to log out, over the back channel, of one revoked directory session (OpenID Connect Back-Channel Logout 1.0). */
+export interface BackChannelLogoutTarget {
+  tenantId: string;
+  environmentId: string;
+  /** The revoked session (directory_sessions.id). */
+  sessionId: string;
+  clientId: string;
+  /** The logout token's `sub` (the user's id) and `sid` (the session's id at that client; null when the provider kept none). */
+  sub: string;
+  sid: string | null;
+  /** The environment's issuer: the logout token's `iss`. */
+  issuer: string;
+}
+
+export interface BackChannelLogoutInput extends BackChannelLogoutTarget {
+  /** Delays before each attempt, in ms (BACK_CHANNEL_LOGOUT_SCHEDULE; the first is usually 0). */
+  scheduleMs: number[];
+}
+
 export interface VanityDomainInput extends VanityTimings {
   domainId: string;
 }
@@ -165,6 +184,7 @@ export interface ProcessContracts {
   'elevate-grant': { input: ElevateGrantInput; topics: { 'elevate-grant': ElevateGrantMessage } };
   'oidc-cleanup': { input: OidcCleanupInput; topics: NoTopics };
   'message-send': { input: MessageSendInput; topics: NoTopics };
+  'back-channel-logout': { input: BackChannelLogoutInput; topics: NoTopics };
   'vanity-domain': { input: VanityDomainInput; topics: { 'vanity-domain': VanityDomainMessage } };
   'billing-sync': { input: BillingSyncInput; topics: { 'billing-sync': BillingSyncMessage } };
   retention: { input: RetentionInput; topics: NoTopics };

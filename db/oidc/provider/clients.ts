@@ -36,5 +36,12 @@ export function createProviderClientQueries(db: CommonQueryMethods, environmentI
           agent_sign_in AS "agentSignIn", id_token_signed_response_alg AS "idTokenSignedResponseAlg",
           backchannel_logout_uri AS "backchannelLogoutUri", jwks, secret_encrypted AS "secretEncrypted"
         FROM oidc_clients WHERE environment_id = ${environmentId} AND client_id = ${clientId} AND active`),
+
+    /** Those of `clientIds` that are active and have a back-channel logout URI. */
+    withBackChannelLogout: async (clientIds: string[]) => [
+      ...(await db.anyFirst(sql.type(z.object({ clientId: z.string() }))`
+        SELECT client_id AS "clientId" FROM oidc_clients
+        WHERE environment_id = ${environmentId} AND client_id = ANY(${sql.array(clientIds, 'text')}) AND active AND backchannel_logout_uri IS NOT NULL`)),
+    ],
   };
 }

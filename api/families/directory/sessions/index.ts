@@ -4,5 +4,6 @@ import { createDirectorySessionService } from './service.ts';
 
 export default defineFamily({
   name: 'directory/sessions',
-  register: (app, { pool, oidc }) => directorySessionRoutes(app, createDirectorySessionService(pool, oidc, app.log)),
+  register: (app, { pool, config }) =>
+    directorySessionRoutes(app, createDirectorySessionService(pool, { publicBaseUrl: config.publicBaseUrl, scheduleMs: config.backChannelLogout.scheduleMs })),
 });

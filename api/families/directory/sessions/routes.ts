@@ -10,8 +10,9 @@ const base = '/v1/tenants/:tenantId/environments/:environmentId/directory/users/
 const read = requires('directory:read');
 const write = requires('directory:write');
 const REVOKES =
-  "deletes the provider's session and the refresh and access tokens issued through it (refused on every instance at once), then logs out each " +
-  'client of the session that has a back-channel logout URI (a client that fails is logged and does not undo the revocation).';
+  "deletes the provider's session and the refresh and access tokens issued through it (refused on every instance at once), and starts the " +
+  'back-channel logout of each client of the session that has a back-channel logout URI: a durable process, retried when the client fails, ' +
+  'that the answer does not wait for (a client that gives up records `session.back_channel_logout_failed` and does not undo the revocation).';
 
 export function directorySessionRoutes(app: App, sessions: DirectorySessionService) {
   app.get(base, {

@@ -1,7 +1,6 @@
 // A directory user's sign-in sessions. Revoking one (or all) deletes the provider's Session record and the codes,
-// access and refresh tokens of the grants it holds, marks it revoked and records `session.revoked`, in one
-// transaction; then each client of the session with a back-channel logout URI is told (./back-channel.ts).
-import type { FastifyBaseLogger } from 'fastify';
+// access and refresh tokens of the grants it holds, marks it revoked, records `session.revoked` and starts the
+// back-channel logout of each client of the session with a logout URI (./back-channel.ts), in one transaction.
 import type { DatabasePool } from 'slonik';
 import { createDirectorySessionQueries, type LockedSession } from '../../../../db/directory/sessions/queries.ts';
 import { createDirectoryUserQueries } from '../../../../db/directory/users/queries.ts';
@@ -9,8 +8,7 @@ import { createOidcSettingsQueries } from '../../../../db/oidc/settings/queries.
 import { effectiveSessionConfig } from '../../../../lib/oidc/session-config.ts';
 import { notFound, orNotFound } from '../../../errors.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
-import type { OidcProviders } from '../../../oidc/types.ts';
-import { backChannelLogout, type LogoutNotice } from './back-channel.ts';
+import { enqueueBackChannelLogouts, type BackChannelLogoutSettings, type LogoutNotice } from './back-channel.ts';
 
 type Queries = ReturnType<typeof createDirectorySessionQueries>;
 
@@ -21,37 +19,39 @@ async function endProviderSession(queries: Queries, session: LockedSession): Pro
   const grantIds = authorizations.flatMap(([, a]) => (a.grantId ? [a.grantId] : []));
   await queries.deleteProviderRecords(session.sessionUid, grantIds);
   const accountId = payload?.accountId;
-  return accountId ? authorizations.map(([clientId, a]) => ({ clientId, accountId, sid: a.sid })) : [];
+  return accountId ? authorizations.map(([clientId, a]) => ({ sessionId: session.id, clientId, accountId, sid: a.sid })) : [];
 }
 
 /**
  * Revokes the user's sessions not yet revoked, in `db`'s transaction: one (`sessionId`), or all but the session whose
- * provider uid is `exceptUid`. Returns the revoked sessions (the caller records `session.revoked` for each) and whom
- * to log out over the back channel once the transaction committed.
+ * provider uid is `exceptUid`, and starts (through the outbox, so after the commit) the back-channel logout of their
+ * clients. Returns the revoked sessions: the caller records `session.revoked` for each.
  */
 export async function revokeSessions(
   db: Parameters<typeof createDirectorySessionQueries>[0],
-  environmentId: string,
+  scope: { tenantId: string; environmentId: string },
+  logout: BackChannelLogoutSettings,
   userId: string,
   which: { sessionId?: string; exceptUid?: string } = {},
 ) {
-  const queries = createDirectorySessionQueries(db, environmentId);
+  const queries = createDirectorySessionQueries(db, scope.environmentId);
   const locked = (await queries.lockUnrevoked(userId, which.sessionId)).filter((s) => s.sessionUid !== which.exceptUid);
   const notices: LogoutNotice[] = [];
   for (const session of locked) notices.push(...(await endProviderSession(queries, session)));
   const revoked = locked.length === 0 ? [] : await queries.markRevoked(locked.map((s) => s.id));
-  return { revoked, notices };
+  await enqueueBackChannelLogouts(db, logout, scope, notices);
+  return revoked;
 }
 
-export function createDirectorySessionService(pool: DatabasePool, oidc: OidcProviders, log: FastifyBaseLogger) {
+export function createDirectorySessionService(pool: DatabasePool, logout: BackChannelLogoutSettings) {
   const userOf = (caller: EnvironmentCaller, userId: string) =>
     orNotFound(createDirectoryUserQueries(pool, caller.scope.environmentId).findUser(userId), 'user', userId);
 
   const revoke = async (caller: EnvironmentCaller, userId: string, sessionId?: string) => {
     await userOf(caller, userId);
     const { environmentId } = caller.scope;
-    const { sessions, notices } = await pool.transaction(async (trx) => {
-      const { revoked, notices } = await revokeSessions(trx, environmentId, userId, { sessionId });
+    const sessions = await pool.transaction(async (trx) => {
+      const revoked = await revokeSessions(trx, { tenantId: caller.scope.tenant.id, environmentId }, logout, userId, { sessionId });
       if (sessionId !== undefined && revoked.length === 0 && !(await createDirectorySessionQueries(trx, environmentId).exists(userId, sessionId))) {
         throw notFound('session', sessionId);
       }
@@ -64,9 +64,8 @@ export function createDirectorySessionService(pool: DatabasePool, oidc: OidcProv
           event: { type: 'session.revoked', data: { session } },
         });
       }
-      return { sessions: revoked, notices };
+      return revoked;
     });
-    await backChannelLogout(oidc, environmentId, notices, log);
     return { success: true as const, sessions };
   };
 

@@ -5,6 +5,8 @@ import { accountRoutes } from './routes.ts';
 
 export default defineFamily({
   name: 'oidc/account',
-  register: (app, { pool, oidc, passwordPolicy }) =>
-    accountRoutes(app, { oidc, passwords: createPasswordChangeService({ pool, oidc, policy: passwordPolicy, log: app.log }) }),
+  register: (app, { pool, oidc, passwordPolicy, config }) => {
+    const logout = { publicBaseUrl: config.publicBaseUrl, scheduleMs: config.backChannelLogout.scheduleMs };
+    accountRoutes(app, { oidc, passwords: createPasswordChangeService({ pool, logout, policy: passwordPolicy }) });
+  },
 });

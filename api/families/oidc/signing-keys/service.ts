@@ -8,7 +8,7 @@ import { keyRetirement } from '../../../../db/oidc/keys/retirement.ts';
 import { createProviderSnapshotQueries } from '../../../../db/oidc/provider/snapshot.ts';
 import { effectiveSessionConfig } from '../../../../lib/oidc/session-config.ts';
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
-import { addActiveKey, loadKeyRing, SIGNING_ALGS } from '../../../oidc/keys.ts';
+import { addActiveKey, loadKeyRing, SIGNING_ALGS } from '../../../../db/oidc/keys/ring.ts';
 
 const SKEW_SECONDS = 300;
 

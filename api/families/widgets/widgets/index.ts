@@ -11,11 +11,12 @@ import { widgetScriptRoutes } from './script-routes.ts';
 
 export default defineFamily({
   name: 'widgets/widgets',
-  register: (app, { pool, masterKey, config, oidc, sender }) => {
+  register: (app, { pool, masterKey, config, sender }) => {
     const { publicBaseUrl } = config;
     widgetTokenRoutes(app, createWidgetTokenService({ pool, masterKey, publicBaseUrl }));
     const guard = createWidgetGuard({ pool, publicBaseUrl });
-    const services = createWidgetServices({ pool, oidc, sender, log: app.log });
+    const logout = { publicBaseUrl, scheduleMs: config.backChannelLogout.scheduleMs };
+    const services = createWidgetServices({ pool, logout, sender, log: app.log });
     widgetUserRoutes(app, guard, services);
     widgetOrganizationRoutes(app, guard, services);
     widgetScriptRoutes(app);

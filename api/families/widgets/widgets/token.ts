@@ -7,7 +7,7 @@ import type { CommonQueryMethods } from 'slonik';
 import { decrypt } from '../../../../lib/crypto.ts';
 import { createOidcSigningKeyQueries } from '../../../../db/oidc/keys/queries.ts';
 import { WIDGET_KINDS, type WidgetKind } from '../../../../db/widgets/tokens/rows.ts';
-import { loadKeyRing } from '../../../oidc/keys.ts';
+import { loadKeyRing } from '../../../../db/oidc/keys/ring.ts';
 import { issuerOf } from '../../../oidc/providers.ts';
 import { WIDGET_TYP } from '../../../access/widget-tokens.ts';
 import { ApiError } from '../../../errors.ts';

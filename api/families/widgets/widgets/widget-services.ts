@@ -3,10 +3,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabasePool } from 'slonik';
 import type { MessageSender } from '../../../../lib/messages/sender.ts';
-import type { OidcProviders } from '../../../oidc/types.ts';
 import { withInvitationMail } from '../../../messages/invitation-mail.ts';
 import { createDirectoryUserService } from '../../directory/users/service.ts';
 import { createDirectorySessionService } from '../../directory/sessions/service.ts';
+import type { BackChannelLogoutSettings } from '../../directory/sessions/back-channel.ts';
 import { createPasskeyService } from '../../directory/passkeys/service.ts';
 import { createMfaFactorService } from '../../directory/mfa-factors/service.ts';
 import { createOrganizationInvitationService } from '../../organizations/invitations/service.ts';
@@ -14,11 +14,11 @@ import { createOrganizationMemberService } from '../../organizations/members/ser
 import { createPersonalAccessTokenService } from '../../identity/personal-access-tokens/service.ts';
 import { createAuditLogService } from '../../events/audit-logs/service.ts';
 
-export function createWidgetServices(deps: { pool: DatabasePool; oidc: OidcProviders; sender: MessageSender; log: FastifyBaseLogger }) {
+export function createWidgetServices(deps: { pool: DatabasePool; logout: BackChannelLogoutSettings; sender: MessageSender; log: FastifyBaseLogger }) {
   const { pool } = deps;
   return {
     users: createDirectoryUserService(pool),
-    sessions: createDirectorySessionService(pool, deps.oidc, deps.log),
+    sessions: createDirectorySessionService(pool, deps.logout),
     passkeys: createPasskeyService(pool),
     mfaFactors: createMfaFactorService(pool),
     invitations: withInvitationMail(createOrganizationInvitationService({ pool }), { pool, sender: deps.sender, log: deps.log }),

@@ -1,10 +1,11 @@
-// An environment's signing key ring as the provider takes it: an active ES256 and RS256 key (created on first
-// build, once even when two instances build at the same time), then the retiring keys, as private JWKs.
+// An environment's signing key ring: an active ES256 and RS256 key (created on first use, once even when two
+// instances build at the same time), then the retiring keys, as private JWKs. The provider (api/oidc/providers.ts)
+// and the back-channel logout process (activities/back-channel-logout.ts) sign with it.
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { CommonQueryMethods } from 'slonik';
-import { decrypt, encrypt } from '../../lib/crypto.ts';
-import { createOidcSigningKeyQueries, type OidcSigningKeyRow } from '../../db/oidc/keys/queries.ts';
+import { decrypt, encrypt } from '../../../lib/crypto.ts';
+import { createOidcSigningKeyQueries, type OidcSigningKeyRow } from './queries.ts';
 
 export const SIGNING_ALGS = ['ES256', 'RS256'] as const;
 
