@@ -5,6 +5,6 @@ import { accountRoutes } from './routes.ts';
 
 export default defineFamily({
   name: 'oidc/account',
-  register: (app, { pool, oidc, passwordPolicy }) =>
-    accountRoutes(app, { oidc, passwords: createPasswordChangeService({ pool, oidc, policy: passwordPolicy, log: app.log }) }),
+  register: (app, { pool, oidc, passwordPolicy, rateWindows }) =>
+    accountRoutes(app, { oidc, passwords: createPasswordChangeService({ pool, oidc, policy: passwordPolicy, log: app.log, windows: rateWindows }) }),
 });
