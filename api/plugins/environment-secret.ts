@@ -72,7 +72,9 @@ export function registerEnvironmentSecretAuth(app: FastifyInstance, authenticato
       const serves = () =>
         principal.purposes.includes(purpose)
           ? done()
-          : done(new ApiError(403, 'auth.secret_purpose', `This environment API secret may not be used for ${purpose}; create one with the purpose "${purpose}".`));
+          : done(
+              new ApiError(403, 'auth.secret_purpose', `This environment API secret may not be used for ${purpose}; create one with the purpose "${purpose}".`),
+            );
       const limited = limits?.take(reply, `${principal.credential}:${principal.secretId}`, principal.rateLimitPerMinute ?? limits.defaults[expected]);
       if (!(limited instanceof Promise)) return limited ? done(limited) : serves();
       limited.then((error) => (error ? done(error) : serves()), done);

@@ -1,12 +1,12 @@
 // Fixed-window request counters shared by every API instance of the database (issue 22), without a database round
 // trip per request. Each instance counts locally and adds its deltas to rate_limit_windows in one batched upsert every
 // `syncIntervalMs` while it has any (db/rate-limits/windows.ts); the upsert answers each key's count across all
-// instances, which the next decisions start from. Far from its limit, a key is decided locally: an instance admits,
-// unsynced, at most a quarter of what it last saw left of the key's budget (less what the other instances added
-// between its last two syncs). Beyond that, a request waits for the next sync, started at once and shared by every
-// request waiting meanwhile, which ranks it exactly among all instances' requests. An instance whose count of a key is
-// older than two sync intervals (or that has none yet) admits only a sixteenth of what it knows is left. A key known to be over its limit
-// is refused locally. See docs/operations.md, "Rate limits across instances".
+// instances and the window's remaining time. Far from its limit, a key is decided locally: unsynced, an instance admits
+// at most a quarter of what is left of the key's budget by its estimate (the count at its last sync, plus what the
+// key's rate would have added since then and in one more interval; a sixteenth when that sync is older than two
+// intervals or there was none). Beyond that, a request waits for the next sync, started at once and shared by every
+// request waiting meanwhile, which ranks it exactly among all instances' requests. A key known to be over its limit is
+// refused locally. docs/operations.md, "Rate limits across instances", states the bound.
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabasePool } from 'slonik';
 import { addToWindows, deleteEndedWindows, type WindowDelta } from '../../db/rate-limits/windows.ts';
@@ -53,8 +53,8 @@ interface KeyState {
   resetAt: number;
   /** The key's count across all instances at the last sync (this instance's synced requests included). */
   global: number;
-  /** What the other instances added between this instance's last two syncs of the key. */
-  remote: number;
+  /** The key's requests per ms across all instances, as the last sync showed it (see `allowance`). */
+  rate: number;
   /** When a sync last answered the key's count in this window (0: none has). */
   syncedAt: number;
   /** Counted here, not sent yet. */
@@ -94,7 +94,10 @@ export function createSharedWindows(options: SharedWindowsOptions): SharedWindow
   /** How many requests of the key this instance may admit unsynced. */
   const allowance = (state: KeyState, max: number, t: number) => {
     const share = t - state.syncedAt <= 2 * syncIntervalMs ? LOCAL_SHARE : STALE_SHARE;
-    return Math.floor(Math.max(0, max - state.global - state.remote) * share);
+    // The count now, had the key gone on at the rate the last sync showed (this instance's own requests included),
+    // with one more interval for what the other instances counted but had not synced when it ran.
+    const expected = state.global + state.rate * (t - state.syncedAt + syncIntervalMs);
+    return Math.floor(Math.max(0, max - expected) * share);
   };
 
   const peekNow = (key: string): Window | undefined => {
@@ -149,7 +152,11 @@ export function createSharedWindows(options: SharedWindowsOptions): SharedWindow
         state.inflight -= count;
         // A window this instance restarted meanwhile has a state of its own: the answer is not its count.
         if (states.get(row.key) === state) {
-          state.remote = Math.max(0, row.count - count - state.global);
+          // The faster of the window's mean rate and the rate since the last sync: an instance that has not heard of
+          // the others for a while assumes they went on, and waits for a sync sooner.
+          const elapsed = Math.max(1, state.windowMs - row.remainingMs);
+          const since = state.syncedAt ? (row.count - state.global) / Math.max(1, t - state.syncedAt) : 0;
+          state.rate = Math.max(row.count / elapsed, since);
           state.global = row.count;
           state.syncedAt = t;
           state.resetAt = resetAt;
@@ -206,7 +213,7 @@ export function createSharedWindows(options: SharedWindowsOptions): SharedWindow
         // Requests still waiting in the window that ended count as the first of the next one.
         for (const w of state?.waiters ?? []) w.resolve({ count: w.ordinal, resetAt: t + windowMs });
         // Until its first sync, a window is assumed to start here; the sync answers when it really ends.
-        state = { windowMs, resetAt: t + windowMs, global: 0, remote: 0, syncedAt: 0, pending: 0, inflight: 0, waiters: [] };
+        state = { windowMs, resetAt: t + windowMs, global: 0, rate: 0, syncedAt: 0, pending: 0, inflight: 0, waiters: [] };
         states.set(key, state);
       }
       state.pending++;
