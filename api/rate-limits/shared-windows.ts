@@ -154,7 +154,8 @@ export function createSharedWindows(options: SharedWindowsOptions): SharedWindow
         if (states.get(row.key) === state) {
           // The faster of the window's mean rate and the rate since the last sync: an instance that has not heard of
           // the others for a while assumes they went on, and waits for a sync sooner.
-          const elapsed = Math.max(1, state.windowMs - row.remainingMs);
+          // (A window's first sync carries up to an interval of requests counted before the window began in Postgres.)
+          const elapsed = Math.max(syncIntervalMs, state.windowMs - row.remainingMs);
           const since = state.syncedAt ? (row.count - state.global) / Math.max(1, t - state.syncedAt) : 0;
           state.rate = Math.max(row.count / elapsed, since);
           state.global = row.count;

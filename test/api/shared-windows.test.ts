@@ -92,8 +92,8 @@ describe('shared rate-limit windows', () => {
   it('keeps at most maxKeys windows: a new key beyond them is admitted uncounted', async () => {
     const a = instance({ maxKeys: 2 });
     const [k1, k2, k3] = [key(), key(), key()];
-    a.hit(k1, 10, 60_000);
-    a.hit(k2, 10, 60_000);
+    await a.hit(k1, 10, 60_000);
+    await a.hit(k2, 10, 60_000);
     expect(await counts([a.hit(k3, 10, 60_000), a.hit(k3, 10, 60_000)])).toEqual([1, 1]);
     expect(a.peek(k3, 10)).toBeUndefined();
     expect(await counts([a.hit(k1, 10, 60_000)])).toEqual([2]);
@@ -102,11 +102,11 @@ describe('shared rate-limit windows', () => {
   it('syncs on its own every interval while it has counts, and stores what is left on close', async () => {
     const a = instance({ syncIntervalMs: 20 });
     const k = key();
-    a.hit(k, 1000, 60_000);
+    expect(a.hit(k, 1000, 60_000)).toMatchObject({ count: 1 }); // far from the limit: at once
     await expect.poll(() => stored(k), { timeout: 2000, interval: 10 }).toBe(1);
     const b = createSharedWindows({ pool, syncIntervalMs: 60_000, log: { warn: () => {} } });
-    b.hit(k, 1000, 60_000);
-    b.hit(k, 1000, 60_000);
+    await b.hit(k, 1000, 60_000);
+    await b.hit(k, 1000, 60_000);
     await b.close();
     expect(await stored(k)).toBe(3);
     expect(warnings).toEqual([]);
