@@ -43,6 +43,7 @@ import type { MessageSender } from '../lib/messages/sender.ts';
 import { createMessageSender } from './messages/sender.ts';
 import type { PasswordPolicy } from './passwords/policy.ts';
 import { createEnvironmentPasswordPolicy } from './passwords/environment-policy.ts';
+import { createSharedWindows } from './rate-limits/shared-windows.ts';
 
 export interface AppDeps {
   config: Config;
@@ -226,16 +227,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }, done);
   });
 
+  // Every rate limit counts across the instances of the database; what this instance counted is stored before the pool closes.
+  const rateWindows = createSharedWindows({ pool, syncIntervalMs: config.rateLimit.syncIntervalMs, log: app.log });
+  app.addHook('onClose', () => rateWindows.close());
+
   // Named plugins (api/plugins/*): each declares the plugins it needs, so a wrong order fails at ready().
   await app.register(errorsPlugin);
   await app.register(authPlugin, { authenticator });
   await app.register(impersonationAuditPlugin, { pool });
-  await app.register(environmentSecretPlugin, { authenticator: environmentSecrets, rateLimit: config.rateLimit });
+  await app.register(environmentSecretPlugin, { authenticator: environmentSecrets, rateLimit: config.rateLimit, windows: rateWindows });
   await app.register(requestTextPlugin);
   await app.register(securityHeadersPlugin);
   await app.register(scopePlugin, { pool });
   await app.register(openApiPlugin, { publicBaseUrl: config.publicBaseUrl, tokenUrl: `${config.publicBaseUrl}/v1/oauth/token` });
-  if (config.rateLimit.enabled) await app.register(rateLimitPlugin, config.rateLimit);
+  if (config.rateLimit.enabled) await app.register(rateLimitPlugin, { ...config.rateLimit, windows: rateWindows });
 
   const passwordPolicy = deps.passwordPolicy ?? createEnvironmentPasswordPolicy(pool);
   const familyDeps = {
@@ -253,6 +258,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     vanity,
     sender,
     passwordPolicy,
+    rateWindows,
     protectionTimings: deps.protectionTimings,
     readiness,
     metrics,

@@ -1,6 +1,7 @@
 // Throughput of GET /v1/tenants/:id on the real app (auth, hooks, zod validation and serialization, slonik)
 // against a bare Fastify route running the same SELECT through a plain pg.Pool, measured in the same run.
-// BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS (default 50) tune it.
+// BENCH_DURATION (s, default 10) and BENCH_CONNECTIONS (default 50) tune it. BENCH_RATE_LIMIT_MAX turns the general rate
+// limit on (off by default) with that many requests a minute, so its cost on the hot path shows in the figure.
 import os from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
@@ -57,7 +58,8 @@ const cleanups: (() => Promise<unknown>)[] = [];
 try {
   const databaseUrl = await startBenchDatabase(cleanups);
 
-  const service = await startBenchApp(databaseUrl);
+  const limit = process.env.BENCH_RATE_LIMIT_MAX;
+  const service = await startBenchApp(databaseUrl, limit ? { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_MAX: limit } : {});
   cleanups.push(() => service.close());
   await service.app.listen({ port: 0, host: '127.0.0.1' });
   const { tenantId, organizationId } = service.credentials;
@@ -81,7 +83,7 @@ try {
   const row = (name: string, m: typeof base) =>
     `${name.padEnd(34)}${String(m.rps).padStart(9)}${String(m.p50).padStart(9)}${String(m.p99).padStart(9)}${m.otherCpu.toFixed(2).padStart(12)}`;
   console.log(
-    `\nGET one tenant: ${CONNECTIONS} connections, ${DURATION} s each after ${WARMUP} s warm-up, pg pool ${service.poolSize}, ${os.cpus().length} CPUs`,
+    `\nGET one tenant: ${CONNECTIONS} connections, ${DURATION} s each after ${WARMUP} s warm-up, pg pool ${service.poolSize}, ${os.cpus().length} CPUs, rate limit ${limit ? `${limit}/min` : 'off'}`,
   );
   console.log(`${''.padEnd(34)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'other CPU'.padStart(12)}`);
   console.log(row('baseline (bare Fastify + pg)', base));
@@ -90,7 +92,7 @@ try {
   if (!quiet) console.log('WARNING: other processes used CPU during the runs (cores, last column); the ratio is unreliable.');
   console.log(`ratio service/baseline: ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}) ${ratio >= TARGET_RATIO ? 'OK' : 'BELOW TARGET'}\n`);
   console.log(
-    `RESULT ${JSON.stringify({ bench: 'http', connections: CONNECTIONS, durationS: DURATION, poolSize: service.poolSize, baseline: base, service: svc, ratio, targetRatio: TARGET_RATIO, ok: ratio >= TARGET_RATIO, quiet })}`,
+    `RESULT ${JSON.stringify({ bench: 'http', rateLimitMax: limit ? Number(limit) : null, connections: CONNECTIONS, durationS: DURATION, poolSize: service.poolSize, baseline: base, service: svc, ratio, targetRatio: TARGET_RATIO, ok: ratio >= TARGET_RATIO, quiet })}`,
   );
 } finally {
   for (const cleanup of cleanups.reverse()) await cleanup().catch((e: unknown) => console.error('cleanup failed:', e));

@@ -299,6 +299,12 @@ export const CONFIG_REFERENCE = {
     meaning:
       'failed authentications a minute per client address on the routes of API secrets, provisioning tokens and Slack; beyond it only credentials the instance already verified get through',
   },
+  RATE_LIMIT_SYNC_INTERVAL_MS: {
+    section: 'Rate limits',
+    default: '50',
+    meaning:
+      'how often (ms, at most 1000) an instance adds the requests it counted to the shared counts of every instance, while it has any; a key near its limit waits for the next sync instead',
+  },
   DNS_SERVERS: {
     section: 'Domains',
     default: null,

@@ -114,6 +114,8 @@ export const configSchema = z
     RATE_LIMIT_API_SECRET_MAX: positiveInt.default(1_200_000),
     RATE_LIMIT_PROVISIONING_TOKEN_MAX: positiveInt.default(6000),
     RATE_LIMIT_AUTH_FAILURE_MAX: positiveInt.default(60),
+    // How often an instance adds its counts to the shared windows (api/rate-limits/shared-windows.ts) while it has any.
+    RATE_LIMIT_SYNC_INTERVAL_MS: positiveInt.max(1000, 'must be at most 1000').default(50),
     TRUST_PROXY: trustProxy.prefault('false'),
     WEBHOOK_RETRY_SCHEDULE: schedule.prefault(['0', '5s', '5m', '30m', '2h', '5h', '10h', '10h'].join(',')),
     // Capped below the 2-minute activity timeout of the Temporal binding, so an attempt is never cut and resent.
@@ -216,6 +218,8 @@ export const configSchema = z
         provisioningTokenMax: env.RATE_LIMIT_PROVISIONING_TOKEN_MAX,
         /** Failed authentications a minute per client address on the routes authenticated by a credential. */
         authFailureMax: env.RATE_LIMIT_AUTH_FAILURE_MAX,
+        /** How often the counts of this instance are added to those of the others (rate_limit_windows). */
+        syncIntervalMs: env.RATE_LIMIT_SYNC_INTERVAL_MS,
       },
       trustProxy: env.TRUST_PROXY,
       webhooks: {

@@ -1,8 +1,8 @@
 // A signed-in user changes their own password (`POST {issuer}/account/password`, Logto's Account API shape): the
 // current password verified with argon2, the new one through the environment's password policy, then the hash set
 // with its audit entry and `user.password_changed` in one transaction. Wrong current passwords are counted per user
-// (in memory, per instance, like the credential rate limits): after MAX_WRONG in the window the user's changes are
-// 429 until it ends, before any verification. Other sessions are kept unless the user asks to end them, as Auth0
+// across every instance (api/rate-limits/shared-windows.ts, like the credential rate limits): after MAX_WRONG in the
+// window the user's changes are 429 until it ends, before any verification. Other sessions are kept unless the user asks to end them, as Auth0
 // and Logto do (Keycloak's "sign out other devices" is the option).
 import type { DatabasePool } from 'slonik';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
@@ -11,7 +11,8 @@ import { createPasswordQueries } from '../../db/directory/passwords/queries.ts';
 import { recordChange, type Change, type RequestOrigin } from '../../db/shared/changes.ts';
 import type { EventType } from '../../db/event-catalog.ts';
 import { ApiError } from '../errors.ts';
-import { createWindowCounter, rateLimited } from '../plugins/rate-window.ts';
+import { rateLimited } from '../plugins/rate-window.ts';
+import type { SharedWindows } from '../rate-limits/shared-windows.ts';
 import type { PasswordPolicy, PasswordWarning } from '../passwords/policy.ts';
 import { passwordRefused } from '../passwords/refused.ts';
 import { passwordAuthEnabled, passwordDisabled } from '../passwords/enabled.ts';
@@ -35,10 +36,9 @@ const wrongPassword = () =>
     details: [{ path: 'body.currentPassword', message: 'is not the user’s current password' }],
   });
 
-export function createPasswordChangeService(deps: { pool: DatabasePool; logout: BackChannelLogoutSettings; policy: PasswordPolicy }) {
-  const { pool, policy } = deps;
+export function createPasswordChangeService(deps: { pool: DatabasePool; logout: BackChannelLogoutSettings; policy: PasswordPolicy; windows: SharedWindows }) {
+  const { pool, policy, windows } = deps;
   const homeRealm = createHomeRealm(pool);
-  const wrong = createWindowCounter(WRONG_WINDOW_MS);
 
   /** The audit entry and event of a change the token's user made, in `db`'s transaction. */
   const recordAs = <T extends EventType>(
@@ -70,11 +70,11 @@ export function createPasswordChangeService(deps: { pool: DatabasePool; logout: 
       if (!(await passwordAuthEnabled(pool, environmentId))) throw passwordDisabled(403);
       if (!user.hash) throw new ApiError(409, 'account.no_password', 'This user has no password to change; they set one through “Forgot your password?”.');
 
-      const key = `${environmentId}:${userId}`;
-      const window = wrong.peek(key);
+      const key = `pwchange:${environmentId}:${userId}`;
+      const window = await windows.peek(key, MAX_WRONG);
       if (window && window.count >= MAX_WRONG) throw rateLimited(MAX_WRONG, WRONG_WINDOW_MS, window, 'Too many wrong current passwords for this user');
       if (!(await verifyPassword(user.hash, input.currentPassword))) {
-        wrong.hit(key);
+        await windows.hit(key, MAX_WRONG, WRONG_WINDOW_MS);
         await pool.transaction((trx) =>
           recordAs(trx, token, origin, {
             action: 'user.password_change_failed',

@@ -15,6 +15,7 @@ import type { EntitlementsCache } from '../billing/entitlements-cache.ts';
 import type { Readiness } from '../health/readiness.ts';
 import type { Metrics } from '../metrics/registry.ts';
 import type { VanityStore } from '../vanity/store.ts';
+import type { SharedWindows } from '../rate-limits/shared-windows.ts';
 
 export interface FamilyDeps {
   config: Config;
@@ -45,6 +46,8 @@ export interface FamilyDeps {
   readiness: Readiness;
   /** The Prometheus metrics (api/metrics): what `GET /metrics` renders, and the figures families record. */
   metrics: Metrics;
+  /** Rate-limit counts shared by every instance of the database (api/rate-limits/shared-windows.ts). */
+  rateWindows: SharedWindows;
   /** Benchmarks only: the sign-in protections' evaluation timings (api/protections/pipeline.ts). */
   protectionTimings?: EvaluationTimings | undefined;
 }

@@ -3,8 +3,8 @@
 // (`config.credentialParam`). They count per credential and per minute, so the tenants behind one address never share
 // a budget and SCIM never pays for AuthZEN. Failed authentications (401) count per client address in a bucket of their
 // own; once it is full, that address may only present credentials this instance has already verified, so a flood of
-// bad secrets neither reaches the database nor starves an authenticated caller. In memory, per instance: no database
-// access per request.
+// bad secrets neither reaches the database nor starves an authenticated caller. Counted across every instance of the
+// database (api/rate-limits/shared-windows.ts) with no database access per request while a key is far from its limit.
 import type {
   FastifyContextConfig,
   FastifyInstance,
@@ -15,7 +15,8 @@ import type {
   preValidationHookHandler,
 } from 'fastify';
 import type { ApiError } from '../errors.ts';
-import { createWindowCounter, rateLimitHeaders, rateLimited } from './rate-window.ts';
+import { andThen, type SharedWindows } from '../rate-limits/shared-windows.ts';
+import { rateLimitHeaders, rateLimited, type Window } from './rate-window.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -40,45 +41,47 @@ export interface CredentialRateLimitOptions {
 export interface CredentialRateLimits {
   /** The default requests a minute of each kind of environment credential. */
   defaults: { api_secret: number; provisioning_token: number };
-  /** Counts a request of an authenticated credential and sets the x-ratelimit headers; the 429 when over `max` this minute. */
-  take(reply: FastifyReply, key: string, max: number): ApiError | undefined;
-  /** The 429 of an address whose failed authentications filled its bucket this minute, if they did. */
-  refusedAddress(request: FastifyRequest): ApiError | undefined;
+  /**
+   * Counts a request of an authenticated credential and sets the x-ratelimit headers; the 429 when over `max` this
+   * minute. A promise only near the limit, where the decision waits for the instances' shared count.
+   */
+  take(reply: FastifyReply, key: string, max: number): ApiError | undefined | Promise<ApiError | undefined>;
+  /** The 429 of an address whose failed authentications filled its bucket this minute, if they did (see `take`). */
+  refusedAddress(request: FastifyRequest): ApiError | undefined | Promise<ApiError | undefined>;
 }
 
 /** Whether a route is counted here (per credential) rather than by the general limiter (per principal or address). */
 export const countsPerCredential = (config: FastifyContextConfig) => Boolean(config.environmentSecret || config.provisioning || config.credentialParam);
 
-export function registerCredentialRateLimits(app: FastifyInstance, options: CredentialRateLimitOptions): CredentialRateLimits {
-  const credentials = createWindowCounter(MINUTE);
-  const failures = createWindowCounter(MINUTE);
+export function registerCredentialRateLimits(app: FastifyInstance, options: CredentialRateLimitOptions, windows: SharedWindows): CredentialRateLimits {
+  const decide = (reply: FastifyReply, max: number, window: Window) => {
+    if (window.count > max) return rateLimited(max, MINUTE, window);
+    reply.headers(rateLimitHeaders(max, window));
+    return undefined;
+  };
   const limits: CredentialRateLimits = {
     defaults: { api_secret: options.apiSecretMax, provisioning_token: options.provisioningTokenMax },
-    take: (reply, key, max) => {
-      const window = credentials.hit(key);
-      if (window.count > max) return rateLimited(max, MINUTE, window);
-      reply.headers(rateLimitHeaders(max, window));
-      return undefined;
-    },
-    refusedAddress: (request) => {
-      const window = failures.peek(request.ip);
-      if (!window || window.count < options.authFailureMax) return undefined;
-      return rateLimited(options.authFailureMax, MINUTE, window, 'Too many failed authentications from this address');
-    },
+    take: (reply, key, max) => andThen(windows.hit(`cred:${key}`, max, MINUTE), (window) => decide(reply, max, window)),
+    refusedAddress: (request) =>
+      andThen(windows.peek(`authfail:${request.ip}`, options.authFailureMax), (window) =>
+        !window || window.count < options.authFailureMax
+          ? undefined
+          : rateLimited(options.authFailureMax, MINUTE, window, 'Too many failed authentications from this address'),
+      ),
   };
 
   // Attached to the routes counted here only, so no other route pays for them.
   const countFailure: onResponseHookHandler = (request, reply, done) => {
-    if (reply.statusCode === 401) failures.hit(request.ip);
+    if (reply.statusCode === 401) void windows.hit(`authfail:${request.ip}`, options.authFailureMax, MINUTE);
     done();
   };
   // Routes whose handler checks the credential itself (a signature over the body): a full failure bucket refuses
   // before the route's own check; a request that passed it counts against its credential.
-  const refuseAddress: preValidationHookHandler = (request, _reply, done) => done(limits.refusedAddress(request));
+  const refuseAddress: preValidationHookHandler = (request, _reply, done) => void andThen(limits.refusedAddress(request), done);
   const countCredential =
     (param: string): preHandlerHookHandler =>
     (request, reply, done) =>
-      done(limits.take(reply, `${param}:${(request.params as Record<string, string>)[param]}`, options.max));
+      void andThen(limits.take(reply, `${param}:${(request.params as Record<string, string>)[param]}`, options.max), done);
   app.addHook('onRoute', (route) => {
     const config = (route.config ?? {}) as FastifyContextConfig;
     if (!countsPerCredential(config)) return;

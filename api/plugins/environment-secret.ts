@@ -11,6 +11,7 @@ import type { SecretPurpose } from '../../lib/secret-purposes.ts';
 import type { ProvisioningKind } from '../../db/provisioning/provisioning-tokens/rows.ts';
 import type { EnvironmentSecretAuthenticator, EnvironmentSecretPrincipal } from '../access/environment-secrets.ts';
 import { presentsWidgetToken, widgetTokenRefused } from '../access/widget-tokens.ts';
+import type { SharedWindows } from '../rate-limits/shared-windows.ts';
 import { registerCredentialRateLimits, type CredentialRateLimitOptions, type CredentialRateLimits } from './credential-rate-limit.ts';
 
 declare module 'fastify' {
@@ -68,32 +69,40 @@ export function registerEnvironmentSecretAuth(app: FastifyInstance, authenticato
         return done(unauthorized('auth.invalid_secret', message, `, error="invalid_token", error_description="${message.replace('…', '...')}"`));
       }
       request.environmentSecret = principal;
+      const serves = () =>
+        principal.purposes.includes(purpose)
+          ? done()
+          : done(
+              new ApiError(403, 'auth.secret_purpose', `This environment API secret may not be used for ${purpose}; create one with the purpose "${purpose}".`),
+            );
       const limited = limits?.take(reply, `${principal.credential}:${principal.secretId}`, principal.rateLimitPerMinute ?? limits.defaults[expected]);
-      if (limited) return done(limited);
-      if (principal.purposes.includes(purpose)) return done();
-      done(new ApiError(403, 'auth.secret_purpose', `This environment API secret may not be used for ${purpose}; create one with the purpose "${purpose}".`));
+      if (!(limited instanceof Promise)) return limited ? done(limited) : serves();
+      limited.then((error) => (error ? done(error) : serves()), done);
     };
     const header = request.headers.authorization;
     const token = header ? BEARER.exec(header)?.[1] : undefined;
     const cached = token ? authenticator.cached(token) : undefined;
     if (cached) return admit(cached);
+    const authenticate = () => {
+      if (!header) return done(unauthorized('auth.missing_secret', `This operation needs ${a(NOUN[expected])}: "Authorization: Bearer ${example}".`));
+      if (!token) {
+        if (presentsWidgetToken(header)) return done(widgetTokenRefused());
+        return done(unauthorized('auth.malformed_token', `The Authorization header must be "Bearer <${NOUN[expected]}>".`, ', error="invalid_request"'));
+      }
+      const prefix = token.slice(0, token.indexOf('_') + 1);
+      if (config.provisioning && prefix !== `ad${purpose}_`) {
+        const message = `This operation needs a provisioning token (${example}).`;
+        return done(unauthorized('auth.invalid_secret', message, `, error="invalid_token", error_description="${message.replace('…', '...')}"`));
+      }
+      authenticator.authenticate(token).then(admit, (error: unknown) => {
+        if (!(error instanceof AuthenticationError)) return done(error as Error);
+        done(unauthorized('auth.invalid_secret', error.message, `, error="invalid_token", error_description="${error.message}"`));
+      });
+    };
     // An address whose failures filled its bucket may still present the credentials this instance verified, only those.
     const refused = limits && !(token && authenticator.known(token)) ? limits.refusedAddress(request) : undefined;
-    if (refused) return done(refused);
-    if (!header) return done(unauthorized('auth.missing_secret', `This operation needs ${a(NOUN[expected])}: "Authorization: Bearer ${example}".`));
-    if (!token) {
-      if (presentsWidgetToken(header)) return done(widgetTokenRefused());
-      return done(unauthorized('auth.malformed_token', `The Authorization header must be "Bearer <${NOUN[expected]}>".`, ', error="invalid_request"'));
-    }
-    const prefix = token.slice(0, token.indexOf('_') + 1);
-    if (config.provisioning && prefix !== `ad${purpose}_`) {
-      const message = `This operation needs a provisioning token (${example}).`;
-      return done(unauthorized('auth.invalid_secret', message, `, error="invalid_token", error_description="${message.replace('…', '...')}"`));
-    }
-    authenticator.authenticate(token).then(admit, (error: unknown) => {
-      if (!(error instanceof AuthenticationError)) return done(error as Error);
-      done(unauthorized('auth.invalid_secret', error.message, `, error="invalid_token", error_description="${error.message}"`));
-    });
+    if (!(refused instanceof Promise)) return refused ? done(refused) : authenticate();
+    refused.then((error) => (error ? done(error) : authenticate()), done);
   });
 }
 
@@ -104,8 +113,13 @@ export function environmentSecretOf(request: FastifyRequest): EnvironmentSecretP
 }
 
 /** Environment credentials, counted per credential (and failed authentications per address) before they are checked. */
-export const environmentSecretPlugin = fp<{ authenticator: EnvironmentSecretAuthenticator; rateLimit?: CredentialRateLimitOptions & { enabled: boolean } }>(
-  async (app, { authenticator, rateLimit }) =>
-    registerEnvironmentSecretAuth(app, authenticator, rateLimit?.enabled ? registerCredentialRateLimits(app, rateLimit) : null),
+export const environmentSecretPlugin = fp<{
+  authenticator: EnvironmentSecretAuthenticator;
+  rateLimit?: CredentialRateLimitOptions & { enabled: boolean };
+  /** Where the credential limits count (api/rate-limits/shared-windows.ts): across the instances. */
+  windows: SharedWindows;
+}>(
+  async (app, { authenticator, rateLimit, windows }) =>
+    registerEnvironmentSecretAuth(app, authenticator, rateLimit?.enabled ? registerCredentialRateLimits(app, rateLimit, windows) : null),
   { name: 'environment-secret', fastify: '5.x', dependencies: ['errors'] },
 );

@@ -1,48 +1,11 @@
-// Fixed-window request counters kept in memory, one window per key, and the 429 that states the window. Expired
-// windows are swept once per window length, so the map holds only the keys seen in the current window.
+// A key's fixed window of requests as a limiter counted it (api/rate-limits/shared-windows.ts counts them across the
+// instances), and the 429 and x-ratelimit-* headers that state it.
 import { ApiError } from '../errors.ts';
 
 export interface Window {
   count: number;
   /** When the window ends (ms since epoch). */
   resetAt: number;
-}
-
-export interface WindowCounter {
-  /** Counts one request of `key` and returns its window. */
-  hit(key: string): Window;
-  /** The current window of `key`, without counting. */
-  peek(key: string): Window | undefined;
-}
-
-/**
- * At most `maxKeys` windows are kept: beyond (addresses of a distributed flood), a new key's request is admitted
- * uncounted rather than let memory grow without bound.
- */
-export function createWindowCounter(windowMs: number, options: { now?: () => number; maxKeys?: number } = {}): WindowCounter {
-  const { now = Date.now, maxKeys = 100_000 } = options;
-  const windows = new Map<string, Window>();
-  let sweepAt = 0;
-  return {
-    hit: (key) => {
-      const t = now();
-      if (t >= sweepAt) {
-        for (const [k, w] of windows) if (w.resetAt <= t) windows.delete(k);
-        sweepAt = t + windowMs;
-      }
-      let window = windows.get(key);
-      if (!window || window.resetAt <= t) {
-        window = { count: 0, resetAt: t + windowMs };
-        if (windows.size < maxKeys || windows.has(key)) windows.set(key, window);
-      }
-      window.count++;
-      return window;
-    },
-    peek: (key) => {
-      const window = windows.get(key);
-      return window && window.resetAt > now() ? window : undefined;
-    },
-  };
 }
 
 const UNITS = [

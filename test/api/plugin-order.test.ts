@@ -16,6 +16,7 @@ import { rateLimitPlugin } from '../../api/plugins/rate-limit.ts';
 import { requestTextPlugin } from '../../api/plugins/request-text.ts';
 import { scopePlugin } from '../../api/plugins/scope.ts';
 import { securityHeadersPlugin } from '../../api/plugins/security-headers.ts';
+import { createSharedWindows } from '../../api/rate-limits/shared-windows.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
@@ -26,6 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+const windows = () => createSharedWindows({ pool, syncIntervalMs: 50, log: { warn: () => {} } });
 const authenticator = () => createAuthenticator({ pool, keys: t.keys, issuer: 'https://iam.test', audience: 'https://iam.test/v1', onError: () => {} });
 
 /** Every cross-cutting plugin, in an order that satisfies their declared dependencies. */
@@ -36,13 +38,13 @@ const plugins = () =>
     ['impersonation-audit', (app) => app.register(impersonationAuditPlugin, { pool })],
     [
       'environment-secret',
-      (app) => app.register(environmentSecretPlugin, { authenticator: createEnvironmentSecretAuthenticator({ pool, onError: () => {} }) }),
+      (app) => app.register(environmentSecretPlugin, { authenticator: createEnvironmentSecretAuthenticator({ pool, onError: () => {} }), windows: windows() }),
     ],
     ['request-text', (app) => app.register(requestTextPlugin)],
     ['security-headers', (app) => app.register(securityHeadersPlugin)],
     ['scope', (app) => app.register(scopePlugin, { pool })],
     ['openapi', (app) => app.register(openApiPlugin, { publicBaseUrl: 'https://iam.test', tokenUrl: 'https://iam.test/v1/oauth/token' })],
-    ['rate-limit', (app) => app.register(rateLimitPlugin, { max: 10, windowMs: 60_000 })],
+    ['rate-limit', (app) => app.register(rateLimitPlugin, { max: 10, windowMs: 60_000, windows: windows() })],
   ] as const satisfies [string, (app: ReturnType<typeof Fastify>) => unknown][];
 
 async function readyWith(order: string[]) {

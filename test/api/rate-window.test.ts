@@ -1,6 +1,6 @@
-// The fixed-window counters behind the per-credential rate limits, and how a 429 states its window.
+// How a 429 states its window (the counting itself: shared-windows.test.ts).
 import { describe, expect, it } from 'vitest';
-import { createWindowCounter, describeWindow, rateLimited } from '../../api/plugins/rate-window.ts';
+import { describeWindow, rateLimited } from '../../api/plugins/rate-window.ts';
 
 describe('rate windows', () => {
   it('names a window as configured, not as the time left in it', () => {
@@ -13,27 +13,6 @@ describe('rate windows', () => {
       '1 day',
       '1500 ms',
     ]);
-  });
-
-  it('counts per key within a window, starts over after it, and sweeps windows that ended', () => {
-    let t = 0;
-    const counter = createWindowCounter(60_000, { now: () => t });
-    expect([1, 2, 3].map(() => counter.hit('a').count)).toEqual([1, 2, 3]);
-    expect(counter.hit('b')).toEqual({ count: 1, resetAt: 60_000 });
-    t = 59_999;
-    expect(counter.peek('a')).toEqual({ count: 3, resetAt: 60_000 });
-    t = 60_000;
-    expect(counter.peek('a')).toBeUndefined();
-    expect(counter.hit('a')).toEqual({ count: 1, resetAt: 120_000 });
-  });
-
-  it('keeps at most maxKeys windows: a new key beyond them is admitted uncounted', () => {
-    const counter = createWindowCounter(60_000, { now: () => 0, maxKeys: 2 });
-    counter.hit('a');
-    counter.hit('b');
-    expect([counter.hit('c').count, counter.hit('c').count]).toEqual([1, 1]);
-    expect(counter.peek('c')).toBeUndefined();
-    expect(counter.hit('a').count).toBe(2);
   });
 
   it('answers 429 with the window, the wait in whole seconds and Retry-After', () => {

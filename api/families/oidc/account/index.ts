@@ -5,8 +5,8 @@ import { accountRoutes } from './routes.ts';
 
 export default defineFamily({
   name: 'oidc/account',
-  register: (app, { pool, oidc, passwordPolicy, config }) => {
+  register: (app, { pool, oidc, passwordPolicy, config, rateWindows }) => {
     const logout = { publicBaseUrl: config.publicBaseUrl, scheduleMs: config.backChannelLogout.scheduleMs };
-    accountRoutes(app, { oidc, passwords: createPasswordChangeService({ pool, logout, policy: passwordPolicy }) });
+    accountRoutes(app, { oidc, passwords: createPasswordChangeService({ pool, logout, policy: passwordPolicy, windows: rateWindows }) });
   },
 });
