@@ -30,6 +30,8 @@ const nothingWaiting = sql.fragment`NOT EXISTS (SELECT 1 FROM process_outbox o W
  * The time before which whole months of `kind` go. A delivery still pending (retrying, or waiting for its first
  * attempt) holds its month and every later one back until it settles, however long its retries or a receiver's
  * Retry-After make it wait; read from the two partial indexes covering pending deliveries (pending_due, unstarted).
+ * Read before the months are dropped, not under their lock: a delivery written meanwhile into a month already past the
+ * retention (the dispatcher reaching events older than DELIVERIES_RETENTION) is not protected.
  */
 const cutoffOf = (kind: PartitionedKind, retentionMs: number) => {
   const expired = sql.fragment`now() - ${retentionMs} * interval '1 millisecond'`;
@@ -56,7 +58,7 @@ export function createRetentionQueries(db: CommonQueryMethods) {
      * older than every pending delivery); returns their names.
      */
     dropExpired: async (kind: PartitionedKind, retentionMs: number) => {
-      const cutoff = await db.oneFirst(sql.type(Cutoff)`SELECT ${cutoffOf(kind, retentionMs)}::text AS cutoff`);
+      const cutoff = await db.oneFirst(sql.type(Cutoff)`SELECT (${cutoffOf(kind, retentionMs)})::text AS cutoff`);
       const dropped: string[] = [];
       for (const table of PARTITIONED_TABLES[kind]) {
         dropped.push(
