@@ -1,8 +1,9 @@
 // The deployment's retention: every interval, creates the monthly partitions of events, audit entries, AuthZEN
 // decision logs and deliveries ahead of time, and detaches then drops the partitions whose month is past its kind's
 // retention (a whole month at once, never a long DELETE); on the embedded engine it also deletes the records of
-// processes finished longer than PROCESS_HISTORY_RETENTION ago, in short batches. One process per deployment (db/processes/retention.ts); like the OIDC
-// clean-up, a run makes `rounds` rounds, then starts its next run through the outbox and ends, so histories stay short.
+// processes finished longer than PROCESS_HISTORY_RETENTION ago, in short batches. One process per deployment
+// (db/processes/retention.ts); like the OIDC clean-up, a run makes `rounds` rounds, then starts its next run through
+// the outbox and ends, so histories stay short.
 import type { RetentionInput } from '../lib/processes/contracts.ts';
 import { defineProcess, duration, type PlannedStart } from './definition.ts';
 import type { ProcessContext } from './port.ts';
@@ -65,7 +66,9 @@ export const retentionProcess = defineProcess('retention', {
       `audit entries ${duration(i.retentionMs.auditLogs)}, decision logs ${duration(i.retentionMs.decisions)}` +
       (i.retentionMs.deliveries === undefined ? '' : `, deliveries ${duration(i.retentionMs.deliveries)}, a pending one holding its month back`) +
       '). ' +
-      (i.processHistoryMs === undefined ? '' : `On the embedded engine it deletes the records of processes finished more than ${duration(i.processHistoryMs)} ago. `) +
+      (i.processHistoryMs === undefined
+        ? ''
+        : `On the embedded engine it deletes the records of processes finished more than ${duration(i.processHistoryMs)} ago. `) +
       `After ${i.rounds ?? ROUNDS_PER_RUN} rounds it starts its next run and ends, so its history stays short.`,
   }),
 });

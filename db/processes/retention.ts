@@ -61,9 +61,7 @@ export function createRetentionQueries(db: CommonQueryMethods) {
       const cutoff = await db.oneFirst(sql.type(Cutoff)`SELECT (${cutoffOf(kind, retentionMs)})::text AS cutoff`);
       const dropped: string[] = [];
       for (const table of PARTITIONED_TABLES[kind]) {
-        dropped.push(
-          ...(await db.anyFirst(sql.type(z.object({ name: z.string() }))`SELECT partition_drop_before(${table}, ${cutoff}::timestamptz) AS name`)),
-        );
+        dropped.push(...(await db.anyFirst(sql.type(z.object({ name: z.string() }))`SELECT partition_drop_before(${table}, ${cutoff}::timestamptz) AS name`)));
       }
       return dropped;
     },

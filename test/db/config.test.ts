@@ -22,7 +22,10 @@ describe('configuration', () => {
       { DELIVERIES_RETENTION: '1d' },
       'Invalid configuration: DELIVERIES_RETENTION (1d) must be longer than the whole WEBHOOK_RETRY_SCHEDULE (1d3h35m5s): deliveries would expire while they are still retried',
     ],
-    [{ DELIVERIES_RETENTION: '10d', WEBHOOK_RETRY_SCHEDULE: '0,1h,10d' }, /DELIVERIES_RETENTION \(10d\) must be longer than the whole WEBHOOK_RETRY_SCHEDULE \(10d1h\)/],
+    [
+      { DELIVERIES_RETENTION: '10d', WEBHOOK_RETRY_SCHEDULE: '0,1h,10d' },
+      /DELIVERIES_RETENTION \(10d\) must be longer than the whole WEBHOOK_RETRY_SCHEDULE \(10d1h\)/,
+    ],
   ])('refuses %o with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
     try {

@@ -172,7 +172,9 @@ describe('0060: deliveries and their attempts are partitioned by month', () => {
       await client.connect();
       const one = async (text: string, values: unknown[] = []) => (await client.query<{ id: string }>(text, values)).rows[0]!.id;
       const tenant = await one(`INSERT INTO tenants (name) VALUES ('t') RETURNING id`);
-      const endpoint = await one(`INSERT INTO webhook_endpoints (tenant_id, url, event_types) VALUES ($1, 'https://example.com', '{*}') RETURNING id`, [tenant]);
+      const endpoint = await one(`INSERT INTO webhook_endpoints (tenant_id, url, event_types) VALUES ($1, 'https://example.com', '{*}') RETURNING id`, [
+        tenant,
+      ]);
       // An event of the last minute of January, dispatched in February; its redelivery in March; a delivery whose event is gone.
       const event = await one(`INSERT INTO events (type, actor, occurred_at) VALUES ('t.x', '{}', '2025-01-31T23:59:00Z') RETURNING id`);
       const insert = `INSERT INTO deliveries (tenant_id, event_id, endpoint_id, status, redelivery_of, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`;
@@ -195,7 +197,9 @@ describe('0060: deliveries and their attempts are partitioned by month', () => {
         { id: orphan, partition: 'deliveries_p202502', status: 'succeeded', redelivery_of: null },
         { id: redelivery, partition: 'deliveries_p202503', status: 'pending', redelivery_of: original },
       ]);
-      const attempts = await client.query('SELECT delivery_id, attempt, status_code, tableoid::regclass::text AS partition FROM delivery_attempts ORDER BY started_at');
+      const attempts = await client.query(
+        'SELECT delivery_id, attempt, status_code, tableoid::regclass::text AS partition FROM delivery_attempts ORDER BY started_at',
+      );
       expect(attempts.rows).toEqual([
         { delivery_id: original, attempt: 1, status_code: 500, partition: 'delivery_attempts_p202501' },
         { delivery_id: original, attempt: 2, status_code: 500, partition: 'delivery_attempts_p202501' },
@@ -203,7 +207,11 @@ describe('0060: deliveries and their attempts are partitioned by month', () => {
       ]);
       // The dispatcher's key still holds: a second original delivery of the event to the endpoint is refused.
       await expect(
-        client.query(`INSERT INTO deliveries (tenant_id, event_id, endpoint_id, filed_at) VALUES ($1, $2, $3, '2025-01-31T23:59:00Z')`, [tenant, event, endpoint]),
+        client.query(`INSERT INTO deliveries (tenant_id, event_id, endpoint_id, filed_at) VALUES ($1, $2, $3, '2025-01-31T23:59:00Z')`, [
+          tenant,
+          event,
+          endpoint,
+        ]),
       ).rejects.toThrow(/duplicate key value violates unique constraint "deliveries_p202501_event_id_endpoint_id_filed_at_idx"/);
       // Deleting the endpoint deletes its deliveries and their attempts.
       await client.query('DELETE FROM webhook_endpoints WHERE id = $1', [endpoint]);

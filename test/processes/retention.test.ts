@@ -152,8 +152,7 @@ describe.each(ENGINES)('retention process (%s)', (engine) => {
         SELECT ${id}, 'SUCCESS', 'retention-test', ms, ms, ms FROM (SELECT (extract(epoch FROM now() - ${daysAgo} * interval '1 day') * 1000)::bigint AS ms) t`);
     await finished('retention-test:old', 3);
     await finished('retention-test:recent', 0);
-    const records = () =>
-      t.pool.anyFirst(sql.type(Name)`SELECT workflow_uuid AS name FROM dbos.workflow_status WHERE name = 'retention-test' ORDER BY 1`);
+    const records = () => t.pool.anyFirst(sql.type(Name)`SELECT workflow_uuid AS name FROM dbos.workflow_status WHERE name = 'retention-test' ORDER BY 1`);
     await expect.poll(records, POLL).toEqual(['retention-test:recent']);
   });
 

@@ -123,6 +123,7 @@ export function createDeliveryQueries(db: CommonQueryMethods) {
      * Records attempts as a batch sends them, before their outcomes are applied: a batch cut short and retried
      * answers these from their record instead of sending them again.
      */
+    // unscoped: delivery work records the attempts of the deliveries it sent, by id, across tenants.
     recordAttempts: async (attempts: (RecordedAttempt & { deliveryId: string })[]) => {
       if (attempts.length === 0) return;
       await db.query(sql.unsafe`
