@@ -213,7 +213,7 @@ export const CONFIG_REFERENCE = {
   RETENTION_MONTHS_AHEAD: {
     section: 'Processes and Temporal',
     default: '2',
-    meaning: 'monthly partitions of events, audit entries and decision logs kept created ahead of the current month (at most 24)',
+    meaning: 'monthly partitions of events, audit entries, decision logs and deliveries kept created ahead of the current month (at most 24)',
   },
   EVENTS_RETENTION: {
     section: 'Processes and Temporal',
@@ -224,6 +224,18 @@ export const CONFIG_REFERENCE = {
     section: 'Processes and Temporal',
     default: '400d',
     meaning: 'audit log entries are kept at least this long: a month of entries is dropped whole once it ended longer ago than this',
+  },
+  DELIVERIES_RETENTION: {
+    section: 'Processes and Temporal',
+    default: '30d',
+    meaning:
+      'deliveries (webhook endpoints, notification channels, forwarding add-ons) and their attempts are kept at least this long: a month of them is dropped whole once it ended longer ago than this and none of it is still pending; must be longer than the whole `WEBHOOK_RETRY_SCHEDULE`',
+  },
+  PROCESS_HISTORY_RETENTION: {
+    section: 'Processes and Temporal',
+    default: '7d',
+    meaning:
+      'embedded engine: the records of processes that finished longer ago than this are deleted by the retention process (on Temporal, the namespace retention period does this)',
   },
   WEBHOOK_RETRY_SCHEDULE: {
     section: 'Webhooks and notifications',

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { formatConfigDuration } from './durations.ts';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' }).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
@@ -140,6 +141,8 @@ export const configSchema = z
     RETENTION_MONTHS_AHEAD: positiveInt.max(24, 'must be at most 24').default(2),
     EVENTS_RETENTION: duration.refine((ms) => ms > 0, 'must be a positive duration such as 400d').prefault('400d'),
     AUDIT_LOG_RETENTION: duration.refine((ms) => ms > 0, 'must be a positive duration such as 400d').prefault('400d'),
+    DELIVERIES_RETENTION: duration.refine((ms) => ms > 0, 'must be a positive duration such as 30d').prefault('30d'),
+    PROCESS_HISTORY_RETENTION: duration.refine((ms) => ms > 0, 'must be a positive duration such as 7d').prefault('7d'),
     PROCESS_SWEEP_INTERVAL: duration.refine((ms) => ms > 0, 'must be a positive duration such as 5m').prefault('5m'),
     DNS_SERVERS: dnsServers.optional(),
     DOMAIN_VERIFICATION_INTERVALS: schedule
@@ -261,7 +264,13 @@ export const configSchema = z
         intervalMs: env.RETENTION_INTERVAL,
         rounds: env.RETENTION_ROUNDS_PER_RUN,
         monthsAhead: env.RETENTION_MONTHS_AHEAD,
-        retentionMs: { events: env.EVENTS_RETENTION, auditLogs: env.AUDIT_LOG_RETENTION, decisions: env.AUTHZEN_DECISION_LOG_RETENTION },
+        retentionMs: {
+          events: env.EVENTS_RETENTION,
+          auditLogs: env.AUDIT_LOG_RETENTION,
+          decisions: env.AUTHZEN_DECISION_LOG_RETENTION,
+          deliveries: env.DELIVERIES_RETENTION,
+        },
+        processHistoryMs: env.PROCESS_HISTORY_RETENTION,
       },
       dnsServers: env.DNS_SERVERS ?? [],
       /** How long a rotated-out environment API secret keeps working when the rotation does not say. */
@@ -316,6 +325,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (parsed.success) {
     if (parsed.data.processEngine === 'temporal' && !parsed.data.temporalAddress) {
       throw new ConfigError('Invalid configuration: TEMPORAL_ADDRESS is required when PROCESS_ENGINE=temporal');
+    }
+    // A delivery's month must outlive its retries (docs/operations.md, "Retention and partitions").
+    const retryMs = parsed.data.webhooks.scheduleMs.reduce((total, ms) => total + ms, 0);
+    const keptMs = parsed.data.retention.retentionMs.deliveries;
+    if (keptMs <= retryMs) {
+      throw new ConfigError(
+        `Invalid configuration: DELIVERIES_RETENTION (${formatConfigDuration(keptMs)}) must be longer than the whole WEBHOOK_RETRY_SCHEDULE ` +
+          `(${formatConfigDuration(retryMs)}): deliveries would expire while they are still retried`,
+      );
     }
     const { cert, key } = parsed.data.temporalTls;
     if (Boolean(cert) !== Boolean(key)) {

@@ -80,6 +80,27 @@ export function withIdleTransactionTimeout(databaseUrl: string): string {
   return url.toString();
 }
 
+/** The statuses of a DBOS workflow that has ended: its record is history. */
+const FINISHED = ['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED'] as const;
+
+/**
+ * Deletes up to `limit` records (status, input, output, steps, messages, events) of workflows that finished before
+ * `before`, oldest first; returns how many. The retention process calls it (PROCESS_HISTORY_RETENTION): without it, the
+ * `dbos` schema keeps every process that ever ran. A process id whose record went starts a new process, as on Temporal
+ * once the namespace's retention period has passed.
+ */
+export async function pruneFinishedWorkflows(before: Date, limit: number): Promise<number> {
+  const finished = await DBOS.listWorkflows({
+    status: [...FINISHED],
+    completedBefore: before.toISOString(),
+    limit,
+    loadInput: false,
+    loadOutput: false,
+  });
+  if (finished.length > 0) await DBOS.deleteWorkflows(finished.map((w) => w.workflowID));
+  return finished.length;
+}
+
 /** Process logic as the engine registers it: each one's context is typed by its own topics, which DBOS carries as they come. */
 type Logic = (ctx: ProcessContext<object>, input: never) => Promise<unknown>;
 

@@ -8,7 +8,7 @@ import type { LookupFn } from '../lib/outbound/ssrf-guard.ts';
 import type { Activities } from '../workflows/activities.ts';
 import type { ProcessMetrics } from '../lib/metrics/processes.ts';
 import { deliveryBatchSize, startDispatcher, type Dispatcher } from './dispatcher.ts';
-import { startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine.ts';
+import { pruneFinishedWorkflows, startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine.ts';
 import { startSweeper, type Sweeper } from './sweeper.ts';
 
 export interface EmbeddedProcesses {
@@ -41,6 +41,7 @@ export async function startEmbeddedProcesses(deps: {
     dnsServers: config.dnsServers,
     oidcCleanup: config.oidcCleanup,
     retention: config.retention,
+    finishedProcesses: { prune: pruneFinishedWorkflows },
     vanityAcme: config.vanity.acme,
     metrics: deps.metrics,
     lookup: deps.lookup,

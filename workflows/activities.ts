@@ -86,9 +86,12 @@ export interface Activities {
 
   /**
    * Retention: creates the monthly partitions of each partitioned kind through `monthsAhead` months ahead, and detaches
-   * then drops those whose month ended more than its retention ago (their names in `dropped`).
+   * then drops those whose month ended more than its retention ago (their names in `dropped`); on the embedded engine,
+   * deletes the records of processes finished longer than `processHistoryMs` ago (how many in `pruned`).
    */
-  applyRetention(input: Pick<RetentionInput, 'monthsAhead' | 'retentionMs'>): Promise<{ created: number; dropped: string[] }>;
+  applyRetention(
+    input: Pick<RetentionInput, 'monthsAhead' | 'retentionMs' | 'processHistoryMs'>,
+  ): Promise<{ created: number; dropped: string[]; pruned?: number }>;
 
   /** Starts (through the outbox, due after the configured interval) the next run of the retention process. */
   continueRetention(input: RetentionInput): Promise<void>;

@@ -1,7 +1,9 @@
-// The deployment's retention: every interval, creates the monthly partitions of events, audit entries and AuthZEN
-// decision logs ahead of time, and detaches then drops the partitions whose month is past its kind's retention (a
-// whole month at once, never a long DELETE). One process per deployment (db/processes/retention.ts); like the OIDC
-// clean-up, a run makes `rounds` rounds, then starts its next run through the outbox and ends, so histories stay short.
+// The deployment's retention: every interval, creates the monthly partitions of events, audit entries, AuthZEN
+// decision logs and deliveries ahead of time, and detaches then drops the partitions whose month is past its kind's
+// retention (a whole month at once, never a long DELETE); on the embedded engine it also deletes the records of
+// processes finished longer than PROCESS_HISTORY_RETENTION ago, in short batches. One process per deployment
+// (db/processes/retention.ts); like the OIDC clean-up, a run makes `rounds` rounds, then starts its next run through
+// the outbox and ends, so histories stay short.
 import type { RetentionInput } from '../lib/processes/contracts.ts';
 import { defineProcess, duration, type PlannedStart } from './definition.ts';
 import type { ProcessContext } from './port.ts';
@@ -15,7 +17,11 @@ export const ROUNDS_PER_RUN = 24;
 export async function retention(ctx: ProcessContext, input: RetentionInput): Promise<'continued'> {
   const rounds = input.rounds ?? ROUNDS_PER_RUN;
   for (let round = 1; round <= rounds; round++) {
-    await ctx.run('applyRetention', { monthsAhead: input.monthsAhead, retentionMs: input.retentionMs }, INFRASTRUCTURE_RETRY);
+    await ctx.run(
+      'applyRetention',
+      { monthsAhead: input.monthsAhead, retentionMs: input.retentionMs, processHistoryMs: input.processHistoryMs },
+      INFRASTRUCTURE_RETRY,
+    );
     if (round < rounds) await ctx.sleep(input.intervalMs);
   }
   await ctx.run('continueRetention', input, INFRASTRUCTURE_RETRY);
@@ -28,7 +34,9 @@ export const retentionProcess = defineProcess('retention', {
   activities: {
     applyRetention: {
       summary: (i) => `create partitions ${i.monthsAhead} months ahead and drop expired ones`,
-      outcome: (o) => `${o.created} partitions created, ${o.dropped.length} dropped${o.dropped.length ? ` (${o.dropped.join(', ')})` : ''}`,
+      outcome: (o) =>
+        `${o.created} partitions created, ${o.dropped.length} dropped${o.dropped.length ? ` (${o.dropped.join(', ')})` : ''}` +
+        (o.pruned ? `, ${o.pruned} finished process records deleted` : ''),
     },
     continueRetention: {
       summary: (i) => `start the next run, due in ${duration(i.intervalMs)}`,
@@ -53,9 +61,14 @@ export const retentionProcess = defineProcess('retention', {
   describe: (i) => ({
     summary: `Applies retention every ${duration(i.intervalMs)}`,
     details:
-      `Every ${duration(i.intervalMs)}: creates the monthly partitions of events, audit entries and AuthZEN decision logs through ${i.monthsAhead} months ahead, ` +
+      `Every ${duration(i.intervalMs)}: creates the monthly partitions of events, audit entries, AuthZEN decision logs and deliveries through ${i.monthsAhead} months ahead, ` +
       `and detaches then drops the partitions whose month ended more than the retention ago (events ${duration(i.retentionMs.events)}, ` +
-      `audit entries ${duration(i.retentionMs.auditLogs)}, decision logs ${duration(i.retentionMs.decisions)}). ` +
+      `audit entries ${duration(i.retentionMs.auditLogs)}, decision logs ${duration(i.retentionMs.decisions)}` +
+      (i.retentionMs.deliveries === undefined ? '' : `, deliveries ${duration(i.retentionMs.deliveries)}, a pending one holding its month back`) +
+      '). ' +
+      (i.processHistoryMs === undefined
+        ? ''
+        : `On the embedded engine it deletes the records of processes finished more than ${duration(i.processHistoryMs)} ago. `) +
       `After ${i.rounds ?? ROUNDS_PER_RUN} rounds it starts its next run and ends, so its history stays short.`,
   }),
 });

@@ -60,31 +60,31 @@ export function createDispatchQueries(db: CommonQueryMethods) {
           AND e.tenant_id IS NOT NULL AND NOT e.type = ANY(${types(ROUTING.notDispatched)})`;
       const endpoints = await db.one(sql.type(z.object({ n: z.number(), tenants: z.array(z.uuid()) }))`
         WITH inserted AS (
-          INSERT INTO deliveries (tenant_id, event_id, endpoint_id)
-          SELECT e.tenant_id, e.id, w.id FROM (${batch}) e
+          INSERT INTO deliveries (tenant_id, event_id, filed_at, endpoint_id)
+          SELECT e.tenant_id, e.id, e.occurred_at, w.id FROM (${batch}) e
           JOIN webhook_endpoints w ON w.tenant_id = e.tenant_id AND w.active AND e.occurred_at >= w.created_at
             AND (w.environment_id IS NULL OR w.environment_id = e.environment_id) AND ${matches(sql.fragment`w.event_types`)}
           ON CONFLICT DO NOTHING
           RETURNING tenant_id)
         SELECT count(*)::int AS n, coalesce(array_agg(DISTINCT tenant_id), '{}') AS tenants FROM inserted`);
       const channels = await db.query(sql.unsafe`
-        INSERT INTO deliveries (tenant_id, event_id, channel_id)
-        SELECT e.tenant_id, e.id, c.id FROM (${batch}) e
+        INSERT INTO deliveries (tenant_id, event_id, filed_at, channel_id)
+        SELECT e.tenant_id, e.id, e.occurred_at, c.id FROM (${batch}) e
         JOIN notification_channels c ON c.tenant_id = e.tenant_id AND c.active AND e.occurred_at >= c.created_at
           AND (c.environment_id IS NULL OR c.environment_id = e.environment_id) AND ${matches(sql.fragment`c.event_types`)}
         ON CONFLICT DO NOTHING`);
       // A threat alert goes to the channels its environment's alerting settings named (db/threats/threats/alerting.ts).
       const alerts = await db.query(sql.unsafe`
-        INSERT INTO deliveries (tenant_id, event_id, channel_id)
-        SELECT e.tenant_id, e.id, c.id FROM (${batch}) e
+        INSERT INTO deliveries (tenant_id, event_id, filed_at, channel_id)
+        SELECT e.tenant_id, e.id, e.occurred_at, c.id FROM (${batch}) e
         JOIN notification_channels c ON e.type = ${ROUTING.threatAlert} AND c.tenant_id = e.tenant_id AND c.active
           AND c.id::text IN (SELECT jsonb_array_elements_text(e.data->'channelIds'))
         ON CONFLICT DO NOTHING`);
       // An access request's events go to its policy's channels: escalations to the escalation channels, the rest (approval
       // messages, reminders, outcomes) to the notification channels (db/access/elevate/changes.ts puts them in `policy`).
       const elevate = await db.query(sql.unsafe`
-        INSERT INTO deliveries (tenant_id, event_id, channel_id)
-        SELECT e.tenant_id, e.id, c.id FROM (${batch}) e
+        INSERT INTO deliveries (tenant_id, event_id, filed_at, channel_id)
+        SELECT e.tenant_id, e.id, e.occurred_at, c.id FROM (${batch}) e
         JOIN notification_channels c ON c.tenant_id = e.tenant_id AND c.active
           AND c.id::text IN (SELECT jsonb_array_elements_text(e.data->'policy'->(CASE WHEN e.type = ${ROUTING.elevateEscalated}
             THEN 'escalationChannelIds' ELSE 'notificationChannelIds' END)))
@@ -92,8 +92,8 @@ export function createDispatchQueries(db: CommonQueryMethods) {
         ON CONFLICT DO NOTHING`);
       // To the environment's active forwarding add-ons (segment, analytics) whose `config.eventTypes` match.
       const addOns = await db.query(sql.unsafe`
-        INSERT INTO deliveries (tenant_id, event_id, add_on_id)
-        SELECT e.tenant_id, e.id, a.id FROM (${batch}) e
+        INSERT INTO deliveries (tenant_id, event_id, filed_at, add_on_id)
+        SELECT e.tenant_id, e.id, e.occurred_at, a.id FROM (${batch}) e
         JOIN add_ons a ON a.environment_id = e.environment_id AND a.active AND a.category = ANY(${sql.array([...FORWARDING_CATEGORIES], 'text')})
           AND e.occurred_at >= a.created_at AND ${matches(sql.fragment`ARRAY(SELECT jsonb_array_elements_text(a.config->'eventTypes'))`)}
         ON CONFLICT DO NOTHING`);
@@ -156,7 +156,7 @@ export function createDispatchQueries(db: CommonQueryMethods) {
     formBatch: (batchId: string, size: number) =>
       db.query(sql.unsafe`
         UPDATE deliveries SET batch_id = ${batchId}
-        WHERE id IN (SELECT id FROM deliveries WHERE NOT process_started AND batch_id IS NULL
+        WHERE (id, filed_at) IN (SELECT id, filed_at FROM deliveries WHERE NOT process_started AND batch_id IS NULL
           AND tenant_id = (SELECT tenant_id FROM deliveries WHERE NOT process_started AND batch_id IS NULL ORDER BY created_at LIMIT 1)
           ORDER BY created_at LIMIT ${size} FOR UPDATE SKIP LOCKED)`),
 

@@ -168,8 +168,16 @@ export interface RetentionInput {
   rounds?: number;
   /** Monthly partitions kept created ahead of the current month. */
   monthsAhead: number;
-  /** How long rows of each partitioned kind are kept (EVENTS_RETENTION, AUDIT_LOG_RETENTION, AUTHZEN_DECISION_LOG_RETENTION), in ms. */
-  retentionMs: { events: number; auditLogs: number; decisions: number };
+  /**
+   * How long rows of each partitioned kind are kept (EVENTS_RETENTION, AUDIT_LOG_RETENTION, AUTHZEN_DECISION_LOG_RETENTION,
+   * DELIVERIES_RETENTION), in ms. A run started before deliveries were partitioned has no `deliveries`: it drops none.
+   */
+  retentionMs: { events: number; auditLogs: number; decisions: number; deliveries?: number };
+  /**
+   * How long the embedded engine keeps a finished process's record (PROCESS_HISTORY_RETENTION), in ms; absent in runs
+   * started before it was kept by retention. The Temporal namespace's retention period does this there.
+   */
+  processHistoryMs?: number;
 }
 
 export interface ProcessContracts {

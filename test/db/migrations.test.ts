@@ -156,3 +156,70 @@ describe('0038: the remember-device lifetime moves from the MFA settings to the 
     }
   });
 });
+
+describe('0060: deliveries and their attempts are partitioned by month', () => {
+  const MIGRATIONS = path.resolve(import.meta.dirname, '../../db/migrations');
+  const PARTITION = '0060_delivery_partitions.sql';
+
+  it('moves every delivery and attempt into its month (originals at their event’s, redeliveries at their own), keeping the key and the cascade', async () => {
+    const url = await createEmptyDatabase();
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'iam-migrations-'));
+    const client = new pg.Client({ connectionString: url });
+    try {
+      const earlier = (await fs.readdir(MIGRATIONS)).filter((f) => f.endsWith('.sql') && f < PARTITION);
+      for (const file of earlier) await fs.copyFile(path.join(MIGRATIONS, file), path.join(dir, file));
+      await migrate(url, { dir });
+      await client.connect();
+      const one = async (text: string, values: unknown[] = []) => (await client.query<{ id: string }>(text, values)).rows[0]!.id;
+      const tenant = await one(`INSERT INTO tenants (name) VALUES ('t') RETURNING id`);
+      const endpoint = await one(`INSERT INTO webhook_endpoints (tenant_id, url, event_types) VALUES ($1, 'https://example.com', '{*}') RETURNING id`, [
+        tenant,
+      ]);
+      // An event of the last minute of January, dispatched in February; its redelivery in March; a delivery whose event is gone.
+      const event = await one(`INSERT INTO events (type, actor, occurred_at) VALUES ('t.x', '{}', '2025-01-31T23:59:00Z') RETURNING id`);
+      const insert = `INSERT INTO deliveries (tenant_id, event_id, endpoint_id, status, redelivery_of, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`;
+      const original = await one(insert, [tenant, event, endpoint, 'failed', null, '2025-02-01T00:01:00Z']);
+      const redelivery = await one(insert, [tenant, event, endpoint, 'pending', original, '2025-03-10T12:00:00Z']);
+      const orphan = await one(insert, [tenant, '00000000-0000-4000-8000-000000000000', endpoint, 'succeeded', null, '2025-02-10T00:00:00Z']);
+      await client.query(
+        `INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code) VALUES
+          ($1, 1, '2025-02-01T00:01:00Z', 10, 500), ($1, 2, '2025-02-01T00:01:05Z', 10, 500), ($2, 1, '2025-03-10T12:00:00Z', 10, 503)`,
+        [original, redelivery],
+      );
+
+      await fs.copyFile(path.join(MIGRATIONS, PARTITION), path.join(dir, PARTITION));
+      expect((await migrate(url, { dir })).applied).toEqual([PARTITION]);
+      const deliveries = await client.query<{ id: string; partition: string; status: string; redelivery_of: string | null }>(
+        'SELECT id, tableoid::regclass::text AS partition, status, redelivery_of FROM deliveries ORDER BY created_at',
+      );
+      expect(deliveries.rows).toEqual([
+        { id: original, partition: 'deliveries_p202501', status: 'failed', redelivery_of: null },
+        { id: orphan, partition: 'deliveries_p202502', status: 'succeeded', redelivery_of: null },
+        { id: redelivery, partition: 'deliveries_p202503', status: 'pending', redelivery_of: original },
+      ]);
+      const attempts = await client.query(
+        'SELECT delivery_id, attempt, status_code, tableoid::regclass::text AS partition FROM delivery_attempts ORDER BY started_at',
+      );
+      expect(attempts.rows).toEqual([
+        { delivery_id: original, attempt: 1, status_code: 500, partition: 'delivery_attempts_p202501' },
+        { delivery_id: original, attempt: 2, status_code: 500, partition: 'delivery_attempts_p202501' },
+        { delivery_id: redelivery, attempt: 1, status_code: 503, partition: 'delivery_attempts_p202503' },
+      ]);
+      // The dispatcher's key still holds: a second original delivery of the event to the endpoint is refused.
+      await expect(
+        client.query(`INSERT INTO deliveries (tenant_id, event_id, endpoint_id, filed_at) VALUES ($1, $2, $3, '2025-01-31T23:59:00Z')`, [
+          tenant,
+          event,
+          endpoint,
+        ]),
+      ).rejects.toThrow(/duplicate key value violates unique constraint "deliveries_p202501_event_id_endpoint_id_filed_at_idx"/);
+      // Deleting the endpoint deletes its deliveries and their attempts.
+      await client.query('DELETE FROM webhook_endpoints WHERE id = $1', [endpoint]);
+      expect((await client.query('SELECT count(*)::int AS n FROM deliveries')).rows[0].n).toBe(0);
+      expect((await client.query('SELECT count(*)::int AS n FROM delivery_attempts')).rows[0].n).toBe(0);
+    } finally {
+      await client.end().catch(() => {});
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});

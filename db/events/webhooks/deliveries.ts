@@ -68,7 +68,7 @@ const targets = (attempt: number) => sql.fragment`
   FROM deliveries d JOIN events e ON e.id = d.event_id
   LEFT JOIN webhook_endpoints w ON w.id = d.endpoint_id LEFT JOIN notification_channels c ON c.id = d.channel_id
   LEFT JOIN add_ons ao ON ao.id = d.add_on_id
-  LEFT JOIN delivery_attempts a ON a.delivery_id = d.id AND a.attempt = ${attempt}`;
+  LEFT JOIN delivery_attempts a ON a.delivery_id = d.id AND a.filed_at = d.filed_at AND a.attempt = ${attempt}`;
 
 /** Keyset position: the last delivery of the previous page (compared at full timestamp precision). */
 export interface Cursor {
@@ -123,13 +123,15 @@ export function createDeliveryQueries(db: CommonQueryMethods) {
      * Records attempts as a batch sends them, before their outcomes are applied: a batch cut short and retried
      * answers these from their record instead of sending them again.
      */
+    // unscoped: delivery work records the attempts of the deliveries it sent, by id, across tenants.
     recordAttempts: async (attempts: (RecordedAttempt & { deliveryId: string })[]) => {
       if (attempts.length === 0) return;
       await db.query(sql.unsafe`
-        INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt, retry_after_ms)
-        SELECT x."deliveryId", x.attempt, x."startedAt", x."durationMs", x."statusCode", x.error, x."responseExcerpt", x."retryAfterMs"
+        INSERT INTO delivery_attempts (delivery_id, filed_at, attempt, started_at, duration_ms, status_code, error, response_excerpt, retry_after_ms)
+        SELECT x."deliveryId", d.filed_at, x.attempt, x."startedAt", x."durationMs", x."statusCode", x.error, x."responseExcerpt", x."retryAfterMs"
         FROM jsonb_to_recordset(${sql.jsonb(attempts as never)}) AS x("deliveryId" uuid, attempt int, "startedAt" timestamptz, "durationMs" int,
           "statusCode" int, error text, "responseExcerpt" text, "retryAfterMs" int)
+        JOIN deliveries d ON d.id = x."deliveryId" -- deleted with its endpoint meanwhile: nothing to record
         ON CONFLICT DO NOTHING`);
     },
 
@@ -144,11 +146,11 @@ export function createDeliveryQueries(db: CommonQueryMethods) {
       const unstored = outcomes.filter((o) => !o.stored);
       if (unstored.length > 0)
         await db.query(sql.unsafe`
-        INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt, retry_after_ms)
-        SELECT x."deliveryId", x.attempt, x."startedAt", x."durationMs", x."statusCode", x.error, x."responseExcerpt", x."retryAfterMs"
+        INSERT INTO delivery_attempts (delivery_id, filed_at, attempt, started_at, duration_ms, status_code, error, response_excerpt, retry_after_ms)
+        SELECT x."deliveryId", d.filed_at, x.attempt, x."startedAt", x."durationMs", x."statusCode", x.error, x."responseExcerpt", x."retryAfterMs"
         FROM jsonb_to_recordset(${sql.jsonb(unstored as never)}) AS x("deliveryId" uuid, attempt int, "startedAt" timestamptz, "durationMs" int,
           "statusCode" int, error text, "responseExcerpt" text, "retryAfterMs" int)
-        WHERE EXISTS (SELECT 1 FROM deliveries d WHERE d.id = x."deliveryId") -- deleted with its endpoint meanwhile: nothing to record
+        JOIN deliveries d ON d.id = x."deliveryId" -- deleted with its endpoint meanwhile: nothing to record
         ON CONFLICT DO NOTHING`);
       await db.query(sql.unsafe`
         UPDATE deliveries d SET
@@ -180,15 +182,18 @@ export function createDeliveryQueries(db: CommonQueryMethods) {
         FROM delivery_attempts WHERE delivery_id = ${deliveryId} ORDER BY attempt`)),
     ],
 
+    /** A redelivery is filed when it is made (migration 0060): its retries start now, whenever its event occurred. */
     insertRedelivery: (original: { id: string; tenantId: string; eventId: string; endpointId: string | null; channelId: string | null }) =>
       db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
-        INSERT INTO deliveries (tenant_id, event_id, endpoint_id, channel_id, redelivery_of)
-        VALUES (${original.tenantId}, ${original.eventId}, ${original.endpointId}, ${original.channelId}, ${original.id}) RETURNING id`),
+        INSERT INTO deliveries (tenant_id, event_id, endpoint_id, channel_id, redelivery_of, filed_at)
+        VALUES (${original.tenantId}, ${original.eventId}, ${original.endpointId}, ${original.channelId}, ${original.id}, now()) RETURNING id`),
 
+    /** An original delivery, filed at its event's time like the dispatcher's (migration 0060). */
     insertDelivery: (d: { tenantId: string; eventId: string; endpointId?: string | null; channelId?: string | null; addOnId?: string | null }) =>
       db.oneFirst(sql.type(z.object({ id: z.uuid() }))`
-        INSERT INTO deliveries (tenant_id, event_id, endpoint_id, channel_id, add_on_id)
-        VALUES (${d.tenantId}, ${d.eventId}, ${d.endpointId ?? null}, ${d.channelId ?? null}, ${d.addOnId ?? null}) RETURNING id`),
+        INSERT INTO deliveries (tenant_id, event_id, endpoint_id, channel_id, add_on_id, filed_at)
+        SELECT ${d.tenantId}, ${d.eventId}, ${d.endpointId ?? null}, ${d.channelId ?? null}, ${d.addOnId ?? null}, e.occurred_at
+        FROM events e WHERE e.id = ${d.eventId} RETURNING id`),
 
     /** Failed deliveries of an endpoint since a time, whose event has no later successful or pending delivery. */
     findFailedSince: async (endpointId: string, since: string, reason?: string) => [
