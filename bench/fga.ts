@@ -204,11 +204,10 @@ try {
   }
   if (otherCpu > 0.1) console.log(`WARNING: other processes used ${otherCpu} cores during the load runs; throughput figures are unreliable.`);
   const pacedRuns = { bareHalf, half, bareWarm, warm, bareStrong, strong };
-  console.log(
-    `(b) largest event-loop delay of this process (service and bare route) per paced run, ms: ${Object.entries(pacedRuns)
-      .map(([name, r]) => `${name} ${r.loopDelayMax}`)
-      .join(', ')}`,
-  );
+  console.log('(b) per paced run: largest event-loop delay of this process (service and bare route) / of the load generator, ms; generator cores:');
+  for (const [name, r] of Object.entries(pacedRuns)) {
+    console.log(`    ${name.padEnd(11)} ${String(r.loopDelayMax).padStart(8)} / ${String(r.generator.loopDelayMax).padStart(8)}  ${r.generator.cpu}`);
+  }
   const pacedOther = Math.max(...Object.values(pacedRuns).map((r) => r.otherCpu));
   if (pacedOther > 0.1) console.log(`WARNING: other processes used up to ${pacedOther} cores during the paced runs; their tails are the host's.`);
   console.log(

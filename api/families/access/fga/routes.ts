@@ -199,7 +199,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService, ds
   });
 
   app.post(`${STORE}/write`, {
-    config: onStore,
+    config: { ...onStore, evictsLocally: true },
     schema: {
       tags,
       operationId: 'writeFgaTuples',

@@ -226,6 +226,8 @@ export function createFgaStoreService(pool: DatabasePool, fga: FgaService) {
           },
         });
       });
+      // This instance's caches of the store drop now, so the answer needs no wait for the NOTIFY (for the others).
+      fga.evict(caller.environmentId);
       return {};
     },
 
