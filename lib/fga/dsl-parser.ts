@@ -40,6 +40,11 @@ export function createDslParser(options: { timeoutMs?: number } = {}): DslParser
 
   const start = () => {
     const thread = new Worker(new URL('./dsl-worker.ts', import.meta.url));
+    // Always listened to, so a worker failing between parses never throws in the caller's thread: the next parse starts another.
+    const forget = () => {
+      if (worker?.thread === thread) worker = undefined;
+    };
+    thread.on('error', forget).on('exit', forget);
     const ready = new Promise<void>((resolve, reject) => {
       const settle = (then: () => void) => {
         clearTimeout(timer);
@@ -58,7 +63,6 @@ export function createDslParser(options: { timeoutMs?: number } = {}): DslParser
 
   const stop = (thread: Worker) => {
     if (worker?.thread === thread) worker = undefined;
-    thread.removeAllListeners();
     void thread.terminate();
   };
 
