@@ -76,6 +76,11 @@ declare module 'fastify' {
      * listener's channels): it answers without waiting for this instance's notifications.
      */
     readOnly?: boolean;
+    /**
+     * A change whose handler, once it has committed, drops what this instance caches of it (the FGA tuple write):
+     * it answers without waiting for its notifications, which are for the other instances.
+     */
+    evictsLocally?: boolean;
   }
 }
 
@@ -211,7 +216,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // A change answers only once this instance has handled the credential notifications of its commit, so the
   // caller's next request never meets a cached principal the change removed, disabled or narrowed.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (SAFE_METHODS.has(request.method) || reply.statusCode >= 400 || request.routeOptions.config.readOnly) return done(null, payload);
+    const { readOnly, evictsLocally } = request.routeOptions.config;
+    if (SAFE_METHODS.has(request.method) || reply.statusCode >= 400 || readOnly || evictsLocally) return done(null, payload);
     listener.sync().then((synced) => {
       if (!synced) {
         authenticator.clear();

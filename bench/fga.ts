@@ -3,11 +3,13 @@
 // (a grant three folders up, through a team); (b) p99 at half the service's rate of that check, and of a mix of
 // 5 000 distinct checks (granted and denied, through every path of the model) once each has been asked, and the
 // mix asking HIGHER_CONSISTENCY (no per-instance cache: every look-up reads Postgres) at BENCH_STRONG_RATE (default
-// 200/s); (c) list-objects of a user's viewable
+// 200/s), each beside the bare route paced at the same rate (what the host and the load generator allow), with this
+// process's largest event-loop delay and the CPU other processes used meanwhile; (c) list-objects of a user's viewable
 // documents (about 4 000 candidates, the first 1 000 answered) and (d) writes of 100 new tuples: p50/p95 of
 // sequential requests. The load generator runs in a child process. BENCH_DURATION (s, default 10),
 // BENCH_CONNECTIONS (default 50), BENCH_HALF_CONNECTIONS (default 10) and BENCH_SAMPLES (default 200) tune it.
 import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import { transformer } from '@openfga/syntax-transformer';
 import { startBenchApp } from './app.ts';
@@ -15,6 +17,7 @@ import { startLoadWorker } from './load-worker.ts';
 import { startBenchDatabase } from './database.ts';
 import { sequentialLatency } from './sequential-latency.ts';
 import { baseUrl, jsonLoad, startJsonBaseline } from './json-load.ts';
+import { machineBusySeconds, treeCpuSeconds } from './proc.ts';
 import { directViewerOf, FGA_MODEL_DSL, leafOf, memberOf, ownerOf, rootOf, sectionOf, seedFgaStore, SHAPE, TUPLE_COUNT, teamOfRoot } from './fga/seed.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -56,12 +59,24 @@ function checkMix(consistency?: string): string[] {
 const load = (url: string, headers: Record<string, string>, body: string) =>
   jsonLoad(loader, { url, headers, body, connections: CONNECTIONS, duration: DURATION, warmup: WARMUP });
 
+/** Latencies at a fixed rate, evenly spaced (bench/paced-load.ts), with this process's event-loop delay and the other processes' CPU. */
 async function paced(url: string, headers: Record<string, string>, bodies: string[], rate: number) {
   const options = { url, method: 'POST' as const, headers: { 'content-type': 'application/json', ...headers }, bodies, connections: HALF_CONNECTIONS, rate };
   await loader.paced({ ...options, duration: WARMUP });
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  const before = { ours: treeCpuSeconds(process.pid), machine: machineBusySeconds(), at: performance.now() };
+  delay.enable();
   const r = await loader.paced({ ...options, duration: DURATION });
+  delay.disable();
+  const other = machineBusySeconds() - before.machine - (treeCpuSeconds(process.pid) - before.ours);
   if (r.errors || r.non2xx) throw new Error(`${url}: ${r.errors} errors, ${r.non2xx} non-2xx`);
-  return r;
+  const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+  return {
+    ...r,
+    loopDelayP99: ms(delay.percentile(99)),
+    loopDelayMax: ms(delay.max),
+    otherCpu: Math.max(0, Math.round((other / ((performance.now() - before.at) / 1000)) * 100) / 100),
+  };
 }
 
 const loader = startLoadWorker();
@@ -107,6 +122,8 @@ try {
   const svc = best(runs[0]![1]!, runs[1]![1]!);
   const ratio = Math.round((svc.rps / base.rps) * 100) / 100;
   const halfRate = Math.round(svc.rps / 2);
+  const bareUrl = `${baseUrl(baseline)}${path}`;
+  const bareHalf = await paced(bareUrl, {}, [body], halfRate);
   const half = await paced(`${storeUrl}/check`, auth, [body], halfRate);
   // The mix: asked once each first (the cache then holds them, as it would a service's working set), then paced.
   const mix = checkMix();
@@ -117,7 +134,9 @@ try {
     );
     granted += answers.filter((r) => (r as { allowed: boolean }).allowed).length;
   }
+  const bareWarm = await paced(bareUrl, {}, mix, halfRate);
   const warm = await paced(`${storeUrl}/check`, auth, mix, halfRate);
+  const bareStrong = await paced(bareUrl, {}, mix, STRONG_RATE);
   const strong = await paced(`${storeUrl}/check`, auth, checkMix('HIGHER_CONSISTENCY'), STRONG_RATE);
 
   const listObjects = await sequentialLatency(
@@ -162,8 +181,11 @@ try {
       `p99 <= ${TARGETS.halfP99} ms`,
       verdict(half.p99 <= TARGETS.halfP99),
     ],
+    ['    bare route at the same rate', `p50 ${bareHalf.p50} ms, p99 ${bareHalf.p99} ms`, '', ''],
     ['(b) 5 000 distinct checks at half rate', `p50 ${warm.p50} ms, p99 ${warm.p99} ms`, `p99 <= ${TARGETS.halfP99} ms`, verdict(warm.p99 <= TARGETS.halfP99)],
+    ['    bare route at the same rate', `p50 ${bareWarm.p50} ms, p99 ${bareWarm.p99} ms`, '', ''],
     [`(b) … HIGHER_CONSISTENCY at ${STRONG_RATE}/s`, `p50 ${strong.p50} ms, p99 ${strong.p99} ms`, '(reads Postgres)', ''],
+    ['    bare route at the same rate', `p50 ${bareStrong.p50} ms, p99 ${bareStrong.p99} ms`, '', ''],
     [
       `(c) list-objects (${probe.objects.length} answered)`,
       `p50 ${listObjects.p50} ms, p95 ${listObjects.p95} ms`,
@@ -181,8 +203,15 @@ try {
     console.log(`${name.padEnd(44)}${figure.padEnd(40)}${target.padEnd(18)}${result}`);
   }
   if (otherCpu > 0.1) console.log(`WARNING: other processes used ${otherCpu} cores during the load runs; throughput figures are unreliable.`);
+  const pacedRuns = { bareHalf, half, bareWarm, warm, bareStrong, strong };
+  console.log('(b) per paced run: largest event-loop delay of this process (service and bare route) / of the load generator, ms; generator cores:');
+  for (const [name, r] of Object.entries(pacedRuns)) {
+    console.log(`    ${name.padEnd(11)} ${String(r.loopDelayMax).padStart(8)} / ${String(r.generator.loopDelayMax).padStart(8)}  ${r.generator.cpu}`);
+  }
+  const pacedOther = Math.max(...Object.values(pacedRuns).map((r) => r.otherCpu));
+  if (pacedOther > 0.1) console.log(`WARNING: other processes used up to ${pacedOther} cores during the paced runs; their tails are the host's.`);
   console.log(
-    `\nRESULT ${JSON.stringify({ bench: 'fga', tuples: TUPLE_COUNT, baseline: base, service: svc, ratio, half, warm, strong, listObjects, write, otherCpu, targets: TARGETS })}`,
+    `\nRESULT ${JSON.stringify({ bench: 'fga', tuples: TUPLE_COUNT, baseline: base, service: svc, ratio, ...pacedRuns, listObjects, write, otherCpu, targets: TARGETS })}`,
   );
 } finally {
   for (const cleanup of cleanups.reverse()) await cleanup().catch((e: unknown) => console.error('cleanup failed:', e));

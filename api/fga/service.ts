@@ -138,10 +138,10 @@ export function createFgaService(options: FgaServiceOptions): FgaService {
 
   const latestModel = async (environmentId: string, consistency?: Consistency) => {
     if (consistency === 'HIGHER_CONSISTENCY') {
-      const model = await createFgaModelQueries(pool, environmentId).latest();
-      return model ? byId(environmentId, model.id) : null;
+      const id = await createFgaModelQueries(pool, environmentId).latestId();
+      return id === null ? null : byId(environmentId, id);
     }
-    const id = await remember(latestIds, environmentId, async () => (await createFgaModelQueries(pool, environmentId).latest())?.id ?? null);
+    const id = await remember(latestIds, environmentId, () => createFgaModelQueries(pool, environmentId).latestId());
     return id === null ? null : byId(environmentId, id);
   };
 

@@ -64,14 +64,16 @@ export async function recordChange<T extends EventType>(db: CommonQueryMethods, 
   checkEvent(change.event);
   const { organizationId = null, tenantId = null, environmentId = null } = change.scope;
   const origin = change.origin ?? {};
-  await db.query(sql.unsafe`
-    INSERT INTO audit_logs (organization_id, tenant_id, environment_id, actor_type, actor_id, action,
-      resource_type, resource_id, ip, user_agent, request_id, changes, on_behalf_of_type, on_behalf_of_id)
-    VALUES (${organizationId}, ${tenantId}, ${environmentId}, ${change.actor.type}, ${change.actor.id}, ${change.action},
-      ${change.resource.type}, ${change.resource.id}, ${origin.ip ?? null}, ${origin.userAgent ?? null},
-      ${origin.requestId ?? null}, ${sql.jsonb(diff(change.before, change.after) as never)},
-      ${change.onBehalfOf?.type ?? null}, ${change.onBehalfOf?.id ?? null})`);
+  // One statement for both rows: a round trip less in every mutation's transaction.
   const eventId = await db.oneFirst(sql.unsafe`
+    WITH audit AS (
+      INSERT INTO audit_logs (organization_id, tenant_id, environment_id, actor_type, actor_id, action,
+        resource_type, resource_id, ip, user_agent, request_id, changes, on_behalf_of_type, on_behalf_of_id)
+      VALUES (${organizationId}, ${tenantId}, ${environmentId}, ${change.actor.type}, ${change.actor.id}, ${change.action},
+        ${change.resource.type}, ${change.resource.id}, ${origin.ip ?? null}, ${origin.userAgent ?? null},
+        ${origin.requestId ?? null}, ${sql.jsonb(diff(change.before, change.after) as never)},
+        ${change.onBehalfOf?.type ?? null}, ${change.onBehalfOf?.id ?? null})
+    )
     INSERT INTO events (type, organization_id, tenant_id, environment_id, actor, subject, data, trace_context)
     VALUES (${change.event.type}, ${organizationId}, ${tenantId}, ${environmentId}, ${sql.jsonb(change.actor as never)},
       ${sql.jsonb(change.resource as never)}, ${sql.jsonb(change.event.data as never)}, ${currentTraceparent()})

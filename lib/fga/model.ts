@@ -4,8 +4,11 @@ import { transformer, validator } from '@openfga/syntax-transformer';
 import { compileCondition, type CompiledCondition } from './conditions.ts';
 import { FgaError, type AuthorizationModel, type RelationReference, type Userset } from './types.ts';
 
-/** Model limits (OpenFGA documents none of its own besides the request size; these keep validation under 50 ms). */
-export const MODEL_LIMITS = { types: 200, relationsPerType: 100, conditions: 100, modelBytes: 256 * 1024 };
+/**
+ * Model limits (OpenFGA documents none of its own besides the request size; these keep validation under 50 ms), and
+ * how long a DSL parse may take (./dsl-parser.ts runs it on a worker thread).
+ */
+export const MODEL_LIMITS = { types: 200, relationsPerType: 100, conditions: 100, modelBytes: 256 * 1024, dslParseMs: 2000 };
 
 export interface CompiledRelation {
   type: string;

@@ -17,8 +17,11 @@ export function createFgaModelQueries(db: CommonQueryMethods, environmentId: str
         INSERT INTO fga_models (id, environment_id, schema_version, model) VALUES (${id}, ${environmentId}, ${model.schema_version}, ${sql.jsonb(rest as never)})`);
     },
 
-    latest: async () =>
-      one(await db.maybeOne(sql.type(StoredModel)`SELECT ${columns} FROM fga_models WHERE environment_id = ${environmentId} ORDER BY id DESC LIMIT 1`)),
+    /** The newest model's id (what a look-up of the latest needs when the compiled model is cached by id). */
+    latestId: async () =>
+      (await db.maybeOneFirst(
+        sql.type(z.object({ id: z.string() }))`SELECT id FROM fga_models WHERE environment_id = ${environmentId} ORDER BY id DESC LIMIT 1`,
+      )) ?? null,
 
     find: async (id: string) =>
       one(await db.maybeOne(sql.type(StoredModel)`SELECT ${columns} FROM fga_models WHERE environment_id = ${environmentId} AND id = ${id}`)),

@@ -2,6 +2,7 @@ import { defineFamily } from '../../family.ts';
 import { fgaRoutes } from './routes.ts';
 import { createFgaStoreService } from './service.ts';
 import { FgaApiError } from '../../../fga/errors.ts';
+import { createDslParser } from '../../../../lib/fga/dsl-parser.ts';
 
 export default defineFamily({
   name: 'access/fga',
@@ -10,6 +11,8 @@ export default defineFamily({
     app.setErrorHandler((error) => {
       throw FgaApiError.from(error) ?? error;
     });
-    fgaRoutes(app, createFgaStoreService(pool, fga), fga);
+    const dsl = createDslParser();
+    app.addHook('onClose', () => dsl.close());
+    fgaRoutes(app, createFgaStoreService(pool, fga), fga, dsl);
   },
 });

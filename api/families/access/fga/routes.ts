@@ -9,7 +9,8 @@ import { callerOf, requires } from '../../../plugins/auth.ts';
 import { ENVIRONMENT_SECRET } from '../../../plugins/environment-secret.ts';
 import { ApiError } from '../../../errors.ts';
 import { FgaApiError } from '../../../fga/errors.ts';
-import { MODEL_LIMITS, parseModelDsl } from '../../../../lib/fga/model.ts';
+import { MODEL_LIMITS } from '../../../../lib/fga/model.ts';
+import type { DslParser } from '../../../../lib/fga/dsl-parser.ts';
 import type { AuthorizationModel } from '../../../../lib/fga/types.ts';
 import type { Consistency, FgaService, ModelSelection } from '../../../fga/service.ts';
 import type { App } from '../../../types.ts';
@@ -74,24 +75,24 @@ const selection = (body: { authorization_model_id?: string | undefined; consiste
   consistency: body.consistency,
 });
 
-export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
+export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService, dsl: DslParser) {
   // A model written in OpenFGA's DSL comes as text/plain. It is turned into its JSON form once the caller is
   // authenticated (this family's hook runs after the app's), so the route validates one shape and a DSL error names
-  // the line and column of what was written. Elsewhere the API speaks JSON only.
+  // the line and column of what was written. The parse runs on a worker thread. Elsewhere the API speaks JSON only.
   app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: MODEL_LIMITS.modelBytes }, (request, body, done) => {
     if (request.routeOptions.url === MODELS && request.method === 'POST') return done(null, body);
     done(new ApiError(415, 'request.unsupported_media_type', 'Content-Type text/plain is taken by POST …/authorization-models only; send application/json.'));
   });
   app.addHook('preValidation', (request, _reply, done) => {
     if (typeof request.body !== 'string' || request.routeOptions.url !== MODELS) return done();
-    try {
-      const model: Partial<AuthorizationModel> = parseModelDsl(request.body);
-      delete model.id;
-      request.body = model;
-      done();
-    } catch (error) {
-      done(FgaApiError.from(error) ?? (error as Error));
-    }
+    dsl.parse(request.body).then(
+      (model: Partial<AuthorizationModel>) => {
+        delete model.id;
+        request.body = model;
+        done();
+      },
+      (error: unknown) => done(FgaApiError.from(error) ?? (error as Error)),
+    );
   });
 
   const storesCaller = (r: FastifyRequest) => (r.environmentSecret ? { secret: r.environmentSecret } : { principal: callerOf(r).principal });
@@ -198,7 +199,7 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
   });
 
   app.post(`${STORE}/write`, {
-    config: onStore,
+    config: { ...onStore, evictsLocally: true },
     schema: {
       tags,
       operationId: 'writeFgaTuples',

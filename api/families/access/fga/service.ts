@@ -10,7 +10,7 @@ import { createFgaModelQueries } from '../../../../db/access/fga/models.ts';
 import { toTupleKey, tupleName } from '../../../../db/access/fga/rows.ts';
 import { createFgaStoreQueries, type StoreRow } from '../../../../db/access/fga/stores.ts';
 import { createFgaTupleQueries, type TupleIdentity } from '../../../../db/access/fga/tuples.ts';
-import { parseModelDsl, validateModel } from '../../../../lib/fga/model.ts';
+import { validateModel } from '../../../../lib/fga/model.ts';
 import { newUlid, storeIdOf } from '../../../../lib/fga/store-id.ts';
 import { checkTuple, parseTupleKey, parseUser } from '../../../../lib/fga/tuples.ts';
 import type { AuthorizationModel, Tuple, TupleKey, UserRef } from '../../../../lib/fga/types.ts';
@@ -111,10 +111,10 @@ export function createFgaStoreService(pool: DatabasePool, fga: FgaService) {
       return toStore(store);
     },
 
-    /** Validates and stores a model given as JSON or as DSL (positions in what was written); it becomes the latest. */
-    writeModel: async (caller: FgaCaller, body: string | WriteModelJson) => {
+    /** Validates and stores a model (a DSL one comes parsed by the route); it becomes the latest. */
+    writeModel: async (caller: FgaCaller, body: WriteModelJson) => {
       // A JSON model's shape beyond its outline is the engine's to check (validateModel).
-      const written = typeof body === 'string' ? parseModelDsl(body) : (body as unknown as Omit<AuthorizationModel, 'id'>);
+      const written = body as unknown as Omit<AuthorizationModel, 'id'>;
       const model: AuthorizationModel = {
         id: newUlid(),
         schema_version: written.schema_version,
@@ -226,6 +226,8 @@ export function createFgaStoreService(pool: DatabasePool, fga: FgaService) {
           },
         });
       });
+      // This instance's caches of the store drop now, so the answer needs no wait for the NOTIFY (for the others).
+      fga.evict(caller.environmentId);
       return {};
     },
 
