@@ -84,14 +84,14 @@ export function fgaRoutes(app: App, stores: FgaStoreService, fga: FgaService) {
   });
   app.addHook('preValidation', (request, _reply, done) => {
     if (typeof request.body !== 'string' || request.routeOptions.url !== MODELS) return done();
-    try {
-      const model: Partial<AuthorizationModel> = parseModelDsl(request.body);
-      delete model.id;
-      request.body = model;
-      done();
-    } catch (error) {
-      done(FgaApiError.from(error) ?? (error as Error));
-    }
+    parseModelDsl(request.body).then(
+      (model: Partial<AuthorizationModel>) => {
+        delete model.id;
+        request.body = model;
+        done();
+      },
+      (error: unknown) => done(FgaApiError.from(error) ?? (error as Error)),
+    );
   });
 
   const storesCaller = (r: FastifyRequest) => (r.environmentSecret ? { secret: r.environmentSecret } : { principal: callerOf(r).principal });

@@ -114,14 +114,14 @@ export function createFgaStoreService(pool: DatabasePool, fga: FgaService) {
     /** Validates and stores a model given as JSON or as DSL (positions in what was written); it becomes the latest. */
     writeModel: async (caller: FgaCaller, body: string | WriteModelJson) => {
       // A JSON model's shape beyond its outline is the engine's to check (validateModel).
-      const written = typeof body === 'string' ? parseModelDsl(body) : (body as unknown as Omit<AuthorizationModel, 'id'>);
+      const written = typeof body === 'string' ? await parseModelDsl(body) : (body as unknown as Omit<AuthorizationModel, 'id'>);
       const model: AuthorizationModel = {
         id: newUlid(),
         schema_version: written.schema_version,
         type_definitions: written.type_definitions,
         ...(written.conditions && Object.keys(written.conditions).length ? { conditions: written.conditions } : {}),
       };
-      validateModel(model);
+      await validateModel(model);
       await pool.transaction(async (trx) => {
         await createFgaModelQueries(trx, caller.environmentId).insert(model);
         await recordFga(trx, caller, {
