@@ -1,17 +1,37 @@
 // One environment's oidc-provider instance, built from what one read of the database gives (settings, claim
-// mappings, allowlist, key ring). This module and oidc-provider (with Koa, about 10 MB of an idle process) are loaded
+// mappings, allowlist, key ring). This module and oidc-provider (with Koa: about 9 MB of an idle process's RSS) are loaded
 // by ./providers.ts when the first Provider is built, so an instance that serves no OpenID traffic never loads them.
 import Provider from 'oidc-provider';
+import type { DatabasePool } from 'slonik';
 import { createProviderSnapshotQueries } from '../../db/oidc/provider/snapshot.ts';
 import { providerConfiguration, type ConfigurationInput } from './configuration.ts';
 import { loadKeyRing, providerJwks } from './keys.ts';
-import { trackGrantUse } from './grant-use.ts';
+import { trackGrantUse, type GrantUse } from './grant-use.ts';
 import { answerClosedRegistration, registrationFeature } from './registration.ts';
 import { conformTokenErrors } from './rfc-errors.ts';
 import { forgetSessions } from './remember-me.ts';
 import { effectiveSessionConfig } from '../../lib/oidc/session-config.ts';
-import { issuerOf, UnknownEnvironmentError, type OidcProvidersDeps } from './providers.ts';
+import type { ModelCache } from '../access/models.ts';
+import type { TrustStoreSnapshot } from '../access/trust-stores.ts';
+import { issuerOf, UnknownEnvironmentError } from './issuer.ts';
 import { rememberSnapshot } from './snapshots.ts';
+
+export interface OidcProvidersDeps {
+  pool: DatabasePool;
+  masterKey: Buffer;
+  publicBaseUrl: string;
+  allowPrivateNetworkTargets: boolean;
+  /** How many environments' Providers one instance keeps (OIDC_PROVIDER_CACHE_SIZE). */
+  max: number;
+  /** Each environment's trust store, kept current by the iam_models NOTIFY: its MCP servers are the resources. */
+  trustStores: ModelCache<TrustStoreSnapshot>;
+  /** The provider's own server errors (it answers them with a 500 `server_error`). */
+  onError?: (error: unknown, environmentId: string) => void;
+  /** Records a token issued under a user's grant (connected apps' lastUsedAt); by default ./grant-use.ts. */
+  grantUse?: GrantUse;
+  /** A hook for features decided elsewhere (RFC 7591 registration, MCP authorization). */
+  extend?: (environmentId: string, input: ConfigurationInput) => Partial<ConfigurationInput>;
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

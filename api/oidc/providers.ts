@@ -2,38 +2,14 @@
 // read of the database gives (./build-provider.ts, loaded with the first one), kept in a bounded single-flight cache
 // and dropped when an `iam_oidc` NOTIFY names the environment (api/app.ts).
 import type Provider from 'oidc-provider';
-import type { DatabasePool } from 'slonik';
-import { createModelCache, type ModelCache } from '../access/models.ts';
-import type { TrustStoreSnapshot } from '../access/trust-stores.ts';
-import type { ConfigurationInput } from './configuration.ts';
+import { createModelCache } from '../access/models.ts';
 import type * as Builder from './build-provider.ts';
-import { createGrantUse, type GrantUse } from './grant-use.ts';
+import type { OidcProvidersDeps } from './build-provider.ts';
+import { createGrantUse } from './grant-use.ts';
 import type { OidcProviders } from './types.ts';
 
 export { snapshotOf } from './snapshots.ts';
-
-export class UnknownEnvironmentError extends Error {}
-
-export interface OidcProvidersDeps {
-  pool: DatabasePool;
-  masterKey: Buffer;
-  publicBaseUrl: string;
-  allowPrivateNetworkTargets: boolean;
-  /** How many environments' Providers one instance keeps (OIDC_PROVIDER_CACHE_SIZE). */
-  max: number;
-  /** Each environment's trust store, kept current by the iam_models NOTIFY: its MCP servers are the resources. */
-  trustStores: ModelCache<TrustStoreSnapshot>;
-  /** The provider's own server errors (it answers them with a 500 `server_error`). */
-  onError?: (error: unknown, environmentId: string) => void;
-  /** Records a token issued under a user's grant (connected apps' lastUsedAt); by default ./grant-use.ts. */
-  grantUse?: GrantUse;
-  /** A hook for features decided elsewhere (RFC 7591 registration, MCP authorization). */
-  extend?: (environmentId: string, input: ConfigurationInput) => Partial<ConfigurationInput>;
-}
-
-export const issuerOf = (publicBaseUrl: string, environmentId: string) => `${publicBaseUrl}/v1/oidc/${environmentId}`;
-
-export const registrationEndpoint = (issuer: string) => `${issuer}/reg`;
+export { issuerOf, registrationEndpoint, UnknownEnvironmentError } from './issuer.ts';
 
 // oidc-provider and the modules that build a Provider load with the first one built (./build-provider.ts).
 let builder: Promise<typeof Builder> | undefined;
