@@ -25,7 +25,9 @@ USER node
 
 FROM runtime AS api
 EXPOSE 8080
-# A young generation of 8 MB per semi-space (V8 sizes it from the host memory, up to 64 MB): see docs/operations.md.
+# One malloc arena (glibc otherwise gives each thread one, each keeping what it freed) and a young generation of 8 MB
+# per semi-space (V8 sizes it from the host memory, up to 64 MB): see docs/operations.md.
+ENV MALLOC_ARENA_MAX=1
 CMD ["node", "--max-semi-space-size=8", "api/server.ts"]
 
 FROM runtime AS worker

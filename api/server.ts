@@ -18,6 +18,7 @@ const assertRunning = (trouble: string | null) => {
 };
 import { startTelemetry, traceLogOptions } from '../lib/telemetry.ts';
 import { startVanityHttps } from './vanity/https-listener.ts';
+import { compactHeap } from '../lib/heap-compaction.ts';
 
 export async function startServer(config: Config) {
   // Before the pool and the app: both add their spans only when tracing is on.
@@ -59,6 +60,8 @@ export async function startServer(config: Config) {
       ? temporalProbe({ address: config.temporalAddress!, namespace: config.temporalNamespace, ...temporalConnectionOptions(config) })
       : undefined;
   if (temporal) app.readiness.add(temporal);
+  // Before the first request: start-up's garbage goes back to the system (lib/heap-compaction.ts).
+  compactHeap();
   await app.listen({ host: config.host, port: config.port });
   const metricsListener = config.metricsListener
     ? await startMetricsListener(app.metrics, config.metricsListener, (err) => log.error({ err }, 'metrics scrape failed'))

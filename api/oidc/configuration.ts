@@ -12,7 +12,8 @@ import { renderError } from './render-error.ts';
 import { allowlistParams } from './allowlist.ts';
 import { logoutPages } from './logout-pages.ts';
 import { registrationFeature } from './registration.ts';
-import { ACR_VALUES, stepUpPolicy } from './mfa-step-up.ts';
+import { stepUpPolicy } from './mfa-step-up.ts';
+import { ACR_VALUES } from './acr.ts';
 
 export interface ConfigurationInput {
   pool: DatabasePool;

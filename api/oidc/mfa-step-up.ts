@@ -3,10 +3,7 @@
 // session's authentication already reached that acr. The acr is in discovery's `acr_values_supported` and, once
 // reached, in the ID token's `acr` claim.
 import { interactionPolicy } from 'oidc-provider';
-
-/** The acr of a sign-in with a second factor, and what a client asks for in `acr_values` to require one. */
-export const ACR_MFA = 'urn:iam:acr:mfa';
-export const ACR_VALUES = [ACR_MFA];
+import { ACR_MFA } from './acr.ts';
 
 /** oidc-provider's default prompts, with the login prompt also requested by a step-up the session has not reached. */
 export function stepUpPolicy() {

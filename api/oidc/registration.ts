@@ -14,8 +14,6 @@ import { recordChange } from '../../db/shared/changes.ts';
 import { displayPrefix, encrypt, generateCredential } from '../../lib/crypto.ts';
 import { redirectUriProblem } from '../families/oidc/clients/redirect-uris.ts';
 
-export const registrationEndpoint = (issuer: string) => `${issuer}/reg`;
-
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /**

@@ -1,7 +1,6 @@
 // OpenAPI 3.1 generated from the route schemas (the same zod shapes that validate and serialize),
 // served at /v1/openapi, with Swagger UI at /docs.
 import fp from 'fastify-plugin';
-import { STATUS_CODES } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
@@ -13,6 +12,8 @@ import { ENVIRONMENT_SECRET, PROVISIONING_TOKEN } from './environment-secret.ts'
 
 type Json = { [key: string]: unknown };
 const REF = '#/components/schemas/';
+// Not `import … from 'node:http'`: an ESM import of it makes Node load its bundled undici (about 2 MB of heap).
+const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
 /** Calls `visit` on every object below `value` (depth first). */
 function walk(value: unknown, visit: (node: Json) => void) {

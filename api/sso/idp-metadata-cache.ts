@@ -4,7 +4,7 @@
 // saved (its URL and `updatedAt`), so saving the connection invalidates it on every instance. `refetch` reads the URL
 // again when a response's signature does not verify with the cached certificate (the IdP rolled its key over), at
 // most once a minute per connection. At most MAX_ENTRIES connections are kept (the least recently used go first).
-import { DOMParser } from '@xmldom/xmldom';
+import { xmldom } from '../../lib/sso/xmldom.ts';
 import { fetchDocument } from '../../lib/outbound/fetch-document.ts';
 import { METADATA_MAX_BYTES, METADATA_TIMEOUT_MS, parseIdpMetadata, resolveIdpMetadata } from '../families/projects/environment-settings/saml-metadata.ts';
 import type { SamlIdpMetadata } from '../families/projects/environment-settings/schemas.ts';
@@ -38,6 +38,7 @@ export function durationMs(value: string): number | null {
 
 /** Until when metadata fetched at `now` may be used: its root's cacheDuration and validUntil, else DEFAULT_TTL_MS. */
 export function expiryOf(xml: string, now: number): number {
+  const { DOMParser } = xmldom();
   const root = new DOMParser({ onError: () => undefined }).parseFromString(xml, 'application/xml').documentElement;
   const cacheDuration = root?.getAttribute('cacheDuration');
   const validUntil = Date.parse(root?.getAttribute('validUntil') ?? '');

@@ -4,7 +4,7 @@ import type { DatabasePool } from 'slonik';
 import type Provider from 'oidc-provider';
 import type { OidcProviders } from '../oidc/types.ts';
 import { issuerOf, snapshotOf } from '../oidc/providers.ts';
-import { ACR_MFA } from '../oidc/mfa-step-up.ts';
+import { ACR_MFA } from '../oidc/acr.ts';
 import type { RequestOrigin } from '../../db/shared/changes.ts';
 import { createSsoQueries } from '../../db/sso/queries.ts';
 import type { SsoState } from '../../db/sso/rows.ts';

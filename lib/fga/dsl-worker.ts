@@ -5,10 +5,10 @@ import { parseModelDsl } from './model.ts';
 import { FgaError } from './types.ts';
 import type { DslReply, DslRequest } from './dsl-parser.ts';
 
-parentPort!.on('message', ({ id, dsl }: DslRequest) => {
+parentPort!.on('message', async ({ id, dsl }: DslRequest) => {
   let reply: DslReply;
   try {
-    reply = { id, model: parseModelDsl(dsl) };
+    reply = { id, model: await parseModelDsl(dsl) };
   } catch (error) {
     reply =
       error instanceof FgaError

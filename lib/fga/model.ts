@@ -1,6 +1,6 @@
 // Authorization models: DSL ⇄ JSON (OpenFGA's syntax transformer), validation (the transformer's rules, then what it
 // leaves out: the schema version, the conditions' CEL, size limits) and compilation into what queries walk.
-import { transformer, validator } from '@openfga/syntax-transformer';
+import type * as SyntaxTransformer from '@openfga/syntax-transformer';
 import { compileCondition, type CompiledCondition } from './conditions.ts';
 import { FgaError, type AuthorizationModel, type RelationReference, type Userset } from './types.ts';
 
@@ -9,6 +9,10 @@ import { FgaError, type AuthorizationModel, type RelationReference, type Userset
  * how long a DSL parse may take (./dsl-parser.ts runs it on a worker thread).
  */
 export const MODEL_LIMITS = { types: 200, relationsPerType: 100, conditions: 100, modelBytes: 256 * 1024, dslParseMs: 2000 };
+// The syntax transformer (an ANTLR parser: about 2 MB of heap) is loaded by the first model written or rendered,
+// and kept: the engine itself works on the stored JSON form and never needs it.
+let loaded: Promise<typeof SyntaxTransformer> | undefined;
+const syntaxTransformer = () => (loaded ??= import('@openfga/syntax-transformer'));
 
 export interface CompiledRelation {
   type: string;
@@ -136,8 +140,9 @@ function checkConditions(model: AuthorizationModel, dsl: string, dslForm: 'dsl' 
   return compiled;
 }
 
-function validate(model: AuthorizationModel, dsl: string | undefined): Map<string, CompiledCondition> {
+async function validate(model: AuthorizationModel, dsl: string | undefined): Promise<Map<string, CompiledCondition>> {
   checkLimits(model);
+  const { transformer, validator } = await syntaxTransformer();
   let rendered: string;
   try {
     rendered = dsl ?? transformer.transformJSONToDSL(model as Parameters<typeof transformer.transformJSONToDSL>[0]);
@@ -209,13 +214,14 @@ function withoutTuplesetConditions(model: AuthorizationModel): { copy: Authoriza
 }
 
 /** Validates a model in OpenFGA's JSON form; throws FgaError('invalid_authorization_model') with a position in its DSL rendering. */
-export function validateModel(model: AuthorizationModel): void {
-  validate(model, undefined);
+export async function validateModel(model: AuthorizationModel): Promise<void> {
+  await validate(model, undefined);
 }
 
 /** The DSL → the JSON model (validated; `id` empty). Errors carry 1-based line and column in the DSL. */
-export function parseModelDsl(dsl: string): AuthorizationModel {
+export async function parseModelDsl(dsl: string): Promise<AuthorizationModel> {
   if (dsl.length > MODEL_LIMITS.modelBytes) throw new FgaError('invalid_authorization_model', `A model is at most ${MODEL_LIMITS.modelBytes / 1024} KiB.`);
+  const { transformer } = await syntaxTransformer();
   let json;
   try {
     json = transformer.transformDSLToJSONObject(dsl);
@@ -224,11 +230,12 @@ export function parseModelDsl(dsl: string): AuthorizationModel {
   }
   const model = { id: '', ...json } as unknown as AuthorizationModel;
   if (model.conditions && Object.keys(model.conditions).length === 0) delete model.conditions;
-  validate(model, dsl);
+  await validate(model, dsl);
   return model;
 }
 
-export function modelToDsl(model: AuthorizationModel): string {
+export async function modelToDsl(model: AuthorizationModel): Promise<string> {
+  const { transformer } = await syntaxTransformer();
   return transformer.transformJSONToDSL(model as Parameters<typeof transformer.transformJSONToDSL>[0]);
 }
 

@@ -1,7 +1,7 @@
 // The answers a person gave to the forms a page rendered, read from the posted form body and checked against each
 // field's definition: typed answers per form key, or the problems per input (each names the field's label).
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { compilePattern } from '../patterns/re2.ts';
+import { phoneNumbers } from '../sms/phone.ts';
 import { isDate, MAX_ANSWER_LENGTH, optionValue, textIn, type FormDefinition, type FormField } from './definition.ts';
 
 /** A published form as a page renders it. */
@@ -63,7 +63,7 @@ function checkText(field: FormField, value: string, label: string): { value?: An
   let answer = value;
   if (field.type === 'email' && !EMAIL.test(value)) return { problem: { kind: 'email', label } };
   if (field.type === 'phone') {
-    const phone = parsePhoneNumberFromString(value);
+    const phone = phoneNumbers().parsePhoneNumberFromString(value);
     if (!phone?.isValid()) return { problem: { kind: 'phone', label } };
     answer = phone.number;
   }

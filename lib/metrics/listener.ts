@@ -1,7 +1,9 @@
 // METRICS_PORT (the API) and WORKER_METRICS_PORT (the Temporal worker): a listener of its own answering `GET /metrics`
 // without a token (and 404 to anything else), so a Prometheus on a private network scrapes without a credential while
 // the API's main port keeps `metrics:read`.
-import http from 'node:http';
+// node:http is taken with getBuiltinModule: an ESM import of it makes Node load its bundled undici (for http's
+// WebSocket exports), about 2 MB of heap the process has no other use for.
+const http = process.getBuiltinModule('node:http');
 
 /** Prometheus' text exposition format, version 0.0.4. */
 export const EXPOSITION_TYPE = 'text/plain; version=0.0.4; charset=utf-8';

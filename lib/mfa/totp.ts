@@ -2,7 +2,11 @@
 // 160 bits (RFC 4226's recommended length) in base32, the form authenticator apps read from the otpauth:// URI;
 // the QR code is drawn server-side as SVG by `qrcode`, so enrolment needs no script and no external service.
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
+import type QRCode from 'qrcode';
+
+// qrcode is loaded by the first enrolment that draws one, and kept.
+let qrcode: Promise<typeof QRCode> | undefined;
+const loadQrcode = () => (qrcode ??= import('qrcode').then((m) => m.default));
 
 export const TOTP_DIGITS = 6;
 export const TOTP_PERIOD_SECONDS = 30;
@@ -49,4 +53,4 @@ export const totpUri = ({ secret, issuer, label }: { secret: string; issuer: str
   new TOTP({ issuer, label, secret: Secret.fromBase32(secret), algorithm: ALGORITHM, digits: TOTP_DIGITS, period: TOTP_PERIOD_SECONDS }).toString();
 
 /** The URI as a QR code: an SVG document (no script, no links), to inline in a page. */
-export const totpQrSvg = (uri: string): Promise<string> => QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+export const totpQrSvg = async (uri: string): Promise<string> => (await loadQrcode()).toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });

@@ -3,8 +3,9 @@
 // the whole exchange; the body is capped. Never throws for HTTP or network outcomes.
 import net from 'node:net';
 import type { LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { checkOutboundUrl, OutboundUrlError, type LookupFn } from './ssrf-guard.ts';
+import { undici } from './undici.ts';
 
 export interface FetchDocumentOptions {
   timeoutMs: number;
@@ -22,13 +23,13 @@ export type FetchDocumentResult =
   | { ok: false; reason: FetchFailure; statusCode: number | null; error: string };
 
 /** An agent whose lookup answers only the addresses the guard checked, so DNS is never asked again. */
-function pinnedAgent(addresses: string[]): Agent {
+function pinnedAgent(AgentClass: typeof Agent, addresses: string[]): Agent {
   const answers = addresses.map((address) => ({ address, family: net.isIP(address) }));
   const lookup: LookupFunction = (_hostname, options, callback) => {
     if (options.all) callback(null, answers);
     else callback(null, answers[0]!.address, answers[0]!.family);
   };
-  return new Agent({ connect: { lookup } });
+  return new AgentClass({ connect: { lookup } });
 }
 
 function describeNetworkError(err: unknown): string {
@@ -45,6 +46,7 @@ const size = (bytes: number) => (bytes % MiB === 0 ? `${bytes / MiB} MiB` : `${b
 export async function fetchDocument(url: string, options: FetchDocumentOptions): Promise<FetchDocumentResult> {
   const fail = (reason: FetchFailure, error: string, statusCode: number | null = null): FetchDocumentResult => ({ ok: false, reason, statusCode, error });
   const maxRedirects = options.maxRedirects ?? 3;
+  const { Agent: AgentClass, request } = await undici();
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
   let current = url;
@@ -57,7 +59,7 @@ export async function fetchDocument(url: string, options: FetchDocumentOptions):
         if (err instanceof OutboundUrlError) return fail('refused', hop === 0 ? err.message : `redirect to ${current} refused: ${err.message}`);
         throw err;
       }
-      const agent = pinnedAgent(addresses);
+      const agent = pinnedAgent(AgentClass, addresses);
       try {
         const res = await request(current, {
           method: 'GET',

@@ -1,10 +1,11 @@
 // A fetch for clients that bring their own HTTP stack (the MCP SDK's transport): each request's URL passes the
 // SSRF guard and is connected to exactly the checked addresses (no second DNS answer can slip in); redirects are
 // not followed, so no hop escapes the check.
-import { Agent, fetch as undiciFetch } from 'undici';
+import type { Agent } from 'undici';
 import net from 'node:net';
 import type { LookupFunction } from 'node:net';
 import { checkOutboundUrl, type LookupFn } from './ssrf-guard.ts';
+import { undici } from './undici.ts';
 
 export interface GuardedFetchOptions {
   allowPrivate: boolean;
@@ -23,6 +24,7 @@ export function guardedFetch(options: GuardedFetchOptions): GuardedFetch {
       if (o.all) callback(null, answers);
       else callback(null, answers[0]!.address, answers[0]!.family);
     };
+    const { Agent, fetch: undiciFetch } = await undici();
     const agent = new Agent({ connect: { lookup } });
     agents.push(agent);
     const response = await undiciFetch(url, { ...(init as object), redirect: 'manual', dispatcher: agent });

@@ -1,9 +1,10 @@
 // One outbound POST (webhook delivery, notification). Never throws for HTTP or network outcomes.
 import net from 'node:net';
 import type { LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { checkOutboundUrl, OutboundUrlError } from './ssrf-guard.ts';
 import type { LookupFn } from './ssrf-guard.ts';
+import { undici } from './undici.ts';
 
 export type OutboundResult = {
   ok: boolean;
@@ -29,7 +30,7 @@ export type OutboundOptions = {
 const MAX_AGENTS = 64;
 const agents = new Map<string, Agent>();
 
-function pinnedAgent(addresses: string[]): Agent {
+function pinnedAgent(AgentClass: typeof Agent, addresses: string[]): Agent {
   const key = addresses.join(',');
   let agent = agents.get(key);
   if (agent) {
@@ -40,7 +41,7 @@ function pinnedAgent(addresses: string[]): Agent {
       if (options.all) callback(null, answers);
       else callback(null, answers[0]!.address, answers[0]!.family);
     };
-    agent = new Agent({ connect: { lookup } });
+    agent = new AgentClass({ connect: { lookup } });
   }
   agents.set(key, agent);
   if (agents.size > MAX_AGENTS) {
@@ -101,6 +102,7 @@ export async function postOutbound(url: string, body: Buffer | string, headers: 
     throw err;
   }
 
+  const { Agent: AgentClass, request } = await undici();
   // One deadline for connect, headers and the excerpt read.
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
@@ -110,7 +112,7 @@ export async function postOutbound(url: string, body: Buffer | string, headers: 
       method: 'POST',
       body,
       headers,
-      dispatcher: pinnedAgent(addresses),
+      dispatcher: pinnedAgent(AgentClass, addresses),
       signal: controller.signal,
     });
     statusCode = res.statusCode;

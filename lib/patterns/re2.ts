@@ -1,7 +1,13 @@
 // Every pattern a caller supplies (CEL `matches()`, an elevate policy's ticket pattern) runs on RE2 (re2js, pure
 // JS): no backreferences or lookaround, and a match takes time linear in the input (times the compiled program's
 // size, hence its cap). Node's RegExp backtracks: `^(a+)+$` on 29 characters takes seconds there.
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
+
+// re2js is loaded by the first pattern compiled (a CEL `matches()`, a ticket or form field pattern) and kept; callers
+// compile synchronously, hence require() rather than import().
+let re2js: typeof RE2JS | undefined;
+const loadRe2js = () => (re2js ??= (createRequire(import.meta.url)('re2js') as { RE2JS: typeof RE2JS }).RE2JS);
 
 export const MAX_PATTERN_LENGTH = 256;
 /** Instructions of the compiled program: a match costs about (input length × program size). */
@@ -16,7 +22,7 @@ function compile(source: string): Pattern {
   if (source.length > MAX_PATTERN_LENGTH) return { ok: false, message: `must be at most ${MAX_PATTERN_LENGTH} characters` };
   let re: RE2JS;
   try {
-    re = RE2JS.compile(source);
+    re = loadRe2js().compile(source);
   } catch (error) {
     const message = (error as Error).message.replace(/^error parsing regexp: /, '');
     return { ok: false, message: `is not a valid RE2 regular expression (${message})` };

@@ -96,7 +96,7 @@ describe('FGA conformance through the HTTP API', () => {
       }
 
       if (c.sweep === false) return;
-      const model = compileModel(parseModelDsl(c.model));
+      const model = compileModel(await parseModelDsl(c.model));
       const tuples = c.tuples.map((k) => parseTupleKey(typeof k === 'string' ? keyOf(k) : k));
       const objects = new Map<string, Set<string>>();
       const users = new Set<string>();

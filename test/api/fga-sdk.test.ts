@@ -28,7 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const modelJson: Partial<ReturnType<typeof parseModelDsl>> = parseModelDsl(DOCS_MODEL);
+const modelJson: Partial<Awaited<ReturnType<typeof parseModelDsl>>> = await parseModelDsl(DOCS_MODEL);
 delete modelJson.id;
 
 describe('OpenFGA SDK with an environment API secret', () => {

@@ -10,8 +10,8 @@ import { conformanceCases, type ConformanceCase } from './conformance-cases.ts';
 const listed = (u: ListedUser) =>
   'object' in u ? `${u.object.type}:${u.object.id}` : 'wildcard' in u ? `${u.wildcard.type}:*` : `${u.userset.type}:${u.userset.id}#${u.userset.relation}`;
 
-function setUp(c: ConformanceCase) {
-  const model = compileModel(parseModelDsl(c.model));
+async function setUp(c: ConformanceCase) {
+  const model = compileModel(await parseModelDsl(c.model));
   const reader = new MemoryReader(c.tuples);
   return { model, reader };
 }
@@ -38,7 +38,7 @@ describe('FGA conformance (OpenFGA semantics)', () => {
   for (const c of conformanceCases) {
     describe(c.name, () => {
       it('checks answer as documented', async () => {
-        const { model, reader } = setUp(c);
+        const { model, reader } = await setUp(c);
         for (const q of c.checks) {
           const run = check(model, reader, q);
           const label = `${q.object}#${q.relation}@${q.user}`;
@@ -52,7 +52,7 @@ describe('FGA conformance (OpenFGA semantics)', () => {
 
       if (c.listObjects) {
         it('list-objects answers as documented', async () => {
-          const { model, reader } = setUp(c);
+          const { model, reader } = await setUp(c);
           for (const q of c.listObjects!) {
             expect((await listObjects(model, reader, q)).sort(), `${q.type}#${q.relation}@${q.user}`).toEqual([...q.expected].sort());
           }
@@ -61,7 +61,7 @@ describe('FGA conformance (OpenFGA semantics)', () => {
 
       if (c.listUsers) {
         it('list-users answers as documented', async () => {
-          const { model, reader } = setUp(c);
+          const { model, reader } = await setUp(c);
           for (const q of c.listUsers!) {
             const [type, id] = [q.object.slice(0, q.object.indexOf(':')), q.object.slice(q.object.indexOf(':') + 1)];
             const users = await listUsers(model, reader, { ...q, object: { type, id }, userFilters: q.filters });
@@ -72,7 +72,7 @@ describe('FGA conformance (OpenFGA semantics)', () => {
 
       if (c.sweep !== false) {
         it('list-objects and list-users agree with check on every object, relation and user', async () => {
-          const { model, reader } = setUp(c);
+          const { model, reader } = await setUp(c);
           const { objects, users } = universe(c, model, reader);
           const context = c.sweepContext;
           let compared = 0;
@@ -118,7 +118,7 @@ describe('FGA conformance (OpenFGA semantics)', () => {
 
   it('errors are FgaErrors with OpenFGA codes', async () => {
     const c = conformanceCases.find((x) => x.name.startsWith('the resolution depth'))!;
-    const { model, reader } = setUp(c);
+    const { model, reader } = await setUp(c);
     const error = await check(model, reader, { user: 'user:anne', relation: 'member', object: 'group:g0' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FgaError);
   });

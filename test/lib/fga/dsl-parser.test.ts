@@ -28,7 +28,7 @@ const failureOf = async (parsing: Promise<unknown>) => {
 describe('createDslParser: parseModelDsl on a worker thread', () => {
   it('answers the model parseModelDsl answers', async () => {
     const dsl = `${HEAD}type doc\n  relations\n    define owner: [user]\n    define viewer: [user, user:*] or owner\n`;
-    expect(await parser.parse(dsl)).toEqual(parseModelDsl(dsl));
+    expect(await parser.parse(dsl)).toEqual(await parseModelDsl(dsl));
   });
 
   it.each([
@@ -36,12 +36,10 @@ describe('createDslParser: parseModelDsl on a worker thread', () => {
     ['invalid type', `${HEAD}type doc\n  relations\n    define viewer: [user, foo]\n`],
     ['CEL', `${HEAD}type doc\n  relations\n    define viewer: [user with c]\ncondition c(x: int) {\n  x + 1\n}\n`],
   ])('fails with the error parseModelDsl throws (%s): code, message and position', async (_name, dsl) => {
-    let expected: FgaError | undefined;
-    try {
-      parseModelDsl(dsl);
-    } catch (error) {
-      expected = error as FgaError;
-    }
+    const expected = await parseModelDsl(dsl).then(
+      () => undefined,
+      (error: unknown) => error as FgaError,
+    );
     expect(expected).toBeInstanceOf(FgaError);
     expect(await failureOf(parser.parse(dsl))).toEqual({ code: expected!.code, message: expected!.message, position: expected!.position });
   });
@@ -67,7 +65,7 @@ describe('createDslParser: parseModelDsl on a worker thread', () => {
       position: undefined,
     });
     const dsl = `${HEAD}type doc\n  relations\n    define viewer: [user]\n`;
-    expect(await parser.parse(dsl)).toEqual(parseModelDsl(dsl));
+    expect(await parser.parse(dsl)).toEqual(await parseModelDsl(dsl));
   });
 
   it('fails the parses still waiting when closed', async () => {

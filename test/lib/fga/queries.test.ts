@@ -8,7 +8,7 @@ import { FGA_LIMITS } from '../../../lib/fga/types.ts';
 import { MemoryReader } from '../../helpers/fga-memory-reader.ts';
 
 const hierarchy = compileModel(
-  parseModelDsl(`model
+  await parseModelDsl(`model
   schema 1.1
 type user
 type group
@@ -104,7 +104,7 @@ describe('check', () => {
 
   it('evaluates ipaddress conditions with in_cidr', async () => {
     const model = compileModel(
-      parseModelDsl(`model
+      await parseModelDsl(`model
   schema 1.1
 type user
 type document
@@ -127,7 +127,7 @@ condition office(ip: ipaddress, cidr: string) {
 
   it('names the condition and every missing parameter', async () => {
     const model = compileModel(
-      parseModelDsl(`model
+      await parseModelDsl(`model
   schema 1.1
 type user
 type document
@@ -175,7 +175,7 @@ describe('expand', () => {
 
   it('shows intersections and exclusions', async () => {
     const model = compileModel(
-      parseModelDsl(`model
+      await parseModelDsl(`model
   schema 1.1
 type user
 type document

@@ -9,7 +9,7 @@ import type { ListedUser } from '../../../lib/fga/types.ts';
 import { MemoryReader } from '../../helpers/fga-memory-reader.ts';
 
 const model = compileModel(
-  parseModelDsl(`model
+  await parseModelDsl(`model
   schema 1.1
 type user
 type group

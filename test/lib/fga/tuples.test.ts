@@ -4,7 +4,7 @@ import { checkTuple, formatTuple, parseTupleKey } from '../../../lib/fga/tuples.
 import { FgaError, type TupleKey } from '../../../lib/fga/types.ts';
 
 const model = compileModel(
-  parseModelDsl(`model
+  await parseModelDsl(`model
   schema 1.1
 type user
 type group

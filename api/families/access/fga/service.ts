@@ -121,7 +121,7 @@ export function createFgaStoreService(pool: DatabasePool, fga: FgaService) {
         type_definitions: written.type_definitions,
         ...(written.conditions && Object.keys(written.conditions).length ? { conditions: written.conditions } : {}),
       };
-      validateModel(model);
+      await validateModel(model);
       await pool.transaction(async (trx) => {
         await createFgaModelQueries(trx, caller.environmentId).insert(model);
         await recordFga(trx, caller, {

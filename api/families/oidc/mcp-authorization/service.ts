@@ -6,8 +6,7 @@ import { createEnvironmentQueries } from '../../../../db/projects/environments/q
 import { record, type EnvironmentCaller } from '../../../access/caller.ts';
 import { notFound } from '../../../errors.ts';
 import { findProtectedResource, protectedResourceMetadata } from '../../../oidc/protected-resources.ts';
-import { issuerOf } from '../../../oidc/providers.ts';
-import { registrationEndpoint } from '../../../oidc/registration.ts';
+import { issuerOf, registrationEndpoint } from '../../../oidc/providers.ts';
 import type { OidcSettingsResponse } from './schemas.ts';
 
 export function createMcpAuthorizationService(deps: { pool: DatabasePool; publicBaseUrl: string }) {

@@ -22,7 +22,7 @@ import { smsAvailabilityOf } from '../../../../db/sms-codes/availability.ts';
 import { messagePage } from '../../../oidc/pages/page.ts';
 import { snapshotOf } from '../../../oidc/providers.ts';
 import { effectiveSessionConfig } from '../../../../lib/oidc/session-config.ts';
-import { ACR_MFA } from '../../../oidc/mfa-step-up.ts';
+import { ACR_MFA } from '../../../oidc/acr.ts';
 import type { MfaEnv, MfaService } from '../../../mfa/index.ts';
 import { originOf, type Found, type Interactions, type Login, type Req } from './interaction.ts';
 import { clientIdOf, type SignInService } from './service.ts';

@@ -2,7 +2,8 @@
 // matched by namespace URI and local name, so whichever prefixes an IdP uses (md:, saml2:, none) do not matter.
 // A metadata URL is fetched through the SSRF guard with a deadline and a size cap.
 import { X509Certificate } from 'node:crypto';
-import { DOMParser, type Element } from '@xmldom/xmldom';
+import type { Element } from '@xmldom/xmldom';
+import { xmldom } from '../../../../lib/sso/xmldom.ts';
 import { fetchDocument, type FetchFailure } from '../../../../lib/outbound/fetch-document.ts';
 import { ApiError, invalidField } from '../../../errors.ts';
 import type { SamlIdpMetadata } from './schemas.ts';
@@ -29,6 +30,7 @@ function parseXml(xml: string) {
   let problem: string | undefined;
   try {
     // Every report, warnings included, is a well-formedness error: metadata must be strict XML. No DTD is loaded.
+    const { DOMParser } = xmldom();
     const parser = new DOMParser({
       onError: (_level, message, context: { locator?: { lineNumber?: number; columnNumber?: number } } | undefined) => {
         const at = context?.locator?.lineNumber ? ` (line ${context.locator.lineNumber}, column ${context.locator.columnNumber})` : '';

@@ -2,7 +2,7 @@
 // URLs and, for SAML, its metadata (an EntityDescriptor built as a namespaced DOM with @xmldom/xmldom and
 // serialised by it, so every value is escaped). URLs live under <PUBLIC_BASE_URL>/v1/sso/<environmentId>/<providerId>, or
 // …/connections/<connectionId> when the environment has more than one active connection of the provider.
-import { DOMImplementation, XMLSerializer } from '@xmldom/xmldom';
+import { xmldom } from '../../../../lib/sso/xmldom.ts';
 import { providerOf, type ProviderId } from './connection-providers.ts';
 import type { EnterpriseSsoMetadata } from './schemas.ts';
 
@@ -36,6 +36,7 @@ const certificateBody = (pem: string) => pem.replace(/-----(BEGIN|END) CERTIFICA
  * AuthnRequestsSigned="true") and use="encryption" (for encrypted assertions).
  */
 export function spMetadataXml(entityId: string, acsUrl: string, encryptionCertificatePem?: string): string {
+  const { DOMImplementation, XMLSerializer } = xmldom();
   const doc = new DOMImplementation().createDocument(MD, 'md:EntityDescriptor', null);
   const root = doc.documentElement!;
   root.setAttribute('entityID', entityId);
