@@ -25,9 +25,8 @@ USER node
 
 FROM runtime AS api
 EXPOSE 8080
-# One malloc arena (glibc otherwise gives each thread one, each keeping what it freed) and a young generation of 8 MB
-# per semi-space (V8 sizes it from the host memory, up to 64 MB): see docs/operations.md.
-ENV MALLOC_ARENA_MAX=1
+# A young generation of 8 MB per semi-space (V8 sizes it from the host memory, up to 64 MB). Unlike `npm start`, no
+# MALLOC_ARENA_MAX=1: an instance behind a load balancer is there for throughput, which one arena costs (docs/operations.md).
 CMD ["node", "--max-semi-space-size=8", "api/server.ts"]
 
 FROM runtime AS worker
