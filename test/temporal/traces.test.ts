@@ -5,27 +5,11 @@
 // receiver. The provider is process-wide, hence a file of its own (in the `waits` project). Runs on the test run's
 // Temporal dev server; skipped with the Temporal suites.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { bearer } from '../helpers/app.ts';
+import { exportedSpans, otlpExports, spanAttribute, tracedDelivery, type OtlpSpan } from '../helpers/otlp.ts';
 import { startTestAppWithProcesses, type TestAppWithProcesses } from '../helpers/processes.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { startTelemetry, type Telemetry } from '../../lib/telemetry.ts';
 import { workflowTypes } from '../../workflows/temporal.ts';
-
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  attributes: { key: string; value: { stringValue?: string; intValue?: number | string } }[];
-}
-
-interface OtlpExport {
-  resourceSpans: { resource: { attributes: OtlpSpan['attributes'] }; scopeSpans: { scope: { name: string }; spans: OtlpSpan[] }[] }[];
-}
-
-const exports = (otlp: Receiver) => otlp.received.filter((r) => r.path === '/v1/traces').map((r) => JSON.parse(r.body) as OtlpExport);
-const exported = (otlp: Receiver): OtlpSpan[] => exports(otlp).flatMap((e) => e.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((s) => s.spans)));
-const attribute = (span: OtlpSpan | undefined, key: string) => span?.attributes.find((a) => a.key === key)?.value.stringValue;
 
 const server = inject('temporal');
 const title = server ? 'traces (Temporal)' : 'traces (Temporal): skipped (no Temporal CLI: see the first lines of the run)';
@@ -50,33 +34,7 @@ describe.skipIf(!server)(title, () => {
   });
 
   it('joins the request, the outbox, the workflow, its activity and the delivery attempt in one trace', async () => {
-    const token = await t.token();
-    const base = `/v1/tenants/${t.credentials.tenantId}`;
-    const created = await t.app.inject({
-      method: 'POST',
-      url: `${base}/webhooks`,
-      headers: bearer(token),
-      payload: { url: `${hooks.url}/traced`, eventTypes: ['tenant.updated'] },
-    });
-    expect(created.statusCode).toBe(201);
-    const patched = await t.app.inject({ method: 'PATCH', url: base, headers: bearer(token), payload: { description: 'traced on Temporal' } });
-    expect(patched.statusCode).toBe(200);
-    await expect.poll(() => hooks.received.filter((r) => r.path === '/traced').length, { timeout: 20_000, interval: 50 }).toBe(1);
-
-    const traceparent = String(hooks.received.find((r) => r.path === '/traced')?.headers.traceparent);
-    expect(traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
-    const traceId = traceparent.split('-')[1];
-
-    const chain = async () => {
-      await telemetry!.flush();
-      const spans = exported(otlp).filter((s) => s.traceId === traceId);
-      const byId = new Map(spans.map((s) => [s.spanId, s]));
-      const names: string[] = [];
-      for (let s = spans.find((x) => x.spanId === traceparent.split('-')[2]); s; s = s.parentSpanId ? byId.get(s.parentSpanId) : undefined) {
-        names.unshift(s.name);
-      }
-      return names;
-    };
+    const { traceId, chain } = await tracedDelivery(t, hooks, otlp, telemetry!, 20_000);
     const type = workflowTypes['delivery-batch'];
     await expect
       .poll(chain, { timeout: 15_000, interval: 100 })
@@ -91,14 +49,14 @@ describe.skipIf(!server)(title, () => {
       ]);
 
     // The workflow's spans (made in the sandbox) carry its ids and go out under the worker's resource, as the others.
-    const spans = exported(otlp).filter((s) => s.traceId === traceId);
+    const spans = exportedSpans(otlp).filter((s) => s.traceId === traceId);
     const run = spans.find((s) => s.name === `RunWorkflow:${type}`);
-    expect(attribute(run, 'temporalWorkflowId')).toMatch(/^delivery-batch:/);
-    expect(attribute(run, 'run_id')).toMatch(/^[0-9a-f-]{36}$/);
-    const runExport = exports(otlp)
+    expect(spanAttribute(run, 'temporalWorkflowId')).toMatch(/^delivery-batch:/);
+    expect(spanAttribute(run, 'run_id')).toMatch(/^[0-9a-f-]{36}$/);
+    const runExport = otlpExports(otlp)
       .flatMap((e) => e.resourceSpans)
       .find((rs) => rs.scopeSpans.some((s) => s.spans.some((x) => x.spanId === run?.spanId)));
-    expect(attribute({ attributes: runExport?.resource.attributes ?? [] } as OtlpSpan, 'service.name')).toBe('iam-worker-test');
+    expect(spanAttribute({ attributes: runExport?.resource.attributes ?? [] } as OtlpSpan, 'service.name')).toBe('iam-worker-test');
     expect(runExport?.scopeSpans.find((s) => s.spans.some((x) => x.spanId === run?.spanId))?.scope.name).toBe('@temporalio/interceptor-workflow');
   });
 });
