@@ -173,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     publicBaseUrl: config.publicBaseUrl,
     allowPrivateNetworkTargets: config.allowPrivateNetworkTargets,
     max: config.oidcProviderCacheSize,
+    backChannelLogoutScheduleMs: config.backChannelLogout.scheduleMs,
     trustStores,
     onError: (e, environmentId) => app.log.error({ err: e, environmentId }, 'OpenID provider error'),
   });

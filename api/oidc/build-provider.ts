@@ -15,6 +15,7 @@ import type { ModelCache } from '../access/models.ts';
 import type { TrustStoreSnapshot } from '../access/trust-stores.ts';
 import { issuerOf, UnknownEnvironmentError } from './issuer.ts';
 import { rememberSnapshot } from './snapshots.ts';
+import { sendBackChannelLogoutsDurably } from './back-channel-logout.ts';
 
 export interface OidcProvidersDeps {
   pool: DatabasePool;
@@ -29,6 +30,8 @@ export interface OidcProvidersDeps {
   onError?: (error: unknown, environmentId: string) => void;
   /** Records a token issued under a user's grant (connected apps' lastUsedAt); by default ./grant-use.ts. */
   grantUse?: GrantUse;
+  /** The retry schedule of back-channel logouts (BACK_CHANNEL_LOGOUT_SCHEDULE), for those of RP-initiated logouts. */
+  backChannelLogoutScheduleMs: number[];
   /** A hook for features decided elsewhere (RFC 7591 registration, MCP authorization). */
   extend?: (environmentId: string, input: ConfigurationInput) => Partial<ConfigurationInput>;
 }
@@ -65,6 +68,11 @@ export async function buildProvider(deps: OidcProvidersDeps, environmentId: stri
   if (!effectiveSessionConfig(snapshot.sessionConfig).rememberMe) forgetSessions(provider);
   if (deps.grantUse) trackGrantUse(provider, environmentId, deps.grantUse);
   provider.on('server_error', (_ctx, error) => deps.onError?.(error, environmentId));
+  sendBackChannelLogoutsDurably(provider, {
+    pool,
+    scope: { tenantId: snapshot.tenantId, environmentId },
+    settings: { publicBaseUrl: vanityHost ? `https://${vanityHost}` : deps.publicBaseUrl, scheduleMs: deps.backChannelLogoutScheduleMs },
+  });
   rememberSnapshot(provider, snapshot);
   return provider;
 }

@@ -9,9 +9,9 @@ import { sql } from 'slonik';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../helpers/app.ts';
 import { tenantEvents } from '../helpers/events.ts';
-import { codeFlow, createOidcClient, directoryUser, oidcEnvironment, relyingParty, type OidcTestApp } from '../helpers/oidc.ts';
+import { codeFlow, CookieJar, createOidcClient, directoryUser, endSession, oidcEnvironment, relyingParty, type OidcTestApp } from '../helpers/oidc.ts';
 import { startOidcAppWithProcesses } from '../helpers/oidc-processes.ts';
-import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { startReceiver, type Received, type Receiver } from '../helpers/receiver.ts';
 import { codeFlowThroughPages, setPassword } from '../helpers/sign-in.ts';
 
 let t: OidcTestApp;
@@ -50,6 +50,20 @@ async function signedInToTwoClients() {
 
 const logoutPaths = (clientUri: string) => new URL(clientUri).pathname;
 
+/** Each client's last logout token: signed by the issuer, for the client, the user and the session of its ID token. */
+async function expectLogoutTokens(issuer: string, userId: string, clients: [Received[], { id_token?: string }, string][]) {
+  const jwks = createRemoteJWKSet(new URL(`${issuer}/jwks`));
+  for (const [posts, tokens, clientId] of clients) {
+    const logoutToken = new URLSearchParams(posts.at(-1)!.body).get('logout_token') as string;
+    const { payload } = await jwtVerify(logoutToken, jwks, { issuer, audience: clientId });
+    expect(payload).toMatchObject({
+      sub: userId,
+      sid: decodeJwt(tokens.id_token as string).sid,
+      events: { 'http://schemas.openid.net/event/backchannel-logout': {} },
+    });
+  }
+}
+
 describe('revoking a directory session', () => {
   it('ends its refresh and access tokens at once and logs each client out over the back channel', async () => {
     const { env, user, rpA, rpB, a, b, bClientId, base } = await signedInToTwoClients();
@@ -78,19 +92,10 @@ describe('revoking a directory session', () => {
     // Both clients were told (B answered 500 at first and got the token again); each logout token is signed by the issuer, for the user and the session.
     const posts = (path: string) => receiver.received.filter((r) => r.path === path);
     await expect.poll(() => [posts(pathA).length, posts(pathB).length], { timeout: 20_000 }).toEqual([1, 2]);
-    const jwks = createRemoteJWKSet(new URL(`${env.issuer}/jwks`));
-    for (const [path, tokens, clientId] of [
-      [pathA, a, env.clientId],
-      [pathB, b, bClientId],
-    ] as const) {
-      const logoutToken = new URLSearchParams(posts(path).at(-1)!.body).get('logout_token') as string;
-      const { payload } = await jwtVerify(logoutToken, jwks, { issuer: env.issuer, audience: clientId });
-      expect(payload).toMatchObject({
-        sub: user.id,
-        sid: decodeJwt(tokens.id_token as string).sid,
-        events: { 'http://schemas.openid.net/event/backchannel-logout': {} },
-      });
-    }
+    await expectLogoutTokens(env.issuer, user.id, [
+      [posts(pathA), a, env.clientId],
+      [posts(pathB), b, bClientId],
+    ]);
     const events = await tenantEvents(t, env.tenantId, { type: 'session.revoked', environmentId: env.environmentId });
     expect(events.map((e) => e.data)).toEqual([{ session: res.json().sessions[0] }]);
   });
@@ -107,6 +112,78 @@ describe('revoking a directory session', () => {
     for (const tokens of [first, second]) {
       expect(await oauthError(client.refreshTokenGrant(rp, tokens.refresh_token as string))).toEqual({ error: 'invalid_grant', status: 400 });
     }
+  });
+});
+
+describe('RP-initiated logout (end_session)', () => {
+  /** A user signed in to clients A and B in one browser, both logging out over the back channel. */
+  async function signedInToTwoClientsInOneBrowser() {
+    const env = await oidcEnvironment(t, {
+      backchannelLogoutUri: `${receiver.url}/logout/rp-a-${crypto.randomUUID()}`,
+      postLogoutRedirectUris: ['http://127.0.0.1:9/signed-out'],
+    });
+    const b = await createOidcClient(t, env.environmentId, { backchannelLogoutUri: `${receiver.url}/logout/rp-b-${crypto.randomUUID()}` });
+    const user = await directoryUser(t, env.environmentId);
+    const rpA = await relyingParty(env.issuer, env.clientId, env.clientSecret);
+    const rpB = await relyingParty(env.issuer, b.clientId, b.clientSecret);
+    const jar = new CookieJar();
+    const a = (await codeFlow(t, rpA, env.environmentId, { accountId: user.id }, {}, { jar })).tokens;
+    const second = (await codeFlow(t, rpB, env.environmentId, { accountId: user.id }, {}, { jar })).tokens;
+    const pathOf = async (clientId: string) =>
+      logoutPaths((await t.pool.oneFirst(sql.unsafe`SELECT backchannel_logout_uri FROM oidc_clients WHERE client_id = ${clientId}`)) as string);
+    return { env, user, rpA, jar, a, second, bClientId: b.clientId, pathA: await pathOf(env.clientId), pathB: await pathOf(b.clientId) };
+  }
+
+  /** A's logout through the provider's page: `logout` 'yes' signs the user out, absent ("No") leaves A only. */
+  async function logOutOfA(s: Awaited<ReturnType<typeof signedInToTwoClientsInOneBrowser>>, logout?: 'yes') {
+    const end = client.buildEndSessionUrl(s.rpA, {
+      id_token_hint: s.a.id_token as string,
+      post_logout_redirect_uri: 'http://127.0.0.1:9/signed-out',
+      state: 'bye',
+    });
+    const { page, answer: confirmed } = await endSession(s.jar, end, logout);
+    expect(page.status).toBe(200);
+    expect(confirmed.status).toBe(303);
+    expect(confirmed.headers.get('location')).toBe('http://127.0.0.1:9/signed-out?state=bye');
+    const [session] = (await t.pool.any(sql.unsafe`
+      SELECT id, revoked_at IS NOT NULL AS revoked FROM directory_sessions WHERE environment_id = ${s.env.environmentId}`)) as {
+      id: string;
+      revoked: boolean;
+    }[];
+    return session!;
+  }
+
+  const posts = (path: string) => receiver.received.filter((r) => r.path === path);
+  const processesOf = (sessionId: string) =>
+    t.pool.anyFirst(sql.unsafe`SELECT workflow_uuid FROM dbos.workflow_status WHERE workflow_uuid LIKE ${`back-channel-logout:${sessionId}:%`} ORDER BY 1`);
+
+  it('ends the session, returns to the client, and logs each client out through the back-channel-logout process', async () => {
+    const s = await signedInToTwoClientsInOneBrowser();
+    // A is down at first: oidc-provider's own inline send would have told it once and given up.
+    receiver.script(s.pathA, 503);
+    const session = await logOutOfA(s, 'yes');
+    expect(session.revoked).toBe(true);
+
+    // One process per client, named after the directory session; A got the token again after its 503.
+    await expect.poll(() => [posts(s.pathA).length, posts(s.pathB).length], { timeout: 20_000 }).toEqual([2, 1]);
+    expect(await processesOf(session.id)).toEqual(
+      [`back-channel-logout:${session.id}:${s.env.clientId}`, `back-channel-logout:${session.id}:${s.bClientId}`].sort(),
+    );
+    await expectLogoutTokens(s.env.issuer, s.user.id, [
+      [posts(s.pathA), s.a, s.env.clientId],
+      [posts(s.pathB), s.second, s.bClientId],
+    ]);
+  });
+
+  it('logs out only the asking client when the user stays signed in ("No"), and keeps the session', async () => {
+    const s = await signedInToTwoClientsInOneBrowser();
+    const session = await logOutOfA(s);
+    expect(session.revoked).toBe(false);
+
+    await expect.poll(() => posts(s.pathA).length, { timeout: 20_000 }).toBe(1);
+    await expectLogoutTokens(s.env.issuer, s.user.id, [[posts(s.pathA), s.a, s.env.clientId]]);
+    expect(await processesOf(session.id)).toEqual([`back-channel-logout:${session.id}:${s.env.clientId}`]);
+    expect(posts(s.pathB)).toEqual([]);
   });
 });
 

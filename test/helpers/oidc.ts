@@ -110,6 +110,24 @@ export class CookieJar {
   }
 }
 
+/**
+ * RP-initiated logout in the browser of `jar`: opens `endSessionUrl` (the provider's logout page) and posts its form,
+ * signing the user out (`logout: 'yes'`) or, without it ("No"), leaving the asking client only. Returns the page
+ * (its body read into `html`) and the form's answer.
+ */
+export async function endSession(jar: CookieJar, endSessionUrl: URL, logout?: 'yes') {
+  const page = await jar.fetch(endSessionUrl);
+  const html = await page.text();
+  const action = /action="([^"]+)"/.exec(html)?.[1] as string;
+  const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1] as string;
+  const answer = await jar.fetch(action, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ xsrf, ...(logout ? { logout } : {}) }).toString(),
+  });
+  return { page, html, answer };
+}
+
 export interface SignIn {
   accountId: string;
   /** Consent to the requested scopes (default true). */

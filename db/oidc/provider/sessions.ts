@@ -1,5 +1,6 @@
 // The directory's view of the provider's sessions (directory_sessions), written as the provider saves them.
 import { sql, type CommonQueryMethods } from 'slonik';
+import { z } from 'zod';
 import { payloadUpsert, type PayloadRecord } from './payloads.ts';
 
 export interface SessionUpsert {
@@ -31,6 +32,11 @@ export function createDirectorySessionWriteQueries(db: CommonQueryMethods, envir
       db.query(sql.unsafe`
         UPDATE directory_sessions SET last_active_at = now()
         WHERE environment_id = ${environmentId} AND session_uid = ${sessionUid} AND revoked_at IS NULL`),
+
+    /** The directory's id of the provider's session `sessionUid` (null: none). */
+    idOf: (sessionUid: string) =>
+      db.maybeOneFirst(sql.type(z.object({ id: z.string() }))`
+        SELECT id FROM directory_sessions WHERE environment_id = ${environmentId} AND session_uid = ${sessionUid}`),
 
     revoke: (sessionUid: string) =>
       db.query(sql.unsafe`

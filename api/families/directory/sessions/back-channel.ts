@@ -4,7 +4,7 @@
 import type { CommonQueryMethods } from 'slonik';
 import { createProviderClientQueries } from '../../../../db/oidc/provider/clients.ts';
 import { createProcessOutboxQueries } from '../../../../db/processes/outbox.ts';
-import { issuerOf } from '../../../oidc/providers.ts';
+import { issuerOf } from '../../../oidc/issuer.ts';
 
 /** Where logout tokens come from and how long they are retried (PUBLIC_BASE_URL, BACK_CHANNEL_LOGOUT_SCHEDULE). */
 export interface BackChannelLogoutSettings {
