@@ -36,12 +36,16 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
   const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent', DATABASE_POOL_SIZE: '5', ...env });
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const pool = await createDatabasePool(databaseUrl, { maxPoolSize: config.databasePoolSize });
+  // A handler that sends a reply and then returns a value makes Fastify log FST_ERR_REP_ALREADY_SENT: the client
+  // sees nothing wrong, so every app of the tests watches for it and close() fails the file that provoked it.
+  const answeredTwice: string[] = [];
+  const logger = { level: 'warn', stream: { write: (line: string) => void (line.includes('FST_ERR_REP_ALREADY_SENT') && answeredTwice.push(line)) } };
   const {
     app,
     keys,
     masterKey,
     bootstrap: { file },
-  } = await assembleApp(config, pool, databaseUrl, undefined, undefined, { passwordPolicy: options.passwordPolicy });
+  } = await assembleApp(config, pool, databaseUrl, logger, undefined, { passwordPolicy: options.passwordPolicy });
   const credentials = JSON.parse(await fs.readFile(file, 'utf8')) as BootstrapCredentials;
   return {
     app,
@@ -56,6 +60,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
       await app.close();
       await pool.end();
       await fs.rm(dataDir, { recursive: true, force: true });
+      if (answeredTwice.length > 0) throw new Error(`a handler answered twice:\n${answeredTwice.join('')}`);
     },
   };
 }

@@ -86,7 +86,8 @@ export async function portalRoutes(app: App, deps: PortalRouteDeps) {
 
   app.get('/portal', { config, schema }, async (r, reply) => {
     const ctx = await contextOf(r, reply);
-    return ctx && render(reply, ctx);
+    if (!ctx) return;
+    return render(reply, ctx);
   });
 
   app.post<{ Params: { action: string }; Body: Record<string, string | undefined> | undefined }>('/portal/:action', { config, schema }, async (r, reply) => {
