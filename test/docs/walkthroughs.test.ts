@@ -54,12 +54,15 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
+  // A route that answered and then returned a value: the reader saw nothing wrong, the service logged it.
+  const answeredTwice = output.split('\n').filter((line) => line.includes('FST_ERR_REP_ALREADY_SENT'));
   if (server && server.exitCode === null) {
     const exited = new Promise((resolve) => server.once('exit', resolve));
     server.kill('SIGTERM');
     await exited;
   }
   if (env?.DATA_DIR) await fs.rm(env.DATA_DIR, { recursive: true, force: true });
+  expect(answeredTwice, 'a route answered twice').toEqual([]);
 });
 
 function runBash(script: string): Promise<{ code: number; out: string }> {
