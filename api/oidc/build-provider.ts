@@ -44,7 +44,9 @@ export async function buildProvider(deps: OidcProvidersDeps, environmentId: stri
   const snapshot = await createProviderSnapshotQueries(pool, environmentId).load();
   if (!snapshot) throw new UnknownEnvironmentError(environmentId);
   const keys = await loadKeyRing(pool, masterKey, environmentId);
-  const issuer = issuerOf(vanityHost ? `https://${vanityHost}` : deps.publicBaseUrl, environmentId);
+  // On a vanity host everything the provider signs or links names that host (issuer, logout tokens).
+  const publicBaseUrl = vanityHost ? `https://${vanityHost}` : deps.publicBaseUrl;
+  const issuer = issuerOf(publicBaseUrl, environmentId);
   const base: ConfigurationInput = {
     pool,
     masterKey,
@@ -71,7 +73,7 @@ export async function buildProvider(deps: OidcProvidersDeps, environmentId: stri
   sendBackChannelLogoutsDurably(provider, {
     pool,
     scope: { tenantId: snapshot.tenantId, environmentId },
-    settings: { publicBaseUrl: vanityHost ? `https://${vanityHost}` : deps.publicBaseUrl, scheduleMs: deps.backChannelLogoutScheduleMs },
+    settings: { publicBaseUrl, scheduleMs: deps.backChannelLogoutScheduleMs },
   });
   rememberSnapshot(provider, snapshot);
   return provider;

@@ -175,6 +175,23 @@ describe('RP-initiated logout (end_session)', () => {
     ]);
   });
 
+  it('signs the logout token with the vanity issuer when the provider serves a vanity host', async () => {
+    const path = `/logout/vanity-${crypto.randomUUID()}`;
+    const env = await oidcEnvironment(t, { backchannelLogoutUri: `${receiver.url}${path}` });
+    const vanityIssuer = `https://login.vanity.example/v1/oidc/${env.environmentId}`;
+    // The provider of that host, as the mount picks it for a request on an active vanity domain; the client's
+    // back-channel logout outside a request names its process after the sid.
+    const provider = await t.app.oidc.get(env.environmentId, 'login.vanity.example');
+    const rp = (await provider.Client.find(env.clientId)) as unknown as { backchannelLogout(sub: string, sid: string): Promise<void> };
+    await rp.backchannelLogout('vanity-user', 'vanity-sid');
+
+    await expect.poll(() => receiver.received.filter((r) => r.path === path).length, { timeout: 20_000 }).toBe(1);
+    const logoutToken = new URLSearchParams(receiver.received.find((r) => r.path === path)!.body).get('logout_token') as string;
+    const { payload } = await jwtVerify(logoutToken, createRemoteJWKSet(new URL(`${env.issuer}/jwks`)), { issuer: vanityIssuer, audience: env.clientId });
+    expect(payload).toMatchObject({ sub: 'vanity-user', sid: 'vanity-sid' });
+    expect(await processesOf('vanity-sid')).toEqual([`back-channel-logout:vanity-sid:${env.clientId}`]);
+  });
+
   it('logs out only the asking client when the user stays signed in ("No"), and keeps the session', async () => {
     const s = await signedInToTwoClientsInOneBrowser();
     const session = await logOutOfA(s);
