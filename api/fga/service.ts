@@ -87,19 +87,38 @@ export interface FgaServiceOptions {
   metrics?: DecisionMetrics;
 }
 
+/** A cached load: its promise, and its value once it has one, so a hot answer needs no await. */
+interface Remembered<T> {
+  readonly promise: Promise<T>;
+  settled: boolean;
+  value: T | undefined;
+}
+
 /** The cached promise of `key`, else `load`'s, kept unless it fails (concurrent askers share one load). */
-function remember<T>(cache: LRUCache<string, Promise<T>>, key: string, load: () => Promise<T>, counted?: (hit: boolean) => void): Promise<T> {
+function remember<T>(cache: LRUCache<string, Remembered<T>>, key: string, load: () => Promise<T>, counted?: (hit: boolean) => void): Promise<T> {
   const hit = cache.get(key);
   counted?.(hit !== undefined);
-  if (hit) return hit;
-  const loading = load();
-  cache.set(key, loading);
-  loading.catch(() => cache.delete(key));
-  return loading;
+  if (hit) return hit.promise;
+  const entry: Remembered<T> = { promise: load(), settled: false, value: undefined };
+  cache.set(key, entry);
+  entry.promise.then(
+    (value) => {
+      entry.settled = true;
+      entry.value = value;
+    },
+    () => cache.peek(key) === entry && cache.delete(key),
+  );
+  return entry.promise;
+}
+
+/** The entry of `key` once its load has answered; undefined while it is loading, failed or absent. */
+function settled<T>(cache: LRUCache<string, Remembered<T>>, key: string): Remembered<T> | undefined {
+  const entry = cache.get(key);
+  return entry?.settled ? entry : undefined;
 }
 
 /** Caches a reader's answers: one entry per distinct call (its arguments in order). */
-function cachingReader(inner: TupleReader, cache: LRUCache<string, Promise<Tuple[]>>, counted?: (hit: boolean) => void): TupleReader {
+function cachingReader(inner: TupleReader, cache: LRUCache<string, Remembered<Tuple[]>>, counted?: (hit: boolean) => void): TupleReader {
   return {
     byObjects: (objectType, objectIds, relations) =>
       remember(cache, JSON.stringify(['o', objectType, relations, objectIds]), () => inner.byObjects(objectType, objectIds, relations), counted),
@@ -108,6 +127,10 @@ function cachingReader(inner: TupleReader, cache: LRUCache<string, Promise<Tuple
   };
 }
 
+/** Whether a check's answer depends on the tuples and the model only (no context, no contextual tuples), so it may be cached. */
+const cacheable = (request: CheckRequest) => !request.contextualTuples?.length && (!request.context || Object.keys(request.context).length === 0);
+const checkKey = (modelId: string, request: CheckRequest) => `${modelId}\0${request.user}\0${request.relation}\0${request.object}`;
+
 export function createFgaService(options: FgaServiceOptions): FgaService {
   const { pool, metrics } = options;
   const counted = (cache: 'fga_model' | 'fga_check' | 'fga_tuples') => metrics && ((hit: boolean) => metrics.cache(cache, hit));
@@ -115,11 +138,11 @@ export function createFgaService(options: FgaServiceOptions): FgaService {
   const tuplesCounted = counted('fga_tuples');
   const checksCounted = counted('fga_check');
   const timed = <T>(operation: string, started: number, answer: Promise<T>) => (metrics ? metrics.timed('fga', operation, started, answer) : answer);
-  const compiled = new LRUCache<string, Promise<LoadedModel | null>>({ max: options.modelCacheSize });
-  const latestIds = new LRUCache<string, Promise<string | null>>({ max: options.modelCacheSize });
+  const compiled = new LRUCache<string, Remembered<LoadedModel | null>>({ max: options.modelCacheSize });
+  const latestIds = new LRUCache<string, Remembered<string | null>>({ max: options.modelCacheSize });
   // Per environment: its tuple look-ups, and the answers of checks asked without context or contextual tuples (a
   // hot check is then one look-up, as OpenFGA's check query cache). Dropped together by the environment's NOTIFY.
-  const caches = new LRUCache<string, { tuples: LRUCache<string, Promise<Tuple[]>>; checks: LRUCache<string, Promise<CheckResult>> }>({
+  const caches = new LRUCache<string, { tuples: LRUCache<string, Remembered<Tuple[]>>; checks: LRUCache<string, Remembered<CheckResult>> }>({
     max: options.tupleCacheEnvironments,
   });
   const cacheOf = (environmentId: string) => {
@@ -174,15 +197,26 @@ export function createFgaService(options: FgaServiceOptions): FgaService {
 
     check: (environmentId, selection, request) => {
       const started = performance.now();
+      const fresh = selection.consistency === 'HIGHER_CONSISTENCY';
+      // The hot path: a cached answer of a model known here is answered without awaiting anything.
+      if (!fresh && cacheable(request)) {
+        const modelId = selection.modelId ?? settled(latestIds, environmentId)?.value;
+        const known = modelId ? settled(cacheOf(environmentId).checks, checkKey(modelId, request)) : undefined;
+        if (known) {
+          checksCounted?.(true);
+          metrics?.timed('fga', 'check', started, known.value);
+          return known.promise;
+        }
+      }
       return timed(
         'check',
         started,
         (async () => {
+          // Taken before the model is awaited: an answer computed while a NOTIFY drops the caches lands in the dropped one.
+          const { checks } = cacheOf(environmentId);
           const { compiled: m } = await model(environmentId, selection);
-          const plain = !request.contextualTuples?.length && (!request.context || Object.keys(request.context).length === 0);
-          if (selection.consistency === 'HIGHER_CONSISTENCY' || !plain) return check(m, reader(environmentId, selection.consistency), request);
-          const key = `${m.id}\0${request.user}\0${request.relation}\0${request.object}`;
-          return remember(cacheOf(environmentId).checks, key, () => check(m, reader(environmentId), request), checksCounted);
+          if (fresh || !cacheable(request)) return check(m, reader(environmentId, selection.consistency), request);
+          return remember(checks, checkKey(m.id, request), () => check(m, reader(environmentId), request), checksCounted);
         })(),
       );
     },
