@@ -5,6 +5,7 @@ import type Provider from 'oidc-provider';
 import { createModelCache } from '../access/models.ts';
 import type * as Builder from './build-provider.ts';
 import type { OidcProvidersDeps } from './build-provider.ts';
+import { patchOidcProviderContext } from './context-patch.ts';
 import { createGrantUse } from './grant-use.ts';
 import type { OidcProviders } from './types.ts';
 
@@ -13,8 +14,12 @@ export { issuerOf, registrationEndpoint, UnknownEnvironmentError } from './issue
 
 // oidc-provider and the modules that build a Provider load with the first one built (./build-provider.ts).
 let builder: Promise<typeof Builder> | undefined;
+const loadBuilder = () => {
+  patchOidcProviderContext();
+  return import('./build-provider.ts');
+};
 const buildProvider = async (deps: OidcProvidersDeps, environmentId: string, vanityHost?: string): Promise<Provider> =>
-  (await (builder ??= import('./build-provider.ts'))).buildProvider(deps, environmentId, vanityHost);
+  (await (builder ??= loadBuilder())).buildProvider(deps, environmentId, vanityHost);
 
 export function createOidcProviders(deps: OidcProvidersDeps): OidcProviders {
   const grantUse = deps.grantUse ?? createGrantUse(deps.pool, (error, environmentId) => deps.onError?.(error, environmentId));
