@@ -6,12 +6,13 @@
 // 2–3 ms and an old generation growing 16 MB/s (docs/benchmarks.md, bench:oidc). A Koa app defining the same
 // per-request accessor shows it alone; one defining a shared getter does not.
 //
-// This load hook rewrites that function as the library loads: one accessor, defined once on the provider's Koa
-// context prototype (the Provider is its own Koa app), keeps the request's OIDCContext under a symbol, created on first use as before and only for a
-// request that went through `ensureOIDC` (before it, `ctx.oidc` is undefined, as before). If the text no longer
-// matches (an oidc-provider update), the library loads unchanged and `oidcProviderContextPatch()` says `unmatched`;
-// test/api/oidc-context-patch.test.ts fails then. Registered by ./providers.ts before the first Provider is built and
-// by the test workers' setup, before anything loads the library.
+// This load hook rewrites that function as the library loads: one accessor, defined once on the Provider's Koa
+// context prototype (the Provider is its own Koa app), keeps the request's OIDCContext under a symbol, created on
+// first use as before, and only for a request that went through `ensureOIDC` (before it, `ctx.oidc` is undefined, as
+// before). If the text no longer matches (an oidc-provider update), the library loads unchanged and
+// `oidcProviderContextPatch()` says `unmatched`; test/api/oidc-provider-tokens.test.ts fails then, as it does if the
+// library was loaded before the hook. Registered by ./providers.ts before it loads the first Provider's modules;
+// nothing else in the service loads the library.
 import module from 'node:module';
 
 const TARGET = '/node_modules/oidc-provider/lib/helpers/initialize_app.js';
