@@ -48,12 +48,16 @@ interface Connection {
 
 const CRLF2 = Buffer.from('\r\n\r\n');
 
-/** Where the answer at the start of `data` ends (its byte length), or -1 while incomplete; `status` gets its status code. */
-function answerLength(data: Buffer, status: { code: number }): number {
+/**
+ * Where the answer at the start of `data` ends (its byte length), or -1 while incomplete; `status` gets its status code
+ * and whether the server closes the connection after it.
+ */
+function answerLength(data: Buffer, status: { code: number; close: boolean }): number {
   const head = data.indexOf(CRLF2);
   if (head < 0) return -1;
   const text = data.toString('latin1', 0, head).toLowerCase();
   status.code = Number(text.slice(9, 12));
+  status.close = /\r\nconnection: *close/.test(text);
   const length = /\r\ncontent-length: *(\d+)/.exec(text);
   if (length) {
     const end = head + 4 + Number(length[1]);
@@ -95,16 +99,20 @@ export async function pacedLoad(options: PacedOptions): Promise<PacedResult> {
   let outstanding = 0;
   let drained: (() => void) | undefined;
   const idle: Connection[] = [];
-  const status = { code: 0 };
+  let live = options.connections;
+  const status = { code: 0, close: false };
 
-  const settle = (connection: Connection) => {
-    connection.sentAt = NaN;
-    if (--outstanding === 0) drained?.();
+  /** An idle connection takes the oldest waiting request, else waits for the next one. */
+  const release = (connection: Connection) => {
     if (waitingHead < waitingSince.length) {
       const since = waitingSince[waitingHead]!;
       const which = waitingBody[waitingHead++]!;
       write(connection, since, which);
     } else idle.push(connection);
+  };
+  const settle = (connection: Connection) => {
+    if (--outstanding === 0) drained?.();
+    release(connection);
   };
   const write = (connection: Connection, since: number, which: number) => {
     connection.sentAt = since;
@@ -127,8 +135,12 @@ export async function pacedLoad(options: PacedOptions): Promise<PacedResult> {
           if (end < 0) break;
           if (!Number.isNaN(connection.sentAt)) {
             latencies.push(performance.now() - connection.sentAt);
+            connection.sentAt = NaN;
             if (status.code < 200 || status.code >= 300) non2xx++;
-            settle(connection);
+            // A connection the server closes after this answer is replaced when it closes (below), not reused.
+            if (status.close) {
+              if (--outstanding === 0) drained?.();
+            } else settle(connection);
           }
           data = data.subarray(end);
           if (data.length === 0) break;
@@ -146,13 +158,16 @@ export async function pacedLoad(options: PacedOptions): Promise<PacedResult> {
         open().then(
           (fresh) => {
             if (inFlight) settle(fresh);
-            else idle.push(fresh);
+            else release(fresh);
           },
           () => {
-            if (inFlight) {
-              errors++;
-              if (--outstanding === 0) drained?.();
-            }
+            // One connection fewer; with none left, what waits and what is still to be sent can only fail.
+            live--;
+            const failed = (inFlight ? 1 : 0) + (live === 0 ? waitingSince.length - waitingHead : 0);
+            if (live === 0) waitingHead = waitingSince.length;
+            errors += failed - (inFlight ? 1 : 0);
+            outstanding -= failed;
+            if (failed > 0 && outstanding === 0) drained?.();
           },
         );
         connection.socket = null as unknown as net.Socket;
@@ -165,6 +180,7 @@ export async function pacedLoad(options: PacedOptions): Promise<PacedResult> {
   const send = () => {
     const which = sentCount++ % requests.length;
     const since = performance.now();
+    if (live === 0) return void errors++;
     outstanding++;
     const connection = idle.pop();
     if (connection) write(connection, since, which);
