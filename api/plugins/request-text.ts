@@ -21,8 +21,29 @@ function textProblem(text: string): string | undefined {
 /** A path segment for a field name: as is, or JSON-escaped when the name itself is the problem. */
 const segment = (key: string) => (textProblem(key) ? JSON.stringify(key).slice(1, -1) : key);
 
+/**
+ * Whether every string below `value` (values and field names) is storable and no object or array is nested
+ * `MAX_NESTING` deep, decided without building a path per string: nearly every request passes, and only one that does
+ * not is walked again to name its problems. Recursion is bounded by the nesting limit.
+ */
+function storable(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return textProblem(value) === undefined;
+  if (value === null || typeof value !== 'object') return true;
+  if (depth >= MAX_NESTING) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!storable(item, depth + 1)) return false;
+    return true;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (textProblem(key) !== undefined || !storable((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
+}
+
 /** The problems of the strings below `value`, each at its path (`body.config.url`); iterative, so depth cannot overflow. */
 export function requestTextProblems(where: string, value: unknown): ErrorDetail[] {
+  if (storable(value, 0)) return [];
   const details: ErrorDetail[] = [];
   const stack: { path: string; value: unknown; depth: number; top: string }[] = [{ path: where, value, depth: 0, top: where }];
   while (stack.length > 0 && details.length < MAX_DETAILS) {
@@ -57,28 +78,7 @@ export function assertStorableText(where: string, value: unknown, code = 'reques
   if (details.length > 0) throw new ApiError(400, code, `Invalid request: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}.`, { details });
 }
 
-/**
- * Whether every string below `value` (values and field names) is storable and no object or array is nested
- * `MAX_NESTING` deep: the same verdict as an empty `requestTextProblems`, without building a path per string, since
- * nearly every request passes. Recursion is bounded by the nesting limit.
- */
-function storable(value: unknown, depth: number): boolean {
-  if (typeof value === 'string') return textProblem(value) === undefined;
-  if (value === null || typeof value !== 'object') return true;
-  if (depth >= MAX_NESTING) return false;
-  if (Array.isArray(value)) {
-    for (const item of value) if (!storable(item, depth + 1)) return false;
-    return true;
-  }
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
-    if (textProblem(key) !== undefined || !storable((value as Record<string, unknown>)[key], depth + 1)) return false;
-  }
-  return true;
-}
-
 function check(request: FastifyRequest): ApiError | undefined {
-  if (storable(request.params, 0) && storable(request.query, 0) && storable(request.body, 0)) return undefined;
   const details = requestTextProblems('params', request.params);
   details.push(...requestTextProblems('querystring', request.query));
   if (request.body !== undefined) details.push(...requestTextProblems('body', request.body));
