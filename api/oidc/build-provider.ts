@@ -16,6 +16,7 @@ import type { TrustStoreSnapshot } from '../access/trust-stores.ts';
 import { issuerOf, UnknownEnvironmentError } from './issuer.ts';
 import { rememberSnapshot } from './snapshots.ts';
 import { sendBackChannelLogoutsDurably } from './back-channel-logout.ts';
+import { rememberClientCredentialsGrants } from './client-credentials-replay.ts';
 
 export interface OidcProvidersDeps {
   pool: DatabasePool;
@@ -69,6 +70,7 @@ export async function buildProvider(deps: OidcProvidersDeps, environmentId: stri
   answerClosedRegistration(provider, (input.registration ?? registrationFeature(snapshot.dynamicRegistration === true)).enabled === true);
   if (!effectiveSessionConfig(snapshot.sessionConfig).rememberMe) forgetSessions(provider);
   if (deps.grantUse) trackGrantUse(provider, environmentId, deps.grantUse);
+  rememberClientCredentialsGrants(provider, input.isMcpServer);
   provider.on('server_error', (_ctx, error) => deps.onError?.(error, environmentId));
   sendBackChannelLogoutsDurably(provider, {
     pool,

@@ -1,9 +1,12 @@
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import { sql } from 'slonik';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { oidcProviderContextPatch } from '../../api/oidc/context-patch.ts';
+import { encrypt } from '../../lib/crypto.ts';
+import { loadKeyRing } from '../../db/oidc/keys/ring.ts';
 import { tenantEvents } from '../helpers/events.ts';
+import { newEnvironments } from '../helpers/fixtures.ts';
 import { codeFlow, createOidcClient, directoryUser, oidcEnvironment, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 
 let t: OidcTestApp;
@@ -167,5 +170,136 @@ describe('oidc-provider as loaded (context patch)', () => {
     const refused = await fetch(`${env.issuer}/token`, { method: 'POST', headers, body: 'grant_type=password' });
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ error: 'unsupported_grant_type' });
+  });
+});
+
+// api/oidc/client-credentials-replay.ts: a client-credentials request the provider granted is answered again, byte for
+// byte the same request, from that grant. Which requests went through the provider is counted by its `grant.success`
+// events (a replayed answer emits none).
+describe('client credentials answered again from a grant', () => {
+  const resource = 'https://replay.example.com/mcp';
+  const FORM = 'application/x-www-form-urlencoded';
+  // Each test its own request (tests run in any order): the provider ignores a parameter it does not know.
+  let body = '';
+  beforeEach(() => void (body = `grant_type=client_credentials&resource=${encodeURIComponent(resource)}&scope=tools%3Aread&n=${crypto.randomUUID()}`));
+  let e: { environmentId: string; issuer: string; clientId: string; clientSecret: string };
+  beforeAll(async () => {
+    const environmentId = (await newEnvironments(t)).environmentIds[0]!;
+    // Writing the key ring and the client drops the environment's Provider (iam_oidc NOTIFY). Wait until the app has
+    // seen those notifications, so the grants counted below are those of the Provider that stays: it has once it has
+    // seen a marker sent after them (one listener gets a channel's notifications in commit order).
+    await loadKeyRing(t.pool, t.masterKey, environmentId);
+    const { clientId, clientSecret } = await createOidcClient(t, environmentId, { grantTypes: ['client_credentials'] });
+    const marker = crypto.randomUUID();
+    const evict = t.app.oidc.evict;
+    const seen = new Promise<void>((resolve) => {
+      t.app.oidc.evict = (id) => (id === marker ? resolve() : evict(id));
+    });
+    await t.pool.query(sql.unsafe`SELECT pg_notify('iam_oidc', ${marker})`);
+    await seen;
+    t.app.oidc.evict = evict;
+    e = { environmentId, issuer: t.issuer(environmentId), clientId, clientSecret: clientSecret! };
+    await t.pool.query(sql.unsafe`
+      INSERT INTO trust_store_entries (environment_id, kind, subject, name, status, verified_at)
+      VALUES (${environmentId}, 'mcp_server', ${resource}, 'MCP', 'verified', now())`);
+  });
+  const basicOf = (secret: string) => `Basic ${Buffer.from(`${e.clientId}:${secret}`).toString('base64')}`;
+  const request = (form?: string, headers: Record<string, string> = {}) =>
+    fetch(`${e.issuer}/token`, { method: 'POST', headers: { authorization: basicOf(e.clientSecret), 'content-type': FORM, ...headers }, body: form ?? body });
+  const countGrants = async () => {
+    const provider = await t.app.oidc.get(e.environmentId);
+    let granted = 0;
+    provider.on('grant.success', () => granted++);
+    return { provider, granted: () => granted };
+  };
+  const jwks = () => createRemoteJWKSet(new URL(`${e.issuer}/jwks`));
+  const comparable = (response: Response) => {
+    const headers = Object.fromEntries([...response.headers].filter(([name]) => !['date', 'x-request-id', 'content-length'].includes(name)));
+    return { status: response.status, headers };
+  };
+
+  it('answers as the provider did: same headers, same answer, a new token with the same claims', async () => {
+    const { granted } = await countGrants();
+    const first = await request();
+    const again = await request();
+    expect(comparable(again)).toEqual(comparable(first));
+    expect(first.status).toBe(200);
+    expect(granted()).toBe(1);
+    const [a, b] = [(await first.json()) as Record<string, unknown>, (await again.json()) as Record<string, unknown>];
+    expect(Object.keys(b)).toEqual(Object.keys(a));
+    expect({ ...b, access_token: null }).toEqual({ ...a, access_token: null });
+    expect(b).toMatchObject({ token_type: 'Bearer', scope: 'tools:read', expires_in: expect.any(Number) });
+    const [x, y] = [
+      await jwtVerify(a.access_token as string, jwks(), { issuer: e.issuer, audience: resource }),
+      await jwtVerify(b.access_token as string, jwks(), { issuer: e.issuer, audience: resource }),
+    ];
+    expect(y.protectedHeader).toEqual(x.protectedHeader);
+    const perToken = ({ jti, iat, exp, ...rest }: Record<string, unknown>) => ({ rest, lifetime: (exp as number) - (iat as number), jti });
+    expect({ ...perToken(y.payload), jti: null }).toEqual({ ...perToken(x.payload), jti: null });
+    expect(y.payload.jti).not.toBe(x.payload.jti);
+    // Opaque tokens (no resource) are stored by the provider's model, as when it answers: the replayed one introspects.
+    const opaqueBody = `grant_type=client_credentials&n=${crypto.randomUUID()}`;
+    const opaque = async () => (await (await request(opaqueBody)).json()) as { access_token: string };
+    await opaque();
+    const replayed = await opaque();
+    expect(granted()).toBe(2);
+    const introspected = await fetch(`${e.issuer}/token/introspection`, {
+      method: 'POST',
+      headers: { authorization: basicOf(e.clientSecret), 'content-type': FORM },
+      body: `token=${replayed.access_token}`,
+    });
+    expect(await introspected.json()).toMatchObject({ active: true, client_id: e.clientId });
+  });
+
+  it('sends to the provider what differs by a byte, a wrong secret, and requests with an Origin', async () => {
+    const { granted } = await countGrants();
+    expect((await request()).status).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const refused = await request(body, { authorization: basicOf('wrong') });
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ error: 'invalid_client' });
+    }
+    expect((await request(`${body}&`)).status).toBe(200);
+    expect((await request(`${body}&`)).status).toBe(200);
+    expect(granted()).toBe(2);
+    // A browser's request (CORS) for a confidential client is refused by the provider, granted request or not.
+    const cors = await request(body, { origin: 'https://app.example.com' });
+    expect(cors.status).toBe(400);
+    expect(await cors.json()).toMatchObject({ error: 'invalid_request' });
+  });
+
+  it('rechecks what can change under the same Provider: the secret expiring, the resource suspended', async () => {
+    const { provider, granted } = await countGrants();
+    await request();
+    expect((await request()).status).toBe(200);
+    const client = (await provider.Client.find(e.clientId)) as unknown as { clientSecretExpiresAt?: number };
+    const expiresAt = client.clientSecretExpiresAt;
+    client.clientSecretExpiresAt = Math.floor(Date.now() / 1000) - 60;
+    const expired = await request();
+    client.clientSecretExpiresAt = expiresAt;
+    // The provider's own answer to an expired secret (its status is 400 there, not 401).
+    expect(expired.status).toBe(400);
+    expect(await expired.json()).toMatchObject({ error: 'invalid_client', error_description: expect.stringContaining('expired') });
+    expect((await request()).status).toBe(200);
+    const before = granted();
+    await t.pool.query(sql.unsafe`UPDATE trust_store_entries SET status = 'suspended' WHERE environment_id = ${e.environmentId} AND subject = ${resource}`);
+    await expect.poll(async () => (await request()).status, { timeout: 10_000 }).toBe(400);
+    expect(await (await request()).json()).toMatchObject({ error: 'invalid_target' });
+    // The same Provider all along: the refusal came from the recheck, not from a rebuilt provider.
+    expect(await t.app.oidc.get(e.environmentId)).toBe(provider);
+    expect(granted()).toBe(before);
+    await t.pool.query(sql.unsafe`UPDATE trust_store_entries SET status = 'verified' WHERE environment_id = ${e.environmentId} AND subject = ${resource}`);
+    await expect.poll(async () => (await request()).status, { timeout: 10_000 }).toBe(200);
+  });
+
+  it('forgets every grant when the client changes: a replaced secret is refused at once', async () => {
+    expect((await request()).status).toBe(200);
+    expect((await request()).status).toBe(200);
+    const old = e.clientSecret;
+    const replaced = `secret-${crypto.randomUUID()}`;
+    await t.pool.query(sql.unsafe`UPDATE oidc_clients SET secret_encrypted = ${encrypt(t.masterKey, replaced)} WHERE client_id = ${e.clientId}`);
+    await expect.poll(async () => (await request(body, { authorization: basicOf(old) })).status, { timeout: 10_000 }).toBe(401);
+    expect((await request(body, { authorization: basicOf(replaced) })).status).toBe(200);
+    e = { ...e, clientSecret: replaced };
   });
 });

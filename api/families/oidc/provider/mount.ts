@@ -7,6 +7,8 @@ import type Provider from 'oidc-provider';
 import type { OidcProviders } from '../../../oidc/types.ts';
 import { UnknownEnvironmentError } from '../../../oidc/providers.ts';
 import type { VanityStore } from '../../../vanity/store.ts';
+import { answerFromGrant, markForReplay, REPLAY_MAX_BODY, replayCandidate, replayKey } from '../../../oidc/client-credentials-replay.ts';
+import { peekBody } from './peek-body.ts';
 
 type Callback = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
 
@@ -63,6 +65,13 @@ export function createMount(oidc: OidcProviders, publicBaseUrl: string, vanity?:
       if (value !== undefined) reply.raw.setHeader(name, value);
     }
     reply.hijack();
+    // A client-credentials request the provider granted before, byte for byte, is answered without its pipeline.
+    const body = replayCandidate(req, below, query) ? await peekBody(req, REPLAY_MAX_BODY) : undefined;
+    if (body) {
+      const key = replayKey(req, body);
+      if (await answerFromGrant(provider, key, reply.raw)) return;
+      markForReplay(req, key);
+    }
     await callbackOf(provider)(req, reply.raw);
   };
 }
