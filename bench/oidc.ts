@@ -70,7 +70,9 @@ try {
 
   // (a) Client-credentials tokens for an API (resource indicator): JWT access tokens (RFC 9068), as relying APIs
   // verify them; the bare route signs the same claims. Tokens without a resource are opaque and stored (introspected
-  // by the API): their rate is printed beside, for information.
+  // by the API): their rate is printed beside, for information. Every request is the same, as a machine client's
+  // are: the provider decides the first, and the service answers the rest from that grant
+  // (api/oidc/client-credentials-replay.ts; `node bench/oidc/ablation.ts` measures the provider's own path).
   const jwtGrant = `${grant}&resource=${encodeURIComponent(RESOURCE)}`;
   const first = await fetch(`${issuer}/token`, { method: 'POST', headers: { ...auth, 'content-type': FORM }, body: jwtGrant });
   const issued = (await first.json()) as { access_token: string; expires_in: number };

@@ -1,6 +1,8 @@
 // What bounds bench:oidc (a) (node bench/oidc/ablation.ts, ONLY=bare,memory,mounted,app): client-credentials JWTs/s of
-// (1) the bare jose route, (2) oidc-provider alone, in memory, mounted in bare Fastify, (3) the service's own Provider
-// mounted in bare Fastify (no service hooks), (4) the whole service, one after the other in one process.
+// (1) the bare jose route, (2) oidc-provider alone, in memory, mounted in bare Fastify (the provider's own path, every
+// request through its pipeline), (3) the service's own Provider behind the service's mount in bare Fastify (no service
+// hooks; repeated requests answered from the grant, api/oidc/client-credentials-replay.ts), (4) the whole service, one
+// after the other in one process.
 import Fastify from 'fastify';
 import Provider from 'oidc-provider';
 import { generateKeyPair, exportJWK } from 'jose';
