@@ -10,7 +10,9 @@
 // (api/families/oidc/provider/mount.ts) hands every candidate request to the provider, which decides it; a
 // `grant.success` of a client-credentials token under a client secret is remembered here, keyed by a hash of those
 // bytes; the next identical request is answered by minting a token with the provider's own ClientCredentials model
-// (same claims, format, lifetime, signing key and events) and the provider's answer shape.
+// (same claims, format, lifetime, signing key, and the model's own `client_credentials.saved`/`.issued` events) and
+// the provider's answer shape. The token endpoint's `grant.success` is not emitted for a replayed answer: the service
+// listens to it only for grants of a user (./grant-use.ts), which a client-credentials token never has.
 //
 // Rechecked at each replay, because they can change under a Provider: the client secret's expiry, and whether the
 // resource (an MCP server of the trust store) is still verified. Either failing, or anything throwing, sends the
