@@ -37,8 +37,9 @@ const sso = new Set<string>(SSO_PROVIDER_IDS);
 export function createHomeRealm(pool: DatabasePool) {
   const queries = (environmentId: string) => createHomeRealmQueries(pool, environmentId, SSO_PROVIDER_IDS);
 
-  const realmOfDomain = async (environmentId: string, domain: string | null): Promise<HomeRealm | null> => {
-    if (!domain) return null;
+  /** `snapshot`, when the caller has the Provider: with no active SSO connection in it, no domain can be bound (no query). */
+  const realmOfDomain = async (environmentId: string, domain: string | null, snapshot?: ProviderSnapshot): Promise<HomeRealm | null> => {
+    if (!domain || (snapshot && !snapshot.connections.some((row) => sso.has(row.providerId)))) return null;
     const row = await queries(environmentId).boundConnection(domain);
     return row ? { connectionId: row.id, name: nameOf(row), required: row.required } : null;
   };
@@ -49,11 +50,11 @@ export function createHomeRealm(pool: DatabasePool) {
       snapshot.connections.filter((row) => sso.has(row.providerId)).map((row) => ({ connectionId: row.id, name: nameOf(row) })),
 
     /** The connection the identifier's email domain is bound to, or null (not an email, or no bound connection). */
-    realmOf: (environmentId: string, identifier: string) => realmOfDomain(environmentId, emailDomainOf(identifier)),
+    realmOf: (environmentId: string, identifier: string, snapshot?: ProviderSnapshot) => realmOfDomain(environmentId, emailDomainOf(identifier), snapshot),
 
     /** The connection required for the domain of `email` (a user's address), or null. */
-    requiredFor: async (environmentId: string, email: string | null) => {
-      const realm = await realmOfDomain(environmentId, email ? emailDomainOf(email) : null);
+    requiredFor: async (environmentId: string, email: string | null, snapshot?: ProviderSnapshot) => {
+      const realm = await realmOfDomain(environmentId, email ? emailDomainOf(email) : null, snapshot);
       return realm?.required ? realm : null;
     },
   };

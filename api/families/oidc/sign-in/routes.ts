@@ -68,9 +68,8 @@ export function signInRoutes(
     realm?: HomeRealm | null,
     challenge?: BotChallengeWidget,
   ) {
-    const offers = (await signIn.offers(r.params.envId, identifier, found.provider, realm ?? (await homeRealm.realmOf(r.params.envId, identifier)))).filter(
-      (o) => o.kind !== 'passkey' || passkeys.usable,
-    );
+    const known = realm !== undefined ? realm : await homeRealm.realmOf(r.params.envId, identifier, snapshotOf(found.provider));
+    const offers = (await signIn.offers(r.params.envId, identifier, found.provider, known)).filter((o) => o.kind !== 'passkey' || passkeys.usable);
     return ix.send(reply, found, status, (t) =>
       factorsPage(
         {
@@ -135,9 +134,9 @@ export function signInRoutes(
     const identifier = field(r, 'identifier').trim();
     if (identifier === '' || identifier.length > 256) return showIdentifier(r, reply, found, 400, found.context.t.identifierRequired, identifier);
     // Home-realm discovery: an email at a domain bound to an SSO connection goes straight to its start.
-    const realm = await homeRealm.realmOf(r.params.envId, identifier);
+    const realm = await homeRealm.realmOf(r.params.envId, identifier, snapshotOf(found.provider));
     if (realm) return reply.header('cache-control', 'no-store').redirect(ix.urlOf(r, `/sso/${realm.connectionId}`), 303);
-    return showFactors(r, reply, found, identifier);
+    return showFactors(r, reply, found, identifier, 200, undefined, realm);
   });
 
   app.post<Route>(`${BASE}/login`, PAGE_ROUTE, async (r, reply) => {

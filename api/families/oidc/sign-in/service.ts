@@ -12,7 +12,7 @@ import type { EventOf } from '../../../../db/event-catalog.ts';
 import type { Csrf } from './csrf.ts';
 import { factorOffers } from './factors.ts';
 import type { SignInMetrics } from '../../../metrics/sign-in.ts';
-import type { HomeRealm, HomeRealmService } from './home-realm.ts';
+import { emailDomainOf, type HomeRealm, type HomeRealmService } from './home-realm.ts';
 
 export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 type Grant = InstanceType<Provider['Grant']>;
@@ -130,7 +130,7 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
         });
       };
       // SSO required for the identifier's email domain (public configuration): no password is looked at.
-      const required = await homeRealm?.requiredFor(environmentId, login);
+      const required = await homeRealm?.requiredFor(environmentId, login, snapshotOf(provider));
       if (required) {
         await failed('sso_required');
         return { ssoRequired: required };
@@ -146,8 +146,10 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
         await failed(reason ?? 'unknown_user');
         return null;
       }
-      // Signed in by user name while their email's domain requires SSO: only the password's holder learns it.
-      const usersRealm = await homeRealm?.requiredFor(environmentId, user.email);
+      // Signed in by user name while their email's domain requires SSO: only the password's holder learns it. (An
+      // email of the domain typed in was answered above.)
+      const sameDomain = user.email !== null && emailDomainOf(user.email) === emailDomainOf(login);
+      const usersRealm = sameDomain ? null : await homeRealm?.requiredFor(environmentId, user.email, snapshotOf(provider));
       if (usersRealm) {
         await failed('sso_required');
         return { ssoRequired: usersRealm };
