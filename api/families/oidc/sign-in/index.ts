@@ -50,8 +50,9 @@ export default defineFamily({
       emailCodes: emailSecondFactor,
       devices,
       // An SSO sign-in (amr fed) is not offered a passkey: it would sign the user in without the identity provider.
-      complete: (r, reply, provider, login) =>
-        login.amr.includes('fed') ? interactions.finish(r, reply, provider, { login }) : passkeys.afterSignIn(r, reply, provider, login),
+      // Its steps save the interaction themselves (api/sso/steps.ts), so the provider reads it again to finish.
+      complete: (r, reply, provider, login, interaction) =>
+        login.amr.includes('fed') ? interactions.finish(r, reply, provider, { login }) : passkeys.afterSignIn(r, reply, provider, login, interaction),
     });
     const protections = createProtections({ pool, config, masterKey, timings: protectionTimings });
     signInRoutes(app, { interactions, signIn, homeRealm, second, passkeys, protections, outcomes: metrics.signIn });

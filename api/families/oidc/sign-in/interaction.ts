@@ -48,6 +48,16 @@ export const attemptOf = (r: Req, found: Found, flow: SignInFlow, login: string 
   return { environmentId: r.params.envId, tenantId, flow, protections, botChallenge, login, userId, origin: originOf(r), fields, headers: r.headers };
 };
 
+type InteractionResult = Parameters<Provider['interactionResult']>[2];
+const epochTime = () => Math.floor(Date.now() / 1000);
+
+/** oidc-provider's `interactionResult` (lib/provider.js) on an interaction already read. */
+async function saveResult(interaction: Interaction, result: InteractionResult, merge: boolean): Promise<string> {
+  interaction.result = merge && !('error' in result) ? { ...interaction.lastSubmission, ...result } : result;
+  await interaction.save(interaction.exp - epochTime());
+  return interaction.returnTo;
+}
+
 export function createInteractions(deps: { oidc: OidcProviders; csrf: Csrf; basePath: string }) {
   const { oidc, csrf } = deps;
   const urlOf = (r: Req, step = '') => `${deps.basePath}/v1/oidc/${r.params.envId}/interaction/${r.params.uid}${step}`;
@@ -110,8 +120,17 @@ export function createInteractions(deps: { oidc: OidcProviders; csrf: Csrf; base
       return found;
     },
 
-    async finish(r: Req, reply: FastifyReply, provider: Provider, result: Parameters<Provider['interactionResult']>[2], merge = true) {
-      const returnTo = await provider.interactionResult(r.raw, reply.raw, result, { mergeWithLastSubmission: merge });
+    /**
+     * Saves the step's result on the interaction and sends the browser where the provider resumes. `interaction`: the
+     * one this request found (interactionOf) when nothing has saved it since; the provider's `interactionResult` would
+     * read it and its session again, so it is saved here the same way (merged with the last submission, for the time
+     * it has left). Without it, or once it has expired, the provider's own call does it.
+     */
+    async finish(r: Req, reply: FastifyReply, provider: Provider, result: InteractionResult, merge = true, interaction?: Interaction) {
+      const returnTo =
+        interaction && interaction.exp > epochTime()
+          ? await saveResult(interaction, result, merge)
+          : await provider.interactionResult(r.raw, reply.raw, result, { mergeWithLastSubmission: merge });
       return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
     },
   };

@@ -100,7 +100,7 @@ export function signInRoutes(
     const { provider, interaction } = found;
     const { envId, uid } = r.params;
     const remembered = await signIn.remembered(provider, envId, interaction);
-    if (remembered) return ix.finish(r, reply, provider, { consent: { grantId: remembered } });
+    if (remembered) return ix.finish(r, reply, provider, { consent: { grantId: remembered } }, true, interaction);
     const clientId = clientIdOf(interaction);
     const client = await signIn.client(provider, envId, clientId);
     const missing = missingOf(interaction);
@@ -170,7 +170,7 @@ export function signInRoutes(
     const { provider, interaction } = found;
     if (!interaction.session) return ix.sendExpired(r, reply, found);
     const grantId = await signIn.consent(provider, r.params.envId, interaction, originOf(r));
-    return ix.finish(r, reply, provider, { consent: { grantId } });
+    return ix.finish(r, reply, provider, { consent: { grantId } }, true, interaction);
   });
 
   const abort = (r: Req, reply: FastifyReply, provider: Provider) =>
