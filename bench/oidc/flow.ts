@@ -2,6 +2,7 @@
 // login form → consent page → POST it → the redirect to the client with a code → the token request (code + PKCE).
 // Pages are read as HTML: the first form's action and hidden fields, with the user name and password filled in.
 import { createHash, randomBytes } from 'node:crypto';
+import { request } from 'undici';
 
 export interface FlowTarget {
   issuer: string;
@@ -37,25 +38,44 @@ export function firstForm(page: string, target: FlowTarget): { action: string; f
   return { action: unescapeHtml(form[1]!), fields };
 }
 
+/** An answer as the flow reads it. */
+interface Answer {
+  status: number;
+  location: string | undefined;
+  text(): Promise<string>;
+}
+
+// undici's `request` rather than `fetch`: the driver shares the 2 cores with the service it measures, and fetch's
+// WHATWG layers cost it several times as much per request.
+/** Told of each answer once it has arrived (bench/oidc/profile.ts lists each step's SQL statements). */
+export type Observer = (method: string, url: string, status: number) => Promise<void>;
+
 class Jar {
   private readonly cookies = new Map<string, string>();
-  async fetch(url: string, init: RequestInit = {}) {
+  private readonly observe: Observer | undefined;
+  constructor(observe?: Observer) {
+    this.observe = observe;
+  }
+  async fetch(url: string, init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as object), ...(cookie ? { cookie } : {}) } });
-    for (const line of response.headers.getSetCookie()) {
+    const response = await request(url, { method: init.method ?? 'GET', headers: { ...init.headers, ...(cookie ? { cookie } : {}) }, body: init.body });
+    const setCookie = response.headers['set-cookie'];
+    for (const line of setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie]) {
       const [pair = ''] = line.split(';');
       const at = pair.indexOf('=');
       const name = pair.slice(0, at).trim();
       if (/expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name);
       else this.cookies.set(name, pair.slice(at + 1));
     }
-    return response;
+    const location = response.headers.location;
+    await this.observe?.(init.method ?? 'GET', url, response.statusCode);
+    return { status: response.statusCode, location: typeof location === 'string' ? location : undefined, text: () => response.body.text() };
   }
 }
 
 /** Runs one flow; resolves with the token response (throws on any unexpected answer). */
-export async function authorizationCodeFlow(target: FlowTarget): Promise<{ access_token: string; id_token: string }> {
-  const jar = new Jar();
+export async function authorizationCodeFlow(target: FlowTarget, observe?: Observer): Promise<{ access_token: string; id_token: string }> {
+  const jar = new Jar(observe);
   const verifier = b64url(randomBytes(32));
   const authorize = new URL(`${target.issuer}/auth`);
   for (const [k, v] of Object.entries({
@@ -73,9 +93,9 @@ export async function authorizationCodeFlow(target: FlowTarget): Promise<{ acces
   let url = authorize.href;
   for (let hops = 0; hops < 12; hops++) {
     if (response.status >= 300 && response.status < 400) {
-      const next = new URL(response.headers.get('location')!, url);
-      await response.arrayBuffer();
-      if (next.href.startsWith(target.redirectUri)) return token(target, next, verifier);
+      const next = new URL(response.location!, url);
+      await response.text();
+      if (next.href.startsWith(target.redirectUri)) return token(target, next, verifier, observe);
       url = next.href;
       response = await jar.fetch(url);
     } else if (response.status === 200) {
@@ -89,10 +109,10 @@ export async function authorizationCodeFlow(target: FlowTarget): Promise<{ acces
   throw new Error('too many steps');
 }
 
-async function token(target: FlowTarget, callback: URL, verifier: string) {
+async function token(target: FlowTarget, callback: URL, verifier: string, observe?: Observer) {
   const code = callback.searchParams.get('code');
   if (!code) throw new Error(`no code: ${callback.href}`);
-  const response = await fetch(`${target.issuer}/token`, {
+  const response = await request(`${target.issuer}/token`, {
     method: 'POST',
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
@@ -100,7 +120,8 @@ async function token(target: FlowTarget, callback: URL, verifier: string) {
     },
     body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: target.redirectUri, code_verifier: verifier }).toString(),
   });
-  const body = (await response.json()) as { access_token: string; id_token: string };
-  if (response.status !== 200 || !body.id_token) throw new Error(`token: ${response.status} ${JSON.stringify(body)}`);
+  await observe?.('POST', `${target.issuer}/token`, response.statusCode);
+  const body = (await response.body.json()) as { access_token: string; id_token: string };
+  if (response.statusCode !== 200 || !body.id_token) throw new Error(`token: ${response.statusCode} ${JSON.stringify(body)}`);
   return body;
 }

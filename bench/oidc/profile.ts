@@ -73,15 +73,10 @@ try {
   await post(`${issuer}/token/introspection`, `token=${opaque.access_token}`);
   await new Promise((r) => setTimeout(r, 100));
   dump('introspection');
-  const origFetch = globalThis.fetch;
-  globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
-    const res = await origFetch(input, init);
+  await authorizationCodeFlow(target, async (method, url, status) => {
     await new Promise((r) => setTimeout(r, 30));
-    dump(`${init?.method ?? 'GET'} ${String(input).replace(issuer, '').slice(0, 60)} -> ${res.status}`);
-    return res;
-  };
-  await authorizationCodeFlow(target);
-  globalThis.fetch = origFetch;
+    dump(`${method} ${url.replace(issuer, '').slice(0, 60)} -> ${status}`);
+  });
   statements = [];
 
   const mode = process.env.PROFILE ?? 'none';
