@@ -8,6 +8,7 @@ import { bearer } from '../helpers/app.ts';
 import { tenantEvents } from '../helpers/events.ts';
 import { CookieJar, oidcEnvironment, REDIRECT_URI, relyingParty, startOidcApp, type OidcTestApp } from '../helpers/oidc.ts';
 import { codeFlowThroughPages, inputValue, pageKind, postForm, setPassword, signInThroughPages } from '../helpers/sign-in.ts';
+import { saveResult } from '../../api/families/oidc/sign-in/interaction.ts';
 
 let t: OidcTestApp;
 let token: string;
@@ -280,5 +281,29 @@ describe('the sign-in pages', () => {
     const declined = await signInThroughPages(url, { userName: user.userName, password: PASSWORD, consent: 'cancel' });
     expect(declined.callback.searchParams.get('error')).toBe('access_denied');
     expect(await eventsOf('user.consented')).toEqual([]);
+  });
+});
+
+// api/families/oidc/sign-in/interaction.ts: a step that ends on the interaction its request read saves the result
+// there as oidc-provider's interactionResult does (lib/provider.js), without reading the interaction again.
+describe('a step saved on the interaction its request read', () => {
+  it('merges with the last submission unless told not to or the result is an error, keeps the expiry, and returns where to resume', async () => {
+    const provider = await t.app.oidc.get(env.environmentId);
+    const uidOf = async () => /\/interaction\/([^/?]+)/.exec((await loginPage()).at)![1]!;
+    const login = { accountId: 'user-1', amr: ['pwd'], remember: false };
+    const saved = async (result: Parameters<typeof saveResult>[1], merge: boolean) => {
+      const interaction = (await provider.Interaction.find(await uidOf()))!;
+      interaction.lastSubmission = { login };
+      const returnTo = await saveResult(interaction, result, merge);
+      const stored = (await provider.Interaction.find(interaction.uid))!;
+      return { returnTo, expected: interaction.returnTo, result: stored.result, expiry: [stored.exp, interaction.exp] };
+    };
+    const merged = await saved({ consent: { grantId: 'grant-1' } }, true);
+    expect(merged.result).toEqual({ login, consent: { grantId: 'grant-1' } });
+    expect(merged.returnTo).toBe(merged.expected);
+    expect(merged.returnTo).toContain(`/v1/oidc/${env.environmentId}/auth/`);
+    expect(merged.expiry[0]).toBe(merged.expiry[1]);
+    expect((await saved({ consent: { grantId: 'grant-2' } }, false)).result).toEqual({ consent: { grantId: 'grant-2' } });
+    expect((await saved({ error: 'access_denied' }, true)).result).toEqual({ error: 'access_denied' });
   });
 });

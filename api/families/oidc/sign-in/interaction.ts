@@ -52,7 +52,7 @@ type InteractionResult = Parameters<Provider['interactionResult']>[2];
 const epochTime = () => Math.floor(Date.now() / 1000);
 
 /** oidc-provider's `interactionResult` (lib/provider.js) on an interaction already read. */
-async function saveResult(interaction: Interaction, result: InteractionResult, merge: boolean): Promise<string> {
+export async function saveResult(interaction: Interaction, result: InteractionResult, merge: boolean): Promise<string> {
   interaction.result = merge && !('error' in result) ? { ...interaction.lastSubmission, ...result } : result;
   await interaction.save(interaction.exp - epochTime());
   return interaction.returnTo;
