@@ -51,8 +51,8 @@ export default defineFamily({
       devices,
       // An SSO sign-in (amr fed) is not offered a passkey: it would sign the user in without the identity provider.
       // Its steps save the interaction themselves (api/sso/steps.ts), so the provider reads it again to finish.
-      complete: (r, reply, provider, login, interaction) =>
-        login.amr.includes('fed') ? interactions.finish(r, reply, provider, { login }) : passkeys.afterSignIn(r, reply, provider, login, interaction),
+      complete: (r, reply, found, login) =>
+        login.amr.includes('fed') ? interactions.finish(r, reply, found.provider, { login }) : passkeys.afterSignIn(r, reply, found, login),
     });
     const protections = createProtections({ pool, config, masterKey, timings: protectionTimings });
     signInRoutes(app, { interactions, signIn, homeRealm, second, passkeys, protections, outcomes: metrics.signIn });

@@ -63,7 +63,8 @@ export function createPasskeyPages(deps: PasskeyPageDeps) {
    * Ends a successful sign-in: straight to the provider when passkeys are not usable here or the user has one, else
    * the login is kept on the interaction and the "create a passkey" step shown first.
    */
-  async function afterSignIn(r: Req, reply: FastifyReply, provider: Provider, login: Login, interaction?: Found['interaction']) {
+  async function afterSignIn(r: Req, reply: FastifyReply, found: Found, login: Login) {
+    const { provider, interaction } = found;
     const hasPasskey = async () => (await createPasskeyQueries(pool, r.params.envId).credentialsOfUser(login.accountId)).length > 0;
     if (!usable || (await hasPasskey())) return ix.finish(r, reply, provider, { login }, true, interaction);
     await provider.interactionResult(r.raw, reply.raw, { login }, { mergeWithLastSubmission: true });

@@ -92,8 +92,8 @@ export function createSecondFactor(deps: {
   /** The device-risk policy's devices: a finished sign-in records its device. */
   devices: KnownDevices;
   /** What finishing the login does (the "create a passkey" step, then the client); by default back to the client. */
-  /** `interaction`: the one `found` holds, unsaved since it was read (./interaction.ts `finish`). */
-  complete?: (r: Req, reply: FastifyReply, provider: Found['provider'], login: Login, interaction: Found['interaction']) => Promise<unknown>;
+  /** `found`'s interaction is unsaved since it was read (./interaction.ts `finish`). */
+  complete?: (r: Req, reply: FastifyReply, found: Found, login: Login) => Promise<unknown>;
 }) {
   const { pool, mfa, signIn, interactions: ix } = deps;
   const store = (envId: string) => createOidcPayloadQueries(pool, envId);
@@ -139,9 +139,7 @@ export function createSecondFactor(deps: {
       await signIn.signedIn(found.provider, r.params.envId, originOf(r), data);
     }
     const login: Login = { accountId: first.userId, amr, remember: first.remember, ...(passed ? { acr: ACR_MFA } : {}) };
-    return deps.complete
-      ? deps.complete(r, reply, found.provider, login, found.interaction)
-      : ix.finish(r, reply, found.provider, { login }, true, found.interaction);
+    return deps.complete ? deps.complete(r, reply, found, login) : ix.finish(r, reply, found.provider, { login }, true, found.interaction);
   }
 
   const stepUps = createStepUp({

@@ -118,7 +118,8 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
       remember: boolean,
       origin: RequestOrigin,
     ): Promise<{ accountId: string; amr: string[]; remember: boolean } | { ssoRequired: HomeRealm } | { passwordDisabled: true } | null> => {
-      const { tenantId } = snapshotOf(provider);
+      const snapshot = snapshotOf(provider);
+      const { tenantId } = snapshot;
       const user = await createSignInQueries(pool, environmentId).findByLogin(login);
       const ip = origin.ip ?? null;
       const failed = async (reason: FailureReason) => {
@@ -130,13 +131,13 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
         });
       };
       // SSO required for the identifier's email domain (public configuration): no password is looked at.
-      const required = await homeRealm?.requiredFor(environmentId, login, snapshotOf(provider));
+      const required = await homeRealm?.requiredFor(environmentId, login, snapshot);
       if (required) {
         await failed('sso_required');
         return { ssoRequired: required };
       }
       // Password sign-in off (password policy; public configuration): refused like a factor not offered, unverified.
-      if (!snapshotOf(provider).passwordAuthEnabled) {
+      if (!snapshot.passwordAuthEnabled) {
         await failed('password_disabled');
         return { passwordDisabled: true };
       }
@@ -149,7 +150,7 @@ export function createSignInService(pool: DatabasePool, csrf: Csrf, homeRealm?: 
       // Signed in by user name while their email's domain requires SSO: only the password's holder learns it. (An
       // email of the domain typed in was answered above.)
       const sameDomain = user.email !== null && emailDomainOf(user.email) === emailDomainOf(login);
-      const usersRealm = sameDomain ? null : await homeRealm?.requiredFor(environmentId, user.email, snapshotOf(provider));
+      const usersRealm = sameDomain ? null : await homeRealm?.requiredFor(environmentId, user.email, snapshot);
       if (usersRealm) {
         await failed('sso_required');
         return { ssoRequired: usersRealm };
